@@ -1,0 +1,108 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+export class SustainabilityComplianceApi implements ICredentialType {
+	name = 'sustainabilityComplianceApi';
+
+	displayName = 'Sustainability Compliance API';
+
+	icon: Icon = {
+		light: 'file:../nodes/shared/icons/sustainabilityCompliance.svg',
+		dark: 'file:../nodes/shared/icons/sustainabilityCompliance.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/sustainability-compliance/n8n-nodes-sustainability-compliance#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The key your organization received from the vendor. It is sent as the x-api-key header and never shown in outputs or errors.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the API, as given by the vendor. Must start with https:// (http:// is accepted only for localhost and loopback addresses, for example a local simulator).',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'x-api-key': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// GET /portfolios is the one route every key may call whatever families it has.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/portfolios',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'message',
+					value: 'Forbidden',
+					message:
+						'The API gateway does not know this key. Check that it was copied whole, without spaces, and that the Base URL is the address the vendor gave with this key.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'message',
+					value: 'Missing Authentication Token',
+					message:
+						'This address does not serve the Sustainability Compliance API: check the Base URL (no extra path after the host).',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data.message',
+					value: 'You must provide a valid API key',
+					message:
+						'The gateway let this key through but the API does not recognise it. Ask the vendor to check the key.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data.message',
+					value: 'You must provide an active API key',
+					message: 'This key is disabled. Ask the vendor to re-enable it or to issue a new one.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'message',
+					value: 'Limit Exceeded',
+					message:
+						"This key's monthly quota (10,000 requests) is used up. The key itself is valid; contact the vendor to raise the quota or wait for next month.",
+				},
+			},
+		],
+	};
+}

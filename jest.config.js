@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	testTimeout: 60000,
+	maxWorkers: 2,
+};

@@ -1,0 +1,9 @@
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+// n8n-core writes an encryption key under the user folder on first use: keep it out of $HOME.
+if (!process.env.N8N_USER_FOLDER) {
+	process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'n8n-sc-test-'));
+}
+process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
