@@ -29,6 +29,9 @@ export default [
 		rules: {
 			...n8nNodesBase.configs.nodes.rules,
 			'n8n-nodes-base/node-class-description-credentials-name-unsuffixed': 'off',
+			// superseded by @n8n/community-nodes/node-connection-type-literal, which wants NodeConnectionTypes
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
 	{

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { ROUTES } from '../../shared/routes';
+import { isinOfDataEntry } from './dataEntry';
+import type { InstrumentDataEntry } from './dataEntry';
+import { executeInstrumentOperation, hasAnyValue, instrumentProperties } from './lookup';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Minimum Threshold',
+		name: 'minimumThreshold',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description: "Sent to the API as minimum_threshold, which filters the involvements it reports (the vendor's documentation does not define the scale; 0 sends nothing)",
+		displayOptions: { show: { operation: ['getBusinessInvolvements'] } },
+	},
+	...instrumentProperties('getBusinessInvolvements'),
+];
+
+/** Scores as they are; involvements flattened to `<category>_weight` and `<category>_count` when simplifying. */
+function toResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {
+	const { business_involvements: involvements, ...scores } = (entry.sustainability_data ?? {}) as IDataObject;
+	const result: IDataObject = {
+		isin: entry.metadata?.isin ?? null,
+		found: hasAnyValue(entry.sustainability_data),
+		is_fund: entry.metadata?.is_fund ?? null,
+		...scores,
+	};
+	if (!simplify) {
+		result.business_involvements = (involvements ?? {}) as IDataObject;
+		return result;
+	}
+	for (const [category, value] of Object.entries((involvements ?? {}) as IDataObject)) {
+		const { weight = null, count = null } = (value ?? {}) as { weight?: number | null; count?: number | null };
+		result[`${category}_weight`] = weight;
+		result[`${category}_count`] = count;
+	}
+	return result;
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await (executeInstrumentOperation<InstrumentDataEntry>).call(this, items, {
+		operation: 'getBusinessInvolvements',
+		route: ROUTES.businessInvolvements,
+		resultKey: 'business_involvements',
+		emptyIsAllowed: false,
+		isinOf: isinOfDataEntry,
+		toResult,
+		extraBody(this: IExecuteFunctions) {
+			const threshold = this.getNodeParameter('minimumThreshold', 0, 0) as number;
+			return threshold > 0 ? { minimum_threshold: threshold } : {};
+		},
+	});
+}

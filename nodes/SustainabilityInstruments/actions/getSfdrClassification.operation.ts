@@ -1,0 +1,31 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { ROUTES } from '../../shared/routes';
+import { executeInstrumentOperation, instrumentProperties } from './lookup';
+
+interface SfdrEntry {
+	isin?: string;
+	sustainability_profile?: { classification?: number | null; description?: string | null; metadata?: unknown };
+}
+
+export const description: INodeProperties[] = instrumentProperties('getSfdrClassification');
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await (executeInstrumentOperation<SfdrEntry>).call(this, items, {
+		operation: 'getSfdrClassification',
+		route: ROUTES.sfdrClassification,
+		resultKey: 'sfdr',
+		emptyIsAllowed: true,
+		isinOf: (entry: SfdrEntry) => entry.isin,
+		toResult: (entry: SfdrEntry): IDataObject => {
+			const classification = entry.sustainability_profile?.classification ?? null;
+			return {
+				isin: entry.isin ?? null,
+				found: classification !== null,
+				classification,
+				article: classification === null ? null : `Article ${classification}`,
+				description: entry.sustainability_profile?.description ?? null,
+			};
+		},
+	});
+}

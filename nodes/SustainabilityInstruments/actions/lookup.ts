@@ -1,0 +1,266 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { lookupInstruments } from '../../shared/batching';
+import { batchingOptions } from '../../shared/descriptions';
+import { errorJson } from '../../shared/execution';
+import { compactKey } from '../../shared/holdings';
+import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
+import type { ApiRoute } from '../../shared/routes';
+
+/** What differs between the four instruments operations. */
+export interface InstrumentOperationSpec<TEntry> {
+	operation: string;
+	route: ApiRoute;
+	/** Key the result goes under in "Add to Input Items" mode, and prefix of simplified columns. */
+	resultKey: string;
+	isinOf: (entry: TEntry) => string | undefined;
+	/** The result for one ISIN, with `found`; `simplify` flattens {value, unit} pairs and nested maps. */
+	toResult: (entry: TEntry, simplify: boolean) => IDataObject;
+	/** The route answers an empty list (not an error) when no entry has an ISIN (spec 4.5). */
+	emptyIsAllowed: boolean;
+	extraBody?: (this: IExecuteFunctions) => IDataObject;
+}
+
+/** Parameters shared by the four operations, shown for the given operation. */
+export function instrumentProperties(operation: string): INodeProperties[] {
+	const show = { operation: [operation] };
+	return [
+		{
+			displayName: 'ISINs From',
+			name: 'isinSource',
+			type: 'options',
+			options: [
+				{ name: 'A Field of Each Input Item', value: 'field' },
+				{ name: 'A List Typed Here', value: 'list' },
+			],
+			default: 'field',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'ISIN Field',
+			name: 'isinField',
+			type: 'string',
+			default: 'isin',
+			required: true,
+			placeholder: 'isin',
+			description: 'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
+			displayOptions: { show: { ...show, isinSource: ['field'] } },
+		},
+		{
+			displayName: 'ISINs',
+			name: 'isinList',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			required: true,
+			placeholder: 'US0378331005, DE0007164600',
+			description: 'ISINs separated by commas, spaces or new lines',
+			displayOptions: { show: { ...show, isinSource: ['list'] } },
+		},
+		{
+			displayName: 'Output',
+			name: 'outputMode',
+			type: 'options',
+			options: [
+				{
+					name: 'Add to Input Items',
+					value: 'addToItems',
+					description: 'Every input item comes out once, in order, with the result added',
+				},
+				{
+					name: 'One Item per Instrument',
+					value: 'perInstrument',
+					description: 'One item per distinct ISIN',
+				},
+			],
+			default: 'addToItems',
+			displayOptions: { show: { ...show, isinSource: ['field'] } },
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: { show },
+			options: [
+				...batchingOptions(),
+				{
+					displayName: 'Invalid ISINs',
+					name: 'invalidIsins',
+					type: 'options',
+					options: [
+						{ name: 'Stop With an Error', value: 'fail', description: 'Nothing is sent; the error names the item' },
+						{ name: 'Skip and Report', value: 'skip', description: 'Not sent; the item comes out with found = false and the reason' },
+						{ name: 'Send Anyway', value: 'send', description: 'Let the API decide (it answers with empty values)' },
+					],
+					default: 'fail',
+					description: 'What to do with an ISIN that fails the ISO 6166 format or check digit',
+				},
+			],
+		},
+	];
+}
+
+interface ItemIsin {
+	isin?: string;
+	/** Why the item has no ISIN to send (missing, or invalid and skipped). */
+	problem?: string;
+}
+
+function readField(json: IDataObject, field: string): unknown {
+	if (field in json) return json[field];
+	if (field.includes('.')) {
+		let value: unknown = json;
+		for (const part of field.split('.')) value = value && typeof value === 'object' ? (value as IDataObject)[part] : undefined;
+		if (value !== undefined) return value;
+	}
+	const wanted = compactKey(field);
+	const key = Object.keys(json).find((candidate) => compactKey(candidate) === wanted);
+	return key === undefined ? undefined : json[key];
+}
+
+export async function executeInstrumentOperation<TEntry>(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	spec: InstrumentOperationSpec<TEntry>,
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
+	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const invalidPolicy = (options.invalidIsins as string | undefined) ?? 'fail';
+	const outputMode = source === 'list' ? 'perInstrument' : (this.getNodeParameter('outputMode', 0, 'addToItems') as string);
+
+	// Each item's ISIN, checked locally before any request is spent.
+	let perItem: ItemIsin[];
+	if (source === 'list') {
+		const list = String(this.getNodeParameter('isinList', 0, '') ?? '');
+		perItem = list.split(/[\s,;]+/).map(normalizeIsin).filter(Boolean).map((isin) => ({ isin }));
+	} else {
+		const field = String(this.getNodeParameter('isinField', 0, 'isin')).trim() || 'isin';
+		perItem = items.map((item) => {
+			const raw = readField(item.json, field);
+			const isin = normalizeIsin(raw);
+			return isin ? { isin } : { problem: `no ISIN in field "${field}"` };
+		});
+	}
+	for (let index = 0; index < perItem.length; index++) {
+		const entry = perItem[index];
+		if (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send') continue;
+		const reason = `invalid ISIN: ${describeInvalidIsin(entry.isin)}`;
+		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
+			const where = source === 'list' ? `ISIN ${index + 1} of the list` : `Item ${index}`;
+			throw new NodeOperationError(node, `${where}: ${reason}`, {
+				itemIndex: source === 'list' ? 0 : index,
+				description: 'Nothing was sent. Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
+			});
+		}
+		perItem[index] = { problem: reason };
+	}
+
+	const isins = perItem.flatMap((entry) => (entry.isin ? [entry.isin] : []));
+	if (isins.length === 0 && !spec.emptyIsAllowed) {
+		const what = source === 'list' ? 'The ISINs list is empty' : items.length === 0 ? 'There are no input items' : 'No input item has an ISIN';
+		throw new NodeOperationError(node, `${what}: the ${spec.route.label} needs at least one instrument`, {
+			description:
+				source === 'list'
+					? 'Type at least one ISIN.'
+					: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN. Nothing was sent.',
+		});
+	}
+
+	const { byIsin } =
+		isins.length === 0
+			? { byIsin: new Map<string, TEntry>() }
+			: await (lookupInstruments<TEntry>).call(this, spec.route, isins, spec.isinOf, {
+					batchSize: options.batchSize as number | undefined,
+					concurrency: options.concurrency as number | undefined,
+					extraBody: spec.extraBody?.call(this),
+				});
+
+	// One result per distinct ISIN; ISINs the API did not answer get the same columns, empty.
+	const results = new Map<string, IDataObject>();
+	const columns = new Set<string>();
+	for (const isin of new Set(isins)) {
+		const entry = byIsin.get(isin);
+		if (entry === undefined) continue;
+		const result = spec.toResult(entry, simplify);
+		results.set(isin, result);
+		for (const key of Object.keys(result)) columns.add(key);
+	}
+	const emptyResult = (isin: string | null, problem?: string): IDataObject => {
+		const result: IDataObject = {};
+		for (const key of columns) result[key] = null;
+		Object.assign(result, { isin, found: false });
+		if (problem) result.reason = problem;
+		return result;
+	};
+	const resultFor = (entry: ItemIsin): IDataObject =>
+		entry.isin ? (results.get(entry.isin) ?? emptyResult(entry.isin)) : emptyResult(null, entry.problem);
+
+	if (outputMode === 'perInstrument') {
+		// Items without a usable ISIN each stay a row of their own, so nothing is dropped.
+		const rows = new Map<string, { entry: ItemIsin; items: Set<number> }>();
+		perItem.forEach((entry, index) => {
+			const key = entry.isin ?? `#${index}`;
+			const itemIndex = source === 'list' ? 0 : index;
+			const row = rows.get(key);
+			if (row) row.items.add(itemIndex);
+			else rows.set(key, { entry, items: new Set([itemIndex]) });
+		});
+		return [...rows.values()].map(({ entry, items: paired }) => ({
+			json: resultFor(entry),
+			pairedItem: [...paired].map((item) => ({ item })),
+		}));
+	}
+
+	return items.map((item, index) => {
+		const entry = perItem[index];
+		const result = resultFor(entry);
+		const json: IDataObject = { ...item.json };
+		if (simplify) {
+			for (const [key, value] of Object.entries(result)) json[`${spec.resultKey}_${key}`] = value;
+		} else {
+			json[spec.resultKey] = result;
+		}
+		if (entry.problem && invalidPolicy === 'fail' && entry.problem.startsWith('invalid ISIN')) {
+			Object.assign(json, errorJson(new Error(`Item ${index}: ${entry.problem}`)));
+		}
+		return { json, pairedItem: { item: index }, ...(item.binary ? { binary: item.binary } : {}) };
+	});
+}
+
+/** `{value, unit}` pairs as `name: value` and `name_unit: unit` when simplifying. */
+export function flattenMeasures(data: IDataObject | null | undefined, simplify: boolean): IDataObject {
+	const result: IDataObject = {};
+	for (const [name, measure] of Object.entries(data ?? {})) {
+		if (simplify && measure && typeof measure === 'object' && !Array.isArray(measure) && 'value' in measure) {
+			const { value, unit } = measure as { value: unknown; unit?: unknown };
+			result[name] = value as IDataObject[string];
+			result[`${name}_unit`] = (unit ?? null) as IDataObject[string];
+		} else {
+			result[name] = measure;
+		}
+	}
+	return result;
+}
+
+/** True when at least one value in the result is not null: an unknown ISIN comes back all nulls. */
+export function hasAnyValue(data: unknown): boolean {
+	if (data === null || data === undefined) return false;
+	if (typeof data !== 'object') return true;
+	if (Array.isArray(data)) return data.some(hasAnyValue);
+	const record = data as IDataObject;
+	if ('value' in record) return record.value !== null && record.value !== undefined;
+	return Object.values(record).some(hasAnyValue);
+}

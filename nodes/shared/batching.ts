@@ -1,0 +1,89 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
+import { asNodeError } from './errors';
+import type { ApiRoute } from './routes';
+import { apiRequest } from './transport';
+import type { RetryPolicy } from './transport';
+
+export interface InstrumentLookupOptions {
+	/** ISINs per request, at most 10,000 (spec 8). */
+	batchSize?: number;
+	/** Requests in flight at once. */
+	concurrency?: number;
+	/** Extra body fields, e.g. `minimum_threshold`. */
+	extraBody?: IDataObject;
+	retry?: Partial<RetryPolicy>;
+}
+
+export interface InstrumentLookupResult<TEntry> {
+	/** One entry per ISIN the API answered for; look up by ISIN, never by position. */
+	byIsin: Map<string, TEntry>;
+	/** Requests that returned data (the retries of the transport are not counted). */
+	requests: number;
+	/** Batches split in two after the gateway timed out. */
+	splits: number;
+}
+
+/** Distinct values in first-seen order. */
+export function distinct(values: Iterable<string>): string[] {
+	return [...new Set(values)];
+}
+
+export function chunk<T>(values: T[], size: number): T[][] {
+	const chunks: T[][] = [];
+	for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
+	return chunks;
+}
+
+/**
+ * Sends distinct ISINs to an /instruments/* route in batches of at most 10,000, merges the answers by ISIN,
+ * and on a 504 splits the batch in two and asks for each half: ceil(N / batch size) requests when nothing fails.
+ */
+export async function lookupInstruments<TEntry>(
+	this: IExecuteFunctions,
+	route: ApiRoute,
+	isins: string[],
+	isinOf: (entry: TEntry) => string | undefined,
+	options: InstrumentLookupOptions = {},
+): Promise<InstrumentLookupResult<TEntry>> {
+	const batchSize = Math.max(1, Math.min(MAX_INSTRUMENTS_PER_REQUEST, Math.floor(options.batchSize ?? MAX_INSTRUMENTS_PER_REQUEST)));
+	const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+	const result: InstrumentLookupResult<TEntry> = { byIsin: new Map(), requests: 0, splits: 0 };
+	const queue = chunk(distinct(isins), batchSize);
+
+	const send = async (batch: string[]): Promise<void> => {
+		let body: { data?: TEntry[] };
+		try {
+			body = (await apiRequest.call(this, route, {
+				body: { holdings: batch.map((isin) => ({ isin })), ...options.extraBody },
+				retry: options.retry,
+			})) as { data?: TEntry[] };
+		} catch (error) {
+			if (error instanceof NodeApiError && error.httpCode === '504' && batch.length > 1) {
+				result.splits++;
+				this.logger.debug('Sustainability Compliance API: gateway timeout, splitting batch', {
+					route: `${route.method} ${route.path}`,
+					size: batch.length,
+				});
+				const half = Math.ceil(batch.length / 2);
+				await send(batch.slice(0, half));
+				await send(batch.slice(half));
+				return;
+			}
+			throw asNodeError(this.getNode(), error);
+		}
+		result.requests++;
+		for (const entry of body.data ?? []) {
+			const isin = isinOf(entry);
+			if (isin !== undefined && !result.byIsin.has(isin)) result.byIsin.set(isin, entry);
+		}
+	};
+
+	const worker = async () => {
+		for (let batch = queue.shift(); batch; batch = queue.shift()) await send(batch);
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+	return result;
+}

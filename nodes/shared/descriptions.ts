@@ -1,0 +1,179 @@
+import type { IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
+import { groupItems, holdingRowsFromItems, holdingRowsFromJson, readHoldings, splitFieldList } from './holdings';
+import type {
+	CashRowPolicy,
+	HoldingKey,
+	HoldingsRoute,
+	InvalidIsinPolicy,
+	ItemGroup,
+	RemovedRow,
+	SourcedHolding,
+} from './holdings';
+
+const holdingFieldOptions: INodeProperties[] = [
+	['ISIN Field', 'isin', 'ISIN', 'isin'],
+	['Name Field', 'name', 'Name', 'name'],
+	['Instrument Type Field', 'instrument_type', 'Type', 'instrument_type'],
+	['Currency Field', 'currency', 'Currency', 'currency'],
+	['Weight Field', 'weight', 'Weight', 'weight'],
+	['Market Value Field', 'market_value', 'Market Value', 'market_value'],
+].map(([displayName, name, header, apiField]) => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder: header,
+	description: `Name of the input field that holds the ${apiField === 'isin' ? 'ISIN' : apiField.replace('_', ' ')}. Leave empty to use "${apiField}" or a usual header such as "${header}" (case and spaces ignored).`,
+}));
+
+/** Where holdings come from, how their columns are named, and what to do with rows a route cannot take. */
+export function holdingsProperties(route: HoldingsRoute, displayOptions: IDisplayOptions): INodeProperties[] {
+	const properties: INodeProperties[] = [
+		{
+			displayName: 'Holdings Source',
+			name: 'holdingsSource',
+			type: 'options',
+			options: [
+				{
+					name: 'Input Items',
+					value: 'items',
+					description: 'Each input item is one holding, for example one row of a sheet',
+				},
+				{
+					name: 'JSON',
+					value: 'json',
+					description: 'A JSON array of holdings given in the Holdings (JSON) field',
+				},
+			],
+			default: 'items',
+			displayOptions,
+		},
+		{
+			displayName: 'Holdings (JSON)',
+			name: 'holdingsJson',
+			type: 'json',
+			default: '[\n  {\n    "isin": "US0378331005",\n    "name": "Apple Inc.",\n    "instrument_type": "stock",\n    "currency": "USD",\n    "weight": 100,\n    "market_value": 1000000\n  }\n]',
+			description: 'Array of holdings with isin, name, instrument_type, currency, weight and market_value',
+			displayOptions: { show: { ...displayOptions.show, holdingsSource: ['json'] } },
+		},
+		{
+			displayName: 'Holding Fields',
+			name: 'holdingFields',
+			type: 'collection',
+			placeholder: 'Set Field Name',
+			default: {},
+			description: 'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
+			options: holdingFieldOptions,
+			displayOptions,
+		},
+		{
+			displayName: 'Invalid ISINs',
+			name: 'invalidIsins',
+			type: 'options',
+			options: [
+				{ name: 'Stop With an Error', value: 'fail', description: 'Nothing is sent; the error names the row' },
+				{ name: 'Skip and Report', value: 'skip', description: 'Leave the row out and list it in the output' },
+				{ name: 'Send Anyway', value: 'send', description: 'Let the API decide' },
+			],
+			default: 'fail',
+			description: 'What to do with an ISIN that fails the ISO 6166 format or check digit',
+			displayOptions,
+		},
+	];
+	if (route !== 'portfolios') {
+		properties.push({
+			displayName: 'Cash and Rows Without ISIN',
+			name: 'cashRows',
+			type: 'options',
+			options: [
+				{
+					name: 'Remove and Report',
+					value: 'remove',
+					description: 'Leave them out of the request and list them in the output',
+				},
+				{ name: 'Stop With an Error', value: 'error', description: 'Nothing is sent; the error names the row' },
+			],
+			default: 'remove',
+			description: 'The API refuses such rows on this route',
+			displayOptions,
+		});
+	}
+	return properties;
+}
+
+export function groupByProperty(displayOptions: IDisplayOptions, what: string): INodeProperties {
+	return {
+		displayName: 'Group By',
+		name: 'groupBy',
+		type: 'string',
+		default: '',
+		placeholder: 'portfolio_id',
+		description: `Input field(s), comma-separated, whose values split the input into several ${what}: one request each. Parameters with expressions are read from the first item of each group. Leave empty to treat all items as one.`,
+		displayOptions: { show: { ...displayOptions.show, holdingsSource: ['items'] } },
+	};
+}
+
+export function batchingOptions(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_INSTRUMENTS_PER_REQUEST },
+			default: MAX_INSTRUMENTS_PER_REQUEST,
+			description: 'Distinct ISINs per request (the API takes at most 10,000). Larger batches use fewer of the monthly requests.',
+		},
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 8 },
+			default: 1,
+			description: 'Requests sent at the same time when there is more than one batch',
+		},
+	];
+}
+
+export interface HoldingsInput {
+	holdings: SourcedHolding[];
+	removed: RemovedRow[];
+}
+
+/** Reads the holdings of a group of items (or of the JSON parameter) with the node's holdings parameters. */
+export function readHoldingsParameters(
+	this: IExecuteFunctions,
+	route: HoldingsRoute,
+	items: INodeExecutionData[],
+	itemIndices: number[],
+): HoldingsInput {
+	const first = itemIndices[0] ?? 0;
+	const source = this.getNodeParameter('holdingsSource', first, 'items') as string;
+	const rows =
+		source === 'json'
+			? holdingRowsFromJson(this.getNode(), this.getNodeParameter('holdingsJson', first), first)
+			: holdingRowsFromItems(items, itemIndices);
+	return readHoldings(this.getNode(), rows, {
+		route,
+		fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<Record<HoldingKey, string>>,
+		invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
+		cashRows: route === 'portfolios' ? undefined : (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy),
+	});
+}
+
+/**
+ * The portfolios to send: one per Group By value (items source), or one for all items. With the JSON source
+ * the array parameter is one portfolio, read once, and every input item is paired to it.
+ */
+export function portfolioGroups(this: IExecuteFunctions, items: INodeExecutionData[]): ItemGroup[] {
+	const source = this.getNodeParameter('holdingsSource', 0, 'items') as string;
+	const groupBy = source === 'items' ? splitFieldList(this.getNodeParameter('groupBy', 0, '')) : [];
+	if (items.length === 0) return [];
+	return groupItems(this.getNode(), items, groupBy);
+}
+
+/** The part of the output that says which rows were left out and why. */
+export function removedSummary(removed: RemovedRow[]): { removed_count: number; removed_rows: RemovedRow[] } {
+	return { removed_count: removed.length, removed_rows: removed };
+}

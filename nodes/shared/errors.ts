@@ -1,0 +1,126 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+import { MONTHLY_QUOTA } from './constants';
+import type { ApiRoute } from './routes';
+
+export interface ApiResponse {
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+/** The API's own words: gateway errors carry `message`, API errors `data.message` (spec 7). */
+export function apiMessage(body: unknown): string | undefined {
+	if (!body || typeof body !== 'object') return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
+	const record = body as { message?: unknown; error?: unknown; data?: { message?: unknown } };
+	if (typeof record.data?.message === 'string') return record.data.message;
+	if (typeof record.message === 'string') return record.message;
+	if (typeof record.error === 'string') return record.error;
+	return undefined;
+}
+
+/** `data.error` of a schema mismatch: one line per problem, `.body.holdings[3].market_value: must be number`. */
+export function schemaProblems(body: unknown): string[] {
+	const detail = (body as { data?: { error?: unknown } } | undefined)?.data?.error;
+	if (Array.isArray(detail)) {
+		return detail.map((entry) => {
+			const { path, message } = (entry ?? {}) as { path?: unknown; message?: unknown };
+			return `${typeof path === 'string' ? path : '?'}: ${typeof message === 'string' ? message : JSON.stringify(entry)}`;
+		});
+	}
+	if (typeof detail === 'string') return [detail];
+	if (detail && typeof detail === 'object') return [JSON.stringify(detail)];
+	return [];
+}
+
+export function isQuotaExhausted(response: ApiResponse): boolean {
+	return response.statusCode === 429 && apiMessage(response.body) === 'Limit Exceeded';
+}
+
+const FORBIDDEN_MESSAGES: Record<string, string> = {
+	Forbidden:
+		'The API gateway does not know this API key. Check the key in the credential (copied whole, no spaces) and that the Base URL is the one the vendor gave with it.',
+	'You must provide a valid API key':
+		'The API does not recognise this API key although the gateway accepted it. Ask the vendor to check the key.',
+	'You must provide an active API key':
+		'This API key is disabled. Ask the vendor to re-enable it or to issue a new one.',
+	"You don't have access to any of the frameworks requested.":
+		"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
+	'You can only request data for a maximum of 10000 instruments at a time.':
+		'The API refused more than 10,000 instruments in one request. Lower the Batch Size option to 10,000 or less.',
+};
+
+/** Turns a non-success answer into an error a non-developer can act on; the API's words stay in the description. */
+export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse, itemIndex?: number): NodeApiError {
+	const { statusCode, body } = response;
+	const said = apiMessage(body);
+	const requestId = findRequestId(body);
+	let message: string;
+	const details: string[] = [];
+	if (statusCode === 403 && said === 'Missing Authentication Token') {
+		message =
+			route.path === '/temperature-score/insights'
+				? 'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.'
+				: `This API address does not serve ${route.method} ${route.path}. Check the Base URL in the credential (no extra path after the host).`;
+	} else if (statusCode === 403) {
+		message = (said && FORBIDDEN_MESSAGES[said]) ?? `The API refused the ${route.label} request (403).`;
+	} else if (statusCode === 400) {
+		const problems = schemaProblems(body);
+		message = `The API rejected the ${route.label} request: ${said ?? 'invalid request'}`;
+		if (problems.length) details.push(`Problems: ${problems.slice(0, 20).join('; ')}${problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''}`);
+	} else if (statusCode === 413) {
+		message = `The ${route.label} request is larger than the API accepts (10 MB). Send fewer holdings per run, or use Group By to split them.`;
+	} else if (statusCode === 429 && said === 'Limit Exceeded') {
+		message = `This API key's monthly quota (${MONTHLY_QUOTA.toLocaleString('en-US')} requests) is used up. Requests will fail until next month; contact the vendor to raise the quota.`;
+	} else if (statusCode === 504) {
+		message = timeoutMessage(route);
+	} else if (statusCode === 500) {
+		message = `The API had an unexpected error on the ${route.label} request, also when asked again. If it persists, contact the vendor's support with the time of the request.`;
+	} else if (statusCode === 503) {
+		message = `The API is temporarily unavailable (503) for the ${route.label} request. Try again in a few minutes.`;
+	} else {
+		message = `The API answered ${statusCode} to the ${route.label} request${said ? `: ${said}` : ''}`;
+	}
+	if (said) details.unshift(`API response (${statusCode}): ${said}`);
+	if (requestId) details.push(`Request ID (quote it to support): ${requestId}`);
+	return new NodeApiError(node, toJsonObject(body, statusCode), {
+		message,
+		description: details.join('\n') || undefined,
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+}
+
+export function timeoutMessage(route: ApiRoute): string {
+	if (route.path === '/reports') {
+		return 'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.';
+	}
+	if (route.onTimeout === 'fewer-holdings') {
+		return `The ${route.label} took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.`;
+	}
+	return `The ${route.label} took longer than the API allows (29 seconds). Try again later.`;
+}
+
+export function findRequestId(body: unknown): string | undefined {
+	const id = (body as { document?: { request_id?: unknown }; request_id?: unknown } | undefined)?.document?.request_id
+		?? (body as { request_id?: unknown } | undefined)?.request_id;
+	return typeof id === 'string' ? id : undefined;
+}
+
+function toJsonObject(body: unknown, statusCode: number): JsonObject {
+	if (body && typeof body === 'object' && !Array.isArray(body)) return { ...(body as JsonObject), httpCode: String(statusCode) };
+	return { message: typeof body === 'string' ? body.slice(0, 500) : `HTTP ${statusCode}`, httpCode: String(statusCode) };
+}
+
+/** Bad input, caught before any request is spent: names the item, the field and the fix. */
+export function inputError(node: INode, itemIndex: number | undefined, message: string, fix?: string): NodeOperationError {
+	const where = itemIndex === undefined ? '' : `Item ${itemIndex}: `;
+	return new NodeOperationError(node, `${where}${message}`, { itemIndex, description: fix });
+}
+
+/** Errors leave our nodes as NodeApiError or NodeOperationError, whatever threw them. */
+export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error);
+}

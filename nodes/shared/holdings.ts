@@ -1,0 +1,377 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { INSTRUMENT_TYPES } from './constants';
+import type { InstrumentType } from './constants';
+import { inputError } from './errors';
+import { describeInvalidIsin, isValidIsin, normalizeIsin, truncate } from './isin';
+import { parseLooseNumber } from './numbers';
+
+/** The routes that take holdings, each with its own requirements (spec 2.1). */
+export type HoldingsRoute = 'portfolios' | 'reports' | 'taxonomy' | 'sustainableInvestments' | 'temperature';
+
+export type HoldingKey = 'isin' | 'name' | 'instrument_type' | 'currency' | 'weight' | 'market_value';
+
+export interface Holding {
+	isin: string | null;
+	name?: string;
+	instrument_type?: string;
+	currency?: string;
+	weight?: number;
+	market_value?: number;
+}
+
+export interface SourcedHolding {
+	/** Input item this holding came from (for pairedItem and messages). */
+	itemIndex: number;
+	holding: Holding;
+}
+
+export interface RemovedRow {
+	item: number;
+	name: string | null;
+	isin: string | null;
+	reason: string;
+}
+
+export type InvalidIsinPolicy = 'fail' | 'skip' | 'send';
+export type CashRowPolicy = 'remove' | 'error';
+
+export interface HoldingsReadOptions {
+	route: HoldingsRoute;
+	/** Column names the user set; unset ones are found among the usual headers. */
+	fieldNames?: Partial<Record<HoldingKey, string>>;
+	invalidIsin?: InvalidIsinPolicy;
+	cashRows?: CashRowPolicy;
+}
+
+/** One row of holdings input: an input item's JSON, or an entry of the JSON array parameter. */
+export interface HoldingRow {
+	json: IDataObject;
+	itemIndex: number;
+	/** How to name the row in messages, e.g. "Item 4" or "Item 0, holding 12 of the JSON array". */
+	where?: string;
+}
+
+interface FieldSpec {
+	label: string;
+	parameter: string;
+	aliases: string[];
+}
+
+export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
+	isin: { label: 'ISIN', parameter: 'ISIN Field', aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'] },
+	name: {
+		label: 'name',
+		parameter: 'Name Field',
+		aliases: ['name', 'instrumentname', 'securityname', 'holdingname', 'holding', 'security', 'instrument', 'description'],
+	},
+	instrument_type: {
+		label: 'instrument type',
+		parameter: 'Instrument Type Field',
+		aliases: ['instrumenttype', 'type', 'assettype', 'assetclass', 'securitytype', 'instrument_type'],
+	},
+	currency: { label: 'currency', parameter: 'Currency Field', aliases: ['currency', 'ccy', 'currencycode', 'curr'] },
+	weight: {
+		label: 'weight',
+		parameter: 'Weight Field',
+		aliases: ['weight', 'weightpercent', 'weightpct', 'portfolioweight', 'weight%', 'percentofportfolio', 'allocation'],
+	},
+	market_value: {
+		label: 'market value',
+		parameter: 'Market Value Field',
+		aliases: ['marketvalue', 'mv', 'marketval', 'value', 'positionvalue', 'amount'],
+	},
+};
+
+/** What each route needs of every holding it is sent. */
+const REQUIRED: Record<HoldingsRoute, HoldingKey[]> = {
+	portfolios: ['name', 'currency', 'market_value'],
+	reports: ['isin', 'name', 'currency', 'weight', 'market_value'],
+	taxonomy: ['isin', 'name', 'instrument_type', 'market_value'],
+	sustainableInvestments: ['isin', 'name', 'instrument_type', 'market_value'],
+	temperature: ['isin', 'name', 'instrument_type', 'market_value'],
+};
+
+/** Routes where a row without an ISIN cannot be sent, so cash-like rows are taken out (or refused). */
+const NEEDS_ISIN: Record<HoldingsRoute, boolean> = {
+	portfolios: false,
+	reports: true,
+	taxonomy: true,
+	sustainableInvestments: true,
+	temperature: true,
+};
+
+/** Routes that refuse cash rows even when they carry an ISIN (spec 2.1: "cash rows must be removed"). */
+const REFUSES_CASH: Record<HoldingsRoute, boolean> = {
+	portfolios: false,
+	reports: false,
+	taxonomy: true,
+	sustainableInvestments: true,
+	temperature: false,
+};
+
+const TYPE_SYNONYMS: Record<string, InstrumentType> = {
+	stock: 'stock', stocks: 'stock', equity: 'stock', equities: 'stock', share: 'stock', shares: 'stock', commonstock: 'stock',
+	bond: 'bond', bonds: 'bond', corporatebond: 'bond', fixedincome: 'bond', debt: 'bond',
+	etf: 'etf', etfs: 'etf', exchangetradedfund: 'etf',
+	mutualfund: 'mutual-fund', mutualfunds: 'mutual-fund', fund: 'mutual-fund', funds: 'mutual-fund', ucits: 'mutual-fund',
+	cash: 'cash', cashequivalent: 'cash', cashandequivalents: 'cash', deposit: 'cash', moneymarket: 'cash', liquidity: 'cash',
+	option: 'option', options: 'option',
+	future: 'future', futures: 'future',
+	forward: 'forward-contract', forwards: 'forward-contract', forwardcontract: 'forward-contract', fxforward: 'forward-contract',
+	lending: 'lending', securitieslending: 'lending',
+	other: 'other',
+	warrant: 'warrant', warrants: 'warrant',
+	sovereignbond: 'sovereign-bond', sovereign: 'sovereign-bond', governmentbond: 'sovereign-bond', govbond: 'sovereign-bond',
+	govtbond: 'sovereign-bond', government: 'sovereign-bond', treasury: 'sovereign-bond', treasuries: 'sovereign-bond',
+};
+
+export function compactKey(name: string): string {
+	return name.toLowerCase().replace(/[\s_\-./()]+/g, '');
+}
+
+/** Matches an instrument type to the API's enum: `Stock`, `ETF`, `Mutual Fund`, `Sovereign Bond`, ... */
+export function normalizeInstrumentType(value: unknown): InstrumentType | undefined {
+	if (typeof value !== 'string') return undefined;
+	const key = compactKey(value);
+	return (INSTRUMENT_TYPES as readonly string[]).includes(value.trim().toLowerCase())
+		? (value.trim().toLowerCase() as InstrumentType)
+		: TYPE_SYNONYMS[key];
+}
+
+/**
+ * Finds which key of a row holds each holding field: the column the user named (exact, then ignoring
+ * case and spaces), else the first usual header present. Cached per set of keys: sheets repeat them.
+ */
+export class FieldResolver {
+	private cache = new Map<string, Partial<Record<HoldingKey, string>>>();
+
+	constructor(private readonly fieldNames: Partial<Record<HoldingKey, string>> = {}) {}
+
+	resolve(json: IDataObject): Partial<Record<HoldingKey, string>> {
+		const keys = Object.keys(json);
+		const signature = keys.join('\u0000');
+		let resolved = this.cache.get(signature);
+		if (!resolved) {
+			resolved = {};
+			const byCompact = new Map<string, string>();
+			for (const key of keys) if (!byCompact.has(compactKey(key))) byCompact.set(compactKey(key), key);
+			for (const field of Object.keys(HOLDING_FIELDS) as HoldingKey[]) {
+				const chosen = this.fieldNames[field]?.trim();
+				const found = chosen
+					? (keys.includes(chosen) ? chosen : byCompact.get(compactKey(chosen)))
+					: HOLDING_FIELDS[field].aliases.map((alias) => byCompact.get(alias)).find((key) => key !== undefined);
+				if (found !== undefined) resolved[field] = found;
+			}
+			if (this.cache.size < 1000) this.cache.set(signature, resolved);
+		}
+		return resolved;
+	}
+
+	/** Names to show when a field is missing: what was looked for. */
+	lookedFor(field: HoldingKey): string {
+		const chosen = this.fieldNames[field]?.trim();
+		return chosen ? `"${chosen}"` : HOLDING_FIELDS[field].aliases.slice(0, 4).map((a) => `"${a}"`).join(', ');
+	}
+}
+
+function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Turns rows into the holdings a route accepts, checking every requirement of spec 2.1 locally so that no
+ * request is spent on a body the API would refuse. Rows the route cannot take (cash, no ISIN, skipped
+ * invalid ISINs) come back in `removed`, never silently dropped.
+ */
+export function readHoldings(
+	node: INode,
+	rows: HoldingRow[],
+	options: HoldingsReadOptions,
+): { holdings: SourcedHolding[]; removed: RemovedRow[] } {
+	const { route, invalidIsin = 'fail', cashRows = 'remove' } = options;
+	const resolver = new FieldResolver(options.fieldNames);
+	const required = REQUIRED[route];
+	const holdings: SourcedHolding[] = [];
+	const removed: RemovedRow[] = [];
+
+	for (const row of rows) {
+		const where = row.where ?? `Item ${row.itemIndex}`;
+		const fail = (message: string, fix?: string) =>
+			new NodeOperationError(node, `${where}: ${message}`, { itemIndex: row.itemIndex, description: fix });
+		if (!row.json || typeof row.json !== 'object' || Array.isArray(row.json)) {
+			throw fail('is not an object with holding fields', 'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.');
+		}
+		const keys = resolver.resolve(row.json);
+		const raw = (field: HoldingKey) => (keys[field] === undefined ? undefined : row.json[keys[field]!]);
+		const missing = (field: HoldingKey) =>
+			fail(
+				`the ${HOLDING_FIELDS[field].label} is missing (looked for a field named ${resolver.lookedFor(field)})`,
+				`Fill in the ${HOLDING_FIELDS[field].label} for this row, or set "${HOLDING_FIELDS[field].parameter}" under Holding Fields to the column that holds it.`,
+			);
+
+		const name = isBlank(raw('name')) ? undefined : String(raw('name')).trim();
+		const rawIsin = raw('isin');
+		let isin: string | null = isBlank(rawIsin) ? null : normalizeIsin(rawIsin);
+		if (isin === '') isin = null;
+		if (rawIsin !== undefined && rawIsin !== null && typeof rawIsin !== 'string' && typeof rawIsin !== 'number') {
+			throw fail(`the ISIN must be text, got ${typeof rawIsin}`, 'Map the ISIN Field to a column of text values.');
+		}
+
+		const rawType = raw('instrument_type');
+		let instrumentType: string | undefined;
+		if (!isBlank(rawType)) {
+			instrumentType = normalizeInstrumentType(rawType);
+			if (!instrumentType) {
+				if (route === 'temperature' && typeof rawType === 'string') {
+					// The temperature route itself skips unknown types (unless the ISIN is a fund), so they may be sent.
+					instrumentType = rawType.trim().toLowerCase();
+				} else {
+					throw fail(
+						`instrument type "${truncate(String(rawType))}" is not one the API knows`,
+						`Use one of: ${INSTRUMENT_TYPES.join(', ')} (common spellings such as Stock, ETF, Mutual Fund, Sovereign Bond are recognised).`,
+					);
+				}
+			}
+		}
+
+		const isCash = instrumentType === 'cash';
+		if ((NEEDS_ISIN[route] && isin === null) || (REFUSES_CASH[route] && isCash)) {
+			const reason = isCash ? 'cash row' : 'no ISIN';
+			if (cashRows === 'error') {
+				throw fail(
+					`this ${reason === 'cash row' ? 'cash row' : 'row has no ISIN and'} cannot be sent to this route`,
+					'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to remove them automatically.',
+				);
+			}
+			removed.push({ item: row.itemIndex, name: name ?? null, isin, reason });
+			continue;
+		}
+
+		if (isin !== null && !isValidIsin(isin)) {
+			if (invalidIsin === 'fail') {
+				throw fail(
+					`invalid ISIN: ${describeInvalidIsin(isin)}`,
+					'Correct the ISIN, or set the "Invalid ISINs" option to skip such rows (they are reported in the output) or to send them anyway.',
+				);
+			}
+			if (invalidIsin === 'skip') {
+				removed.push({ item: row.itemIndex, name: name ?? null, isin, reason: `invalid ISIN: ${describeInvalidIsin(isin)}` });
+				continue;
+			}
+		}
+
+		const holding: Holding = { isin };
+		if (name !== undefined) holding.name = name;
+		if (instrumentType !== undefined) holding.instrument_type = instrumentType;
+
+		const rawCurrency = raw('currency');
+		if (!isBlank(rawCurrency)) {
+			const currency = String(rawCurrency).trim().toUpperCase();
+			if (!/^[A-Z]{3}$/.test(currency)) {
+				throw fail(`currency "${truncate(String(rawCurrency))}" is not a three-letter ISO 4217 code`, 'Use a code such as EUR, USD or SEK.');
+			}
+			holding.currency = currency;
+		}
+
+		const rawWeight = raw('weight');
+		if (!isBlank(rawWeight)) {
+			const weight = parseLooseNumber(rawWeight, { percent: true });
+			if (weight === undefined) {
+				throw fail(`weight "${truncate(String(rawWeight))}" is not a number`, 'Give the weight as a number from 0 to 100, for example 12.5 or "12.5%".');
+			}
+			if (weight < 0 || weight > 100) {
+				throw fail(`weight ${weight} is outside 0 to 100`, 'Weights are percentages of the portfolio, from 0 to 100.');
+			}
+			holding.weight = weight;
+		}
+
+		const rawValue = raw('market_value');
+		if (!isBlank(rawValue)) {
+			const marketValue = parseLooseNumber(rawValue);
+			if (marketValue === undefined) {
+				throw fail(
+					`market value "${truncate(String(rawValue))}" is not a number`,
+					'Give the market value as a number, for example 1234.5, "1,234.50" or "1 234,50".',
+				);
+			}
+			holding.market_value = marketValue;
+		}
+
+		for (const field of required) {
+			if (field === 'isin' ? holding.isin === null : holding[field] === undefined) throw missing(field);
+		}
+		if (route === 'portfolios' && holding.market_value === 0) {
+			throw fail('the market value is 0; a stored snapshot needs a non-zero market value for every holding', 'Remove rows with no position, or correct the value.');
+		}
+		holdings.push({ itemIndex: row.itemIndex, holding });
+	}
+	return { holdings, removed };
+}
+
+/** The rows to read holdings from: every input item, or the JSON array parameter read at item 0. */
+export function holdingRowsFromItems(items: INodeExecutionData[], indices?: number[]): HoldingRow[] {
+	const chosen = indices ?? items.map((_, index) => index);
+	return chosen.map((itemIndex) => ({ json: items[itemIndex].json, itemIndex }));
+}
+
+export function holdingRowsFromJson(node: INode, value: unknown, itemIndex: number): HoldingRow[] {
+	let parsed = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw inputError(node, itemIndex, `Holdings (JSON) is not valid JSON: ${(error as Error).message}`, 'Give an array such as [{"isin": "US0378331005", "name": "Apple", "market_value": 1000}].');
+		}
+	}
+	if (!Array.isArray(parsed)) {
+		throw inputError(node, itemIndex, 'Holdings (JSON) must be an array of holdings', 'Wrap the holdings in [ ... ].');
+	}
+	return parsed.map((json, entry) => ({
+		json: json as IDataObject,
+		itemIndex,
+		where: `Item ${itemIndex}, holding ${entry} of Holdings (JSON)`,
+	}));
+}
+
+export interface ItemGroup {
+	/** The group's values, by field name as given in Group By. */
+	values: Record<string, unknown>;
+	itemIndices: number[];
+}
+
+/** Splits input items by the values of the Group By fields, in the order groups first appear. */
+export function groupItems(node: INode, items: INodeExecutionData[], groupBy: string[]): ItemGroup[] {
+	if (groupBy.length === 0) return [{ values: {}, itemIndices: items.map((_, index) => index) }];
+	const groups = new Map<string, ItemGroup>();
+	const keyCache = new Map<string, Map<string, string>>();
+	items.forEach((item, itemIndex) => {
+		const json = item.json;
+		const signature = Object.keys(json).join('\u0000');
+		let byCompact = keyCache.get(signature);
+		if (!byCompact) {
+			byCompact = new Map(Object.keys(json).map((key) => [compactKey(key), key]));
+			keyCache.set(signature, byCompact);
+		}
+		const values: Record<string, unknown> = {};
+		for (const field of groupBy) {
+			const key = field in json ? field : byCompact.get(compactKey(field));
+			const value = key === undefined ? undefined : json[key];
+			if (isBlank(value)) {
+				throw inputError(node, itemIndex, `the Group By field "${field}" is empty or missing`, `Every input item needs a value in "${field}", or remove it from Group By.`);
+			}
+			values[field] = value;
+		}
+		const groupKey = JSON.stringify(groupBy.map((field) => values[field]));
+		const group = groups.get(groupKey);
+		if (group) group.itemIndices.push(itemIndex);
+		else groups.set(groupKey, { values, itemIndices: [itemIndex] });
+	});
+	return [...groups.values()];
+}
+
+export function splitFieldList(value: unknown): string[] {
+	if (Array.isArray(value)) return value.map(String).map((v) => v.trim()).filter(Boolean);
+	return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
+}

@@ -1,0 +1,232 @@
+import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	INode,
+	JsonObject,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
+import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors';
+import type { ApiResponse } from './errors';
+import type { ApiRoute } from './routes';
+
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+export interface RetryPolicy {
+	/** Retries after the first try, for throttles (429), 503 and dropped connections together. */
+	maxRetries: number;
+	/** Retries of a 500: the spec says retry once. */
+	maxServerErrorRetries: number;
+	/** Retries of a dropped connection or a client-side timeout. */
+	maxNetworkRetries: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** Total time the request may spend waiting between tries. */
+	maxTotalWaitMs: number;
+	/** Client-side timeout of one try; the gateway itself gives up at 29 s. */
+	requestTimeoutMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxRetries: 10,
+	maxServerErrorRetries: 1,
+	maxNetworkRetries: 3,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+	maxTotalWaitMs: 120_000,
+	requestTimeoutMs: 60_000,
+};
+
+export interface ApiRequestOptions {
+	body?: IDataObject;
+	/** Value for `{identifier}` in the route path; encoded here, exactly once. */
+	identifier?: string;
+	itemIndex?: number;
+	retry?: Partial<RetryPolicy>;
+}
+
+/** One request to the API with the retry policy of spec sections 7 and 8. Returns the parsed success body. */
+export async function apiRequest<T = IDataObject>(
+	this: RequestContext,
+	route: ApiRoute,
+	options: ApiRequestOptions = {},
+): Promise<T> {
+	const node = this.getNode();
+	const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+	const baseUrl = await resolveBaseUrl.call(this, options.itemIndex);
+	const path =
+		options.identifier === undefined
+			? route.path
+			: route.path.replace('{identifier}', encodeURIComponent(options.identifier));
+	if (options.body !== undefined) assertBodySize(node, route, options.body, options.itemIndex);
+
+	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	const request: IHttpRequestOptions = {
+		method: route.method,
+		url: `${baseUrl}${path}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: policy.requestTimeoutMs,
+		headers: { accept: 'application/json' },
+		...(options.body !== undefined ? { body: options.body } : {}),
+		...(signal ? { abortSignal: signal } : {}),
+	};
+
+	let retries = 0;
+	let serverErrorRetries = 0;
+	let networkRetries = 0;
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		let response: ApiResponse | undefined;
+		let networkFailure: string | undefined;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_NAME,
+				request,
+			)) as ApiResponse;
+		} catch (error) {
+			networkFailure = signal?.aborted ? undefined : networkErrorCode(error);
+			if (!networkFailure) throw asNodeError(node, error);
+		}
+
+		if (response && response.statusCode >= 200 && response.statusCode < 300) return response.body as T;
+
+		let retryable = false;
+		if (networkFailure) {
+			retryable = networkRetries++ < policy.maxNetworkRetries && retries < policy.maxRetries;
+		} else if (response!.statusCode === 429 && !isQuotaExhausted(response!)) {
+			retryable = retries < policy.maxRetries;
+		} else if (response!.statusCode === 503) {
+			retryable = retries < policy.maxRetries;
+		} else if (response!.statusCode === 500) {
+			retryable = serverErrorRetries++ < policy.maxServerErrorRetries;
+		}
+
+		const delay = retryable ? backoffDelay(policy, retries, response?.headers) : 0;
+		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs) {
+			if (networkFailure) {
+				throw new NodeApiError(node, { message: networkFailure } as JsonObject, {
+					message: `Could not reach the API for the ${route.label} (${networkFailure}), after ${attempt} tries.`,
+					description: `Waited ${formatSeconds(waitedMs)} in all between tries. Check the Base URL and the network, then run again.`,
+					itemIndex: options.itemIndex,
+				});
+			}
+			if (retries > 0 && (response!.statusCode === 429 || response!.statusCode === 503)) {
+				throw exhaustedRetriesError(node, route, response!, attempt, waitedMs, options.itemIndex);
+			}
+			throw apiErrorFor(node, route, response!, options.itemIndex);
+		}
+
+		retries++;
+		this.logger.debug('Sustainability Compliance API: retrying request', {
+			route: `${route.method} ${route.path}`,
+			status: networkFailure ?? response!.statusCode,
+			apiMessage: response ? apiMessage(response.body) : undefined,
+			waitMs: delay,
+			attempt,
+		});
+		await sleepWithAbort(delay, signal);
+		waitedMs += delay;
+	}
+}
+
+/** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
+export function backoffDelay(policy: RetryPolicy, retry: number, headers?: Record<string, unknown>): number {
+	const retryAfter = Number(headers?.['retry-after']);
+	if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter * 1000, policy.maxDelayMs);
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+	return Math.round(Math.random() * ceiling);
+}
+
+function exhaustedRetriesError(
+	node: INode,
+	route: ApiRoute,
+	response: ApiResponse,
+	attempts: number,
+	waitedMs: number,
+	itemIndex?: number,
+): NodeApiError {
+	const base = apiErrorFor(node, route, response, itemIndex);
+	const cause = response.statusCode === 429 ? 'kept answering "too many requests" (429)' : 'stayed unavailable (503)';
+	base.message = `The API ${cause} for the ${route.label}: gave up after ${attempts} tries and ${formatSeconds(waitedMs)} of waiting. This is a short-term limit, not the monthly quota; run again in a few minutes, or lower Concurrency.`;
+	return base;
+}
+
+const NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'UND_ERR_SOCKET',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
+/** The code of a dropped connection or timeout anywhere in the error's cause chain, else undefined. */
+export function networkErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+		const { code, message, response } = current as { code?: unknown; message?: unknown; response?: unknown };
+		if (response && typeof response === 'object' && 'status' in response) return undefined;
+		if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+		if (typeof message === 'string' && /socket hang up|timeout of \d+ms exceeded|ECONNRESET/i.test(message)) {
+			return /timeout/i.test(message) ? 'ETIMEDOUT' : 'ECONNRESET';
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+async function resolveBaseUrl(this: RequestContext, itemIndex?: number): Promise<string> {
+	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
+	return checkBaseUrl(this.getNode(), String(credentials.baseUrl ?? ''));
+}
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** https only, except for loopback hosts (a local simulator); trailing slashes dropped. */
+export function checkBaseUrl(node: INode, raw: string): string {
+	const trimmed = raw.trim().replace(/\/+$/, '');
+	let url: URL;
+	try {
+		url = new URL(trimmed);
+	} catch {
+		throw new NodeOperationError(node, `The credential's Base URL "${trimmed}" is not a web address`, {
+			description: 'Enter the address the vendor gave, for example https://api.example.com',
+		});
+	}
+	const loopback = LOOPBACK_HOST.test(url.hostname) || url.hostname === '[::1]';
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+		throw new NodeOperationError(node, `The credential's Base URL must start with https:// (got "${url.protocol}//")`, {
+			description: 'Only local test addresses (localhost, 127.0.0.1) may use http://. The API key must not travel unencrypted.',
+		});
+	}
+	return trimmed;
+}
+
+function assertBodySize(node: INode, route: ApiRoute, body: IDataObject, itemIndex?: number): void {
+	const bytes = Buffer.byteLength(JSON.stringify(body), 'utf8');
+	if (bytes > MAX_BODY_BYTES) {
+		throw new NodeOperationError(
+			node,
+			`The ${route.label} request would be ${(bytes / 1024 / 1024).toFixed(1)} MB; the API accepts at most 10 MB`,
+			{
+				itemIndex,
+				description: 'Nothing was sent. Send fewer holdings per run (Group By splits a portfolio input into one request per group), or shorten long text fields.',
+			},
+		);
+	}
+}
+
+function formatSeconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}

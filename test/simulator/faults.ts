@@ -1,0 +1,95 @@
+/**
+ * Fault injection per route (or '*' for every route without its own spec).
+ */
+import {
+	INTERNAL_ERROR,
+	LIMIT_EXCEEDED,
+	SERVICE_UNAVAILABLE,
+	TIMED_OUT,
+	TOO_MANY_MESSAGE,
+	TOO_MANY_STATUS,
+} from './gateway';
+import type { ApiResult } from './http';
+import type { FaultKind, FaultSpec, RouteKey } from './types';
+
+export const FAULT_KINDS: readonly FaultKind[] = ['429-message', '429-status', '429-limit', '503', '500', '504', 'drop', 'slow'];
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['503'];
+export const DEFAULT_SLOW_MS = 2000;
+export const DEFAULT_FAULT_SEED = 1;
+
+export interface Fault {
+	kind: FaultKind;
+	slowMs: number;
+}
+
+/** mulberry32: small seeded generator, good enough for fault draws. */
+function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+interface ActiveSpec {
+	spec: FaultSpec;
+	position: number;
+	random: () => number;
+}
+
+export class FaultInjector {
+	private readonly specs = new Map<RouteKey | '*', ActiveSpec>();
+
+	set(route: RouteKey | '*', spec: FaultSpec | null): void {
+		if (spec === null) {
+			this.specs.delete(route);
+			return;
+		}
+		for (const kind of [...(spec.sequence ?? []), ...(spec.kinds ?? [])]) {
+			if (kind !== null && !FAULT_KINDS.includes(kind)) throw new Error(`Unknown fault kind: ${String(kind)}`);
+		}
+		this.specs.set(route, { spec: { ...spec }, position: 0, random: seededRandom(spec.seed ?? DEFAULT_FAULT_SEED) });
+	}
+
+	reset(): void {
+		this.specs.clear();
+	}
+
+	/** The fault for this request of `route`, if any (consumes one sequence entry / one random draw). */
+	next(route: RouteKey): Fault | null {
+		const active = this.specs.get(route) ?? this.specs.get('*');
+		if (!active) return null;
+		const { spec } = active;
+		const slowMs = spec.slowMs ?? DEFAULT_SLOW_MS;
+		const sequence = spec.sequence ?? [];
+		if (active.position < sequence.length) {
+			const kind = sequence[active.position++];
+			return kind === null ? null : { kind, slowMs };
+		}
+		if (spec.probability === undefined || spec.probability <= 0) return null;
+		if (active.random() >= spec.probability) return null;
+		const kinds = spec.kinds && spec.kinds.length > 0 ? spec.kinds : DEFAULT_FAULT_KINDS;
+		return { kind: kinds[Math.floor(active.random() * kinds.length)], slowMs };
+	}
+}
+
+/** The response of a fault kind that answers at once (not `drop` nor `slow`). */
+export function faultResponse(kind: Exclude<FaultKind, 'drop' | 'slow'>): ApiResult {
+	switch (kind) {
+		case '429-message':
+			return TOO_MANY_MESSAGE();
+		case '429-status':
+			return TOO_MANY_STATUS();
+		case '429-limit':
+			return LIMIT_EXCEEDED();
+		case '503':
+			return SERVICE_UNAVAILABLE();
+		case '500':
+			return INTERNAL_ERROR();
+		case '504':
+			return TIMED_OUT();
+	}
+}

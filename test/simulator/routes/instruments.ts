@@ -1,0 +1,159 @@
+/**
+ * POST /instruments/sustainability-profile, sustainability-data, business-involvements, esg-data.
+ */
+import {
+	BUSINESS_INVOLVEMENT_CATEGORIES,
+	ESG_METRICS,
+	PAI_INDICATORS,
+	instrumentData,
+	type BusinessInvolvementCategory,
+	type InstrumentData,
+} from '../data';
+import { apiError, type ApiResult } from '../http';
+import type { Schema } from '../validation';
+import { AT_LEAST_ONE_INSTRUMENT, MAX_INSTRUMENTS, TOO_MANY_INSTRUMENTS, holdingsOf } from './common';
+import type { RouteContext, RouteDefinition } from './types';
+
+const HOLDINGS_SCHEMA: Schema = {
+	type: 'array',
+	items: { type: 'object', properties: { isin: { type: 'string', nullable: true } } },
+};
+
+const INSTRUMENTS_SCHEMA: Schema = { type: 'object', required: ['holdings'], properties: { holdings: HOLDINGS_SCHEMA } };
+
+const BUSINESS_INVOLVEMENTS_SCHEMA: Schema = {
+	type: 'object',
+	required: ['holdings'],
+	properties: { holdings: HOLDINGS_SCHEMA, minimum_threshold: { type: 'number' } },
+};
+
+/**
+ * The instruments to answer for: one per holding with a string isin, as sent (duplicates kept),
+ * non-funds first then funds. An ApiResult when the request is refused.
+ */
+function selectInstruments(context: RouteContext, allowNoIsin: boolean): InstrumentData[] | ApiResult {
+	const holdings = holdingsOf(context.body);
+	if (holdings.length > MAX_INSTRUMENTS) return apiError(403, TOO_MANY_INSTRUMENTS);
+	if (holdings.length === 0) return apiError(400, AT_LEAST_ONE_INSTRUMENT);
+	const instruments = holdings
+		.map((holding) => holding.isin)
+		.filter((isin): isin is string => typeof isin === 'string')
+		.map((isin) => instrumentData(isin));
+	if (instruments.length === 0 && !allowNoIsin) return apiError(400, AT_LEAST_ONE_INSTRUMENT);
+	return [...instruments.filter((item) => !item.isFund), ...instruments.filter((item) => item.isFund)];
+}
+
+function withUnits<N extends string>(values: Record<N, number | null>, units: Record<N, string>) {
+	const result = {} as Record<N, { value: number | null; unit: string }>;
+	for (const name of Object.keys(units) as N[]) result[name] = { value: values[name], unit: units[name] };
+	return result;
+}
+
+function sustainabilityProfile(context: RouteContext): ApiResult {
+	const instruments = selectInstruments(context, true);
+	if (!Array.isArray(instruments)) return instruments;
+	return {
+		status: 200,
+		body: {
+			data: instruments.map((item) => ({
+				isin: item.isin,
+				sustainability_profile: { classification: item.sfdr, description: item.sfdrDescription, metadata: null },
+			})),
+			metadata: { message: 'Sustainability profile of instruments fetched successfully' },
+		},
+	};
+}
+
+function sustainabilityData(context: RouteContext): ApiResult {
+	const instruments = selectInstruments(context, false);
+	if (!Array.isArray(instruments)) return instruments;
+	return {
+		status: 200,
+		body: {
+			data: instruments.map((item) => ({
+				sustainability_data: withUnits(item.pai, PAI_INDICATORS),
+				metadata: { isin: item.isin, is_fund: item.isFund },
+			})),
+			metadata: { message: 'Sustainability data of instruments fetched successfully' },
+		},
+	};
+}
+
+function businessInvolvements(context: RouteContext): ApiResult {
+	const instruments = selectInstruments(context, false);
+	if (!Array.isArray(instruments)) return instruments;
+	const threshold = context.body.minimum_threshold as number | undefined;
+	return {
+		status: 200,
+		body: {
+			data: instruments.map((item) => {
+				const involvements: Record<string, { weight: number; count: number }> = {};
+				for (const category of Object.keys(BUSINESS_INVOLVEMENT_CATEGORIES) as BusinessInvolvementCategory[]) {
+					const involvement = item.businessInvolvements[category];
+					if (involvement && (threshold === undefined || involvement.weight >= threshold)) involvements[category] = { ...involvement };
+				}
+				return {
+					sustainability_data: {
+						total_score: item.scores?.total ?? null,
+						environment_score: item.scores?.environment ?? null,
+						social_score: item.scores?.social ?? null,
+						governance_score: item.scores?.governance ?? null,
+						business_involvements: involvements,
+					},
+					metadata: { isin: item.isin, is_fund: item.isFund },
+				};
+			}),
+			message: 'Business involvements of instruments fetched successfully',
+		},
+	};
+}
+
+function esgData(context: RouteContext): ApiResult {
+	const instruments = selectInstruments(context, false);
+	if (!Array.isArray(instruments)) return instruments;
+	return {
+		status: 200,
+		body: {
+			data: instruments.map((item) => ({
+				sustainability_data: withUnits(item.esg, ESG_METRICS),
+				metadata: { isin: item.isin, is_fund: item.isFund },
+			})),
+			message: 'ESG data of instruments fetched successfully',
+		},
+	};
+}
+
+export const INSTRUMENT_ROUTES: RouteDefinition[] = [
+	{
+		key: 'POST /instruments/sustainability-profile',
+		method: 'POST',
+		path: '/instruments/sustainability-profile',
+		family: 'sfdr',
+		schema: INSTRUMENTS_SCHEMA,
+		handle: sustainabilityProfile,
+	},
+	{
+		key: 'POST /instruments/sustainability-data',
+		method: 'POST',
+		path: '/instruments/sustainability-data',
+		family: 'sfdr',
+		schema: INSTRUMENTS_SCHEMA,
+		handle: sustainabilityData,
+	},
+	{
+		key: 'POST /instruments/business-involvements',
+		method: 'POST',
+		path: '/instruments/business-involvements',
+		family: 'esg',
+		schema: BUSINESS_INVOLVEMENTS_SCHEMA,
+		handle: businessInvolvements,
+	},
+	{
+		key: 'POST /instruments/esg-data',
+		method: 'POST',
+		path: '/instruments/esg-data',
+		family: 'esg',
+		schema: INSTRUMENTS_SCHEMA,
+		handle: esgData,
+	},
+];

@@ -1,0 +1,89 @@
+/**
+ * POST /sustainable-investments/insights and GET /sustainable-investments/methodologies.
+ */
+import { METHODOLOGIES, instrumentData, round } from '../data';
+import { apiError, type ApiResult } from '../http';
+import type { Schema } from '../validation';
+import {
+	AT_LEAST_ONE_HOLDING,
+	COMPUTED_HOLDING_SCHEMA,
+	holdingsOf,
+	missingPropertiesError,
+	type ComputedHolding,
+} from './common';
+import type { RouteContext, RouteDefinition } from './types';
+
+export const METHODOLOGY_NOT_FOUND = 'Methodology not found';
+
+const INSIGHTS_SCHEMA: Schema = {
+	type: 'object',
+	required: ['methodology_id', 'holdings'],
+	properties: {
+		methodology_id: { type: 'number' },
+		holdings: { type: 'array', items: COMPUTED_HOLDING_SCHEMA },
+	},
+};
+
+/** The holding's weight when given, else its share of the total market value in percent (4 decimals). */
+function weights(holdings: readonly ComputedHolding[]): number[] {
+	const total = holdings.reduce((sum, holding) => sum + holding.market_value, 0);
+	return holdings.map((holding) => {
+		if (typeof holding.weight === 'number') return holding.weight;
+		return total === 0 ? 0 : round((holding.market_value / total) * 100, 4);
+	});
+}
+
+function insights(context: RouteContext): ApiResult {
+	const methodologyId = context.body.methodology_id as number;
+	if (!METHODOLOGIES.some((methodology) => methodology.id === methodologyId)) return apiError(400, METHODOLOGY_NOT_FOUND);
+	const raw = holdingsOf(context.body);
+	if (raw.length === 0) return apiError(400, AT_LEAST_ONE_HOLDING);
+	const missing = missingPropertiesError(raw);
+	if (missing) return missing;
+	const holdings = raw as unknown as ComputedHolding[];
+	const holdingWeights = weights(holdings);
+	return {
+		status: 201,
+		body: {
+			data: holdings.map((holding, i) => {
+				const { classification, description } = instrumentData(holding.isin).sustainableInvestment;
+				return {
+					name: holding.name,
+					isin: holding.isin,
+					weight: holdingWeights[i],
+					sustainability_profile: { classification, description, metadata: null },
+				};
+			}),
+			metadata: { message: 'Sustainable investments insights calculated successfully' },
+		},
+	};
+}
+
+function methodologies(): ApiResult {
+	return {
+		status: 200,
+		body: {
+			data: METHODOLOGIES.map((methodology) => ({ ...methodology })),
+			metadata: { message: 'Methodologies fetched successfully' },
+		},
+	};
+}
+
+export const SUSTAINABLE_INVESTMENT_ROUTES: RouteDefinition[] = [
+	{
+		key: 'POST /sustainable-investments/insights',
+		method: 'POST',
+		path: '/sustainable-investments/insights',
+		family: 'sustainable-investments',
+		schema: INSIGHTS_SCHEMA,
+		handle: insights,
+	},
+	{
+		key: 'GET /sustainable-investments/methodologies',
+		method: 'GET',
+		path: '/sustainable-investments/methodologies',
+		family: 'sustainable-investments',
+		schema: null,
+		handle: methodologies,
+	},
+];

@@ -1,0 +1,36 @@
+/**
+ * Shapes shared by the route modules.
+ */
+import type { DocumentStore } from '../downloads';
+import type { RoutePattern } from '../gateway';
+import type { ApiResult } from '../http';
+import type { Family } from '../keys';
+import type { PortfolioStore } from '../portfolios';
+import type { Schema } from '../validation';
+import type { TemperatureLocks } from './temperature';
+
+export interface RouteServices {
+	portfolios: PortfolioStore;
+	documents: DocumentStore;
+	temperatureLocks: TemperatureLocks;
+}
+
+export interface RouteContext {
+	services: RouteServices;
+	/** Organization of the calling key. */
+	org: string;
+	key: string;
+	/** The validated JSON body ({} for GET routes and empty bodies). */
+	body: Record<string, unknown>;
+	/** Decoded path parameters. */
+	params: Record<string, string>;
+	now: Date;
+}
+
+export interface RouteDefinition extends RoutePattern {
+	/** Data family the organization needs; null = any valid key. */
+	family: Family | null;
+	/** Body schema; null = the body is ignored. */
+	schema: Schema | null;
+	handle(context: RouteContext): ApiResult;
+}

@@ -1,0 +1,135 @@
+/**
+ * Public types of the Sustainability Compliance API simulator.
+ * Other test suites and the end-to-end harness code against these exactly.
+ */
+
+export type RouteKey =
+	| 'POST /portfolios'
+	| 'GET /portfolios'
+	| 'PUT /portfolios/{identifier}'
+	| 'DELETE /portfolios/{identifier}'
+	| 'POST /instruments/sustainability-profile'
+	| 'POST /instruments/sustainability-data'
+	| 'POST /instruments/business-involvements'
+	| 'POST /instruments/esg-data'
+	| 'POST /sustainable-investments/insights'
+	| 'GET /sustainable-investments/methodologies'
+	| 'POST /taxonomy/insights'
+	| 'POST /temperature-score/insights'
+	| 'POST /reports';
+
+export type FaultKind = '429-message' | '429-status' | '429-limit' | '503' | '500' | '504' | 'drop' | 'slow';
+
+export interface FaultSpec {
+	/** Chance (0..1) that a request gets a fault once `sequence` is used up (or when there is none). */
+	probability?: number;
+	/** Kinds drawn from (uniformly) when `probability` fires. Default `['503']`. */
+	kinds?: FaultKind[];
+	/** Consumed one per matching request; `null` = no fault for that request. */
+	sequence?: (FaultKind | null)[];
+	/** Real wait of the `slow` kind, in ms. Default 2000. */
+	slowMs?: number;
+	/** Seed of the pseudo-random generator used by `probability`. Default 1. */
+	seed?: number;
+}
+
+export interface BurstLimit {
+	requests: number;
+	windowMs: number;
+	body?: 'message' | 'status' | 'alternate';
+	retryAfterSeconds?: number;
+}
+
+export interface LatencyModel {
+	baseMs: number;
+	perHoldingMs: number;
+}
+
+export type LatencyTable = Partial<Record<RouteKey | 'default', LatencyModel>>;
+
+export interface SimulatorOptions {
+	/** API listener port; default 0 = a free port. The host is always 127.0.0.1. */
+	port?: number;
+	/** Second listener serving report PDFs; default 0 = a free port. */
+	downloadPort?: number;
+	/** Default false: POST /temperature-score/insights is unrouted (403 Missing Authentication Token) like production. */
+	temperatureRoute?: boolean;
+	/** Requests per key per calendar month; default 10000 (sim-quota-5 always 5). */
+	monthlyQuota?: number;
+	/** Short-burst limit per key; default off. */
+	burstLimit?: BurstLimit | null;
+	/** Modelled server time per route; default none (0 ms). */
+	latency?: LatencyTable;
+	/** Real sleep = modelled ms * timeScale; default 1. */
+	timeScale?: number;
+	/** How many first requests for a new set of holdings answer is_lock=true; default 1. */
+	temperatureLockRequests?: number;
+	/** Lifetime of a report download link; default 300000 ms. */
+	reportLinkTtlMs?: number;
+	/** Clock for future-year checks, the five-year listing cutoff and the calendar-month quota. */
+	now?: () => Date;
+	/** Print each request line to stderr. */
+	log?: boolean;
+}
+
+export interface RecordedRequest {
+	route: RouteKey | null;
+	method: string;
+	path: string;
+	key: string | null;
+	/** 0 while the request is in flight, and for dropped connections. */
+	status: number;
+	/** Parsed JSON request body; null when absent or not JSON. */
+	body: unknown;
+	headers: Record<string, string | string[] | undefined>;
+	fault: FaultKind | null;
+	/** Arrival time (epoch ms). */
+	at: number;
+}
+
+export interface RequestFilter {
+	route?: RouteKey;
+	key?: string;
+}
+
+export interface DownloadRecord {
+	path: string;
+	headers: Record<string, string | string[] | undefined>;
+	status: number;
+}
+
+export interface SnapshotState {
+	/** Quarter-end date, YYYY-MM-DD. */
+	date: string;
+	/** Whether GET /portfolios lists it (not older than five years before `now`). */
+	listed: boolean;
+	holdings: unknown[];
+}
+
+export interface PortfolioState {
+	identifier: string;
+	name: string;
+	currency: string;
+	/** Oldest first. */
+	snapshots: SnapshotState[];
+}
+
+export interface Simulator {
+	/** API base URL, e.g. http://127.0.0.1:43123 (no trailing slash). */
+	url: string;
+	/** Base URL of the download listener (another origin). */
+	downloadUrl: string;
+	close(): Promise<void>;
+	/** Clears counts, recorded requests, faults, portfolios, temperature locks, quota usage, burst windows, reports and downloads. */
+	reset(): void;
+	setFaults(route: RouteKey | '*', spec: FaultSpec | null): void;
+	setBurstLimit(limit: SimulatorOptions['burstLimit']): void;
+	setLatency(latency: SimulatorOptions['latency']): void;
+	/** Every request received on the API listener (including gateway rejections and faults, excluding /__sim/ control calls). */
+	requestCount(filter?: RequestFilter): number;
+	requests(filter?: RequestFilter): RecordedRequest[];
+	/** Requests seen by the download listener. */
+	downloads(): DownloadRecord[];
+	/** Stored portfolios of an organization (org-a, org-b, org-c), including currency and holdings. */
+	portfolioState(org: string): PortfolioState[];
+}

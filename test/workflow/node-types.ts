@@ -1,0 +1,162 @@
+/**
+ * Node types for the workflow test harness (test/workflow/runner.ts).
+ *
+ * - `HarnessNodeTypes`: an in-memory `INodeTypes` (getByName, getByNameAndVersion, getKnownTypes),
+ *   as n8n's own test harness (packages/core/nodes-testing/node-types.ts) has.
+ * - `loadCoreNodes()`: the n8n core nodes the example workflows use, under their real type names.
+ *   If an n8n install is found (see `findN8nNodesBase`), the REAL ManualTrigger, ScheduleTrigger,
+ *   Set, Merge and NoOp are loaded from its n8n-nodes-base dist; the others (Code: needs n8n's
+ *   task runners; Send Email: would send mail) and any real node that fails to load are the
+ *   test-only stand-ins of ./standins.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
+import { NodeHelpers, UserError } from 'n8n-workflow';
+
+import { createStandIns } from './standins';
+
+export const N8N_NODES_BASE_PREFIX = 'n8n-nodes-base.';
+export const DEFAULT_N8N_VERSION_DIR = 'n8n-2.20.12';
+
+export class HarnessNodeTypes implements INodeTypes {
+	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
+
+	add(name: string, type: INodeType | IVersionedNodeType): this {
+		this.types.set(name, type);
+		return this;
+	}
+
+	has(name: string): boolean {
+		return this.types.has(name);
+	}
+
+	getByName(name: string): INodeType | IVersionedNodeType {
+		const type = this.types.get(name);
+		if (!type) {
+			throw new UserError(
+				`Unrecognized node type "${name}": the workflow test harness knows ${[...this.types.keys()].join(', ')}. ` +
+					'Register package nodes in test/workflow/packageNodes.ts or pass options.nodeTypes.',
+			);
+		}
+		return type;
+	}
+
+	getByNameAndVersion(name: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(name), version);
+	}
+
+	getKnownTypes(): IDataObject {
+		return Object.fromEntries([...this.types.keys()].map((name) => [name, { className: '', sourcePath: '' }]));
+	}
+}
+
+/** Real n8n-nodes-base nodes the harness prefers when an install is available. */
+const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }> = {
+	manualTrigger: { className: 'ManualTrigger', sourcePath: 'dist/nodes/ManualTrigger/ManualTrigger.node.js' },
+	scheduleTrigger: { className: 'ScheduleTrigger', sourcePath: 'dist/nodes/Schedule/ScheduleTrigger.node.js' },
+	set: { className: 'Set', sourcePath: 'dist/nodes/Set/Set.node.js' },
+	merge: { className: 'Merge', sourcePath: 'dist/nodes/Merge/Merge.node.js' },
+	noOp: { className: 'NoOp', sourcePath: 'dist/nodes/NoOp/NoOp.node.js' },
+};
+
+function isNodesBaseDir(dir: string): boolean {
+	const pkg = join(dir, 'package.json');
+	if (!existsSync(pkg)) return false;
+	try {
+		return (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'n8n-nodes-base';
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Where an n8n-nodes-base install may be. `N8N_E2E_CACHE` may point at the n8n-nodes-base folder
+ * itself, at an n8n install (…/node_modules/n8n-nodes-base below it), or at the cache root
+ * (…/n8n-2.20.12/node_modules/n8n-nodes-base below it). Default:
+ * $HOME/.cache/n8n-nodes-sustainability-compliance/n8n-2.20.12/node_modules/n8n-nodes-base.
+ */
+export function findN8nNodesBase(env: NodeJS.ProcessEnv = process.env): string | undefined {
+	const candidates: string[] = [];
+	const configured = env.N8N_E2E_CACHE;
+	if (configured) {
+		candidates.push(
+			configured,
+			join(configured, 'node_modules', 'n8n-nodes-base'),
+			join(configured, DEFAULT_N8N_VERSION_DIR, 'node_modules', 'n8n-nodes-base'),
+		);
+	} else {
+		candidates.push(
+			join(
+				homedir(),
+				'.cache',
+				'n8n-nodes-sustainability-compliance',
+				DEFAULT_N8N_VERSION_DIR,
+				'node_modules',
+				'n8n-nodes-base',
+			),
+		);
+	}
+	return candidates.find(isNodesBaseDir);
+}
+
+export interface CoreNodes {
+	types: Record<string, INodeType | IVersionedNodeType>;
+	/** type names served by the real n8n-nodes-base */
+	real: string[];
+	/** type names served by a stand-in */
+	standIns: string[];
+	/** why a real node could not be used, per type name */
+	notes: string[];
+	nodesBaseDir?: string;
+}
+
+const cache = new Map<string, CoreNodes>();
+
+/**
+ * @param mode 'auto' (default): real nodes when an install is found; 'standIns': never load real nodes.
+ */
+export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
+	const nodesBaseDir = mode === 'auto' ? findN8nNodesBase() : undefined;
+	const key = `${mode}:${nodesBaseDir ?? ''}`;
+	const cached = cache.get(key);
+	if (cached) return cached;
+
+	const standIns = createStandIns();
+	const result: CoreNodes = { types: {}, real: [], standIns: [], notes: [], nodesBaseDir };
+	let known: Record<string, { className: string; sourcePath: string }> = {};
+	if (nodesBaseDir) {
+		const knownPath = join(nodesBaseDir, 'dist', 'known', 'nodes.json');
+		try {
+			if (existsSync(knownPath)) known = JSON.parse(readFileSync(knownPath, 'utf8'));
+		} catch {
+			known = {};
+		}
+	}
+
+	for (const [typeName, standIn] of Object.entries(standIns)) {
+		const shortName = typeName.slice(N8N_NODES_BASE_PREFIX.length);
+		const candidate = REAL_CANDIDATES[shortName];
+		if (nodesBaseDir && candidate) {
+			const { className, sourcePath } = known[shortName] ?? candidate;
+			try {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				const mod = require(join(nodesBaseDir, sourcePath)) as Record<
+					string,
+					new () => INodeType | IVersionedNodeType
+				>;
+				result.types[typeName] = new mod[className]();
+				result.real.push(typeName);
+				continue;
+			} catch (error) {
+				result.notes.push(`${typeName}: real node not loadable from ${nodesBaseDir} (${(error as Error).message})`);
+			}
+		}
+		result.types[typeName] = standIn;
+		result.standIns.push(typeName);
+	}
+	cache.set(key, result);
+	return result;
+}
