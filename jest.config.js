@@ -4,7 +4,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 60000,
 	maxWorkers: 2,

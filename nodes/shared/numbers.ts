@@ -9,20 +9,31 @@ export function parseLooseNumber(value: unknown, { percent = false } = {}): numb
 	if (percent && text.endsWith('%')) text = text.slice(0, -1);
 	if (text === '' || text.length > 40) return undefined;
 
-	const lastComma = text.lastIndexOf(',');
-	const lastDot = text.lastIndexOf('.');
-	if (lastComma >= 0 && lastDot >= 0) {
-		const decimal = lastComma > lastDot ? ',' : '.';
-		const thousands = decimal === ',' ? '.' : ',';
-		text = text.split(thousands).join('').replace(decimal, '.');
-	} else if (lastComma >= 0) {
-		const commas = text.split(',').length - 1;
+	const commas = text.split(',').length - 1;
+	const dots = text.split('.').length - 1;
+	let decimal: string | undefined;
+	let thousands: string | undefined;
+	if (commas && dots) {
+		decimal = text.lastIndexOf(',') > text.lastIndexOf('.') ? ',' : '.';
+		thousands = decimal === ',' ? '.' : ',';
+	} else if (commas) {
 		// "1,234" and "1,234,567" group thousands; "1,5" is a decimal comma.
-		const grouped = commas > 1 || /^[+-]?\d{1,3},\d{3}$/.test(text);
-		text = grouped ? text.split(',').join('') : text.replace(',', '.');
-	} else if (text.split('.').length > 2) {
-		text = text.split('.').join('');
+		if (commas > 1 || /^[+-]?\d{1,3},\d{3}$/.test(text)) thousands = ',';
+		else decimal = ',';
+	} else if (dots > 1) {
+		thousands = '.';
+	} else if (dots) {
+		decimal = '.';
 	}
+	const cut = decimal ? text.lastIndexOf(decimal) : -1;
+	let integer = cut >= 0 ? text.slice(0, cut) : text;
+	const fraction = cut >= 0 ? text.slice(cut + 1) : undefined;
+	if (thousands) {
+		const grouped = new RegExp(`^[+-]?\\d{1,3}(\\${thousands}\\d{3})+$`);
+		if (!grouped.test(integer)) return undefined;
+		integer = integer.split(thousands).join('');
+	}
+	text = fraction === undefined ? integer : `${integer}.${fraction}`;
 	if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return undefined;
 	const parsed = Number(text);
 	return Number.isFinite(parsed) ? parsed : undefined;

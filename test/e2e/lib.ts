@@ -1,0 +1,186 @@
+/**
+ * Shared helpers of the real-n8n end-to-end scripts (real-n8n.ts, editor-screenshots.ts).
+ *
+ * - ensureN8n(): runs scripts/real-n8n/ensure-n8n.sh (idempotent installer of Node 24 + n8n 2.20.12
+ *   in a cache folder outside the project) and returns the paths it prints.
+ * - runN8n(): runs one n8n CLI command through scripts/real-n8n/n8n.sh with a timeout.
+ * - installPackageInto(): puts the built package where n8n loads community packages from.
+ *
+ * How n8n 2.20 loads a package (read from n8n's source, packages/cli load-nodes-and-credentials.js):
+ * - `<N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-*` (the folder the community-package
+ *   installer uses) is scanned at every start with the package loader: it reads package.json
+ *   (`n8n.nodes` / `n8n.credentials` list dist paths) and node types are named
+ *   `<package name>.<node name>`, exactly as for a user who installed the package from npm.
+ *   Peer dependencies (n8n-workflow) are resolved from n8n's own node_modules via NODE_PATH.
+ * - N8N_CUSTOM_EXTENSIONS (folders separated by `;`) are loaded with CustomDirectoryLoader, which
+ *   globs every `**\/*.node.js` and `**\/*.credentials.js` and ignores package.json: node types are
+ *   then `CUSTOM.<node name>`, which exported workflows of an installed package do not use.
+ * So the harness copies package.json + dist/ into the community-package folder (a copy, not a
+ * symlink, so that `require('n8n-workflow')` resolves to n8n's own copy, not the project's).
+ */
+import { spawn } from 'child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'fs';
+import { join, resolve } from 'path';
+
+export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+export const SCRIPTS_DIR = join(PROJECT_ROOT, 'scripts', 'real-n8n');
+
+export interface CommandResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+	timedOut: boolean;
+	ms: number;
+}
+
+export interface RunOptions {
+	env?: NodeJS.ProcessEnv;
+	timeoutMs: number;
+	/** Copy the child's stderr to ours as it comes (for long installs). */
+	echoStderr?: boolean;
+	cwd?: string;
+}
+
+/** Runs a command, collecting output; kills its process group when the timeout expires. */
+export function runCommand(cmd: string, args: string[], options: RunOptions): Promise<CommandResult> {
+	const started = Date.now();
+	return new Promise((resolvePromise) => {
+		const child = spawn(cmd, args, {
+			env: options.env ?? process.env,
+			cwd: options.cwd ?? PROJECT_ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+			if (options.echoStderr) process.stderr.write(chunk);
+		});
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(child.pid);
+		}, options.timeoutMs);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			resolvePromise({ code: null, signal: null, stdout, stderr: stderr + String(error), timedOut, ms: Date.now() - started });
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			resolvePromise({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
+		});
+	});
+}
+
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals = 'SIGKILL'): void {
+	if (pid === undefined) return;
+	try {
+		process.kill(-pid, signal);
+	} catch {
+		try {
+			process.kill(pid, signal);
+		} catch {
+			/* already gone */
+		}
+	}
+}
+
+export interface N8nPaths {
+	node: string;
+	n8n: string;
+}
+
+/** Runs ensure-n8n.sh (installs on first use, ~3-6 min) and returns the node and n8n paths. */
+export async function ensureN8n(): Promise<N8nPaths> {
+	const result = await runCommand('bash', [join(SCRIPTS_DIR, 'ensure-n8n.sh')], {
+		timeoutMs: 40 * 60_000,
+		echoStderr: true,
+	});
+	if (result.code !== 0) {
+		throw new Error(
+			`ensure-n8n.sh failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}): ${lastLines(result.stderr, 5)}`,
+		);
+	}
+	const node = /^NODE24=(.*)$/m.exec(result.stdout)?.[1];
+	const n8n = /^N8N_BIN=(.*)$/m.exec(result.stdout)?.[1];
+	if (!node || !n8n) throw new Error(`ensure-n8n.sh printed no paths:\n${result.stdout}`);
+	return { node, n8n };
+}
+
+/** Runs `n8n <args>` through scripts/real-n8n/n8n.sh with the given user folder. */
+export function runN8n(args: string[], userFolder: string, timeoutMs: number, extraEnv: NodeJS.ProcessEnv = {}) {
+	return runCommand('bash', [join(SCRIPTS_DIR, 'n8n.sh'), ...args], {
+		env: { ...process.env, N8N_USER_FOLDER: userFolder, ...extraEnv },
+		timeoutMs,
+	});
+}
+
+export interface PackageInfo {
+	name: string;
+	version: string;
+	nodes: string[];
+	credentials: string[];
+}
+
+/** Reads package.json and checks that every dist file it lists for n8n exists (i.e. the package is built). */
+export function checkBuiltPackage(packageRoot: string): PackageInfo {
+	const packageJsonPath = join(packageRoot, 'package.json');
+	if (!existsSync(packageJsonPath)) throw new Error(`no package.json in ${packageRoot}`);
+	const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+		name: string;
+		version: string;
+		n8n?: { nodes?: string[]; credentials?: string[] };
+	};
+	if (!pkg.n8n) throw new Error(`${packageJsonPath} has no "n8n" section`);
+	const nodes = pkg.n8n.nodes ?? [];
+	const credentials = pkg.n8n.credentials ?? [];
+	const missing = [...nodes, ...credentials].filter((file) => !existsSync(join(packageRoot, file)));
+	if (!existsSync(join(packageRoot, 'dist')) || missing.length > 0) {
+		throw new Error(
+			`the package is not built (missing ${missing.length ? missing.join(', ') : 'dist/'} under ${packageRoot}): run \`npm run build\` first`,
+		);
+	}
+	return { name: pkg.name, version: pkg.version, nodes, credentials };
+}
+
+/**
+ * Copies package.json + dist/ (+ README/LICENSE if present) into
+ * `<userFolder>/.n8n/nodes/node_modules/<name>`, where n8n loads installed community packages.
+ * Returns the folder it created.
+ */
+export function installPackageInto(userFolder: string, packageRoot: string, info: PackageInfo): string {
+	if (!/^(@[^/]+\/)?n8n-nodes-/.test(info.name)) {
+		throw new Error(`package name "${info.name}" must start with n8n-nodes- for n8n to load it`);
+	}
+	const target = join(userFolder, '.n8n', 'nodes', 'node_modules', info.name);
+	mkdirSync(target, { recursive: true });
+	for (const entry of ['package.json', 'dist', 'README.md', 'LICENSE', 'LICENSE.md']) {
+		const source = join(packageRoot, entry);
+		if (existsSync(source)) cpSync(source, join(target, entry), { recursive: true, dereference: true });
+	}
+	return target;
+}
+
+export function lastLines(text: string, count: number): string {
+	return text.trim().split('\n').slice(-count).join('\n');
+}
+
+/** Extracts the JSON document n8n printed (with --rawOutput it is the whole stdout, but log lines may precede it). */
+export function parseJsonOutput(stdout: string): unknown {
+	const trimmed = stdout.trim();
+	try {
+		return JSON.parse(trimmed);
+	} catch {
+		const start = trimmed.search(/^\{/m);
+		const end = trimmed.lastIndexOf('\n}');
+		if (start < 0 || end < start) throw new Error('no JSON object in the output');
+		return JSON.parse(trimmed.slice(start, end + 2));
+	}
+}
+
+export function formatMs(ms: number): string {
+	return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

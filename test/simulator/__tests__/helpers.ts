@@ -1,0 +1,47 @@
+/**
+ * Test helpers: plain HTTP calls to a running simulator with Node's global fetch.
+ */
+import { SIM_KEYS, findIsins } from '../index';
+
+export interface CallOptions {
+	/** x-api-key header; null = no header. Default sim-all-families. */
+	key?: string | null;
+	/** JSON-serialized unless `raw` is given. */
+	body?: unknown;
+	/** Sent as is. */
+	raw?: string | Buffer;
+	headers?: Record<string, string>;
+}
+
+export interface CallResult {
+	status: number;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	body: any;
+	text: string;
+	headers: Headers;
+}
+
+export async function call(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+	const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+	const key = options.key === undefined ? SIM_KEYS.allFamilies : options.key;
+	if (key !== null) headers['x-api-key'] = key;
+	let body: string | Buffer | undefined = options.raw;
+	if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+	const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+	const text = await response.text();
+	let parsed: unknown = null;
+	try {
+		parsed = text === '' ? null : JSON.parse(text);
+	} catch {
+		parsed = null;
+	}
+	return { status: response.status, body: parsed, text, headers: response.headers };
+}
+
+export const COMPANIES = findIsins((data) => data.known && !data.isFund, 12, 'DE');
+export const FUNDS = findIsins((data) => data.isFund, 4, 'LU');
+export const UNKNOWN = findIsins((data) => !data.known, 3, 'FR');
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,44 @@
+/**
+ * Sustainability Compliance API simulator: public entry point.
+ */
+export { startSimulator } from './server';
+export type {
+	BurstLimit,
+	DownloadRecord,
+	FaultKind,
+	FaultSpec,
+	LatencyModel,
+	LatencyTable,
+	PortfolioState,
+	RecordedRequest,
+	RequestFilter,
+	RouteKey,
+	Simulator,
+	SimulatorOptions,
+	SnapshotState,
+} from './types';
+export {
+	BENCHMARK_INDEX_NAMES,
+	BENCHMARK_INDICES,
+	BUSINESS_INVOLVEMENT_CATEGORIES,
+	DEFAULT_BENCHMARK_INDEX,
+	ESG_METRICS,
+	FUND_SHARE,
+	INDUSTRIES,
+	METHODOLOGIES,
+	NOT_SUSTAINABLE_CODE,
+	PAI_INDICATORS,
+	SFDR_DESCRIPTIONS,
+	SUSTAINABLE_DESCRIPTIONS,
+	TAXONOMY_KPIS,
+	UNKNOWN_PREFIX,
+	UNKNOWN_SHARE,
+	findIsins,
+	instrumentData,
+	taxonomyKpis,
+} from './data';
+export type { InstrumentData, Methodology, TaxonomyHolding, TaxonomyValues, TemperatureData } from './data';
+export { isinCheckDigit, makeIsin } from './isin';
+export { KEY_PROFILES, ORGANIZATION_MEMBERS, SIM_KEYS } from './keys';
+export type { Family, KeyProfile, SimKey } from './keys';
+export { ALL_ROUTES } from './routes';

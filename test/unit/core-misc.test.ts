@@ -1,0 +1,72 @@
+import { DEFAULT_RETRY_POLICY, backoffDelay, checkBaseUrl, networkErrorCode } from '../../nodes/shared/transport';
+import { methodologyIdForRequest, parseMethodologies } from '../../nodes/shared/methodologies';
+import { chunk, distinct } from '../../nodes/shared/batching';
+import type { INode } from 'n8n-workflow';
+
+const node = { name: 'Test' } as INode;
+
+describe('backoffDelay', () => {
+	it('stays within the exponential ceiling and the cap', () => {
+		for (let retry = 0; retry < 12; retry++) {
+			for (let i = 0; i < 50; i++) {
+				const delay = backoffDelay(DEFAULT_RETRY_POLICY, retry);
+				expect(delay).toBeGreaterThanOrEqual(0);
+				expect(delay).toBeLessThanOrEqual(Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** retry));
+			}
+		}
+	});
+
+	it('honours Retry-After', () => {
+		expect(backoffDelay(DEFAULT_RETRY_POLICY, 0, { 'retry-after': '3' })).toBe(3000);
+	});
+});
+
+describe('checkBaseUrl', () => {
+	it('accepts https and loopback http, dropping trailing slashes', () => {
+		expect(checkBaseUrl(node, 'https://api.example.com/')).toBe('https://api.example.com');
+		expect(checkBaseUrl(node, 'http://127.0.0.1:4010//')).toBe('http://127.0.0.1:4010');
+		expect(checkBaseUrl(node, 'http://localhost:4010')).toBe('http://localhost:4010');
+		expect(checkBaseUrl(node, 'http://[::1]:4010')).toBe('http://[::1]:4010');
+	});
+
+	it('refuses plain http elsewhere and non-URLs', () => {
+		expect(() => checkBaseUrl(node, 'http://api.example.com')).toThrow(/https/);
+		expect(() => checkBaseUrl(node, 'api.example.com')).toThrow(/not a web address/);
+	});
+});
+
+describe('networkErrorCode', () => {
+	it('finds a dropped connection anywhere in the cause chain, but not an HTTP answer', () => {
+		expect(networkErrorCode({ cause: { code: 'ECONNRESET' } })).toBe('ECONNRESET');
+		expect(networkErrorCode(new Error('socket hang up'))).toBe('ECONNRESET');
+		expect(networkErrorCode({ message: 'timeout of 60000ms exceeded' })).toBe('ETIMEDOUT');
+		expect(networkErrorCode({ code: 'ECONNRESET', response: { status: 500 } })).toBeUndefined();
+		expect(networkErrorCode(new Error('Node does not have credentials'))).toBeUndefined();
+	});
+});
+
+describe('parseMethodologies', () => {
+	it.each([
+		[{ data: [{ id: 1, name: 'A' }] }, [{ id: 1, name: 'A' }]],
+		[[{ methodology_id: '7', title: 'B' }], [{ id: '7', name: 'B' }]],
+		[{ data: { methodologies: [{ id: 2, description: 'Only a description' }] } }, [{ id: 2, name: 'Only a description' }]],
+		[{ items: [3, 'x'] }, [{ id: 3, name: '3' }, { id: 'x', name: 'x' }]],
+		[{ data: [{ label: 'no id' }] }, []],
+		[null, []],
+	])('reads %j', (body, expected) => {
+		expect(parseMethodologies(body).map(({ id, name }) => ({ id, name }))).toEqual(expected);
+	});
+
+	it('sends numeric ids as numbers', () => {
+		expect(methodologyIdForRequest('12')).toBe(12);
+		expect(methodologyIdForRequest('abc')).toBe('abc');
+		expect(methodologyIdForRequest('')).toBeUndefined();
+	});
+});
+
+describe('batching helpers', () => {
+	it('dedupes in order and chunks', () => {
+		expect(distinct(['a', 'b', 'a', 'c'])).toEqual(['a', 'b', 'c']);
+		expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+	});
+});
