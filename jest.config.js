@@ -8,4 +8,6 @@ module.exports = {
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 60000,
 	maxWorkers: 2,
+	// keep-alive sockets of n8n's HTTP client can outlive a suite by a few seconds
+	forceExit: true,
 };

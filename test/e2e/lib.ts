@@ -164,8 +164,17 @@ export function installPackageInto(userFolder: string, packageRoot: string, info
 	return target;
 }
 
+/** Start-up lines every n8n command prints; not useful in failure messages. */
+const NOISE = [/^n8n Task Broker ready/, /^Failed to start Python task runner/, /^\[license SDK\]/, /^={10,}$/, /^\s*$/];
+
+/** Last `count` lines of a command's output, without stack-trace lines. */
 export function lastLines(text: string, count: number): string {
-	return text.trim().split('\n').slice(-count).join('\n');
+	return text
+		.trim()
+		.split('\n')
+		.filter((line) => !/^\s+at /.test(line) && !NOISE.some((noise) => noise.test(line)))
+		.slice(-count)
+		.join('\n');
 }
 
 /** Extracts the JSON document n8n printed (with --rawOutput it is the whole stdout, but log lines may precede it). */

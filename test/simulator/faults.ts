@@ -1,5 +1,5 @@
 /**
- * Fault injection per route (or '*' for every route without its own spec).
+ * Fault injection per route, or '*' for every route whose own spec is absent or spent.
  */
 import {
 	INTERNAL_ERROR,
@@ -40,6 +40,11 @@ interface ActiveSpec {
 	random: () => number;
 }
 
+function isSpent(active: ActiveSpec): boolean {
+	const { spec } = active;
+	return active.position >= (spec.sequence?.length ?? 0) && !(spec.probability !== undefined && spec.probability > 0);
+}
+
 export class FaultInjector {
 	private readonly specs = new Map<RouteKey | '*', ActiveSpec>();
 
@@ -58,9 +63,13 @@ export class FaultInjector {
 		this.specs.clear();
 	}
 
-	/** The fault for this request of `route`, if any (consumes one sequence entry / one random draw). */
+	/**
+	 * The fault for this request of `route`, if any (consumes one sequence entry / one random draw).
+	 * The route's own spec wins; once it is spent (sequence used up and no probability) '*' applies.
+	 */
 	next(route: RouteKey): Fault | null {
-		const active = this.specs.get(route) ?? this.specs.get('*');
+		const own = this.specs.get(route);
+		const active = own && !isSpent(own) ? own : this.specs.get('*');
 		if (!active) return null;
 		const { spec } = active;
 		const slowMs = spec.slowMs ?? DEFAULT_SLOW_MS;

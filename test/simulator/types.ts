@@ -20,6 +20,9 @@ export type RouteKey =
 
 export type FaultKind = '429-message' | '429-status' | '429-limit' | '503' | '500' | '504' | 'drop' | 'slow';
 
+/**
+ * Faults of one route, or of '*' (every route whose own spec is absent or spent: sequence used up and no probability).
+ */
 export interface FaultSpec {
 	/** Chance (0..1) that a request gets a fault once `sequence` is used up (or when there is none). */
 	probability?: number;

@@ -1,14 +1,36 @@
+import { existsSync } from 'fs';
+import { join } from 'path';
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
 
+import packageJson from '../../package.json';
+
 /**
- * Registry of this package's node classes for the workflow test harness (test/workflow/runner.ts).
- *
- * Add one instance per node as the nodes are written, e.g.
- *
- *   import { SustainabilityInstruments } from '../../nodes/SustainabilityInstruments/SustainabilityInstruments.node';
- *   export const packageNodeTypes: Array<INodeType | IVersionedNodeType> = [new SustainabilityInstruments()];
- *
- * The runner registers each one under the name n8n gives community-package nodes:
- * `n8n-nodes-sustainability-compliance.<description.name>`.
+ * This package's node classes for the workflow test harness, read from the sources of the nodes listed in
+ * package.json's `n8n.nodes` (dist/nodes/X/X.node.js -> nodes/X/X.node.ts), so a node registered for n8n is
+ * registered for the tests too. The runner names each `n8n-nodes-sustainability-compliance.<description.name>`.
  */
-export const packageNodeTypes: Array<INodeType | IVersionedNodeType> = [];
+/** Nodes listed in package.json whose source failed to load. */
+export const packageNodeLoadErrors: string[] = [];
+
+function loadPackageNodeTypes(): Array<INodeType | IVersionedNodeType> {
+	const root = join(__dirname, '..', '..');
+	return packageJson.n8n.nodes.flatMap((distPath) => {
+		const source = join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+		if (!existsSync(source)) return [];
+		let exported: Record<string, new () => INodeType | IVersionedNodeType>;
+		try {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			exported = require(source);
+		} catch (error) {
+			// Reported by test/package.test.ts; the other nodes stay usable meanwhile.
+			packageNodeLoadErrors.push(`${source}: ${(error as Error).message}`);
+			return [];
+		}
+		return Object.values(exported)
+			.filter((value) => typeof value === 'function')
+			.map((NodeClass) => new NodeClass())
+			.filter((instance) => instance && typeof instance === 'object' && 'description' in instance);
+	});
+}
+
+export const packageNodeTypes: Array<INodeType | IVersionedNodeType> = loadPackageNodeTypes();

@@ -15,7 +15,6 @@ export interface CallOptions {
 
 export interface CallResult {
 	status: number;
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 	body: any;
 	text: string;
 	headers: Headers;

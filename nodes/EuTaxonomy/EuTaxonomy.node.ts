@@ -1,0 +1,44 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
+import { router } from './actions/router';
+
+export class EuTaxonomy implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'EU Taxonomy',
+		name: 'euTaxonomy',
+		icon: { light: 'file:euTaxonomy.svg', dark: 'file:euTaxonomy.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'EU Taxonomy eligibility and alignment (turnover, CapEx, OpEx) of a portfolio of holdings',
+		defaults: { name: 'EU Taxonomy' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Get Portfolio Alignment',
+						value: 'getPortfolioAlignment',
+						description: 'Taxonomy-eligible and -aligned shares of the portfolio by turnover, CapEx and OpEx',
+						action: 'Get portfolio alignment',
+					},
+				],
+				default: 'getPortfolioAlignment',
+			},
+			...getPortfolioAlignment.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,131 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+
+import {
+	groupByProperty,
+	holdingsProperties,
+	portfolioGroups,
+	readHoldingsParameters,
+	removedSummary,
+} from '../../shared/descriptions';
+import type { HoldingsInput } from '../../shared/descriptions';
+import { asNodeError, inputError } from '../../shared/errors';
+import { forEachGroup, pairedTo, prepareGroups } from '../../shared/execution';
+import type { PreparedGroup } from '../../shared/execution';
+import type { ItemGroup } from '../../shared/holdings';
+import { ROUTES } from '../../shared/routes';
+import { apiRequest } from '../../shared/transport';
+import { parseTaxonomyKpi } from './kpis';
+
+/** Spec 4.11 / 7: what the API answers when none of the holdings has taxonomy data or a market value. */
+export const NO_DATA_FOUND = 'No data found for the given parameters';
+
+const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
+
+export const description: INodeProperties[] = [
+	...holdingsProperties('taxonomy', displayOptions),
+	groupByProperty(displayOptions, 'portfolios'),
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'Summary',
+				value: 'summary',
+				description: 'One item per portfolio with every KPI as a field, e.g. taxonomy_alignment_turnover_%',
+			},
+			{
+				name: 'Table',
+				value: 'table',
+				description: 'One item per KPI with measure, scope, excluding_sovereign_bonds and percent: ready for a chart or a sheet',
+			},
+		],
+		default: 'summary',
+		displayOptions,
+	},
+];
+
+function describeGroup(values: Record<string, unknown>): string {
+	const parts = Object.entries(values).map(([field, value]) => `${field} = ${JSON.stringify(value)}`);
+	return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+function isNoDataFound(error: unknown): boolean {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '400') return false;
+	return `${error.message}\n${error.description ?? ''}`.includes(NO_DATA_FOUND);
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const output = this.getNodeParameter('output', 0, 'summary') as 'summary' | 'table';
+	const groups = (prepareGroups<ItemGroup, HoldingsInput>).call(this, portfolioGroups.call(this, items), (group) => {
+		const input = readHoldingsParameters.call(this, 'taxonomy', items, group.itemIndices);
+		if (input.holdings.length === 0) {
+			throw inputError(
+				this.getNode(),
+				group.itemIndices[0],
+				`no holding is left to send${describeGroup(group.values)}: ${
+					input.removed.length ? `all ${input.removed.length} rows are cash or have no ISIN` : 'there are no holdings'
+				}`,
+				'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value. Nothing was sent.',
+			);
+		}
+		return input;
+	});
+
+	return await (forEachGroup<PreparedGroup<ItemGroup, HoldingsInput>>).call(this, items, groups, async (prepared) => {
+		if (prepared.error) throw prepared.error;
+		const { holdings, removed } = prepared.input!;
+		const { values } = prepared.group;
+		const first = prepared.itemIndices[0] ?? 0;
+		const pairedItem = pairedTo(prepared.itemIndices);
+		const counts = { holdings_count: holdings.length, ...removedSummary(removed) } as IDataObject;
+
+		let kpis: IDataObject;
+		try {
+			const body = await apiRequest.call(this, ROUTES.taxonomy, {
+				body: { holdings: holdings.map(({ holding }) => holding) as unknown as IDataObject[] },
+				itemIndex: first,
+			});
+			const data = (body as IDataObject | undefined)?.data;
+			kpis = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
+		} catch (error) {
+			if (!isNoDataFound(error)) throw asNodeError(this.getNode(), error);
+			const message = `No EU Taxonomy data for this portfolio${describeGroup(values)}: none of its ${holdings.length} holding${
+				holdings.length === 1 ? ' has' : 's has'
+			} taxonomy data or a market value`;
+			const explanation = `The API answered "${NO_DATA_FOUND}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
+			if (!this.continueOnFail()) {
+				throw new NodeApiError(this.getNode(), { message: NO_DATA_FOUND } as JsonObject, {
+					message,
+					description: explanation,
+					httpCode: '400',
+					itemIndex: first,
+				});
+			}
+			const json: IDataObject = { ...values, found: false, message, error_details: explanation, ...counts };
+			if (output === 'table') delete json.removed_rows;
+			return [{ json, pairedItem }];
+		}
+
+		if (output === 'table') {
+			return Object.entries(kpis).map(([key, percent]) => {
+				const { kpi, measure, scope, excluding_sovereign_bonds } = parseTaxonomyKpi(key);
+				return {
+					json: {
+						...values,
+						measure,
+						scope,
+						excluding_sovereign_bonds,
+						percent: percent ?? null,
+						kpi,
+						holdings_count: counts.holdings_count,
+						removed_count: counts.removed_count,
+					},
+					pairedItem,
+				};
+			});
+		}
+		return [{ json: { ...values, found: true, ...kpis, ...counts }, pairedItem }];
+	});
+}

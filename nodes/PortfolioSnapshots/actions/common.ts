@@ -1,0 +1,150 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { describeDateProblem, readSnapshotDate } from '../../shared/dates';
+import type { SnapshotDate } from '../../shared/dates';
+import { asNodeError, inputError } from '../../shared/errors';
+import { errorItemsFor } from '../../shared/execution';
+import { truncate } from '../../shared/isin';
+
+/** Spec 2.2: the form of an identifier as POST and GET /portfolios return it. */
+export const IDENTIFIER_PREFIX = 'svc-portfolio:';
+
+/** The portfolio to update or delete from: picked from GET /portfolios, or typed as returned by the API. */
+export function portfolioLocator(operation: string): INodeProperties {
+	return {
+		displayName: 'Portfolio',
+		name: 'portfolio',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The stored portfolio. Each input item may name another one (use an expression in By Identifier mode).',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a portfolio...',
+				typeOptions: { searchListMethod: 'searchPortfolios', searchable: true },
+			},
+			{
+				displayName: 'By Identifier',
+				name: 'id',
+				type: 'string',
+				placeholder: 'svc-portfolio:<organization>_<portfolio ID>',
+				hint: 'The identifier exactly as the API returned it, in the form svc-portfolio:&lt;organization&gt;_&lt;Portfolio ID&gt;, e.g. the "identifier" output of Create or Update Snapshot or Get Many',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: `^\\s*${IDENTIFIER_PREFIX}.+`,
+							errorMessage: `Not an identifier the API returned: it starts with "${IDENTIFIER_PREFIX}"`,
+						},
+					},
+				],
+			},
+		],
+		displayOptions: { show: { operation: [operation] } },
+	};
+}
+
+/** The identifier to put in the path, checked before any request; encoding is the transport's job. */
+export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: number): string {
+	const raw = this.getNodeParameter('portfolio', itemIndex, '', { extractValue: true }) as unknown;
+	const identifier = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+	if (!identifier) {
+		throw inputError(
+			this.getNode(),
+			itemIndex,
+			'Portfolio is empty',
+			'Pick a portfolio from the list, or give its identifier (svc-portfolio:<organization>_<portfolio ID>).',
+		);
+	}
+	if (!identifier.startsWith(IDENTIFIER_PREFIX)) {
+		throw inputError(
+			this.getNode(),
+			itemIndex,
+			`Portfolio "${truncate(identifier, 60)}" is not a portfolio identifier as the API returns it`,
+			`The API needs the full identifier, which starts with "${IDENTIFIER_PREFIX}", e.g. ${IDENTIFIER_PREFIX}<organization>_${truncate(identifier, 30)}. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.`,
+		);
+	}
+	return identifier;
+}
+
+function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * The Snapshot Date parameter at an item, checked as the API would check it (spec 4.1, 4.4). `where`
+ * names the item (and group) in the message.
+ */
+export function readSnapshotDateParameter(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	where: string = `Item ${itemIndex}`,
+): SnapshotDate {
+	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
+	const fail = (message: string, fix: string) =>
+		new NodeOperationError(this.getNode(), `${where}: ${message}`, { itemIndex, description: fix });
+	if (isBlank(value)) {
+		throw fail(
+			'Snapshot Date is empty',
+			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}. Nothing was sent.',
+		);
+	}
+	const read = readSnapshotDate(value);
+	if ('problem' in read) {
+		throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, 'Correct the date. Nothing was sent.');
+	}
+	return read;
+}
+
+/** The API's own message of a success answer (`metadata.message`). */
+export function responseMessage(body: unknown): string | null {
+	const record = (body ?? {}) as { metadata?: { message?: unknown }; message?: unknown };
+	const message = record.metadata?.message ?? record.message;
+	return typeof message === 'string' ? message : null;
+}
+
+export function responseIdentifier(body: unknown, fallback: string | null): string | null {
+	const identifier = (body as IDataObject | undefined)?.identifier;
+	return typeof identifier === 'string' && identifier ? identifier : fallback;
+}
+
+/**
+ * Runs a per-item operation in two passes: every item is checked locally first (so bad input stops the run
+ * before anything is changed), then the requests go out one by one. With continueOnFail a bad item, or one
+ * the API refuses, becomes an error item while the others go on.
+ */
+export async function perItem<T>(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	prepare: (itemIndex: number) => T,
+	run: (prepared: T, itemIndex: number) => Promise<IDataObject>,
+): Promise<INodeExecutionData[]> {
+	const prepared: Array<{ ok: true; value: T } | { ok: false; error: Error }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			prepared.push({ ok: true, value: prepare(itemIndex) });
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
+			prepared.push({ ok: false, error: asNodeError(this.getNode(), error) });
+		}
+	}
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const entry = prepared[itemIndex];
+		if (!entry.ok) {
+			output.push(...errorItemsFor(entry.error, items, [itemIndex]));
+			continue;
+		}
+		try {
+			output.push({ json: await run(entry.value, itemIndex), pairedItem: { item: itemIndex } });
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
+			output.push(...errorItemsFor(asNodeError(this.getNode(), error), items, [itemIndex]));
+		}
+	}
+	return output;
+}

@@ -1,0 +1,235 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { CURRENCY_OPTIONS, isIsoCurrency } from '../../shared/currencies';
+import { groupByProperty, holdingsProperties, portfolioGroups, readHoldingsParameters, removedSummary } from '../../shared/descriptions';
+import { asNodeError } from '../../shared/errors';
+import { forEachGroup, pairedTo } from '../../shared/execution';
+import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { truncate } from '../../shared/isin';
+import { ROUTES } from '../../shared/routes';
+import { apiRequest } from '../../shared/transport';
+import { readSnapshotDateParameter, responseIdentifier, responseMessage } from './common';
+
+const OPERATION = 'createOrUpdateSnapshot';
+const displayOptions = { show: { operation: [OPERATION] } };
+
+/** Spec 2.2: only these keep the returned identifier usable in a URL path. */
+const PORTFOLIO_ID = /^[A-Za-z0-9_-]+$/;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Portfolio ID',
+		name: 'portfolioId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. global-equity or {{ $json.portfolio_id }}',
+		description: 'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted.',
+		hint: 'The API returns it as svc-portfolio:&lt;organization&gt;_&lt;Portfolio ID&gt;; Update and Delete Snapshot need that returned form',
+		displayOptions,
+	},
+	{
+		displayName: 'Portfolio Name',
+		name: 'portfolioName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Global Equity Fund',
+		description: 'Shown in the vendor\'s application. Only used when the portfolio is first created; rename it later with the Update operation.',
+		displayOptions,
+	},
+	{
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'options',
+		options: CURRENCY_OPTIONS,
+		default: 'USD',
+		description: 'ISO 4217 currency of the portfolio',
+		hint: 'Only set when the portfolio is first created; later snapshots keep the currency it has. Change it with the Update operation.',
+		displayOptions,
+	},
+	{
+		displayName: 'Snapshot Date',
+		name: 'snapshotDate',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused.',
+		hint: 'Required. For holdings as of today use {{ $today }}; the output shows the quarter end the snapshot was stored at.',
+		displayOptions,
+	},
+	...holdingsProperties('portfolios', displayOptions),
+	groupByProperty(displayOptions, 'portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
+];
+
+interface PreparedGroup {
+	group: ItemGroup;
+	/** How the group is named in messages. */
+	where: string;
+	portfolioId: string;
+	name: string;
+	currency: string;
+	date: string;
+	quarterEnd: string;
+	holdings: SourcedHolding[];
+	removed: RemovedRow[];
+}
+
+type Checked = { ok: true; prepared: PreparedGroup } | { ok: false; group: ItemGroup; error: Error };
+type CheckedGroup = Checked & { itemIndices: number[] };
+
+const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{2})/i;
+
+function describeGroup(group: ItemGroup): string {
+	const first = group.itemIndices[0];
+	const values = Object.entries(group.values);
+	if (values.length === 0) return `Item ${first}`;
+	const shown = values.map(([field, value]) => `${field} = ${truncate(JSON.stringify(value) ?? String(value), 40)}`);
+	return `Item ${first} (first of the group ${shown.join(', ')})`;
+}
+
+function readText(this: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = this.getNodeParameter(name, itemIndex, '') as unknown;
+	return value === undefined || value === null ? '' : String(value).trim();
+}
+
+/** Every check the API would make on one group's request, made locally so nothing is sent for a bad group. */
+function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], group: ItemGroup): PreparedGroup {
+	const node = this.getNode();
+	const itemIndex = group.itemIndices[0];
+	const where = describeGroup(group);
+	const fail = (message: string, fix: string) =>
+		new NodeOperationError(node, `${where}: ${message}`, { itemIndex, description: `${fix} Nothing was sent.` });
+
+	const portfolioId = readText.call(this, 'portfolioId', itemIndex);
+	if (!portfolioId) {
+		throw fail(
+			'Portfolio ID is empty',
+			'Give the portfolio an identifier (letters, digits, "-" and "_"), e.g. {{ $json.portfolio_id }}: portfolios stored without one cannot be updated or deleted.',
+		);
+	}
+	if (!PORTFOLIO_ID.test(portfolioId)) {
+		throw fail(
+			`Portfolio ID "${truncate(portfolioId, 60)}" may only contain letters, digits, "-" and "_"`,
+			`Other characters make the identifier the API returns unusable in the address of Update and Delete. For example use "${truncate(portfolioId.replace(/[^A-Za-z0-9_-]+/g, '-'), 60)}".`,
+		);
+	}
+
+	const name = readText.call(this, 'portfolioName', itemIndex);
+	if (!name) throw fail('Portfolio Name is empty', 'Give the portfolio a name, e.g. {{ $json.portfolio_name }}.');
+
+	const snapshot = readSnapshotDateParameter.call(this, itemIndex, where);
+
+	const currency = readText.call(this, 'currency', itemIndex).toUpperCase() || 'USD';
+	if (!isIsoCurrency(currency)) {
+		throw fail(
+			`Currency "${truncate(currency, 20)}" is not an ISO 4217 currency code`,
+			'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead.',
+		);
+	}
+
+	const { holdings, removed } = readHoldingsParameters.call(this, 'portfolios', items, group.itemIndices);
+	if (holdings.length === 0) {
+		throw fail(
+			removed.length ? `none of the ${removed.length} holdings can be stored (${removed[0].reason}, ...)` : 'there are no holdings',
+			'A snapshot needs at least one holding with a name, a currency and a non-zero market value.',
+		);
+	}
+	return { group, where, portfolioId, name, currency, date: snapshot.date, quarterEnd: snapshot.quarterEnd, holdings, removed };
+}
+
+/**
+ * Two groups with the same Portfolio ID and the same quarter end would both be stored in the same snapshot,
+ * the second silently replacing the first: both are refused, naming each other.
+ */
+function refuseSameQuarter(this: IExecuteFunctions, checked: Checked[]): void {
+	const byKey = new Map<string, PreparedGroup[]>();
+	for (const entry of checked) {
+		if (!entry.ok) continue;
+		const key = `${entry.prepared.portfolioId}\u0000${entry.prepared.quarterEnd}`;
+		byKey.set(key, [...(byKey.get(key) ?? []), entry.prepared]);
+	}
+	for (const clash of byKey.values()) {
+		if (clash.length < 2) continue;
+		const [first] = clash;
+		const dates = [...new Set(clash.map((p) => p.date))].join(', ');
+		const message = `${clash.map((p) => p.where).join(' and ')} would all store portfolio "${first.portfolioId}" at the same quarter end ${first.quarterEnd} (snapshot dates ${dates}); each would silently replace the one before`;
+		const fix = 'A portfolio holds one snapshot per quarter. Put all holdings of a quarter in one group (one date per portfolio and quarter), or correct the Snapshot Date or Portfolio ID of the groups named. Nothing was sent for them.';
+		for (const prepared of clash) {
+			const error = new NodeOperationError(this.getNode(), message, {
+				itemIndex: prepared.group.itemIndices[0],
+				description: fix,
+			});
+			if (!this.continueOnFail()) throw error;
+			const index = checked.findIndex((entry) => entry.ok && entry.prepared === prepared);
+			checked[index] = { ok: false, group: prepared.group, error };
+		}
+	}
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const groups = portfolioGroups.call(this, items);
+
+	// Every group is checked before the first request, so a bad group cannot leave half a history stored.
+	const checked: Checked[] = groups.map((group) => {
+		try {
+			return { ok: true, prepared: prepareGroup.call(this, items, group) };
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
+			return { ok: false, group, error: asNodeError(this.getNode(), error) };
+		}
+	});
+	refuseSameQuarter.call(this, checked);
+
+	let stored = 0;
+	const toStore = checked.filter((entry) => entry.ok).length;
+	const runs: CheckedGroup[] = checked.map((entry) => ({
+		...entry,
+		itemIndices: (entry.ok ? entry.prepared.group : entry.group).itemIndices,
+	}));
+	return await (forEachGroup<CheckedGroup>).call(this, items, runs, async (entry) => {
+		if (!entry.ok) throw entry.error;
+		const { prepared } = entry;
+		const itemIndex = prepared.group.itemIndices[0];
+		let body: IDataObject;
+		try {
+			body = await (apiRequest<IDataObject>).call(this, ROUTES.createSnapshot, {
+				body: {
+					identifier: prepared.portfolioId,
+					name: prepared.name,
+					currency: prepared.currency,
+					snapshot_at: prepared.date,
+					holdings: prepared.holdings.map(({ holding }) => ({ ...holding })),
+				},
+				itemIndex,
+			});
+		} catch (error) {
+			const nodeError = asNodeError(this.getNode(), error);
+			if (stored > 0 && !this.continueOnFail()) {
+				const note = `${prepared.where}: not stored. The ${stored} group(s) before it (of ${toStore}) were stored; running again is safe, as each snapshot replaces the one of its quarter.`;
+				nodeError.description = nodeError.description ? `${nodeError.description}\n${note}` : note;
+			}
+			throw nodeError;
+		}
+		stored++;
+		const message = responseMessage(body);
+		const parsed = message ? CREATE_MESSAGE.exec(message) : null;
+		return [
+			{
+				json: {
+					identifier: responseIdentifier(body, null),
+					message,
+					outcome: parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null,
+					quarter_end: parsed ? parsed[2] : prepared.quarterEnd,
+					snapshot_date: prepared.date,
+					holdings_count: prepared.holdings.length,
+					portfolio_id: prepared.portfolioId,
+					name: prepared.name,
+					...removedSummary(prepared.removed),
+				},
+				pairedItem: pairedTo(prepared.group.itemIndices),
+			},
+		];
+	});
+}

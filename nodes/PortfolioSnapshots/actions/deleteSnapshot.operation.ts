@@ -1,0 +1,68 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { SnapshotDate } from '../../shared/dates';
+import { ROUTES } from '../../shared/routes';
+import { apiRequest } from '../../shared/transport';
+import {
+	perItem,
+	portfolioLocator,
+	readPortfolioIdentifier,
+	readSnapshotDateParameter,
+	responseIdentifier,
+	responseMessage,
+} from './common';
+
+export const description: INodeProperties[] = [
+	portfolioLocator('deleteSnapshot'),
+	{
+		displayName: 'Snapshot Date',
+		name: 'snapshotDate',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'Any date in the quarter whose snapshot to delete (snapshots are stored at quarter ends). Deleting the last listed snapshot deletes the portfolio.',
+		hint: 'The output shows the quarter end and what happened: snapshot_deleted, portfolio_deleted or not_found',
+		displayOptions: { show: { operation: ['deleteSnapshot'] } },
+	},
+];
+
+export type DeleteOutcome = 'snapshot_deleted' | 'portfolio_deleted' | 'not_found';
+
+/** Spec 3: the four messages of DELETE /portfolios/{identifier}. */
+const OUTCOMES: Record<string, DeleteOutcome> = {
+	'fund snapshot deleted successfully': 'snapshot_deleted',
+	'fund deleted successfully with all snapshots': 'portfolio_deleted',
+	'fund deleted successfully': 'portfolio_deleted',
+	'fund snapshot not found': 'not_found',
+};
+
+export function deleteOutcome(message: string | null): DeleteOutcome | null {
+	return message === null ? null : (OUTCOMES[message.trim().replace(/\.$/, '').toLowerCase()] ?? null);
+}
+
+/** DELETE per input item: each item may name another portfolio and quarter. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await (perItem<{ identifier: string; snapshot: SnapshotDate }>).call(
+		this,
+		items,
+		(itemIndex) => ({
+			identifier: readPortfolioIdentifier.call(this, itemIndex),
+			snapshot: readSnapshotDateParameter.call(this, itemIndex),
+		}),
+		async ({ identifier, snapshot }, itemIndex) => {
+			const body = await (apiRequest<IDataObject>).call(this, ROUTES.deleteSnapshot, {
+				identifier,
+				body: { snapshot_at: snapshot.date },
+				itemIndex,
+			});
+			const message = responseMessage(body);
+			return {
+				identifier: responseIdentifier(body, identifier),
+				outcome: deleteOutcome(message),
+				message,
+				quarter_end: snapshot.quarterEnd,
+				snapshot_date: snapshot.date,
+			};
+		},
+	);
+}

@@ -1,0 +1,69 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { parsePortfolioListing } from '../../shared/methods';
+import { ROUTES } from '../../shared/routes';
+import { apiRequest } from '../../shared/transport';
+
+const displayOptions = { show: { operation: ['getMany'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions,
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options: [
+			{
+				displayName: 'Name Contains',
+				name: 'nameContains',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. equity',
+				description: 'Only portfolios whose name contains this text (case ignored)',
+			},
+		],
+	},
+];
+
+/** One request for the whole run: every portfolio of the organization, also those made in the vendor's app. */
+export async function execute(this: IExecuteFunctions, _items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', 0, false) as boolean;
+	const limit = returnAll ? Infinity : Math.max(1, Number(this.getNodeParameter('limit', 0, 50)) || 50);
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const needle = String(options.nameContains ?? '').trim().toLowerCase();
+
+	const { members, funds } = parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex: 0 }));
+	return funds
+		.filter((fund) => !needle || fund.name.toLowerCase().includes(needle))
+		.slice(0, limit)
+		.map((fund) => ({
+			json: {
+				identifier: fund.identifier,
+				name: fund.name,
+				snapshots: fund.snapshots,
+				snapshot_count: fund.snapshots.length,
+				latest_snapshot: fund.snapshots.length ? fund.snapshots[fund.snapshots.length - 1] : null,
+				members,
+			},
+			pairedItem: { item: 0 },
+		}));
+}

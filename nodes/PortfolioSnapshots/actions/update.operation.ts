@@ -1,0 +1,89 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { CURRENCY_OPTIONS, isIsoCurrency } from '../../shared/currencies';
+import { inputError } from '../../shared/errors';
+import { truncate } from '../../shared/isin';
+import { ROUTES } from '../../shared/routes';
+import { apiRequest } from '../../shared/transport';
+import { perItem, portfolioLocator, readPortfolioIdentifier, responseIdentifier, responseMessage } from './common';
+
+const displayOptions = { show: { operation: ['update'] } };
+
+export const description: INodeProperties[] = [
+	portfolioLocator('update'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Only the fields added here are sent; the others stay as they are',
+		displayOptions,
+		options: [
+			{
+				displayName: 'Currency',
+				name: 'currency',
+				type: 'options',
+				options: CURRENCY_OPTIONS,
+				default: 'USD',
+				description: 'New ISO 4217 currency of the portfolio',
+				hint: 'The API silently ignores codes it does not know, so codes outside ISO 4217 (e.g. from an expression) are refused here with an error',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Global Equity Fund',
+				description: 'New name of the portfolio',
+			},
+		],
+	},
+];
+
+interface PreparedUpdate {
+	identifier: string;
+	changes: { name?: string; currency?: string };
+}
+
+function prepare(this: IExecuteFunctions, itemIndex: number): PreparedUpdate {
+	const node = this.getNode();
+	const identifier = readPortfolioIdentifier.call(this, itemIndex);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const changes: PreparedUpdate['changes'] = {};
+	if (fields.name !== undefined) {
+		const name = String(fields.name ?? '').trim();
+		if (!name) {
+			throw inputError(node, itemIndex, 'Update Fields > Name is empty', 'Give the new name, or remove the Name field to keep the current one. Nothing was sent.');
+		}
+		changes.name = name;
+	}
+	if (fields.currency !== undefined) {
+		const currency = String(fields.currency ?? '').trim().toUpperCase();
+		if (!isIsoCurrency(currency)) {
+			throw inputError(
+				node,
+				itemIndex,
+				`Update Fields > Currency "${truncate(String(fields.currency ?? ''), 20)}" is not an ISO 4217 currency code`,
+				'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK. Nothing was sent.',
+			);
+		}
+		changes.currency = currency;
+	}
+	if (Object.keys(changes).length === 0) {
+		throw inputError(node, itemIndex, 'nothing to update', 'Add Name and/or Currency under Update Fields. Nothing was sent.');
+	}
+	return { identifier, changes };
+}
+
+/** PUT per input item: each item may name another portfolio. */
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await (perItem<PreparedUpdate>).call(this, items, (itemIndex) => prepare.call(this, itemIndex), async ({ identifier, changes }, itemIndex) => {
+		const body = await (apiRequest<IDataObject>).call(this, ROUTES.updatePortfolio, { identifier, body: { ...changes }, itemIndex });
+		return {
+			identifier: responseIdentifier(body, identifier),
+			message: responseMessage(body),
+			...changes,
+		};
+	});
+}

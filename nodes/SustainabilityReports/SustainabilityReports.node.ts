@@ -1,0 +1,51 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { getMethodologies } from '../shared/methods';
+import * as generatePdfReport from './actions/generatePdfReport.operation';
+import { router } from './actions/router';
+
+export class SustainabilityReports implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Sustainability Reports',
+		name: 'sustainabilityReports',
+		icon: { light: 'file:sustainabilityReports.svg', dark: 'file:sustainabilityReports.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Generate PDF sustainability reports (ESG Overview, MiFID II) of a portfolio, ready to attach to an email',
+		defaults: { name: 'Sustainability Reports' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Generate PDF Report',
+						value: 'generatePdfReport',
+						description: 'Build a PDF report of the holdings and download it as a file',
+						action: 'Generate PDF report',
+					},
+				],
+				default: 'generatePdfReport',
+			},
+			...generatePdfReport.description,
+		],
+	};
+
+	methods = {
+		loadOptions: {
+			getMethodologies,
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,58 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { getMethodologies, searchMethodologies } from '../shared/methods';
+import * as classifyHoldings from './actions/classifyHoldings.operation';
+import * as getMethodologiesOperation from './actions/getMethodologies.operation';
+import { router } from './actions/router';
+
+export class SustainableInvestments implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Sustainable Investments',
+		name: 'sustainableInvestments',
+		icon: { light: 'file:sustainableInvestments.svg', dark: 'file:sustainableInvestments.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Classify holdings as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology',
+		defaults: { name: 'Sustainable Investments' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Classify Holdings',
+						value: 'classifyHoldings',
+						description: 'Classify each holding as sustainable, moderate, not sustainable or uncovered under a methodology',
+						action: 'Classify holdings',
+					},
+					{
+						name: 'Get Methodologies',
+						value: 'getMethodologies',
+						description: 'List the methodologies your organization can use',
+						action: 'Get methodologies',
+					},
+				],
+				default: 'classifyHoldings',
+			},
+			...classifyHoldings.description,
+			...getMethodologiesOperation.description,
+		],
+	};
+
+	methods = {
+		loadOptions: { getMethodologies },
+		listSearch: { searchMethodologies },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,86 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { normalizeIsin } from '../../shared/isin';
+
+/** Entry of `data` in the answer of POST /sustainable-investments/insights (spec 4.9). */
+export interface ClassificationEntry {
+	name?: string;
+	isin?: string;
+	weight?: number | null;
+	sustainability_profile?: { classification?: unknown; description?: unknown; metadata?: unknown } | null;
+}
+
+export const LABELS = {
+	sustainable: 'Sustainable',
+	moderate: 'Moderate',
+	notSustainable: 'Not sustainable',
+	uncovered: 'Uncovered',
+	/** Rows that were not sent (cash, no ISIN, skipped invalid ISIN). */
+	notClassified: 'Not classified',
+} as const;
+
+export type SustainabilityLabel = (typeof LABELS)[keyof typeof LABELS];
+
+/**
+ * The category of a classification. The API's description decides when it names a category (the code of
+ * "not sustainable" is not documented); otherwise the code: 9 Sustainable, 8 Moderate, null Uncovered,
+ * anything else Not sustainable.
+ */
+export function sustainabilityLabel(classification: unknown, description: unknown): SustainabilityLabel {
+	if (typeof description === 'string') {
+		const text = description.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+		if (/^(not|non|un) ?sustainable\b/.test(text)) return LABELS.notSustainable;
+		if (/^(uncovered|not covered|no coverage|no data)\b/.test(text)) return LABELS.uncovered;
+		if (/^moderate\b/.test(text)) return LABELS.moderate;
+		if (/^sustainable\b/.test(text)) return LABELS.sustainable;
+	}
+	const code =
+		typeof classification === 'string' && /^\s*\d+\s*$/.test(classification) ? Number(classification) : classification;
+	if (code === null || code === undefined || code === '') return LABELS.uncovered;
+	if (code === 9) return LABELS.sustainable;
+	if (code === 8) return LABELS.moderate;
+	return LABELS.notSustainable;
+}
+
+/**
+ * Finds the answer for each holding by ISIN, never by position (the API lists funds last). When an ISIN
+ * was sent several times, its n-th holding gets its n-th entry (so each keeps the weight the API gave
+ * it), or the last one when the API answered fewer times; all carry the classification of that ISIN.
+ */
+export class ClassificationMatcher {
+	private readonly byIsin = new Map<string, ClassificationEntry[]>();
+	private readonly taken = new Map<string, number>();
+
+	constructor(data: unknown) {
+		for (const entry of Array.isArray(data) ? (data as ClassificationEntry[]) : []) {
+			if (!entry || typeof entry !== 'object') continue;
+			const isin = normalizeIsin(entry.isin);
+			if (!isin) continue;
+			const list = this.byIsin.get(isin);
+			if (list) list.push(entry);
+			else this.byIsin.set(isin, [entry]);
+		}
+	}
+
+	next(isin: string): ClassificationEntry | undefined {
+		const list = this.byIsin.get(isin);
+		if (!list) return undefined;
+		const index = this.taken.get(isin) ?? 0;
+		this.taken.set(isin, index + 1);
+		return list[Math.min(index, list.length - 1)];
+	}
+}
+
+/** The result columns of a classified holding. */
+export function classificationColumns(isin: string, entry: ClassificationEntry | undefined): IDataObject {
+	const profile = entry?.sustainability_profile ?? {};
+	const classification = (profile.classification ?? null) as IDataObject[string];
+	const description = (typeof profile.description === 'string' ? profile.description : null) as string | null;
+	return {
+		isin,
+		classification,
+		label: sustainabilityLabel(classification, description),
+		description,
+		weight: (entry?.weight ?? null) as IDataObject[string],
+	};
+}

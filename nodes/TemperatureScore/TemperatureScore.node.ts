@@ -1,0 +1,44 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import * as getPortfolioTemperature from './actions/getPortfolioTemperature.operation';
+import { router } from './actions/router';
+
+export class TemperatureScore implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Temperature Score',
+		name: 'temperatureScore',
+		icon: { light: 'file:temperatureScore.svg', dark: 'file:temperatureScore.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Get the temperature score (implied warming, °C) of a portfolio and of each of its holdings',
+		defaults: { name: 'Temperature Score' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Get Portfolio Temperature',
+						value: 'getPortfolioTemperature',
+						description: 'Temperature score, target and base year of each holding, and the portfolio temperature',
+						action: 'Get portfolio temperature',
+					},
+				],
+				default: 'getPortfolioTemperature',
+			},
+			...getPortfolioTemperature.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,342 @@
+import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { INSTRUMENT_TYPES, MONTHLY_QUOTA } from '../../shared/constants';
+import {
+	groupByProperty,
+	holdingsProperties,
+	portfolioGroups,
+	readHoldingsParameters,
+	removedSummary,
+} from '../../shared/descriptions';
+import { asNodeError, inputError } from '../../shared/errors';
+import { forEachGroup, pairedTo } from '../../shared/execution';
+import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { ROUTES } from '../../shared/routes';
+import { apiRequest } from '../../shared/transport';
+
+const show = { operation: ['getPortfolioTemperature'] };
+const displayOptions = { show };
+
+/** Spec 2.1: what the temperature route does with currency and weight, said where those columns are chosen. */
+const FIELD_HINTS: Record<string, string> = {
+	currency:
+		'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
+	weight:
+		'Optional here: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
+};
+
+function withTemperatureHints(properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) => {
+		if (property.name !== 'holdingFields' || !Array.isArray(property.options)) return property;
+		return {
+			...property,
+			options: (property.options as INodeProperties[]).map((option) =>
+				FIELD_HINTS[option.name] ? { ...option, description: `${option.description} ${FIELD_HINTS[option.name]}` } : option,
+			),
+		};
+	});
+}
+
+const DEFAULT_POLL_SECONDS = 15;
+const DEFAULT_MAX_WAIT_SECONDS = 180;
+
+export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Each holding needs an ISIN, a name, an instrument type and a market value. Currency is optional (none sent: the API assumes EUR). Weight is optional: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
+		name: 'temperatureHoldingsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions,
+	},
+	...withTemperatureHints(holdingsProperties('temperature', displayOptions)),
+	groupByProperty(displayOptions, 'portfolios'),
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'Per Holding',
+				value: 'perHolding',
+				description:
+					'One item per company and fund (temperature score, target, base year, industry), paired to the input items with that ISIN, plus one portfolio summary item per group',
+			},
+			{
+				name: 'Raw',
+				value: 'raw',
+				description:
+					"The API's data (portfolio and job metadata) as one item per group, with the Group By values under group and the removed rows",
+			},
+		],
+		default: 'perHolding',
+		displayOptions,
+	},
+	{
+		displayName: 'Wait for Calculation',
+		name: 'waitForCalculation',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait while the API is still calculating the scores (is_lock) and ask again until they are ready. When off, an answer still being calculated is returned as it came, marked calculating = true.',
+		displayOptions,
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollInterval',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_POLL_SECONDS,
+		description: `Seconds between two requests while the API is calculating. Each request counts against the key's monthly quota (${MONTHLY_QUOTA.toLocaleString('en-US')}): a portfolio costs at most 1 + Maximum Wait ÷ Poll Interval requests.`,
+		displayOptions: { show: { ...show, waitForCalculation: [true] } },
+	},
+	{
+		displayName: 'Maximum Wait (Seconds)',
+		name: 'maxWait',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_MAX_WAIT_SECONDS,
+		description:
+			'How long to keep asking before stopping with an error. The calculation goes on at the API, so a later run may find the scores ready.',
+		displayOptions: { show: { ...show, waitForCalculation: [true] } },
+	},
+];
+
+interface TemperatureData {
+	portfolio?: { companies?: IDataObject[]; funds?: IDataObject[]; industries?: IDataObject[] };
+	job_metadata?: { is_lock?: boolean };
+	[key: string]: unknown;
+}
+
+interface WaitSettings {
+	wait: boolean;
+	intervalMs: number;
+	maxWaitMs: number;
+}
+
+interface Calculation {
+	data: TemperatureData;
+	locked: boolean;
+	requests: number;
+	waitedMs: number;
+}
+
+interface PreparedGroup extends ItemGroup {
+	holdings?: SourcedHolding[];
+	removed?: RemovedRow[];
+	error?: Error;
+}
+
+const FUND_TYPES = ['etf', 'mutual-fund'];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const output = this.getNodeParameter('output', 0, 'perHolding') as string;
+	const wait = this.getNodeParameter('waitForCalculation', 0, true) as boolean;
+	const settings: WaitSettings = {
+		wait,
+		intervalMs: Math.max(1, Number(wait ? this.getNodeParameter('pollInterval', 0, DEFAULT_POLL_SECONDS) : DEFAULT_POLL_SECONDS)) * 1000,
+		maxWaitMs: Math.max(1, Number(wait ? this.getNodeParameter('maxWait', 0, DEFAULT_MAX_WAIT_SECONDS) : DEFAULT_MAX_WAIT_SECONDS)) * 1000,
+	};
+
+	// Every group's holdings are checked before the first request, so bad input costs nothing.
+	const groups: PreparedGroup[] = portfolioGroups.call(this, items).map((group) => {
+		try {
+			const { holdings, removed } = readHoldingsParameters.call(this, 'temperature', items, group.itemIndices);
+			if (holdings.length === 0) {
+				throw inputError(
+					node,
+					group.itemIndices[0],
+					`no holding to send${removed.length ? ` (${removed.length} row(s) removed: ${summarizeReasons(removed)})` : ''}`,
+					'The temperature route needs at least one holding with an ISIN, a name, an instrument type and a market value.',
+				);
+			}
+			return { ...group, holdings, removed };
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(node, error);
+			return { ...group, error: error as Error };
+		}
+	});
+
+	return await (forEachGroup<PreparedGroup>).call(this, items, groups, async (group) => {
+		if (group.error) throw group.error;
+		const holdings = group.holdings!;
+		const removed = group.removed!;
+		const calculation = await calculate.call(this, holdings, settings, group.itemIndices[0]);
+		if (output === 'raw') {
+			return [
+				{
+					json: {
+						...(Object.keys(group.values).length ? { group: groupFields(group) } : {}),
+						...(calculation.data as IDataObject),
+						...(calculation.locked ? { calculating: true } : {}),
+						...removedSummary(removed),
+					},
+					pairedItem: pairedTo(group.itemIndices),
+				},
+			];
+		}
+		return perHoldingItems(group, holdings, removed, calculation);
+	});
+}
+
+/** Asks the API, and while it answers is_lock = true waits Poll Interval and asks again, up to Maximum Wait. */
+async function calculate(
+	this: IExecuteFunctions,
+	holdings: SourcedHolding[],
+	settings: WaitSettings,
+	itemIndex: number,
+): Promise<Calculation> {
+	const signal = this.getExecutionCancelSignal();
+	const body = { holdings: holdings.map(({ holding }) => ({ ...holding })) };
+	const started = Date.now();
+	for (let requests = 1; ; requests++) {
+		const answer = await apiRequest.call(this, ROUTES.temperature, { body, itemIndex });
+		const data = ((answer as IDataObject).data ?? {}) as TemperatureData;
+		const locked = data.job_metadata?.is_lock === true;
+		const waitedMs = Date.now() - started;
+		if (!locked || !settings.wait) return { data, locked, requests, waitedMs };
+		if (waitedMs + settings.intervalMs > settings.maxWaitMs) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The API was still calculating the temperature scores after ${formatSeconds(waitedMs)} (${requests} request${requests === 1 ? '' : 's'}); Maximum Wait is ${formatSeconds(settings.maxWaitMs)}`,
+				{
+					itemIndex,
+					description:
+						'The calculation goes on at the API. Run again later, or raise Maximum Wait (Seconds). Each poll is one request against the monthly quota; turn off Wait for Calculation to get the answer as it is, marked calculating = true.',
+				},
+			);
+		}
+		this.logger.debug('Sustainability Compliance API: temperature score still calculating, asking again', {
+			request: requests,
+			waitMs: settings.intervalMs,
+		});
+		await sleepWithAbort(settings.intervalMs, signal);
+	}
+}
+
+function perHoldingItems(
+	group: PreparedGroup,
+	holdings: SourcedHolding[],
+	removed: RemovedRow[],
+	calculation: Calculation,
+): INodeExecutionData[] {
+	const { data, locked } = calculation;
+	const itemsByIsin = new Map<string, number[]>();
+	for (const { holding, itemIndex } of holdings) {
+		const list = itemsByIsin.get(holding.isin!) ?? [];
+		if (!list.includes(itemIndex)) list.push(itemIndex);
+		itemsByIsin.set(holding.isin!, list);
+	}
+	const shared = groupFields(group);
+	const rows: INodeExecutionData[] = [];
+	const returned = new Set<string>();
+	const scored = { count: 0, marketValue: 0, weightedSum: 0 };
+	let totalMarketValue = 0;
+
+	const addRow = (entry: IDataObject, type: 'company' | 'fund') => {
+		const { isin: companyIsin, public_isin: fundIsin } = entry;
+		const isin = String((type === 'fund' ? (fundIsin ?? companyIsin) : (companyIsin ?? fundIsin)) ?? '');
+		returned.add(isin);
+		const marketValue = typeof entry.market_value === 'number' ? entry.market_value : null;
+		const score = typeof entry.temperature_score === 'number' ? entry.temperature_score : null;
+		if (marketValue !== null && marketValue > 0) {
+			totalMarketValue += marketValue;
+			if (score !== null) {
+				scored.count++;
+				scored.marketValue += marketValue;
+				scored.weightedSum += marketValue * score;
+			}
+		}
+		const json: IDataObject = {
+			...shared,
+			isin,
+			name: entry.name ?? null,
+			type,
+			temperature_score: score,
+			target: entry.target ?? null,
+			base_year: entry.base_year ?? null,
+			industry: entry.industry ?? null,
+			aum: entry.aum ?? null,
+			market_value: entry.market_value ?? null,
+		};
+		// Spec 4.12: objects may carry more fields; they are kept, after the documented ones.
+		for (const [key, value] of Object.entries(entry)) {
+			if (!(key in json) && key !== 'public_isin') json[key] = value;
+		}
+		if (locked) json.calculating = true;
+		rows.push({ json, pairedItem: pairedTo(itemsByIsin.get(isin) ?? group.itemIndices) });
+	};
+	for (const company of data.portfolio?.companies ?? []) addRow(company, 'company');
+	for (const fund of data.portfolio?.funds ?? []) addRow(fund, 'fund');
+
+	// Holdings sent but not listed: the API skipped them under the rules of spec 2.1.
+	const skipped = holdings
+		.filter(({ holding }) => !returned.has(holding.isin!))
+		.map(({ holding, itemIndex }) => ({
+			item: itemIndex,
+			name: holding.name ?? null,
+			isin: holding.isin,
+			reason: skipReason(holding.instrument_type, holding.market_value),
+		}));
+
+	const temperature = scored.marketValue > 0 ? round(scored.weightedSum / scored.marketValue, 4) : null;
+	const currencies = [...new Set(holdings.map(({ holding }) => holding.currency ?? 'EUR'))];
+	const summary: IDataObject = {
+		...shared,
+		type: 'portfolio',
+		portfolio_temperature_score: locked ? null : temperature,
+		calculation_method:
+			'Market-value-weighted mean: sum(market_value × temperature_score) ÷ sum(market_value), over the listed companies and funds that have a temperature score and a market value above 0',
+		covered_market_value: scored.marketValue,
+		total_market_value: totalMarketValue,
+		covered_market_value_percent:
+			locked || totalMarketValue <= 0 ? null : round((scored.marketValue / totalMarketValue) * 100, 2),
+		holdings_count: holdings.length,
+		companies_count: data.portfolio?.companies?.length ?? 0,
+		funds_count: data.portfolio?.funds?.length ?? 0,
+		scored_count: scored.count,
+		unscored_count: rows.length - scored.count,
+		currencies,
+		...(currencies.length > 1
+			? { currency_note: 'Holdings are in several currencies; market values are weighted as given, without conversion.' }
+			: {}),
+		industries: (data.portfolio?.industries ?? []) as IDataObject[],
+		skipped_count: skipped.length,
+		skipped_rows: skipped as unknown as IDataObject[],
+		...removedSummary(removed),
+		requests: calculation.requests,
+		waited_seconds: round(calculation.waitedMs / 1000, 1),
+		...(locked ? { calculating: true } : {}),
+	};
+	rows.push({ json: summary, pairedItem: pairedTo(group.itemIndices) });
+	return rows;
+}
+
+function skipReason(instrumentType: string | undefined, marketValue: number | undefined): string {
+	if (instrumentType && !(INSTRUMENT_TYPES as readonly string[]).includes(instrumentType)) {
+		return `skipped by the API: instrument type "${instrumentType}" is not one the temperature route takes, and the ISIN is not a fund it knows`;
+	}
+	if (instrumentType && FUND_TYPES.includes(instrumentType) && marketValue === 0) {
+		return 'skipped by the API: ETF or mutual fund with market value 0';
+	}
+	return 'not listed in the API answer';
+}
+
+function groupFields(group: ItemGroup): IDataObject {
+	return { ...(group.values as IDataObject) };
+}
+
+function summarizeReasons(removed: RemovedRow[]): string {
+	return [...new Set(removed.map((row) => row.reason))].join(', ');
+}
+
+function round(value: number, digits: number): number {
+	const factor = 10 ** digits;
+	return Math.round(value * factor) / factor;
+}
+
+function formatSeconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}

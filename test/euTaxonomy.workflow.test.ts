@@ -1,0 +1,491 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { parseTaxonomyKpi } from '../nodes/EuTaxonomy/actions/kpis';
+import { findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
+import type { Simulator } from './simulator';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import type { NodeSpec } from './helpers/workflows';
+import { runWorkflow } from './workflow/runner';
+
+const TAXONOMY = 'POST /taxonomy/insights' as const;
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => sim.close());
+beforeEach(() => sim.reset());
+
+function taxonomy(parameters: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
+	return { type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment', ...parameters }, onError };
+}
+
+async function run(items: IDataObject[], node: NodeSpec, options: { baseUrl?: string; apiKey?: string } = {}) {
+	return await runWorkflow(chainWorkflow(items, node), {
+		credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey),
+	});
+}
+
+function sentHoldings(index = 0): IDataObject[] {
+	return (sim.requests({ route: TAXONOMY })[index].body as { holdings: IDataObject[] }).holdings;
+}
+
+// ---- Independent recomputation from the simulator's per-instrument data ------------------------------------
+
+type Field = 'eligible' | 'aligned' | 'enabling' | 'transitional' | 'fossilGas' | 'nuclear' | 'noGasAndNuclear';
+const FIELD_OF_SCOPE: Record<string, Field> = {
+	eligible: 'eligible',
+	aligned: 'aligned',
+	enabling: 'enabling',
+	transitional: 'transitional',
+	'fossil gas': 'fossilGas',
+	nuclear: 'nuclear',
+	'no gas and nuclear': 'noGasAndNuclear',
+};
+
+interface Position {
+	isin: string;
+	instrument_type: string;
+	market_value: number;
+}
+
+/**
+ * Market-value weighted average of the instruments' values, in percent: sovereign bonds and instruments
+ * without data count as 0; the `excluding sovereign bonds` KPIs leave sovereign bonds out of the total.
+ * The measure-less KPIs are the turnover ones.
+ */
+function expectedPercent(positions: Position[], scope: string, measure: string, excludingSovereign: boolean): number {
+	const field = FIELD_OF_SCOPE[scope];
+	const m = (measure === 'total' ? 'turnover' : measure) as 'turnover' | 'capex' | 'opex';
+	let numerator = 0;
+	let denominator = 0;
+	for (const position of positions) {
+		const sovereign = position.instrument_type === 'sovereign-bond';
+		if (!(excludingSovereign && sovereign)) denominator += position.market_value;
+		const data = instrumentData(position.isin).taxonomy;
+		if (!sovereign && data) numerator += position.market_value * data[m][field];
+	}
+	return numerator / denominator;
+}
+
+/** Every KPI key of spec 4.11. */
+const SPEC_KEYS: string[] = (() => {
+	const keys = ['taxonomy_alignment_%', 'taxonomy_alignment_enabling_%', 'taxonomy_alignment_transitional_%'];
+	for (const m of ['turnover', 'capex', 'opex']) {
+		for (const prefix of [
+			'taxonomy_eligible',
+			'taxonomy_alignment',
+			'taxonomy_alignment_enabling',
+			'taxonomy_alignment_transitional',
+			'taxonomy_alignment_no_gas_and_nuclear',
+			'taxonomy_alignment_fossil_gas',
+			'taxonomy_alignment_nuclear',
+		]) {
+			keys.push(`${prefix}_${m}_%`);
+		}
+	}
+	for (const m of ['turnover', 'capex', 'opex']) {
+		keys.push(`taxonomy_alignment_no_gas_and_nuclear_${m}_excluding_sovereign_bonds_%`);
+		keys.push(`taxonomy_alignment_fossil_gas_${m}_excluding_sovereign_bonds_%`);
+	}
+	keys.push('taxonomy_alignment_nuclear_turnover_excluding_sovereign_bonds_%');
+	keys.push('taxonomy_alignment_nuclear_capex_excluding_sovereign_bonds_%');
+	return keys;
+})();
+
+const stocks = findIsins((d) => d.known && !d.isFund && d.taxonomy !== null, 4);
+const [fund] = findIsins((d) => d.known && d.isFund, 1);
+const [sovereign] = findIsins((d) => d.known && !d.isFund, 1, 'DE');
+const unknownIsins = [makeIsin('XX', 1), makeIsin('XX', 2)];
+
+/** A sheet-like portfolio: stocks, a fund, a sovereign bond, an unknown ISIN, a cash row and a row without ISIN. */
+const PORTFOLIO: IDataObject[] = [
+	{ ISIN: stocks[0], Name: 'Stock A', Type: 'Stock', 'Market Value': 1_000_000 },
+	{ ISIN: fund, Name: 'Fund F', Type: 'ETF', 'Market Value': '2 500,00' },
+	{ ISIN: stocks[1], Name: 'Stock B', Type: 'equity', 'Market Value': 300_000 },
+	{ ISIN: sovereign, Name: 'Bund 2030', Type: 'Sovereign Bond', 'Market Value': 400_000 },
+	{ ISIN: unknownIsins[0], Name: 'Unknown U', Type: 'stock', 'Market Value': 50_000 },
+	{ ISIN: stocks[2], Name: 'Stock C', Type: 'stock', 'Market Value': '125,000.50' },
+	{ ISIN: 'EUR-CASH', Name: 'Cash EUR', Type: 'Cash', 'Market Value': 10_000 },
+	{ ISIN: '', Name: 'Private loan', Type: 'other', 'Market Value': 20_000 },
+];
+const PORTFOLIO_POSITIONS: Position[] = [
+	{ isin: stocks[0], instrument_type: 'stock', market_value: 1_000_000 },
+	{ isin: fund, instrument_type: 'etf', market_value: 2_500 },
+	{ isin: stocks[1], instrument_type: 'stock', market_value: 300_000 },
+	{ isin: sovereign, instrument_type: 'sovereign-bond', market_value: 400_000 },
+	{ isin: unknownIsins[0], instrument_type: 'stock', market_value: 50_000 },
+	{ isin: stocks[2], instrument_type: 'stock', market_value: 125_000.5 },
+];
+
+function expectKpisMatch(json: IDataObject, positions: Position[]): void {
+	const kpiKeys = Object.keys(json).filter((key) => key.startsWith('taxonomy_'));
+	expect(kpiKeys.sort()).toEqual([...SPEC_KEYS].sort());
+	for (const key of kpiKeys) {
+		const { measure, scope, excluding_sovereign_bonds } = parseTaxonomyKpi(key);
+		expect(typeof json[key]).toBe('number');
+		expect(json[key] as number).toBeCloseTo(expectedPercent(positions, scope!, measure!, excluding_sovereign_bonds), 3);
+	}
+}
+
+// ---- parseTaxonomyKpi -------------------------------------------------------------------------------------
+
+describe('parseTaxonomyKpi', () => {
+	it.each([
+		['taxonomy_alignment_%', 'total', 'aligned', false],
+		['taxonomy_alignment_enabling_%', 'total', 'enabling', false],
+		['taxonomy_alignment_transitional_%', 'total', 'transitional', false],
+		['taxonomy_eligible_turnover_%', 'turnover', 'eligible', false],
+		['taxonomy_alignment_capex_%', 'capex', 'aligned', false],
+		['taxonomy_alignment_enabling_opex_%', 'opex', 'enabling', false],
+		['taxonomy_alignment_transitional_capex_%', 'capex', 'transitional', false],
+		['taxonomy_alignment_no_gas_and_nuclear_turnover_%', 'turnover', 'no gas and nuclear', false],
+		['taxonomy_alignment_fossil_gas_opex_%', 'opex', 'fossil gas', false],
+		['taxonomy_alignment_nuclear_capex_%', 'capex', 'nuclear', false],
+		['taxonomy_alignment_no_gas_and_nuclear_opex_excluding_sovereign_bonds_%', 'opex', 'no gas and nuclear', true],
+		['taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%', 'capex', 'fossil gas', true],
+		['taxonomy_alignment_nuclear_turnover_excluding_sovereign_bonds_%', 'turnover', 'nuclear', true],
+		// not listed by the spec, but of the same grammar
+		['taxonomy_alignment_nuclear_opex_excluding_sovereign_bonds_%', 'opex', 'nuclear', true],
+		['taxonomy_eligible_%', 'total', 'eligible', false],
+	])('%s → %s / %s / excluding sovereign bonds %s', (key, measure, scope, excluding) => {
+		expect(parseTaxonomyKpi(key)).toEqual({ kpi: key, measure, scope, excluding_sovereign_bonds: excluding });
+	});
+
+	it('reads every key of spec 4.11 without a null', () => {
+		expect(SPEC_KEYS).toHaveLength(32);
+		for (const key of SPEC_KEYS) {
+			const parsed = parseTaxonomyKpi(key);
+			expect(parsed.measure).not.toBeNull();
+			expect(parsed.scope).not.toBeNull();
+			expect(parsed.excluding_sovereign_bonds).toBe(key.includes('_excluding_sovereign_bonds_'));
+		}
+	});
+
+	it.each([
+		'taxonomy_alignment_biodiversity_turnover_%',
+		'taxonomy_alignment_turnover',
+		'taxonomy_eligible_enabling_turnover_%',
+		'Taxonomy_Alignment_%',
+		'taxonomy_alignment_turnover_%_v2',
+		'portfolio_coverage_%',
+		'',
+	])('keeps the unknown key %j with measure and scope null', (key) => {
+		expect(parseTaxonomyKpi(key)).toEqual({ kpi: key, measure: null, scope: null, excluding_sovereign_bonds: false });
+	});
+
+	it('still flags an unknown key that excludes sovereign bonds', () => {
+		expect(parseTaxonomyKpi('taxonomy_alignment_water_capex_excluding_sovereign_bonds_%')).toEqual({
+			kpi: 'taxonomy_alignment_water_capex_excluding_sovereign_bonds_%',
+			measure: null,
+			scope: null,
+			excluding_sovereign_bonds: true,
+		});
+	});
+});
+
+// ---- Inside n8n, over HTTP against the simulator ------------------------------------------------------------
+
+describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
+	it('Summary: one request, cash and no-ISIN rows removed and reported, KPIs as recomputed from the instruments', async () => {
+		const result = await run(PORTFOLIO, taxonomy());
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(1);
+		expect(sentHoldings()).toEqual(
+			PORTFOLIO_POSITIONS.map((position, index) => ({
+				isin: position.isin,
+				name: PORTFOLIO[index].Name,
+				instrument_type: position.instrument_type,
+				market_value: position.market_value,
+			})),
+		);
+
+		const out = result.items('Node');
+		expect(out).toHaveLength(1);
+		const json = out[0].json;
+		expectKpisMatch(json, PORTFOLIO_POSITIONS);
+		expect(json).toMatchObject({
+			found: true,
+			holdings_count: 6,
+			removed_count: 2,
+			removed_rows: [
+				{ item: 6, name: 'Cash EUR', isin: 'EUR-CASH', reason: 'cash row' },
+				{ item: 7, name: 'Private loan', isin: null, reason: 'no ISIN' },
+			],
+		});
+		expect(out[0].pairedItem).toEqual(PORTFOLIO.map((_, item) => ({ item })));
+	});
+
+	it('Table: one item per KPI with measure, scope, excluding_sovereign_bonds and percent, equal to the Summary', async () => {
+		const summary = (await run(PORTFOLIO, taxonomy())).items('Node')[0].json;
+		sim.reset();
+		const result = await run(PORTFOLIO, taxonomy({ output: 'table' }));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(1);
+		const rows = result.items('Node');
+		expect(rows).toHaveLength(SPEC_KEYS.length);
+		expect(rows.map((row) => row.json.kpi).sort()).toEqual([...SPEC_KEYS].sort());
+		for (const row of rows) {
+			const { kpi, measure, scope, excluding_sovereign_bonds, percent } = row.json as IDataObject & { kpi: string };
+			expect(percent).toBe(summary[kpi]);
+			expect(['turnover', 'capex', 'opex', 'total']).toContain(measure);
+			expect(['aligned', 'eligible', 'enabling', 'transitional', 'fossil gas', 'nuclear', 'no gas and nuclear']).toContain(scope);
+			expect(excluding_sovereign_bonds).toBe(kpi.includes('excluding_sovereign_bonds'));
+			expect(percent as number).toBeCloseTo(
+				expectedPercent(PORTFOLIO_POSITIONS, scope as string, measure as string, excluding_sovereign_bonds as boolean),
+				3,
+			);
+			expect(row.json).toMatchObject({ holdings_count: 6, removed_count: 2 });
+			expect(row.pairedItem).toEqual(PORTFOLIO.map((_, item) => ({ item })));
+		}
+		const total = rows.find((row) => row.json.kpi === 'taxonomy_alignment_%')!.json;
+		expect(total).toMatchObject({ measure: 'total', scope: 'aligned', excluding_sovereign_bonds: false });
+		const excl = rows.find((row) => row.json.kpi === 'taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%')!.json;
+		expect(excl).toMatchObject({ measure: 'capex', scope: 'fossil gas', excluding_sovereign_bonds: true });
+		// the sovereign bond makes "excluding sovereign bonds" differ from the plain KPI
+		expect(excl.percent).not.toBe(summary['taxonomy_alignment_fossil_gas_capex_%']);
+	});
+
+	it('keeps KPI keys it does not know, in Summary and in Table (measure and scope null)', async () => {
+		const proxy = await startProxy(sim.url, (path, body) => {
+			if (path === '/taxonomy/insights' && body?.data) {
+				body.data['taxonomy_alignment_biodiversity_turnover_%'] = 1.25;
+				body.data['portfolio_coverage_%'] = 87.5;
+			}
+			return body;
+		});
+		try {
+			const items = PORTFOLIO.slice(0, 3);
+			const summary = (await run(items, taxonomy(), { baseUrl: proxy.url })).items('Node')[0].json;
+			expect(summary).toMatchObject({ 'taxonomy_alignment_biodiversity_turnover_%': 1.25, 'portfolio_coverage_%': 87.5 });
+			const rows = (await run(items, taxonomy({ output: 'table' }), { baseUrl: proxy.url })).items('Node');
+			expect(rows).toHaveLength(SPEC_KEYS.length + 2);
+			expect(rows.find((row) => row.json.kpi === 'portfolio_coverage_%')!.json).toMatchObject({
+				measure: null,
+				scope: null,
+				excluding_sovereign_bonds: false,
+				percent: 87.5,
+			});
+			expect(rows.find((row) => row.json.kpi === 'taxonomy_alignment_biodiversity_turnover_%')!.json).toMatchObject({
+				measure: null,
+				scope: null,
+				percent: 1.25,
+			});
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('Group By: one request per portfolio, each output carries its group values and pairs to its own items', async () => {
+		const items: IDataObject[] = [
+			{ portfolio: 'Alpha', isin: stocks[0], name: 'A0', instrument_type: 'stock', market_value: 100 },
+			{ portfolio: 'Beta', isin: stocks[1], name: 'B1', instrument_type: 'stock', market_value: 200 },
+			{ portfolio: 'Alpha', isin: stocks[2], name: 'A2', instrument_type: 'stock', market_value: 300 },
+			{ portfolio: 'Beta', isin: null, name: 'Cash', instrument_type: 'cash', market_value: 5 },
+			{ portfolio: 'Beta', isin: stocks[3], name: 'B4', instrument_type: 'stock', market_value: 400 },
+		];
+		const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: TAXONOMY })).toBe(2);
+		expect(sentHoldings(0).map((h) => h.isin)).toEqual([stocks[0], stocks[2]]);
+		expect(sentHoldings(1).map((h) => h.isin)).toEqual([stocks[1], stocks[3]]);
+
+		const out = result.items('Node');
+		expect(out.map((item) => item.json.portfolio)).toEqual(['Alpha', 'Beta']);
+		expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 2 }]);
+		expect(out[1].pairedItem).toEqual([{ item: 1 }, { item: 3 }, { item: 4 }]);
+		expect(out[0].json).toMatchObject({ holdings_count: 2, removed_count: 0, removed_rows: [] });
+		expect(out[1].json).toMatchObject({ holdings_count: 2, removed_count: 1 });
+		expectKpisMatch(out[0].json, [
+			{ isin: stocks[0], instrument_type: 'stock', market_value: 100 },
+			{ isin: stocks[2], instrument_type: 'stock', market_value: 300 },
+		]);
+		expectKpisMatch(out[1].json, [
+			{ isin: stocks[1], instrument_type: 'stock', market_value: 200 },
+			{ isin: stocks[3], instrument_type: 'stock', market_value: 400 },
+		]);
+
+		sim.reset();
+		const table = (await run(items, taxonomy({ groupBy: 'portfolio', output: 'table' }))).items('Node');
+		expect(sim.requestCount({ route: TAXONOMY })).toBe(2);
+		expect(table).toHaveLength(2 * SPEC_KEYS.length);
+		expect(table.filter((row) => row.json.portfolio === 'Beta').every((row) => row.json.removed_count === 1)).toBe(true);
+	});
+
+	it('"Stop With an Error" for cash rows: the error names the row and nothing is sent', async () => {
+		const result = await run(PORTFOLIO, taxonomy({ cashRows: 'error' }));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/^Item 6: this cash row cannot be sent/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('a portfolio with only cash is refused locally', async () => {
+		const result = await run([{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 1 }], taxonomy());
+		expect(result.error?.message).toMatch(/^Item 0: no holding is left to send: all 1 rows are cash or have no ISIN/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	describe('"No data found for the given parameters"', () => {
+		const noData: IDataObject[] = unknownIsins.map((isin, i) => ({ isin, name: `U${i}`, instrument_type: 'stock', market_value: 10 }));
+
+		it('is a clear error', async () => {
+			const result = await run(noData, taxonomy());
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				'No EU Taxonomy data for this portfolio: none of its 2 holdings has taxonomy data or a market value',
+			);
+			expect((result.error as { description?: string }).description).toMatch(/No data found for the given parameters/);
+			expect(sim.requestCount()).toBe(1);
+		});
+
+		it('under continueOnFail: an item with found = false for that group, the other groups go on', async () => {
+			const items = [
+				...noData.map((row) => ({ ...row, portfolio: 'Empty' })),
+				{ portfolio: 'Real', isin: stocks[0], name: 'A', instrument_type: 'stock', market_value: 100 },
+			];
+			const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount({ route: TAXONOMY })).toBe(2);
+			const out = result.items('Node');
+			expect(out).toHaveLength(2);
+			expect(out[0].json).toMatchObject({
+				portfolio: 'Empty',
+				found: false,
+				message: 'No EU Taxonomy data for this portfolio (portfolio = "Empty"): none of its 2 holdings has taxonomy data or a market value',
+				holdings_count: 2,
+				removed_count: 0,
+			});
+			expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+			expect(out[1].json).toMatchObject({ portfolio: 'Real', found: true, holdings_count: 1 });
+			expect(out[1].pairedItem).toEqual([{ item: 2 }]);
+		});
+	});
+
+	it('403 for a key without the EU Taxonomy family: the plain message, one request', async () => {
+		const result = await run(PORTFOLIO, taxonomy(), { apiKey: 'sim-esg-only' });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(
+			"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
+		);
+		expect(sim.requestCount()).toBe(1);
+	});
+
+	it('504: "send fewer holdings", exactly one request (no blind retry)', async () => {
+		const slow = await startSimulator({
+			latency: { [TAXONOMY]: { baseMs: 1_000, perHoldingMs: 5_000 } },
+			timeScale: 0.001,
+		});
+		try {
+			const result = await run(PORTFOLIO, taxonomy(), { baseUrl: slow.url });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				'The EU Taxonomy alignment took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
+			);
+			expect(slow.requestCount()).toBe(1);
+			expect(slow.requests()[0].status).toBe(504);
+		} finally {
+			await slow.close();
+		}
+	});
+
+	describe('bad input stops before any request, naming the item and the field', () => {
+		const good = (i: number): IDataObject => ({ isin: stocks[i], name: `S${i}`, instrument_type: 'stock', market_value: 100 });
+		it.each([
+			['missing market value', [good(0), { isin: stocks[1], name: 'S1', instrument_type: 'stock' }], /^Item 1: the market value is missing/],
+			['bad instrument type', [good(0), good(1), { ...good(2), instrument_type: 'crypto' }], /^Item 2: instrument type "crypto" is not one the API knows/],
+			['invalid ISIN', [{ ...good(0), isin: 'US0378331006' }], /^Item 0: invalid ISIN: "US0378331006" fails the ISIN check digit/],
+			['market value not a number', [good(0), { ...good(1), market_value: 'n/a' }], /^Item 1: market value "n\/a" is not a number/],
+		])('%s', async (_, items, message) => {
+			const result = await run(items as IDataObject[], taxonomy());
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(message);
+			expect(sim.requestCount()).toBe(0);
+		});
+
+		it('also when the bad row is in a later group', async () => {
+			const items = [
+				{ ...good(0), portfolio: 'A' },
+				{ ...good(1), portfolio: 'B', market_value: undefined },
+			];
+			const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
+			expect(result.error?.message).toMatch(/^Item 1: the market value is missing/);
+			expect(sim.requestCount()).toBe(0);
+		});
+
+		it('under continueOnFail the bad group becomes error items and the others are computed', async () => {
+			const items = [
+				{ ...good(0), portfolio: 'A' },
+				{ ...good(1), portfolio: 'B', instrument_type: 'crypto' },
+				{ ...good(2), portfolio: 'A' },
+			];
+			const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount()).toBe(1);
+			const out: INodeExecutionData[] = result.items('Node');
+			expect(out).toHaveLength(2);
+			expect(out[0].json).toMatchObject({ portfolio: 'A', found: true, holdings_count: 2 });
+			expect(out[1].json.error).toMatch(/^Item 1: instrument type "crypto"/);
+			expect(out[1].pairedItem).toEqual({ item: 1 });
+		});
+	});
+
+	it('Holdings (JSON): the array is one portfolio', async () => {
+		const holdings = [
+			{ isin: stocks[0], name: 'A', instrument_type: 'stock', market_value: 100 },
+			{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 100 },
+		];
+		const result = await run([{ any: 1 }], taxonomy({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }));
+		expect(result.error).toBeUndefined();
+		expect(sentHoldings()).toEqual([holdings[0]]);
+		const out = result.items('Node');
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toMatchObject({ holdings_count: 1, removed_count: 1 });
+		expect(out[0].pairedItem).toEqual([{ item: 0 }]);
+	});
+});
+
+/** A loopback proxy in front of the simulator that can rewrite JSON answers (for answers the simulator never gives). */
+async function startProxy(
+	target: string,
+	transform: (path: string, body: any) => unknown,
+): Promise<{ url: string; close: () => Promise<void> }> {
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			void (async () => {
+				const headers: Record<string, string> = {};
+				for (const name of ['x-api-key', 'content-type', 'accept']) {
+					const value = req.headers[name];
+					if (typeof value === 'string') headers[name] = value;
+				}
+				const answer = await fetch(`${target}${req.url}`, {
+					method: req.method,
+					headers,
+					body: chunks.length ? Buffer.concat(chunks) : undefined,
+				});
+				const text = await answer.text();
+				let body: unknown;
+				try {
+					body = transform(new URL(req.url ?? '/', target).pathname, JSON.parse(text));
+				} catch {
+					body = text;
+				}
+				res.writeHead(answer.status, { 'content-type': 'application/json' });
+				res.end(typeof body === 'string' ? body : JSON.stringify(body));
+			})();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}

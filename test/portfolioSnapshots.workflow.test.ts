@@ -1,0 +1,404 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { startSimulator } from './simulator';
+import type { PortfolioState, Simulator } from './simulator';
+import { makeIsin } from './helpers/isins';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import type { NodeSpec } from './helpers/workflows';
+import { runWorkflow } from './workflow/runner';
+
+const POST = 'POST /portfolios' as const;
+const GET = 'GET /portfolios' as const;
+const PUT = 'PUT /portfolios/{identifier}' as const;
+const DELETE = 'DELETE /portfolios/{identifier}' as const;
+const KEY = 'sim-all-families';
+const KEY_2 = 'sim-all-families-2';
+const ORG = 'org-a';
+const id = (clientId: string) => `svc-portfolio:${ORG}_${clientId}`;
+
+const THIS_YEAR = new Date().getUTCFullYear();
+const LAST_YEAR = THIS_YEAR - 1;
+/** Three quarters of last year: always listed (less than five years old) and never in a future year. */
+const QUARTERS = [
+	{ date: `${LAST_YEAR}-03-31`, quarterEnd: `${LAST_YEAR}-03-31` },
+	{ date: `${LAST_YEAR}-06-15`, quarterEnd: `${LAST_YEAR}-06-30` },
+	{ date: `${LAST_YEAR}-08-01T00:00:00`, quarterEnd: `${LAST_YEAR}-09-30` },
+];
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => sim.close());
+beforeEach(() => sim.reset());
+
+function holdingRows(portfolioId: string, portfolioName: string, date: string, scale = 1): IDataObject[] {
+	return [
+		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 * scale },
+		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: '350.00' },
+		// Cash: no ISIN, allowed on POST /portfolios.
+		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: '', name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
+	];
+}
+
+/** Two portfolios x three quarters, three holdings each: 18 rows, 6 groups. */
+function historyRows(): IDataObject[] {
+	return ['fund-a', 'fund-b'].flatMap((portfolioId) =>
+		QUARTERS.flatMap(({ date }) => holdingRows(portfolioId, portfolioId === 'fund-a' ? 'Fund A' : 'Fund B', date)),
+	);
+}
+
+const createSnapshot = (extra: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec => ({
+	type: 'portfolioSnapshots',
+	parameters: {
+		operation: 'createOrUpdateSnapshot',
+		portfolioId: '={{ $json.portfolio_id }}',
+		portfolioName: '={{ $json.portfolio_name }}',
+		snapshotDate: '={{ $json.date }}',
+		currency: 'EUR',
+		groupBy: 'portfolio_id, date',
+		...extra,
+	},
+	...(onError ? { onError } : {}),
+});
+
+const byIdentifier = (value: string) => ({ __rl: true, mode: 'id', value });
+
+async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
+	const result = await runWorkflow(chainWorkflow(items, spec), { credentials: credentialsFor(sim.url, apiKey) });
+	return { result, out: result.items('Node') };
+}
+
+async function storeHistory(): Promise<INodeExecutionData[]> {
+	const { result, out } = await run(historyRows(), createSnapshot());
+	expect(result.error).toBeUndefined();
+	return out;
+}
+
+function state(): Record<string, PortfolioState> {
+	return Object.fromEntries(sim.portfolioState(ORG).map((portfolio) => [portfolio.identifier, portfolio]));
+}
+
+describe('Portfolio Snapshots: Create or Update Snapshot', () => {
+	it('stores a history of two portfolios x three quarters with one request per group', async () => {
+		const out = await storeHistory();
+		expect(sim.requestCount({ route: POST, key: KEY })).toBe(6);
+		expect(out).toHaveLength(6);
+
+		const expected = ['fund-a', 'fund-b'].flatMap((portfolioId, p) =>
+			QUARTERS.map(({ date, quarterEnd }, q) => ({
+				identifier: id(portfolioId),
+				portfolio_id: portfolioId,
+				name: portfolioId === 'fund-a' ? 'Fund A' : 'Fund B',
+				outcome: q === 0 ? 'created' : 'updated',
+				quarter_end: quarterEnd,
+				snapshot_date: date.slice(0, 10),
+				holdings_count: 3,
+				removed_count: 0,
+				message: `Fund ${q === 0 ? 'created' : 'updated'} successfully at ${quarterEnd}`,
+				group: p * 3 + q,
+			})),
+		);
+		out.forEach((item, index) => {
+			const { group, ...json } = expected[index];
+			expect(item.json).toMatchObject(json);
+			expect(item.pairedItem).toEqual([0, 1, 2].map((row) => ({ item: group * 3 + row })));
+		});
+
+		// The bodies: identifier, name, currency, date as YYYY-MM-DD, the cash row with isin null.
+		const bodies = sim.requests({ route: POST }).map((request) => request.body as IDataObject);
+		expect(bodies[2]).toEqual({
+			identifier: 'fund-a',
+			name: 'Fund A',
+			currency: 'EUR',
+			snapshot_at: `${LAST_YEAR}-08-01`,
+			holdings: [
+				{ isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'stock', currency: 'USD', weight: 60, market_value: 600 },
+				{ isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: 350 },
+				{ isin: null, name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
+			],
+		});
+
+		const stored = state();
+		expect(Object.keys(stored).sort()).toEqual([id('fund-a'), id('fund-b')]);
+		for (const portfolio of Object.values(stored)) {
+			expect(portfolio.currency).toBe('EUR');
+			expect(portfolio.snapshots.map((s) => s.date)).toEqual(QUARTERS.map((q) => q.quarterEnd));
+		}
+	});
+
+	it('replaces the snapshot of a quarter when sent again with another date of that quarter', async () => {
+		await storeHistory();
+		const rows = holdingRows('fund-a', 'Renamed? No: name is kept', `${LAST_YEAR}-05-02`, 2);
+		const { result, out } = await run(rows, createSnapshot({ currency: 'SEK' }));
+		expect(result.error).toBeUndefined();
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toMatchObject({ outcome: 'updated', quarter_end: `${LAST_YEAR}-06-30`, snapshot_date: `${LAST_YEAR}-05-02` });
+		const fundA = state()[id('fund-a')];
+		expect(fundA.name).toBe('Fund A');
+		expect(fundA.currency).toBe('EUR');
+		expect(fundA.snapshots).toHaveLength(3);
+		const q2 = fundA.snapshots.find((s) => s.date === `${LAST_YEAR}-06-30`)!;
+		expect((q2.holdings[0] as IDataObject).market_value).toBe(1200);
+	});
+
+	it('without Group By sends all items as one snapshot, paired to every item', async () => {
+		const rows = holdingRows('x', 'X', `${LAST_YEAR}-12-31`);
+		const { result, out } = await run(
+			rows,
+			createSnapshot({ groupBy: '', portfolioId: 'solo_1', portfolioName: 'Solo', snapshotDate: `${LAST_YEAR}-11-30T00:00:00.000Z`, currency: 'USD' }),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: POST })).toBe(1);
+		expect(out[0].json).toMatchObject({ identifier: id('solo_1'), outcome: 'created', quarter_end: `${LAST_YEAR}-12-31`, holdings_count: 3 });
+		expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(state()[id('solo_1')].currency).toBe('USD');
+	});
+
+	it('takes holdings from the JSON parameter', async () => {
+		const holdingsJson = JSON.stringify([{ isin: null, name: 'Cash', currency: 'EUR', market_value: 10 }]);
+		const { result, out } = await run(
+			[{ a: 1 }, { a: 2 }],
+			createSnapshot({ holdingsSource: 'json', holdingsJson, portfolioId: 'json-1', portfolioName: 'J', snapshotDate: `${LAST_YEAR}-01-01` }),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: POST })).toBe(1);
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toMatchObject({ outcome: 'created', quarter_end: `${LAST_YEAR}-03-31`, holdings_count: 1 });
+		expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('Portfolio Snapshots: Get Many', () => {
+	it('lists every portfolio of the organization, also with a second key of the same organization', async () => {
+		await storeHistory();
+		for (const apiKey of [KEY, KEY_2]) {
+			const { result, out } = await run([{ x: 1 }, { x: 2 }], { type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: true } }, apiKey);
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount({ route: GET, key: apiKey })).toBe(1);
+			expect(out.map((item) => item.json)).toEqual(
+				['fund-a', 'fund-b'].map((clientId) => ({
+					identifier: id(clientId),
+					name: clientId === 'fund-a' ? 'Fund A' : 'Fund B',
+					snapshots: QUARTERS.map((q) => q.quarterEnd),
+					snapshot_count: 3,
+					latest_snapshot: QUARTERS[2].quarterEnd,
+					members: 3,
+				})),
+			);
+			for (const item of out) expect(item.pairedItem).toEqual({ item: 0 });
+		}
+	});
+
+	it('filters by name (contains, case ignored) and limits', async () => {
+		await storeHistory();
+		const filtered = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: true, options: { nameContains: ' b' } } });
+		expect(filtered.out.map((item) => item.json.identifier)).toEqual([id('fund-b')]);
+		const limited = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: false, limit: 1 } });
+		expect(limited.out.map((item) => item.json.identifier)).toEqual([id('fund-a')]);
+	});
+});
+
+describe('Portfolio Snapshots: Update', () => {
+	it('renames and changes the currency per input item, sending only the fields set', async () => {
+		await storeHistory();
+		const { result, out } = await run(
+			[
+				{ identifier: id('fund-a'), new_name: 'Global Equity' },
+				{ identifier: id('fund-b'), new_name: 'Nordic Credit' },
+			],
+			{
+				type: 'portfolioSnapshots',
+				parameters: {
+					operation: 'update',
+					portfolio: byIdentifier('={{ $json.identifier }}'),
+					updateFields: { name: '={{ $json.new_name }}', currency: '={{ $itemIndex === 1 ? "sek" : "GBP" }}' },
+				},
+			},
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: PUT })).toBe(2);
+		const requests = sim.requests({ route: PUT });
+		expect(requests[0].path).toBe(`/portfolios/${encodeURIComponent(id('fund-a'))}`);
+		expect(requests.map((r) => r.body)).toEqual([
+			{ name: 'Global Equity', currency: 'GBP' },
+			{ name: 'Nordic Credit', currency: 'SEK' },
+		]);
+		expect(out.map((item) => item.json)).toEqual([
+			{ identifier: id('fund-a'), message: `Fund metadata updated successfully with id: ${id('fund-a')}`, name: 'Global Equity', currency: 'GBP' },
+			{ identifier: id('fund-b'), message: `Fund metadata updated successfully with id: ${id('fund-b')}`, name: 'Nordic Credit', currency: 'SEK' },
+		]);
+		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(state()[id('fund-a')]).toMatchObject({ name: 'Global Equity', currency: 'GBP' });
+		expect(state()[id('fund-b')]).toMatchObject({ name: 'Nordic Credit', currency: 'SEK' });
+
+		// Only the name: the currency is not sent.
+		await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'update', portfolio: { __rl: true, mode: 'list', value: id('fund-a') }, updateFields: { name: 'Only Name' } } });
+		expect(sim.requests({ route: PUT })[2].body).toEqual({ name: 'Only Name' });
+		expect(state()[id('fund-a')]).toMatchObject({ name: 'Only Name', currency: 'GBP' });
+	});
+
+	it('refuses an unknown currency code locally (the API would ignore it): 0 requests', async () => {
+		await storeHistory();
+		const { result } = await run([{ identifier: id('fund-a'), ccy: 'XYZ' }], {
+			type: 'portfolioSnapshots',
+			parameters: { operation: 'update', portfolio: byIdentifier('={{ $json.identifier }}'), updateFields: { name: 'N', currency: '={{ $json.ccy }}' } },
+		});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/^Item 0: Update Fields > Currency "XYZ" is not an ISO 4217 currency code/);
+		expect(sim.requestCount({ route: PUT })).toBe(0);
+		expect(state()[id('fund-a')].name).toBe('Fund A');
+	});
+
+	it('refuses a client identifier that is not the returned form, and an update with no field: 0 requests', async () => {
+		const noPrefix = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'update', portfolio: byIdentifier('fund-a'), updateFields: { name: 'N' } } });
+		expect(noPrefix.result.error?.message).toMatch(/Item 0: Portfolio "fund-a" is not a portfolio identifier/);
+		const nothing = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'update', portfolio: byIdentifier(id('fund-a')), updateFields: {} } });
+		expect(nothing.result.error?.message).toMatch(/Item 0: nothing to update/);
+		expect(sim.requestCount()).toBe(0);
+	});
+});
+
+describe('Portfolio Snapshots: Delete Snapshot', () => {
+	const deleteNode = (onError?: NodeSpec['onError']): NodeSpec => ({
+		type: 'portfolioSnapshots',
+		parameters: { operation: 'deleteSnapshot', portfolio: byIdentifier('={{ $json.identifier }}'), snapshotDate: '={{ $json.date }}' },
+		...(onError ? { onError } : {}),
+	});
+
+	it('deletes snapshots down to the portfolio, and says not_found for an unlisted quarter', async () => {
+		await storeHistory();
+		const { result, out } = await run(
+			[
+				{ identifier: id('fund-b'), date: `${LAST_YEAR}-02-10` },
+				{ identifier: id('fund-b'), date: `${LAST_YEAR}-06-30` },
+				{ identifier: id('fund-b'), date: `${LAST_YEAR}-12-31` },
+				{ identifier: id('fund-b'), date: `${LAST_YEAR}-09-30` },
+			],
+			deleteNode(),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: DELETE })).toBe(4);
+		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual([
+			{ snapshot_at: `${LAST_YEAR}-02-10` },
+			{ snapshot_at: `${LAST_YEAR}-06-30` },
+			{ snapshot_at: `${LAST_YEAR}-12-31` },
+			{ snapshot_at: `${LAST_YEAR}-09-30` },
+		]);
+		expect(out.map((item) => item.json)).toEqual([
+			{ identifier: id('fund-b'), outcome: 'snapshot_deleted', message: 'Fund snapshot deleted successfully', quarter_end: `${LAST_YEAR}-03-31`, snapshot_date: `${LAST_YEAR}-02-10` },
+			{ identifier: id('fund-b'), outcome: 'snapshot_deleted', message: 'Fund snapshot deleted successfully', quarter_end: `${LAST_YEAR}-06-30`, snapshot_date: `${LAST_YEAR}-06-30` },
+			{ identifier: id('fund-b'), outcome: 'not_found', message: 'Fund snapshot not found', quarter_end: `${LAST_YEAR}-12-31`, snapshot_date: `${LAST_YEAR}-12-31` },
+			{ identifier: id('fund-b'), outcome: 'portfolio_deleted', message: 'Fund deleted successfully with all snapshots', quarter_end: `${LAST_YEAR}-09-30`, snapshot_date: `${LAST_YEAR}-09-30` },
+		]);
+		expect(out.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		expect(Object.keys(state())).toEqual([id('fund-a')]);
+	});
+
+	it('reports portfolio_deleted for a portfolio whose snapshots are all too old to be listed', async () => {
+		const old = `${THIS_YEAR - 7}-06-30`;
+		const created = await run(holdingRows('old-fund', 'Old', old), createSnapshot());
+		expect(created.out[0].json).toMatchObject({ outcome: 'created', quarter_end: old });
+		const { out } = await run([{ identifier: id('old-fund'), date: `${LAST_YEAR}-01-01` }], deleteNode());
+		expect(out[0].json).toMatchObject({ outcome: 'portfolio_deleted', message: 'Fund deleted successfully', quarter_end: `${LAST_YEAR}-03-31` });
+		expect(state()[id('old-fund')]).toBeUndefined();
+	});
+
+	it('with continueOnFail: a bad date becomes an error item, the other items go on', async () => {
+		await storeHistory();
+		const { result, out } = await run(
+			[
+				{ identifier: id('fund-a'), date: `${LAST_YEAR}-03-31` },
+				{ identifier: id('fund-a'), date: `${THIS_YEAR + 1}-03-31` },
+				{ identifier: id('fund-a'), date: `${LAST_YEAR}-06-30` },
+			],
+			deleteNode('continueRegularOutput'),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: DELETE })).toBe(2);
+		expect(out).toHaveLength(3);
+		expect(out[0].json.outcome).toBe('snapshot_deleted');
+		expect(out[1].json.error).toMatch(/^Item 1: Snapshot Date "\d{4}-03-31" is in a future year/);
+		expect(out[1].json.identifier).toBe(id('fund-a'));
+		expect(out[1].pairedItem).toEqual({ item: 1 });
+		expect(out[2].json.outcome).toBe('snapshot_deleted');
+	});
+});
+
+describe('Portfolio Snapshots: local checks, before any request', () => {
+	/** A history of three groups whose middle group (items 3-5) gets `change`. */
+	function withBadMiddleGroup(change: (row: IDataObject, index: number) => void): IDataObject[] {
+		const rows = QUARTERS.flatMap(({ date }) => holdingRows('fund-a', 'Fund A', date));
+		rows.slice(3, 6).forEach(change);
+		return rows;
+	}
+
+	const cases: Array<[string, (row: IDataObject, index: number) => void, RegExp]> = [
+		['bad Portfolio ID characters', (row) => (row.portfolio_id = 'fund a/1'), /^Item 3 \(first of the group portfolio_id = "fund a\/1", date = .*\): Portfolio ID "fund a\/1" may only contain letters, digits, "-" and "_"/],
+		['a future-year date', (row) => (row.date = `${THIS_YEAR + 1}-03-31`), /^Item 3 \(first of the group .*\): Snapshot Date "\d{4}-03-31" is in a future year/],
+		['an unreadable date', (row) => (row.date = '31/06/2025'), /^Item 3 \(first of the group .*\): Snapshot Date "31\/06\/2025" is not a date the API can read/],
+		['a missing market value', (row, index) => index === 1 && delete row.market_value, /^Item 4: the market value is missing/],
+		['a zero market value', (row, index) => index === 2 && (row.market_value = '0,00'), /^Item 5: the market value is 0/],
+	];
+
+	it.each(cases)('%s in the middle group: error naming the item and field, nothing stored', async (_label, change, message) => {
+		const { result } = await run(withBadMiddleGroup(change), createSnapshot());
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('refuses an empty Snapshot Date and an empty Portfolio ID', async () => {
+		const noDate = await run(holdingRows('fund-a', 'A', ''), createSnapshot({ groupBy: 'portfolio_id' }));
+		expect(noDate.result.error?.message).toMatch(/^Item 0 \(first of the group portfolio_id = "fund-a"\): Snapshot Date is empty/);
+		const noId = await run(holdingRows('', 'A', `${LAST_YEAR}-01-01`), createSnapshot({ groupBy: '' }));
+		expect(noId.result.error?.message).toMatch(/^Item 0: Portfolio ID is empty/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('refuses two groups that would land in the same quarter of the same portfolio, naming both', async () => {
+		const rows = [
+			...holdingRows('fund-a', 'A', `${LAST_YEAR}-01-15`),
+			...holdingRows('fund-a', 'A', `${LAST_YEAR}-04-01`),
+			...holdingRows(' fund-a ', 'A', `${LAST_YEAR}-02-20`),
+		];
+		const { result } = await run(rows, createSnapshot());
+		expect(result.error?.message).toMatch(
+			new RegExp(`^Item 0 \\(first of the group .*\\) and Item 6 \\(first of the group .*\\) would all store portfolio "fund-a" at the same quarter end ${LAST_YEAR}-03-31`),
+		);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('with continueOnFail: the bad group becomes error items, the other groups are stored', async () => {
+		const rows = withBadMiddleGroup((row) => (row.date = 'not a date'));
+		const { result, out } = await run(rows, createSnapshot({}, 'continueRegularOutput'));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: POST })).toBe(2);
+		expect(out).toHaveLength(5);
+		expect(out[0].json).toMatchObject({ outcome: 'created', quarter_end: QUARTERS[0].quarterEnd });
+		for (const [offset, item] of out.slice(1, 4).entries()) {
+			expect(item.json.error).toMatch(/^Item 3 \(first of the group .*\): Snapshot Date "not a date" is not a date/);
+			expect(item.json.name).toBe(rows[3 + offset].name);
+			expect(item.pairedItem).toEqual({ item: 3 + offset });
+		}
+		expect(out[4].json).toMatchObject({ outcome: 'updated', quarter_end: QUARTERS[2].quarterEnd });
+		expect(state()[id('fund-a')].snapshots.map((s) => s.date)).toEqual([QUARTERS[0].quarterEnd, QUARTERS[2].quarterEnd]);
+	});
+
+	it('with continueOnFail: an API refusal of one item (unknown portfolio) does not stop the others', async () => {
+		await storeHistory();
+		const { result, out } = await run(
+			[{ identifier: id('no-such-fund') }, { identifier: id('fund-b') }],
+			{
+				type: 'portfolioSnapshots',
+				parameters: { operation: 'update', portfolio: byIdentifier('={{ $json.identifier }}'), updateFields: { name: 'Renamed' } },
+				onError: 'continueRegularOutput',
+			},
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: PUT })).toBe(2);
+		expect(out[0].json).toMatchObject({ identifier: id('no-such-fund'), http_code: '400' });
+		expect(out[0].json.error).toMatch(/portfolio update/);
+		expect(out[1].json).toMatchObject({ identifier: id('fund-b'), name: 'Renamed' });
+	});
+});

@@ -1,0 +1,342 @@
+/**
+ * Sustainability Reports node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator over HTTP:
+ * the report is created, the PDF downloaded from the second (download) listener and attached to an email.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { IConnections, IDataObject, INode, IPairedItemData } from 'n8n-workflow';
+
+import { lastCompletedQuarterEnd } from '../nodes/shared/dates';
+import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
+import { reportFileName } from '../nodes/SustainabilityReports/actions/generatePdfReport.operation';
+import { BENCHMARK_INDICES, SIM_KEYS, findIsins, startSimulator } from './simulator';
+import type { Simulator } from './simulator';
+import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+
+const NODE_TYPE = `${PACKAGE_NAME}.sustainabilityReports`;
+const ROUTE = 'POST /reports' as const;
+const ISINS = findIsins((data) => data.known && !data.isFund, 4, 'SE');
+const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'IE');
+
+const HOLDINGS: IDataObject[] = [
+	{ isin: ISINS[0], name: 'Alpha AB', instrument_type: 'Stock', currency: 'SEK', 'Weight %': '40%', 'Market Value': '400 000' },
+	{ isin: ISINS[1], name: 'Beta AB', instrument_type: 'Stock', currency: 'SEK', 'Weight %': 35, 'Market Value': 350000 },
+	{ isin: '', name: 'Cash SEK', instrument_type: 'Cash', currency: 'SEK', 'Weight %': 5, 'Market Value': 50000 },
+	{ isin: ISINS[2], name: 'Gamma AB', instrument_type: 'Stock', currency: 'SEK', 'Weight %': 20, 'Market Value': 200000 },
+];
+
+interface Flow {
+	email?: boolean;
+	onError?: INode['onError'];
+}
+
+function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {}) {
+	const nodes: INode[] = [
+		{ id: '1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: '2',
+			name: 'Holdings',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [200, 0],
+			parameters: { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
+		},
+		{
+			id: '3',
+			name: 'Report',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: {
+				operation: 'generatePdfReport',
+				reportName: 'Nordic Balanced Fund',
+				reportId: 'nordic-balanced',
+				...parameters,
+			},
+			credentials: { sustainabilityComplianceApi: { id: 'cred', name: 'Sustainability Compliance' } },
+			...(flow.onError ? { onError: flow.onError } : {}),
+		},
+	];
+	const connections: IConnections = {
+		Start: { main: [[{ node: 'Holdings', type: 'main', index: 0 }]] },
+		Holdings: { main: [[{ node: 'Report', type: 'main', index: 0 }]] },
+	};
+	if (flow.email) {
+		nodes.push({
+			id: '4',
+			name: 'Send Email',
+			type: 'n8n-nodes-base.emailSend',
+			typeVersion: 2.1,
+			position: [600, 0],
+			parameters: {
+				fromEmail: 'reports@example.com',
+				toEmail: 'client@example.com',
+				subject: '=Sustainability report {{ $json.report_id }} {{ $json.snapshot_at }}',
+				emailFormat: 'text',
+				text: 'Please find the report attached.',
+				options: { attachments: 'data' },
+			},
+			credentials: { smtp: { id: 'smtp', name: 'SMTP' } },
+		});
+		connections.Report = { main: [[{ node: 'Send Email', type: 'main', index: 0 }]] };
+	}
+	return { nodes, connections };
+}
+
+async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, flow: Flow = {}) {
+	return await runWorkflow(workflow(rows, parameters, flow), {
+		credentials: {
+			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: sim.url },
+			smtp: { host: 'localhost', port: 25, user: '', password: '', secure: false },
+		},
+		nodeTypes: { [NODE_TYPE]: new SustainabilityReports() },
+		coreNodes: 'standIns',
+	});
+}
+
+function paired(item: { pairedItem?: unknown }): number[] {
+	const list = (Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]) as IPairedItemData[];
+	return list.map((entry) => entry.item).sort((a, b) => a - b);
+}
+
+function renderPdf(pdf: Buffer): string[] {
+	const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
+	try {
+		const file = join(dir, 'report.pdf');
+		writeFileSync(file, pdf);
+		execFileSync('pdftoppm', ['-png', '-r', '50', file, join(dir, 'page')], { stdio: 'pipe' });
+		return readdirSync(dir).filter((name) => name.endsWith('.png'));
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+function hasPdftoppm(): boolean {
+	try {
+		execFileSync('pdftoppm', ['-v'], { stdio: 'pipe' });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+describe('Sustainability Reports node (workflow, simulator)', () => {
+	let sim: Simulator;
+
+	beforeAll(async () => {
+		sim = await startSimulator({});
+	});
+	afterAll(async () => {
+		await sim.close();
+	});
+	beforeEach(() => sim.reset());
+
+	it('creates the report, downloads the PDF without the API key and hands it to Send Email as an attachment', async () => {
+		const result = await run(sim, HOLDINGS, { snapshotDate: '2025-08-14T00:00:00' }, { email: true });
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		expect(sim.requestCount({ route: ROUTE })).toBe(1);
+
+		const body = sim.requests({ route: ROUTE })[0].body as IDataObject;
+		expect(body).toMatchObject({
+			name: 'Nordic Balanced Fund',
+			identifier: 'nordic-balanced',
+			type: 'esg-overview',
+			snapshot_at: '2025-08-14',
+			benchmark_index: 'S&P 500',
+		});
+		expect(body).not.toHaveProperty('benchmark_etf_mutual_fund');
+		expect(body).not.toHaveProperty('methodology_id');
+		expect(body.holdings).toEqual([
+			{ isin: ISINS[0], name: 'Alpha AB', instrument_type: 'stock', currency: 'SEK', weight: 40, market_value: 400000 },
+			{ isin: ISINS[1], name: 'Beta AB', instrument_type: 'stock', currency: 'SEK', weight: 35, market_value: 350000 },
+			{ isin: ISINS[2], name: 'Gamma AB', instrument_type: 'stock', currency: 'SEK', weight: 20, market_value: 200000 },
+		]);
+
+		const [report] = result.items('Report');
+		expect(result.items('Report')).toHaveLength(1);
+		expect(paired(report)).toEqual([0, 1, 2, 3]);
+		expect(report.json).toMatchObject({
+			name: 'Nordic Balanced Fund',
+			report_id: 'nordic-balanced',
+			type: 'esg-overview',
+			snapshot_at: '2025-09-30',
+			default_benchmark: BENCHMARK_INDICES['S&P 500'],
+			holdings_count: 3,
+			removed_count: 1,
+			removed_rows: [{ item: 2, name: 'Cash SEK', isin: null, reason: 'cash row' }],
+			downloaded: true,
+			file_name: 'nordic-balanced_esg-overview_2025-09-30.pdf',
+		});
+		expect(report.json.request_id).toEqual(expect.any(String));
+		expect(report.json.identifier).toEqual(expect.any(String));
+		expect(String(report.json.location_url)).toMatch(new RegExp(`^${sim.downloadUrl}/documents/`));
+		expect(report.binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: 'nordic-balanced_esg-overview_2025-09-30.pdf' });
+
+		const pdf = await result.binary('Report', 0, 'data');
+		expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+		expect(report.json.file_size).toBe(pdf.length);
+		if (hasPdftoppm()) expect(renderPdf(pdf).length).toBeGreaterThan(0);
+
+		// The download went to the other host, without the API key.
+		const downloads = sim.downloads();
+		expect(downloads).toHaveLength(1);
+		expect(downloads[0].status).toBe(200);
+		expect(downloads[0].headers).not.toHaveProperty('x-api-key');
+		expect(JSON.stringify(downloads[0].headers)).not.toContain(SIM_KEYS.allFamilies);
+
+		// The binary flows straight into the Send Email node as an attachment.
+		expect(result.emails).toHaveLength(1);
+		const [email] = result.emails;
+		expect(email.subject).toBe('Sustainability report nordic-balanced 2025-09-30');
+		expect(email.attachments).toHaveLength(1);
+		expect(email.attachments[0]).toMatchObject({
+			property: 'data',
+			fileName: 'nordic-balanced_esg-overview_2025-09-30.pdf',
+			mimeType: 'application/pdf',
+			size: pdf.length,
+		});
+		expect(email.attachments[0].content.equals(pdf)).toBe(true);
+	});
+
+	it('Group By: one report per group, each paired to its group, in the chosen binary field; the fund ISIN benchmark wins', async () => {
+		const rows = HOLDINGS.map((row, index) => ({ ...row, portfolio: index < 2 ? 'P-1' : 'P/2 Växt' }));
+		const result = await run(sim, rows, {
+			groupBy: 'portfolio',
+			reportId: '={{ $json.portfolio }}',
+			reportType: 'mifid2',
+			methodology: 2,
+			benchmarkFundIsin: ` ${FUND.toLowerCase()} `,
+			binaryPropertyName: 'report',
+			snapshotDate: '2025-02-01',
+		});
+		expect(result.error).toBeUndefined();
+		const items = result.items('Report');
+		expect(items.map(paired)).toEqual([
+			[0, 1],
+			[2, 3],
+		]);
+		expect(items.map((item) => item.json.portfolio)).toEqual(['P-1', 'P/2 Växt']);
+		expect(items.map((item) => item.json.report_id)).toEqual(['P-1', 'P/2 Växt']);
+		expect(items.map((item) => item.binary?.report?.fileName)).toEqual([
+			'P-1_mifid2_2025-03-31.pdf',
+			'P_2_Vaxt_mifid2_2025-03-31.pdf',
+		]);
+		expect(items[1].json.removed_count).toBe(1);
+		const bodies = sim.requests({ route: ROUTE }).map((request) => request.body as IDataObject);
+		expect(bodies).toHaveLength(2);
+		for (const body of bodies) {
+			expect(body.benchmark_etf_mutual_fund).toBe(FUND);
+			expect(body).not.toHaveProperty('benchmark_index');
+			expect(body.methodology_id).toBe(2);
+			expect(body.type).toBe('mifid2');
+		}
+		expect(items[0].json.default_benchmark).toBe(FUND);
+		expect((await result.binary('Report', 1, 'report')).subarray(0, 5).toString()).toBe('%PDF-');
+		expect(sim.downloads()).toHaveLength(2);
+	});
+
+	it('with Download PDF off, returns only the link; an empty Snapshot Date means the last completed quarter end', async () => {
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'OMX Stockholm' });
+		expect(result.error).toBeUndefined();
+		const [report] = result.items('Report');
+		expect(report.binary).toBeUndefined();
+		expect(report.json.downloaded).toBe(false);
+		expect(report.json.location_url).toEqual(expect.stringContaining('/documents/'));
+		expect(sim.downloads()).toHaveLength(0);
+		const body = sim.requests({ route: ROUTE })[0].body as IDataObject;
+		expect(body.snapshot_at).toBe(lastCompletedQuarterEnd());
+		expect(body.benchmark_index).toBe('OMX Stockholm');
+	});
+
+	it('an expired download link gives a clear error with the request ID', async () => {
+		const expiring = await startSimulator({ reportLinkTtlMs: -1 });
+		try {
+			const result = await run(expiring, HOLDINGS, {});
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(/^The report was created, but its download link has expired or is no longer valid \(403: AccessDenied: Request has expired\)/);
+			expect(expiring.requests({ route: ROUTE })[0].status).toBe(201);
+			expect((result.error as { description?: string }).description).toMatch(/Request ID \(quote it to support\): [0-9a-f-]{36}/);
+			// 403 is final: no retry of the download, and no second report.
+			expect(expiring.downloads()).toHaveLength(1);
+			expect(expiring.requestCount({ route: ROUTE })).toBe(1);
+		} finally {
+			await expiring.close();
+		}
+	});
+
+	it('continueOnFail: a failed download becomes error items that keep the request ID', async () => {
+		const expiring = await startSimulator({ reportLinkTtlMs: -1 });
+		try {
+			const result = await run(expiring, HOLDINGS, {}, { onError: 'continueRegularOutput' });
+			expect(result.status).toBe('success');
+			const items = result.items('Report');
+			expect(items).toHaveLength(4);
+			expect(items.map(paired)).toEqual([[0], [1], [2], [3]]);
+			for (const item of items) {
+				expect(String(item.json.error)).toContain('download link has expired');
+				expect(String(item.json.error_details)).toMatch(/Request ID \(quote it to support\): [0-9a-f-]{36}/);
+			}
+		} finally {
+			await expiring.close();
+		}
+	});
+
+	it('a 504 says the report may exist but cannot be retrieved, and to retry with fewer holdings (no retry)', async () => {
+		sim.setFaults(ROUTE, { sequence: ['504'] });
+		const result = await run(sim, HOLDINGS, {});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(
+			'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
+		);
+		expect(sim.requestCount({ route: ROUTE })).toBe(1);
+		expect(sim.downloads()).toHaveLength(0);
+	});
+
+	describe('bad input fails before any request, naming the item and the field', () => {
+		it('missing weight', async () => {
+			const rows = HOLDINGS.map((row) => ({ ...row }));
+			delete rows[3]['Weight %'];
+			const result = await run(sim, rows, {});
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(/^Item 3: the weight is missing/);
+			expect(sim.requestCount()).toBe(0);
+		});
+
+		it('invalid benchmark fund ISIN', async () => {
+			const result = await run(sim, HOLDINGS, { benchmarkFundIsin: 'IE00B5BMR088' });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				'Item 0: Benchmark ETF or Mutual Fund ISIN is not valid: "IE00B5BMR088" fails the ISIN check digit (a typo?)',
+			);
+			expect(sim.requestCount()).toBe(0);
+		});
+
+		it('snapshot date in a future year', async () => {
+			const year = new Date().getUTCFullYear() + 1;
+			const result = await run(sim, HOLDINGS, { snapshotDate: `${year}-03-31T00:00:00` });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				`Item 0: Snapshot Date "${year}-03-31T00:00:00" is in a future year; the API only accepts snapshot dates up to the end of the current year`,
+			);
+			expect(sim.requestCount()).toBe(0);
+		});
+
+		it('a bad second group stops the run before the first group is sent', async () => {
+			const rows = HOLDINGS.map((row, index) => ({ ...row, portfolio: index < 2 ? 'A' : 'B' }));
+			delete rows[3].currency;
+			const result = await run(sim, rows, { groupBy: 'portfolio' });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(/^Item 3: the currency is missing/);
+			expect(sim.requestCount()).toBe(0);
+		});
+	});
+
+	it('file names are sanitised', () => {
+		expect(reportFileName('Kund: Ödmjuk/Fond *1*', 'esg-overview', '2025-06-30')).toBe('Kund_Odmjuk_Fond_1_esg-overview_2025-06-30.pdf');
+		expect(reportFileName('../..', 'mifid2', '2025-06-30')).toBe('report_mifid2_2025-06-30.pdf');
+	});
+});

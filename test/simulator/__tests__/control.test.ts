@@ -1,0 +1,82 @@
+/**
+ * The /__sim/ control surface, used over HTTP by processes that cannot hold the Simulator object.
+ */
+import { SIM_KEYS, startSimulator, type Simulator } from '../index';
+import { COMPANIES, call } from './helpers';
+
+const PROFILE = '/instruments/sustainability-profile';
+const ONE = { holdings: [{ isin: COMPANIES[0] }] };
+
+describe('control surface', () => {
+	let sim: Simulator;
+	const control = (method: string, path: string, body?: unknown) => call(sim.url, method, `/__sim${path}`, { key: null, body });
+
+	beforeAll(async () => {
+		sim = await startSimulator({ timeScale: 0.01 });
+	});
+	afterAll(() => sim.close());
+	beforeEach(() => sim.reset());
+
+	it('reports health, stats and recorded requests (without counting itself)', async () => {
+		expect((await control('GET', '/health')).body).toEqual({ ok: true, url: sim.url, downloadUrl: sim.downloadUrl });
+		await call(sim.url, 'POST', PROFILE, { body: ONE });
+		await call(sim.url, 'POST', PROFILE, { body: ONE, key: SIM_KEYS.esgOnly });
+		await call(sim.url, 'GET', '/portfolios', { key: 'bogus' });
+		const stats = (await control('GET', '/stats')).body;
+		expect(stats.total).toBe(3);
+		expect(stats.byRoute).toEqual({ 'POST /instruments/sustainability-profile': 2, 'GET /portfolios': 1 });
+		expect(stats.byKey).toEqual({ 'sim-all-families': 1, 'sim-esg-only': 1, bogus: 1 });
+		expect(stats.byRouteAndKey['POST /instruments/sustainability-profile']).toEqual({ 'sim-all-families': 1, 'sim-esg-only': 1 });
+		expect(stats.byStatus).toEqual({ '200': 1, '403': 2 });
+
+		const filtered = await control('GET', `/requests?route=${encodeURIComponent('POST /instruments/sustainability-profile')}&key=sim-esg-only`);
+		expect(filtered.body.count).toBe(1);
+		expect(filtered.body.requests[0]).toMatchObject({ key: 'sim-esg-only', status: 403, body: ONE });
+		expect((await control('GET', '/requests')).body.count).toBe(3);
+		expect((await control('GET', '/requests?route=nope')).status).toBe(400);
+	});
+
+	it('sets faults, burst limit and latency, and resets', async () => {
+		expect((await control('POST', '/faults', { route: 'GET /portfolios', spec: { sequence: ['503'] } })).status).toBe(200);
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(503);
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+		expect((await control('POST', '/faults', { route: 'GET /nope', spec: null })).status).toBe(400);
+		expect((await control('POST', '/faults', { route: '*', spec: { sequence: ['boom'] } })).status).toBe(400);
+
+		expect((await control('POST', '/burst', { requests: 1, windowMs: 60000 })).status).toBe(200);
+		await call(sim.url, 'GET', '/portfolios');
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(429);
+		expect((await control('POST', '/burst', { limit: null })).status).toBe(200);
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+		expect((await control('POST', '/burst', { requests: 'x' })).status).toBe(400);
+
+		expect((await control('POST', '/latency', { default: { baseMs: 30000, perHoldingMs: 0 } })).status).toBe(200);
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(504);
+		expect((await control('POST', '/latency', { latency: {} })).status).toBe(200);
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+
+		await control('POST', '/faults', { route: '*', spec: { probability: 1, kinds: ['500'] } });
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(500);
+		expect((await control('POST', '/reset')).body).toEqual({ ok: true });
+		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+		expect((await control('GET', '/stats')).body.total).toBe(1);
+	});
+
+	it('lists downloads and portfolios; unknown endpoints give 404', async () => {
+		expect((await control('GET', '/downloads')).body).toEqual({ downloads: [] });
+		await call(sim.url, 'POST', '/portfolios', {
+			body: { name: 'P', identifier: 'p', snapshot_at: '2024-02-10', holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }] },
+		});
+		const portfolios = (await control('GET', '/portfolios?org=org-a')).body.portfolios;
+		expect(portfolios).toEqual([
+			{
+				identifier: 'svc-portfolio:org-a_p',
+				name: 'P',
+				currency: 'USD',
+				snapshots: [{ date: '2024-03-31', listed: true, holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }] }],
+			},
+		]);
+		expect((await control('GET', '/nope')).status).toBe(404);
+		expect((await control('POST', '/faults', undefined)).status).toBe(400);
+	});
+});

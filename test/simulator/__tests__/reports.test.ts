@@ -1,0 +1,158 @@
+/**
+ * POST /reports: response, real PDF (rendered with pdftoppm), download listener, link expiry, errors.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { BENCHMARK_INDICES, SIM_KEYS, startSimulator, type Simulator } from '../index';
+import { COMPANIES, FUNDS, call, sleep } from './helpers';
+
+const HAS_POPPLER = spawnSync('which', ['pdftoppm']).status === 0;
+if (!HAS_POPPLER) console.warn('pdftoppm not found (apt-get install poppler-utils): PDF rendering assertions are skipped');
+
+function holdings(count: number) {
+	return Array.from({ length: count }, (_, i) => ({
+		isin: COMPANIES[i % COMPANIES.length],
+		name: `Holding ${i + 1} (A/S)`,
+		currency: 'EUR',
+		weight: Math.round((100 / count) * 100) / 100,
+		market_value: 1000 + i,
+	}));
+}
+
+function reportBody(extra: Record<string, unknown> = {}) {
+	return { name: 'Quarterly ESG', identifier: 'client-42', type: 'esg-overview', snapshot_at: '2025-05-10', holdings: holdings(3), ...extra };
+}
+
+/** Renders every page with pdftoppm and extracts the text with pdftotext. */
+function renderPdf(pdf: Buffer): { pages: number; text: string; stderr: string } {
+	const dir = mkdtempSync(join(tmpdir(), 'sim-report-'));
+	try {
+		const file = join(dir, 'report.pdf');
+		writeFileSync(file, pdf);
+		const render = spawnSync('pdftoppm', ['-r', '20', '-png', file, join(dir, 'page')], { encoding: 'utf8' });
+		if (render.status !== 0) throw new Error(`pdftoppm failed: ${render.stderr}`);
+		const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+		return { pages: readdirSync(dir).filter((name) => name.endsWith('.png')).length, text, stderr: render.stderr };
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+describe('reports', () => {
+	let sim: Simulator;
+	const post = (body: unknown, key?: string) => call(sim.url, 'POST', '/reports', { body, key });
+
+	beforeAll(async () => {
+		sim = await startSimulator({ now: () => new Date('2025-08-15T00:00:00Z') });
+	});
+	afterAll(() => sim.close());
+	beforeEach(() => sim.reset());
+
+	it('answers 201 with a link on another origin and the report metadata', async () => {
+		const res = await post(reportBody());
+		expect(res.status).toBe(201);
+		expect(res.body).toEqual({
+			document: { location_url: expect.any(String), request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+			metadata: {
+				snapshot_at: '2025-06-30',
+				type: 'esg-overview',
+				default_benchmark: BENCHMARK_INDICES['S&P 500'],
+				identifier: expect.stringMatching(/^rpt_[0-9a-f]+$/),
+			},
+		});
+		const link = new URL(res.body.document.location_url);
+		expect(link.origin).toBe(sim.downloadUrl);
+		expect(link.origin).not.toBe(new URL(sim.url).origin);
+		expect(link.pathname).toMatch(/^\/documents\/[0-9a-f]+\.pdf$/);
+	});
+
+	it('picks the benchmark: index given, ETF/mutual fund ISIN first', async () => {
+		expect((await post(reportBody({ benchmark_index: 'DAX' }))).body.metadata.default_benchmark).toBe(BENCHMARK_INDICES.DAX);
+		const sek = await post(reportBody({ benchmark_index: 'Nordic Credit Partners SEK IG Credit Index' }));
+		expect(sek.body.metadata.default_benchmark).toBe(BENCHMARK_INDICES['Nordic Credit Partners SEK IG Credit Index']);
+		const etf = await post(reportBody({ benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] }));
+		expect(etf.body.metadata.default_benchmark).toBe(FUNDS[0]);
+		expect(new Set(Object.values(BENCHMARK_INDICES)).size).toBe(17);
+	});
+
+	it('serves a real PDF without needing the API key, and records the download', async () => {
+		const body = reportBody({ name: 'Big (report) Ünicode', type: 'mifid2', methodology_id: 3, holdings: holdings(250), benchmark_index: 'OMX Stockholm' });
+		const res = await post(body);
+		const download = await fetch(res.body.document.location_url);
+		expect(download.status).toBe(200);
+		expect(download.headers.get('content-type')).toBe('application/pdf');
+		const pdf = Buffer.from(await download.arrayBuffer());
+		expect(pdf.subarray(0, 8).toString('latin1')).toBe('%PDF-1.4');
+		expect(pdf.subarray(-6).toString('latin1')).toBe('%%EOF\n');
+
+		const [record] = sim.downloads();
+		expect(record.status).toBe(200);
+		expect(record.path).toBe(new URL(res.body.document.location_url).pathname);
+		expect(record.headers['x-api-key']).toBeUndefined();
+
+		if (!HAS_POPPLER) return;
+		const rendered = renderPdf(pdf);
+		expect(rendered.stderr).toBe('');
+		expect(rendered.pages).toBeGreaterThanOrEqual(4);
+		for (const expected of ['Big (report) Ünicode', 'mifid2', 'client-42', '2025-06-30', 'OMX Stockholm', 'MiFID II Sustainability Preferences', COMPANIES[0], 'Holding 200 (A/S)', '... and 50 more']) {
+			expect(rendered.text).toContain(expected);
+		}
+		expect(rendered.text).not.toContain('Holding 201 (A/S)');
+	});
+
+	it('expires links after reportLinkTtlMs (403 AccessDenied) and answers 404 for unknown tokens', async () => {
+		const short = await startSimulator({ reportLinkTtlMs: 150 });
+		try {
+			const res = await call(short.url, 'POST', '/reports', { body: reportBody({ snapshot_at: '2024-01-01' }) });
+			const url = res.body.document.location_url as string;
+			expect((await fetch(url)).status).toBe(200);
+			await sleep(200);
+			const expired = await fetch(url);
+			expect(expired.status).toBe(403);
+			expect(await expired.text()).toContain('<Code>AccessDenied</Code>');
+			const unknown = await fetch(`${short.downloadUrl}/documents/0123abcd.pdf`);
+			expect(unknown.status).toBe(404);
+			expect(short.downloads().map((d) => d.status)).toEqual([200, 403, 404]);
+		} finally {
+			await short.close();
+		}
+	});
+
+	it('answers the documented 400s', async () => {
+		const schemaMessage = 'An error occurred while processing your request';
+		const { identifier: _identifier, type: _type, ...noIdentifierNorType } = reportBody();
+		const missing = await post(noIdentifierNorType);
+		expect(missing.status).toBe(400);
+		expect(missing.body.data).toEqual({
+			message: schemaMessage,
+			error: [
+				{ path: '.body.identifier', message: "must have required property 'identifier'", errorCode: 'required.openapi.validation' },
+				{ path: '.body.type', message: "must have required property 'type'", errorCode: 'required.openapi.validation' },
+			],
+		});
+		expect((await post(reportBody({ holdings: [] }))).body).toEqual({ data: { message: 'Please provide at least one holding' } });
+		const badType = await post(reportBody({ type: 'pdf' }));
+		expect(badType.body.data.error).toEqual([
+			{ path: '.body.type', message: 'must be equal to one of the allowed values: esg-overview, mifid2', errorCode: 'enum.openapi.validation' },
+		]);
+		const badIndex = await post(reportBody({ benchmark_index: 'Nikkei 225' }));
+		expect(badIndex.status).toBe(400);
+		expect(badIndex.body.data.error[0]).toMatchObject({ path: '.body.benchmark_index', errorCode: 'enum.openapi.validation' });
+		const nullIsin = await post(reportBody({ holdings: [{ ...holdings(1)[0], isin: null }] }));
+		expect(nullIsin.body.data.error).toEqual([{ path: '.body.holdings[0].isin', message: 'must be string', errorCode: 'type.openapi.validation' }]);
+		const { weight: _weight, ...noWeight } = holdings(1)[0];
+		expect((await post(reportBody({ holdings: [noWeight] }))).body.data.error[0].path).toBe('.body.holdings[0].weight');
+		expect((await post(reportBody({ snapshot_at: '2026-03-01' }))).body).toEqual({ data: { message: 'Snapshot date cannot be higher than actual date' } });
+		expect((await post(reportBody({ snapshot_at: '31.03.2025' }))).body).toEqual({ data: { message: 'You are not using a valid date as snapshot parameter' } });
+		expect((await post(reportBody({ type: 'mifid2', methodology_id: 42 }))).body).toEqual({ data: { message: 'Methodology not found' } });
+		expect(sim.downloads()).toEqual([]);
+	});
+
+	it('is available to every valid key (not a data family)', async () => {
+		expect((await post(reportBody(), SIM_KEYS.esgOnly)).status).toBe(201);
+		expect((await post(reportBody(), SIM_KEYS.disabled)).status).toBe(403);
+	});
+});

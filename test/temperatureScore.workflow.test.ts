@@ -1,0 +1,219 @@
+/**
+ * Temperature Score node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator over HTTP.
+ */
+import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
+
+import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
+import { SIM_KEYS, findIsins, instrumentData, startSimulator } from './simulator';
+import type { Simulator } from './simulator';
+import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+
+const NODE_TYPE = `${PACKAGE_NAME}.temperatureScore`;
+const ROUTE = 'POST /temperature-score/insights' as const;
+const COMPANIES = findIsins((data) => data.known && !data.isFund && data.temperature.score !== null, 3, 'DE');
+const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'LU');
+
+function workflow(rows: IDataObject[], parameters: IDataObject, options: { onError?: INode['onError'] } = {}) {
+	return {
+		nodes: [
+			{ id: '1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: '2',
+				name: 'Holdings',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
+			},
+			{
+				id: '3',
+				name: 'Temperature',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: { operation: 'getPortfolioTemperature', ...parameters },
+				credentials: { sustainabilityComplianceApi: { id: 'cred', name: 'Sustainability Compliance' } },
+				...(options.onError ? { onError: options.onError } : {}),
+			},
+		] as INode[],
+		connections: {
+			Start: { main: [[{ node: 'Holdings', type: 'main' as const, index: 0 }]] },
+			Holdings: { main: [[{ node: 'Temperature', type: 'main' as const, index: 0 }]] },
+		},
+	};
+}
+
+async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, options: { onError?: INode['onError'] } = {}) {
+	return await runWorkflow(workflow(rows, parameters, options), {
+		credentials: { sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: sim.url } },
+		nodeTypes: { [NODE_TYPE]: new TemperatureScore() },
+	});
+}
+
+function paired(item: { pairedItem?: unknown }): number[] {
+	const list = (Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]) as IPairedItemData[];
+	return list.map((entry) => entry.item).sort((a, b) => a - b);
+}
+
+/** A portfolio: three companies, a fund, a cash row without ISIN and a holding of a type the route skips. */
+const PORTFOLIO: IDataObject[] = [
+	{ ISIN: COMPANIES[0], Name: 'Company A', Type: 'Stock', 'Market Value': '1,000.00' },
+	{ ISIN: COMPANIES[1], Name: 'Company B', Type: 'Equity', 'Market Value': 3000 },
+	{ ISIN: '', Name: 'Cash EUR', Type: 'Cash', 'Market Value': 500 },
+	{ ISIN: FUND, Name: 'Fund C', Type: 'ETF', 'Market Value': 2000 },
+	{ ISIN: COMPANIES[2], Name: 'Crypto D', Type: 'Crypto', 'Market Value': 700 },
+];
+
+describe('Temperature Score node (workflow, simulator)', () => {
+	let sim: Simulator;
+
+	beforeAll(async () => {
+		sim = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 2 });
+	});
+	afterAll(async () => {
+		await sim.close();
+	});
+	beforeEach(() => sim.reset());
+
+	it('waits while is_lock is true (locks + 1 requests), then returns one item per holding paired by ISIN and a portfolio summary', async () => {
+		const result = await run(sim, PORTFOLIO, { pollInterval: 1, maxWait: 30 });
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		expect(sim.requestCount({ route: ROUTE })).toBe(3);
+
+		// Nothing invented: no currency column, so no currency is sent (the API assumes EUR); no weight either.
+		const sent = (sim.requests({ route: ROUTE })[0].body as { holdings: IDataObject[] }).holdings;
+		expect(sent).toHaveLength(4);
+		for (const holding of sent) {
+			expect(holding).not.toHaveProperty('currency');
+			expect(holding).not.toHaveProperty('weight');
+		}
+		expect(sent.map((holding) => holding.instrument_type)).toEqual(['stock', 'stock', 'etf', 'crypto']);
+
+		const items = result.items('Temperature');
+		const holdings = items.filter((item) => item.json.type !== 'portfolio');
+		expect(holdings.map((item) => [item.json.isin, item.json.type, paired(item)])).toEqual([
+			[COMPANIES[0], 'company', [0]],
+			[COMPANIES[1], 'company', [1]],
+			[FUND, 'fund', [3]],
+		]);
+		for (const item of holdings) {
+			const expected = instrumentData(item.json.isin as string).temperature;
+			expect(item.json.temperature_score).toBe(expected.score);
+			expect(item.json.target).toBe(expected.target);
+			expect(item.json.base_year).toBe(expected.baseYear);
+			expect(item.json).toHaveProperty('industry');
+			expect(item.json).toHaveProperty('aum');
+			expect(item.json).not.toHaveProperty('calculating');
+		}
+		expect(holdings[0].json.industry).toBe(instrumentData(COMPANIES[0]).temperature.industry!.name);
+		expect(holdings[0].json.market_value).toBe(1000);
+
+		const summary = items[items.length - 1];
+		expect(summary.json.type).toBe('portfolio');
+		expect(paired(summary)).toEqual([0, 1, 2, 3, 4]);
+		const scores = holdings.map((item) => [item.json.market_value as number, item.json.temperature_score as number]);
+		const total = scores.reduce((sum, [mv]) => sum + mv, 0);
+		const expected = scores.reduce((sum, [mv, t]) => sum + mv * t, 0) / total;
+		expect(summary.json.portfolio_temperature_score).toBeCloseTo(expected, 4);
+		expect(summary.json.covered_market_value_percent).toBe(100);
+		expect(summary.json.companies_count).toBe(2);
+		expect(summary.json.funds_count).toBe(1);
+		expect(summary.json.scored_count).toBe(3);
+		expect(summary.json.requests).toBe(3);
+		expect(summary.json.currencies).toEqual(['EUR']);
+		// Every input item is accounted for: the cash row was removed, the crypto holding skipped by the API.
+		expect(summary.json.removed_count).toBe(1);
+		expect(summary.json.removed_rows).toEqual([{ item: 2, name: 'Cash EUR', isin: null, reason: 'cash row' }]);
+		expect(summary.json.skipped_count).toBe(1);
+		expect((summary.json.skipped_rows as IDataObject[])[0]).toMatchObject({ item: 4, isin: COMPANIES[2] });
+		expect(String((summary.json.skipped_rows as IDataObject[])[0].reason)).toContain('crypto');
+	});
+
+	it('stops with a clear error past Maximum Wait', async () => {
+		const slow = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 100 });
+		try {
+			const started = Date.now();
+			const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(/still calculating the temperature scores after .* \(2 requests\); Maximum Wait is 2\.0 s/);
+			expect(slow.requestCount({ route: ROUTE })).toBe(2);
+			expect(Date.now() - started).toBeLessThan(10_000);
+		} finally {
+			await slow.close();
+		}
+	});
+
+	it('with Wait for Calculation off, returns the answer at once marked calculating = true (one request)', async () => {
+		const result = await run(sim, PORTFOLIO, { waitForCalculation: false });
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: ROUTE })).toBe(1);
+		const items = result.items('Temperature');
+		expect(items).toHaveLength(4);
+		for (const item of items) expect(item.json.calculating).toBe(true);
+		expect(items[3].json.portfolio_temperature_score).toBeNull();
+		expect(items[0].json.temperature_score).toBeNull();
+	});
+
+	it('Raw output: the API data as one item per group, each paired to its group', async () => {
+		const rows = PORTFOLIO.map((row, index) => ({ ...row, portfolio: index < 2 ? 'P1' : 'P2' }));
+		const result = await run(sim, rows, { output: 'raw', groupBy: 'portfolio', pollInterval: 1, maxWait: 30 });
+		expect(result.error).toBeUndefined();
+		const items = result.items('Temperature');
+		expect(items).toHaveLength(2);
+		expect(items.map((item) => item.json.group)).toEqual([{ portfolio: 'P1' }, { portfolio: 'P2' }]);
+		expect(items.map(paired)).toEqual([
+			[0, 1],
+			[2, 3, 4],
+		]);
+		for (const item of items) {
+			expect((item.json.job_metadata as IDataObject).is_lock).toBe(false);
+			expect(item.json.portfolio).toHaveProperty('companies');
+		}
+		expect(((items[0].json.portfolio as IDataObject).companies as IDataObject[]).map((c) => c.isin)).toEqual([COMPANIES[0], COMPANIES[1]]);
+		expect(items[1].json.removed_count).toBe(1);
+		// Two sets of holdings, each locked twice: 3 requests each.
+		expect(sim.requestCount({ route: ROUTE })).toBe(6);
+	});
+
+	it('bad input fails before any request, naming the item and the field', async () => {
+		const rows = [{ ISIN: COMPANIES[0], Name: 'Company A', Type: 'Stock' }];
+		const result = await run(sim, rows, {});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/^Item 0: the market value is missing/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('with continueOnFail, a bad group becomes error items and the other group goes on', async () => {
+		const rows = [
+			{ ISIN: COMPANIES[0], Name: 'A', Type: 'Stock', MV: 100, portfolio: 'P1' },
+			{ ISIN: COMPANIES[1], Name: 'B', Type: 'Stock', portfolio: 'P2' },
+		];
+		const result = await run(sim, rows, { groupBy: 'portfolio', pollInterval: 1 }, { onError: 'continueRegularOutput' });
+		expect(result.status).toBe('success');
+		const items = result.items('Temperature');
+		const errors = items.filter((item) => item.json.error);
+		expect(errors).toHaveLength(1);
+		expect(paired(errors[0])).toEqual([1]);
+		expect(String(errors[0].json.error)).toContain('Item 1: the market value is missing');
+		expect(items.filter((item) => item.json.type === 'portfolio')).toHaveLength(1);
+		// Only P1 was sent (locked twice, then answered).
+		expect(sim.requestCount({ route: ROUTE })).toBe(3);
+	});
+
+	it('on an address without the route (production), says so in plain words', async () => {
+		const production = await startSimulator({});
+		try {
+			const result = await run(production, PORTFOLIO, {});
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
+			);
+			expect((result.error as { description?: string }).description).toContain('Missing Authentication Token');
+			expect(production.requestCount({ route: ROUTE })).toBe(0);
+			expect(production.requestCount()).toBe(1);
+		} finally {
+			await production.close();
+		}
+	});
+});
