@@ -115,6 +115,16 @@ export function groupByProperty(displayOptions: IDisplayOptions, what: string): 
 	};
 }
 
+/** For the node's Options collection: read by the transport for every request of the node. */
+export const maxThrottleWaitOption: INodeProperties = {
+	displayName: 'Max Wait When Throttled (Seconds)',
+	name: 'maxThrottleWait',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 120,
+	description: 'When the API says "too many requests" (or is briefly unavailable), the node waits and tries again, up to this long in all per request. 0 fails at once. A used-up monthly quota is never retried.',
+};
+
 export function batchingOptions(): INodeProperties[] {
 	return [
 		{

@@ -55,7 +55,7 @@ export async function apiRequest<T = IDataObject>(
 	options: ApiRequestOptions = {},
 ): Promise<T> {
 	const node = this.getNode();
-	const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+	const policy = { ...DEFAULT_RETRY_POLICY, ...userRetryLimits(this), ...options.retry };
 	const baseUrl = await resolveBaseUrl.call(this, options.itemIndex);
 	const path =
 		options.identifier === undefined
@@ -135,6 +135,17 @@ export async function apiRequest<T = IDataObject>(
 	}
 }
 
+/** The node's "Max Wait When Throttled" option, when the node has one. */
+function userRetryLimits(context: RequestContext): Partial<RetryPolicy> {
+	let seconds: unknown;
+	try {
+		seconds = context.getNodeParameter('options.maxThrottleWait', 0, undefined);
+	} catch {
+		return {};
+	}
+	return typeof seconds === 'number' && seconds >= 0 ? { maxTotalWaitMs: seconds * 1000 } : {};
+}
+
 /** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
 export function backoffDelay(policy: RetryPolicy, retry: number, headers?: Record<string, unknown>): number {
 	const retryAfter = Number(headers?.['retry-after']);
@@ -175,11 +186,22 @@ const NETWORK_CODES = new Set([
 export function networkErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-		const { code, message, response } = current as { code?: unknown; message?: unknown; response?: unknown };
+		// n8n-core wraps axios errors in a NodeApiError: the code lands in httpCode, the raw text in messages.
+		const { code, httpCode, message, messages, response } = current as {
+			code?: unknown;
+			httpCode?: unknown;
+			message?: unknown;
+			messages?: unknown;
+			response?: unknown;
+		};
 		if (response && typeof response === 'object' && 'status' in response) return undefined;
-		if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
-		if (typeof message === 'string' && /socket hang up|timeout of \d+ms exceeded|ECONNRESET/i.test(message)) {
-			return /timeout/i.test(message) ? 'ETIMEDOUT' : 'ECONNRESET';
+		for (const candidate of [code, httpCode]) {
+			if (typeof candidate === 'string' && NETWORK_CODES.has(candidate)) return candidate;
+		}
+		for (const text of [message, ...(Array.isArray(messages) ? messages : [])]) {
+			if (typeof text === 'string' && /socket hang up|timeout of \d+ms exceeded|ECONNRESET/i.test(text)) {
+				return /timeout/i.test(text) ? 'ETIMEDOUT' : 'ECONNRESET';
+			}
 		}
 		current = (current as { cause?: unknown }).cause;
 	}

@@ -36,7 +36,7 @@ export function chainWorkflow(items: IDataObject[], ...specs: NodeSpec[]): Workf
 				type: `${PACKAGE_NAME}.${spec.type}`,
 				typeVersion: 1,
 				position: [400 + 200 * index, 0],
-				parameters: spec.parameters,
+				parameters: spec.parameters as INode['parameters'],
 				credentials: CREDENTIAL_REF,
 				...(spec.onError ? { onError: spec.onError } : {}),
 			}),

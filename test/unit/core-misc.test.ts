@@ -42,6 +42,9 @@ describe('networkErrorCode', () => {
 		expect(networkErrorCode({ message: 'timeout of 60000ms exceeded' })).toBe('ETIMEDOUT');
 		expect(networkErrorCode({ code: 'ECONNRESET', response: { status: 500 } })).toBeUndefined();
 		expect(networkErrorCode(new Error('Node does not have credentials'))).toBeUndefined();
+		// n8n-core's wrapper: the axios code in httpCode, the raw text in messages
+		expect(networkErrorCode({ httpCode: 'ECONNRESET', message: 'The connection was closed', messages: [] })).toBe('ECONNRESET');
+		expect(networkErrorCode({ httpCode: '500', message: 'x', messages: ['socket hang up'] })).toBe('ECONNRESET');
 	});
 });
 

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { lookupInstruments } from '../../shared/batching';
-import { batchingOptions } from '../../shared/descriptions';
+import { batchingOptions, maxThrottleWaitOption } from '../../shared/descriptions';
 import { errorJson } from '../../shared/execution';
 import { compactKey } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
@@ -106,6 +106,7 @@ export function instrumentProperties(operation: string): INodeProperties[] {
 					default: 'fail',
 					description: 'What to do with an ISIN that fails the ISO 6166 format or check digit',
 				},
+				maxThrottleWaitOption,
 			],
 		},
 	];

@@ -1,0 +1,141 @@
+import { startSimulator } from './simulator';
+import type { FaultKind, Simulator } from './simulator';
+import { makeIsins } from './helpers/isins';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { runWorkflow } from './workflow/runner';
+
+/**
+ * The transport's policy (spec 7 and 8), seen from a real node run inside n8n against the simulator's faults:
+ * what is retried, how often, and what is never retried.
+ */
+const SFDR = 'POST /instruments/sustainability-profile' as const;
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => sim.close());
+beforeEach(() => sim.reset());
+
+const isins = makeIsins(3, 100, 'US');
+function lookup(apiKey = 'sim-all-families', options: Record<string, unknown> = {}, signal?: AbortSignal) {
+	return runWorkflow(
+		chainWorkflow(
+			isins.map((isin) => ({ isin })),
+			{ type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification', options } },
+		),
+		{ credentials: credentialsFor(sim.url, apiKey), signal },
+	);
+}
+const faults = (...sequence: (FaultKind | null)[]) => sim.setFaults(SFDR, { sequence });
+
+describe('transport policy', () => {
+	it.each<[string, FaultKind[], number]>([
+		['429 Too Many Requests', ['429-message', '429-message'], 3],
+		['429 {status, error}', ['429-status'], 2],
+		['503', ['503', '503'], 3],
+		['500 once', ['500'], 2],
+		['a dropped connection', ['drop'], 2],
+	])('retries %s and succeeds', async (_, sequence, expectedRequests) => {
+		faults(...sequence);
+		const result = await lookup();
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: SFDR })).toBe(expectedRequests);
+		expect(result.items('Node')).toHaveLength(3);
+	});
+
+	it('retries a 500 only once', async () => {
+		faults('500', '500', '500');
+		const result = await lookup();
+		expect(result.error?.message).toMatch(/unexpected error/);
+		expect(sim.requestCount({ route: SFDR })).toBe(2);
+	});
+
+	it('never retries a used-up monthly quota, and never shows the key', async () => {
+		faults('429-limit');
+		const result = await lookup();
+		expect(result.error?.message).toMatch(/monthly quota \(10,000 requests\) is used up.*contact the vendor/);
+		expect(sim.requestCount({ route: SFDR })).toBe(1);
+		expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain('sim-all-families');
+	});
+
+	it('gives up on a lasting throttle within the configured wait, saying how long and how often', async () => {
+		faults(...Array<FaultKind>(50).fill('429-message'));
+		const result = await lookup('sim-all-families', { maxThrottleWait: 1 });
+		expect(result.error?.message).toMatch(/kept answering "too many requests" \(429\).*gave up after \d+ tries and \d+\.\d s of waiting/);
+		expect(result.error?.message).toMatch(/not the monthly quota/);
+		const requests = sim.requestCount({ route: SFDR });
+		expect(requests).toBeGreaterThan(1);
+		expect(requests).toBeLessThan(12);
+	});
+
+	it('fails at once with Max Wait 0', async () => {
+		faults('503');
+		const result = await lookup('sim-all-families', { maxThrottleWait: 0 });
+		expect(result.error).toBeDefined();
+		expect(sim.requestCount({ route: SFDR })).toBe(1);
+	});
+
+	it('stops waiting when the execution is cancelled', async () => {
+		faults(...Array<FaultKind>(50).fill('429-status'));
+		const controller = new AbortController();
+		const started = Date.now();
+		const pending = lookup('sim-all-families', { maxThrottleWait: 600 }, controller.signal);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		controller.abort();
+		const result = await pending;
+		expect(result.status).toBe('canceled');
+		expect(Date.now() - started).toBeLessThan(10_000);
+		const seen = sim.requestCount({ route: SFDR });
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		expect(sim.requestCount({ route: SFDR })).toBe(seen);
+	});
+
+	it('does not retry a 504 blindly: one ISIN cannot be split, so it fails after one request', async () => {
+		const result = await runWorkflow(
+			chainWorkflow([{ isin: isins[0] }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			{ credentials: credentialsFor(sim.url) },
+		);
+		expect(result.error).toBeUndefined();
+		sim.reset();
+		faults('504');
+		const failed = await runWorkflow(
+			chainWorkflow([{ isin: isins[0] }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			{ credentials: credentialsFor(sim.url) },
+		);
+		expect(failed.error?.message).toMatch(/took longer than the API allows \(29 seconds\)/);
+		expect(sim.requestCount({ route: SFDR })).toBe(1);
+	});
+
+	it.each([
+		['sim-disabled', /This API key is disabled/, 'You must provide an active API key'],
+		['sim-gateway-only', /does not recognise this API key/, 'You must provide a valid API key'],
+		['not-a-key', /gateway does not know this API key/, 'Forbidden'],
+	])('explains the 403 for %s in plain words and keeps the API words', async (key, message, apiWords) => {
+		const result = await lookup(key);
+		expect(result.error?.message).toMatch(message);
+		expect((result.error as { description?: string }).description).toContain(apiWords);
+		expect(sim.requestCount()).toBe(1);
+		expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain(key);
+	});
+
+	it('refuses a body over 10 MB before sending it', async () => {
+		const huge = 'x'.repeat(11 * 1024 * 1024);
+		const result = await runWorkflow(
+			chainWorkflow([{ isin: isins[0], name: huge, currency: 'EUR', market_value: 1 }], {
+				type: 'portfolioSnapshots',
+				parameters: { operation: 'createOrUpdateSnapshot', portfolioId: 'big', portfolioName: 'Big', snapshotDate: '2025-03-31' },
+			}),
+			{ credentials: credentialsFor(sim.url) },
+		);
+		expect(result.error?.message).toMatch(/would be 1\d\.\d MB; the API accepts at most 10 MB/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('refuses plain http to a non-loopback Base URL before sending anything', async () => {
+		const result = await runWorkflow(
+			chainWorkflow([{ isin: isins[0] }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			{ credentials: credentialsFor('http://api.example.com') },
+		);
+		expect(result.error?.message).toMatch(/must start with https:\/\//);
+	});
+});
