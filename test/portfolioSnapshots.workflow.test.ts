@@ -6,6 +6,8 @@ import { makeIsin } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
+import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
+import { searchPortfolios } from '../nodes/shared/methods';
 
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
@@ -78,6 +80,16 @@ async function storeHistory(): Promise<INodeExecutionData[]> {
 function state(): Record<string, PortfolioState> {
 	return Object.fromEntries(sim.portfolioState(ORG).map((portfolio) => [portfolio.identifier, portfolio]));
 }
+
+describe('Portfolio Snapshots: description', () => {
+	it('is a tool-usable node with the four operations and the portfolio search', () => {
+		const node = new PortfolioSnapshots();
+		expect(node.description).toMatchObject({ name: 'portfolioSnapshots', displayName: 'Portfolio Snapshots', usableAsTool: true });
+		const operation = node.description.properties.find((p) => p.name === 'operation')!;
+		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['createOrUpdateSnapshot', 'deleteSnapshot', 'getMany', 'update']);
+		expect(node.methods.listSearch.searchPortfolios).toBe(searchPortfolios);
+	});
+});
 
 describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 	it('stores a history of two portfolios x three quarters with one request per group', async () => {
@@ -251,7 +263,11 @@ describe('Portfolio Snapshots: Update', () => {
 	});
 
 	it('refuses a client identifier that is not the returned form, and an update with no field: 0 requests', async () => {
-		const noPrefix = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'update', portfolio: byIdentifier('fund-a'), updateFields: { name: 'N' } } });
+		// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
+		const noPrefix = await run([{ client_id: 'fund-a' }], {
+			type: 'portfolioSnapshots',
+			parameters: { operation: 'update', portfolio: byIdentifier('={{ $json.client_id }}'), updateFields: { name: 'N' } },
+		});
 		expect(noPrefix.result.error?.message).toMatch(/Item 0: Portfolio "fund-a" is not a portfolio identifier/);
 		const nothing = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'update', portfolio: byIdentifier(id('fund-a')), updateFields: {} } });
 		expect(nothing.result.error?.message).toMatch(/Item 0: nothing to update/);
@@ -383,6 +399,17 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		}
 		expect(out[4].json).toMatchObject({ outcome: 'updated', quarter_end: QUARTERS[2].quarterEnd });
 		expect(state()[id('fund-a')].snapshots.map((s) => s.date)).toEqual([QUARTERS[0].quarterEnd, QUARTERS[2].quarterEnd]);
+	});
+
+	it('an API failure mid-history says which groups were already stored', async () => {
+		sim.setFaults(POST, { sequence: [null, '504'] });
+		const rows = QUARTERS.flatMap(({ date }) => holdingRows('fund-a', 'Fund A', date));
+		const { result } = await run(rows, createSnapshot());
+		expect(result.status).toBe('error');
+		expect(sim.requestCount({ route: POST })).toBe(2);
+		expect((result.error as Error & { description?: string }).description).toMatch(
+			/Item 3 \(first of the group .*\): not stored\. The 1 group\(s\) before it \(of 3\) were stored; running again is safe/,
+		);
 	});
 
 	it('with continueOnFail: an API refusal of one item (unknown portfolio) does not stop the others', async () => {

@@ -3,6 +3,8 @@
  * the report is created, the PDF downloaded from the second (download) listener and attached to an email.
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -332,6 +334,71 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toMatch(/^Item 3: the currency is missing/);
 			expect(sim.requestCount()).toBe(0);
+		});
+	});
+
+	describe('a dropped or failing download is tried again up to twice', () => {
+		/** A stand-in API whose report link answers `plan` in turn: 'drop' closes the connection, a number is a status. */
+		async function flakyApi(plan: Array<'drop' | number>) {
+			const downloads: Array<{ answer: 'drop' | number; apiKey: unknown }> = [];
+			const server = createServer((req, res) => {
+				req.resume();
+				const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+				if (req.method === 'POST' && req.url === '/reports') {
+					res.writeHead(201, { 'content-type': 'application/json' });
+					res.end(
+						JSON.stringify({
+							document: { location_url: `${base}/documents/r1.pdf`, request_id: 'req-flaky-1' },
+							metadata: { snapshot_at: '2025-06-30', type: 'esg-overview', default_benchmark: 'XC0000000001', identifier: 'rpt_1' },
+						}),
+					);
+					return;
+				}
+				const answer = plan[downloads.length] ?? 200;
+				downloads.push({ answer, apiKey: req.headers['x-api-key'] });
+				if (answer === 'drop') {
+					req.socket.destroy();
+					return;
+				}
+				res.writeHead(answer, { 'content-type': answer === 200 ? 'application/pdf' : 'text/plain' });
+				res.end(answer === 200 ? '%PDF-1.4\n%flaky\n' : 'Service Unavailable');
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+			return { url, downloads, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+		}
+
+		async function runAgainst(url: string) {
+			return await runWorkflow(workflow(HOLDINGS, { snapshotDate: '2025-05-05' }), {
+				credentials: { sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: url } },
+				nodeTypes: { [NODE_TYPE]: new SustainabilityReports() },
+			});
+		}
+
+		it('a dropped connection and a 503 are retried, then the PDF is returned', async () => {
+			const api = await flakyApi(['drop', 503]);
+			try {
+				const result = await runAgainst(api.url);
+				expect(result.error).toBeUndefined();
+				expect(api.downloads.map((download) => download.answer)).toEqual(['drop', 503, 200]);
+				expect(api.downloads.every((download) => download.apiKey === undefined)).toBe(true);
+				expect((await result.binary('Report')).toString('latin1')).toBe('%PDF-1.4\n%flaky\n');
+			} finally {
+				await api.close();
+			}
+		});
+
+		it('after three failed tries, an error with the request ID', async () => {
+			const api = await flakyApi(['drop', 'drop', 'drop', 200]);
+			try {
+				const result = await runAgainst(api.url);
+				expect(result.status).toBe('error');
+				expect(api.downloads).toHaveLength(3);
+				expect(result.error?.message).toMatch(/^The report was created, but the PDF download kept failing \(.+\) after 3 tries/);
+				expect((result.error as { description?: string }).description).toContain('Request ID (quote it to support): req-flaky-1');
+			} finally {
+				await api.close();
+			}
 		});
 	});
 
