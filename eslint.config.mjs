@@ -7,6 +7,7 @@ export default [
 	{
 		files: ['**/*.ts'],
 		languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module' } },
+		plugins: { '@typescript-eslint': tseslint.plugin },
 	},
 	{
 		files: ['package.json'],
