@@ -328,7 +328,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		});
 
 		it('a bad second group stops the run before the first group is sent', async () => {
-			const rows = HOLDINGS.map((row, index) => ({ ...row, portfolio: index < 2 ? 'A' : 'B' }));
+			const rows: IDataObject[] = HOLDINGS.map((row, index) => ({ ...row, portfolio: index < 2 ? 'A' : 'B' }));
 			delete rows[3].currency;
 			const result = await run(sim, rows, { groupBy: 'portfolio' });
 			expect(result.status).toBe('error');

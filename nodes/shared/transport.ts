@@ -111,8 +111,9 @@ export async function apiRequest<T = IDataObject>(
 		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs) {
 			if (networkFailure) {
 				throw new NodeApiError(node, { message: networkFailure } as JsonObject, {
-					message: `Could not reach the API for the ${route.label} (${networkFailure}), after ${attempt} tries.`,
-					description: `Waited ${formatSeconds(waitedMs)} in all between tries. Check the Base URL and the network, then run again.`,
+					// The code stays out of the message: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
+					message: `Could not reach the API for the ${route.label}, after ${attempt} tries.`,
+					description: `Connection error: ${networkFailure}. Waited ${formatSeconds(waitedMs)} in all between tries. Check the Base URL and the network, then run again.`,
 					itemIndex: options.itemIndex,
 				});
 			}

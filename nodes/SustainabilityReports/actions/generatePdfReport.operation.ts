@@ -344,7 +344,7 @@ async function downloadReport(
 			response = (await this.helpers.httpRequest(request)) as typeof response;
 		} catch (error) {
 			dropped = signal?.aborted ? undefined : networkErrorCode(error);
-			if (!dropped) throw fail('The report was created, but downloading the PDF failed', (error as Error).message);
+			if (!dropped) throw fail('The report was created, but downloading the PDF failed', `Error: ${(error as Error).message}`);
 		}
 		const status = response?.statusCode ?? 0;
 		if (response && status >= 200 && status < 300) {
@@ -361,9 +361,10 @@ async function downloadReport(
 		const retryable = dropped !== undefined || status >= 500;
 		if (!retryable || attempt > DOWNLOAD_RETRIES) {
 			if (dropped) {
+				// The code goes in the details: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
 				throw fail(
-					`The report was created, but the PDF download kept failing (${dropped}) after ${attempt} tries`,
-					'The link may expire soon: run the node again to generate the report anew.',
+					`The report was created, but the PDF download kept failing (connection lost) after ${attempt} tries`,
+					`Connection error: ${dropped}. The link may expire soon: run the node again to generate the report anew.`,
 				);
 			}
 			const said = storageMessage(response!.body);

@@ -61,7 +61,7 @@ export const description: INodeProperties[] = [
 				name: 'Per Holding',
 				value: 'perHolding',
 				description:
-					'One item per company and fund (temperature score, target, base year, industry), paired to the input items with that ISIN, plus one portfolio summary item per group',
+					'One item per company and fund (temperature score, target, base year, industry), paired to the input items with that ISIN, plus one summary item per group: portfolio temperature = sum(market value × score) ÷ sum(market value) over the holdings with a score',
 			},
 			{
 				name: 'Raw',
@@ -134,10 +134,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const node = this.getNode();
 	const output = this.getNodeParameter('output', 0, 'perHolding') as string;
 	const wait = this.getNodeParameter('waitForCalculation', 0, true) as boolean;
+	const seconds = (name: string, fallback: number) => {
+		const value = wait ? Number(this.getNodeParameter(name, 0, fallback)) : fallback;
+		return Math.max(1, Number.isFinite(value) ? value : fallback) * 1000;
+	};
 	const settings: WaitSettings = {
 		wait,
-		intervalMs: Math.max(1, Number(wait ? this.getNodeParameter('pollInterval', 0, DEFAULT_POLL_SECONDS) : DEFAULT_POLL_SECONDS)) * 1000,
-		maxWaitMs: Math.max(1, Number(wait ? this.getNodeParameter('maxWait', 0, DEFAULT_MAX_WAIT_SECONDS) : DEFAULT_MAX_WAIT_SECONDS)) * 1000,
+		intervalMs: seconds('pollInterval', DEFAULT_POLL_SECONDS),
+		maxWaitMs: seconds('maxWait', DEFAULT_MAX_WAIT_SECONDS),
 	};
 
 	// Every group's holdings are checked before the first request, so bad input costs nothing.
@@ -232,7 +236,7 @@ function perHoldingItems(
 	const shared = groupFields(group);
 	const rows: INodeExecutionData[] = [];
 	const returned = new Set<string>();
-	const scored = { count: 0, marketValue: 0, weightedSum: 0 };
+	const scored = { count: 0, withScore: 0, marketValue: 0, weightedSum: 0 };
 	let totalMarketValue = 0;
 
 	const addRow = (entry: IDataObject, type: 'company' | 'fund') => {
@@ -241,6 +245,7 @@ function perHoldingItems(
 		returned.add(isin);
 		const marketValue = typeof entry.market_value === 'number' ? entry.market_value : null;
 		const score = typeof entry.temperature_score === 'number' ? entry.temperature_score : null;
+		if (score !== null) scored.withScore++;
 		if (marketValue !== null && marketValue > 0) {
 			totalMarketValue += marketValue;
 			if (score !== null) {
@@ -296,8 +301,9 @@ function perHoldingItems(
 		holdings_count: holdings.length,
 		companies_count: data.portfolio?.companies?.length ?? 0,
 		funds_count: data.portfolio?.funds?.length ?? 0,
-		scored_count: scored.count,
-		unscored_count: rows.length - scored.count,
+		scored_count: scored.withScore,
+		unscored_count: rows.length - scored.withScore,
+		weighted_count: scored.count,
 		currencies,
 		...(currencies.length > 1
 			? { currency_note: 'Holdings are in several currencies; market values are weighted as given, without conversion.' }

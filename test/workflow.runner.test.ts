@@ -1,0 +1,489 @@
+/**
+ * Proves the workflow test harness (test/workflow/runner.ts) with a test-only node
+ * (test/workflow/fixtures/EchoHttp.node.ts) against a local echo server, and checks the
+ * behaviour of the n8n core nodes the harness provides — the test-only stand-ins, and the real
+ * n8n-nodes-base nodes when an n8n install is found (same expectations for both).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { ICredentialType, IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { HarnessCredentialTypes, HarnessCredentialsHelper } from './workflow/credentials-helper';
+import { EchoHttp } from './workflow/fixtures/EchoHttp.node';
+import { HarnessNodeTypes, findN8nNodesBase, loadCoreNodes } from './workflow/node-types';
+import { PACKAGE_NAME, loadWorkflowFile, runWorkflow } from './workflow/runner';
+import type { RunWorkflowOptions, WorkflowInput } from './workflow/runner';
+
+const ECHO = `${PACKAGE_NAME}.echoHttp`;
+const CREDENTIAL_REF = { sustainabilityComplianceApi: { id: 'cred-from-json', name: 'Whatever the JSON says' } };
+
+let server: Server;
+let baseUrl: string;
+const received: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+
+beforeAll(async () => {
+	server = createServer((req, res) => {
+		let body = '';
+		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+		req.on('end', () => {
+			received.push({ url: req.url ?? '', headers: req.headers });
+			const send = (status: number, payload: unknown) => {
+				res.writeHead(status, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(payload));
+			};
+			if (req.url?.startsWith('/fail')) return send(500, { message: 'boom' });
+			if (req.url?.startsWith('/slow')) return void setTimeout(() => send(200, { late: true }), 10_000);
+			send(200, { method: req.method, url: req.url, headers: req.headers, body: body ? JSON.parse(body) : null });
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+	received.length = 0;
+});
+
+// ---------------------------------------------------------------------------------------------
+// Small workflow builders (the JSON shape n8n exports)
+
+function node(
+	name: string,
+	type: string,
+	typeVersion: number,
+	parameters: IDataObject = {},
+	extra: Partial<INode> = {},
+): INode {
+	return {
+		id: name.toLowerCase().replace(/\W+/g, '-'),
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		parameters: parameters as INodeParameters,
+		...extra,
+	};
+}
+
+/** connections from [from, to, (input index)] triples */
+function connect(...links: Array<[string, string, number?]>): IConnections {
+	const connections: IConnections = {};
+	for (const [from, to, index = 0] of links) {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0]!.push({ node: to, type: 'main', index });
+	}
+	return connections;
+}
+
+const trigger = () => node('Trigger', 'n8n-nodes-base.manualTrigger', 1);
+const code = (name: string, jsCode: string, mode?: string) =>
+	node(name, 'n8n-nodes-base.code', 2, { jsCode, ...(mode ? { mode } : {}) });
+const emit = (name: string, items: IDataObject[]) =>
+	code(name, `return ${JSON.stringify(items)}.map((json) => ({ json }));`);
+const echo = (parameters: IDataObject = {}, extra: Partial<INode> = {}) =>
+	node('Echo', ECHO, 1, parameters, { credentials: CREDENTIAL_REF, ...extra });
+
+function options(extra: RunWorkflowOptions = {}): RunWorkflowOptions {
+	return {
+		credentials: { sustainabilityComplianceApi: { apiKey: 'key-123', baseUrl } },
+		nodeTypes: { [ECHO]: new EchoHttp() },
+		...extra,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('runWorkflow with a node calling httpRequestWithAuthentication', () => {
+	test('the generic credential is applied (x-api-key arrives) and outputs carry pairedItem', async () => {
+		const workflow: WorkflowInput = {
+			name: 'echo',
+			nodes: [trigger(), emit('Input', [{ n: 1 }, { n: 2 }]), echo()],
+			connections: connect(['Trigger', 'Input'], ['Input', 'Echo']),
+		};
+		const result = await runWorkflow(workflow, options());
+
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		expect(result.executionOrder).toEqual(['Trigger', 'Input', 'Echo']);
+		expect(received.map((request) => request.headers['x-api-key'])).toEqual(['key-123', 'key-123']);
+
+		const out = result.items('Echo');
+		expect(out).toHaveLength(2);
+		expect(out.map((item) => (item.json.headers as IDataObject)['x-api-key'])).toEqual(['key-123', 'key-123']);
+		expect(out.map((item) => item.json.url)).toEqual(['/echo?item=0', '/echo?item=1']);
+		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(result.outputs.Echo).toEqual([out]);
+		expect(result.runData.Echo).toHaveLength(1);
+		expect(result.items('Input').map((item) => item.json)).toEqual([{ n: 1 }, { n: 2 }]);
+		expect(result.standIns).toContain('n8n-nodes-base.code');
+	});
+
+	test('binary data from prepareBinaryData is readable, and the Send Email stand-in attaches it', async () => {
+		const workflow: WorkflowInput = {
+			nodes: [
+				trigger(),
+				echo({ binaryPropertyName: 'report' }),
+				node('Mail', 'n8n-nodes-base.emailSend', 2.1, {
+					fromEmail: 'bot@example.com',
+					toEmail: 'compliance@example.com',
+					subject: '=Report {{ $json.url }}',
+					emailFormat: 'text',
+					text: 'See attachment',
+					options: { attachments: 'report' },
+				}, { credentials: { smtp: { id: 'smtp', name: 'SMTP' } } }),
+			],
+			connections: connect(['Trigger', 'Echo'], ['Echo', 'Mail']),
+		};
+		const result = await runWorkflow(workflow, options());
+		expect(result.error).toBeUndefined();
+
+		const bytes = await result.binary('Echo', 0, 'report');
+		expect(JSON.parse(bytes.toString('utf8'))).toEqual(result.items('Echo')[0].json);
+		expect(await result.binary('Echo')).toEqual(bytes); // the item's only binary property
+		expect(result.items('Echo')[0].binary?.report).toMatchObject({ fileName: 'echo-0.json', mimeType: 'application/json' });
+
+		expect(result.items('Mail').map((item) => item.json)).toEqual([
+			{
+				to: 'compliance@example.com',
+				subject: 'Report /echo?item=0',
+				attachments: [{ fileName: 'echo-0.json', mimeType: 'application/json', size: bytes.length }],
+			},
+		]);
+		expect(result.items('Mail')[0].pairedItem).toEqual({ item: 0 });
+		expect(result.emails).toHaveLength(1);
+		expect(result.emails[0]).toMatchObject({
+			node: 'Mail',
+			from: 'bot@example.com',
+			to: 'compliance@example.com',
+			text: 'See attachment',
+			appendAttribution: true,
+		});
+		expect(result.emails[0].attachments[0].content.equals(bytes)).toBe(true);
+		expect(result.standIns).toContain('n8n-nodes-base.emailSend');
+	});
+
+	test('a node error surfaces in status and error', async () => {
+		const workflow: WorkflowInput = {
+			nodes: [trigger(), echo({ path: '/fail' })],
+			connections: connect(['Trigger', 'Echo']),
+		};
+		const result = await runWorkflow(workflow, options());
+		expect(result.status).toBe('error');
+		expect(result.error).toBeDefined();
+		expect((result.error as { httpCode?: string }).httpCode).toBe('500');
+		expect((result.error as { node?: INode }).node?.name).toBe('Echo');
+		expect(result.runData.Echo[0].error).toBeDefined();
+		expect(result.items('Echo')).toEqual([]);
+		expect(received[0].headers['x-api-key']).toBe('key-123');
+	});
+
+	test("onError 'continueRegularOutput' turns the error into an output item", async () => {
+		const workflow: WorkflowInput = {
+			nodes: [trigger(), echo({ path: '/fail' }, { onError: 'continueRegularOutput' })],
+			connections: connect(['Trigger', 'Echo']),
+		};
+		const result = await runWorkflow(workflow, options());
+		expect(result.status).toBe('success');
+		expect(result.error).toBeUndefined();
+		const [item] = result.items('Echo');
+		expect(typeof item.json.error).toBe('string');
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	test('a credential type that is not configured makes the node fail with a clear message', async () => {
+		const workflow: WorkflowInput = { nodes: [trigger(), echo()], connections: connect(['Trigger', 'Echo']) };
+		const result = await runWorkflow(workflow, { nodeTypes: { [ECHO]: new EchoHttp() } });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/sustainabilityComplianceApi" is not configured in the workflow test harness/);
+		expect(received).toHaveLength(0);
+	});
+
+	test('timeoutMs cancels a hanging execution', async () => {
+		const workflow: WorkflowInput = { nodes: [trigger(), echo({ path: '/slow' })], connections: connect(['Trigger', 'Echo']) };
+		const started = Date.now();
+		const result = await runWorkflow(workflow, options({ timeoutMs: 300 }));
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(result.status).toBe('canceled');
+		expect(result.timedOut).toBe(true);
+		expect(result.error?.message).toMatch(/timed out after 300 ms/);
+	});
+
+	test('an AbortSignal cancels the execution', async () => {
+		const workflow: WorkflowInput = { nodes: [trigger(), echo({ path: '/slow' })], connections: connect(['Trigger', 'Echo']) };
+		const controller = new AbortController();
+		setTimeout(() => controller.abort(), 200);
+		const result = await runWorkflow(workflow, options({ signal: controller.signal }));
+		expect(result.status).toBe('canceled');
+		expect(result.timedOut).toBe(false);
+	});
+
+	test('loadWorkflowFile reads an n8n export (pinData is honoured like a manual run)', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'n8n-sc-wf-'));
+		const file = join(dir, 'example.json');
+		writeFileSync(
+			file,
+			JSON.stringify({
+				id: 'wf1',
+				name: 'Example',
+				active: false,
+				nodes: [trigger(), emit('Input', [{ n: 1 }]), echo()],
+				connections: connect(['Trigger', 'Input'], ['Input', 'Echo']),
+				pinData: { Input: [{ json: { n: 42 } }] },
+				settings: { executionOrder: 'v1' },
+				meta: { templateCredsSetupCompleted: true },
+				tags: [],
+			}),
+		);
+		const workflow = loadWorkflowFile(file);
+		const result = await runWorkflow(workflow, options());
+		expect(result.error).toBeUndefined();
+		expect(result.items('Input').map((item) => item.json)).toEqual([{ n: 42 }]);
+		expect(result.items('Echo')).toHaveLength(1);
+	});
+
+	test('unknown node types are rejected, unknown parameters are reported', async () => {
+		await expect(
+			runWorkflow({ nodes: [trigger(), node('X', 'n8n-nodes-base.httpRequest', 4.2)], connections: connect(['Trigger', 'X']) }),
+		).rejects.toThrow(/Unrecognized node type "n8n-nodes-base.httpRequest"/);
+
+		const result = await runWorkflow(
+			{
+				nodes: [trigger(), node('Edit', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignmnets: {}, options: {} })],
+				connections: connect(['Trigger', 'Edit']),
+			},
+			{ coreNodes: 'standIns' },
+		);
+		expect(result.warnings.join('\n')).toMatch(/node "Edit" .*assignmnets/);
+	});
+});
+
+describe('HarnessCredentialsHelper.authenticate (IAuthenticateGeneric, as n8n CLI applies it)', () => {
+	test('resolves $credentials expressions in header/qs keys and values, keeps literals', async () => {
+		const type: ICredentialType = {
+			name: 'otherApi',
+			displayName: 'Other',
+			properties: [
+				{ displayName: 'Token', name: 'token', type: 'string', default: '' },
+				{ displayName: 'Region', name: 'region', type: 'string', default: 'eu' },
+			],
+			authenticate: {
+				type: 'generic',
+				properties: {
+					headers: { Authorization: '=Bearer {{$credentials.token}}', 'X-Static': 'literal' },
+					qs: { '={{"region_" + $credentials.region}}': '={{$credentials.region.toUpperCase()}}' },
+				},
+			},
+		};
+		const types = new HarnessCredentialTypes([type]);
+		const helper = new HarnessCredentialsHelper(types, { otherApi: { token: 't0k' } });
+		const core = loadCoreNodes('standIns');
+		const nodeTypes = new HarnessNodeTypes().add('n8n-nodes-base.noOp', core.types['n8n-nodes-base.noOp']);
+		const noOp = node('N', 'n8n-nodes-base.noOp', 1);
+		const workflow = new Workflow({ nodes: [noOp], connections: {}, active: false, nodeTypes });
+
+		const decrypted = await helper.getDecrypted({} as never, { id: '1', name: 'x' }, 'otherApi', 'manual');
+		expect(decrypted).toEqual({ token: 't0k', region: 'eu' }); // defaults filled in
+		const options = await helper.authenticate(decrypted, 'otherApi', { url: 'https://x.test/a', qs: { keep: 1 } }, workflow, noOp);
+		expect(options.headers).toEqual({ Authorization: 'Bearer t0k', 'X-Static': 'literal' });
+		expect(options.qs).toEqual({ keep: 1, region_eu: 'EU' });
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Core nodes: the same expectations for the stand-ins and, when an n8n install is found, the real nodes
+
+const realAvailable = !!findN8nNodesBase();
+const modes: Array<'standIns' | 'auto'> = realAvailable ? ['standIns', 'auto'] : ['standIns'];
+
+describe.each(modes)('core nodes (%s)', (coreNodes) => {
+	const run = (workflow: WorkflowInput) => runWorkflow(workflow, options({ coreNodes }));
+
+	test('reports which core nodes are stand-ins', async () => {
+		const result = await run({ nodes: [trigger(), node('Pass', 'n8n-nodes-base.noOp', 1)], connections: connect(['Trigger', 'Pass']) });
+		expect(result.error).toBeUndefined();
+		expect(result.items('Pass')).toEqual([{ json: {}, pairedItem: { item: 0 } }]);
+		if (coreNodes === 'standIns') {
+			expect(result.standIns.sort()).toEqual(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.noOp']);
+			expect(result.realNodes).toEqual([]);
+		} else {
+			expect(result.realNodes.sort()).toEqual(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.noOp']);
+			expect(result.standIns).toEqual([]);
+		}
+	});
+
+	test('Schedule Trigger emits one item describing now (manual run)', async () => {
+		const result = await run({
+			nodes: [
+				node('Schedule', 'n8n-nodes-base.scheduleTrigger', 1.2, { rule: { interval: [{ field: 'weeks', triggerAtDay: [1], triggerAtHour: 7 }] } }),
+				node('Pass', 'n8n-nodes-base.noOp', 1),
+			],
+			connections: connect(['Schedule', 'Pass']),
+			settings: { timezone: 'Europe/Paris' },
+		});
+		expect(result.error).toBeUndefined();
+		const [item] = result.items('Schedule');
+		expect(Object.keys(item.json).sort()).toEqual(
+			['timestamp', 'Readable date', 'Readable time', 'Day of week', 'Year', 'Month', 'Day of month', 'Hour', 'Minute', 'Second', 'Timezone'].sort(),
+		);
+		expect(item.json.Year).toBe(String(new Date().getFullYear()));
+		expect(item.json.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+		expect(item.json.Timezone).toMatch(/^Europe\/Paris \(UTC\+0[12]:00\)$/);
+		expect(result.items('Pass')).toHaveLength(1);
+	});
+
+	test('Set 3.4: typed assignments with expressions, dot notation, includeOtherFields', async () => {
+		const assignments = {
+			assignments: [
+				{ id: '1', name: 'total', value: '={{ $json.a * 10 }}', type: 'number' },
+				{ id: '2', name: 'label', value: '=Item {{ $json.a }}', type: 'string' },
+				{ id: '3', name: 'flag', value: true, type: 'boolean' },
+				{ id: '4', name: 'obj', value: '={{ { k: $json.a } }}', type: 'object' },
+				{ id: '5', name: 'deep.path', value: '7', type: 'number' },
+			],
+		};
+		const result = await run({
+			nodes: [
+				trigger(),
+				emit('Input', [{ a: 1, keep: 'x' }, { a: 2, keep: 'y' }]),
+				node('Only', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments, options: {} }),
+				node('All', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments, includeOtherFields: true, options: {} }),
+			],
+			connections: connect(['Trigger', 'Input'], ['Input', 'Only'], ['Input', 'All']),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items('Only').map((item) => item.json)).toEqual([
+			{ total: 10, label: 'Item 1', flag: true, obj: { k: 1 }, deep: { path: 7 } },
+			{ total: 20, label: 'Item 2', flag: true, obj: { k: 2 }, deep: { path: 7 } },
+		]);
+		expect(result.items('All')[1].json).toEqual({ a: 2, keep: 'y', total: 20, label: 'Item 2', flag: true, obj: { k: 2 }, deep: { path: 7 } });
+		expect(result.items('All').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	test('Set 3.4: a value that does not convert fails the node', async () => {
+		const result = await run({
+			nodes: [
+				trigger(),
+				node('Edit', 'n8n-nodes-base.set', 3.4, {
+					mode: 'manual',
+					assignments: { assignments: [{ id: '1', name: 'n', value: 'abc', type: 'number' }] },
+					options: {},
+				}),
+			],
+			connections: connect(['Trigger', 'Edit']),
+		});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/'n' expects a number but we got 'abc'/);
+	});
+
+	test('Code: runOnceForAllItems and runOnceForEachItem with $input, $json, $() and items', async () => {
+		const result = await run({
+			nodes: [
+				trigger(),
+				emit('Input', [{ a: 1 }, { a: 2 }, { a: 3 }]),
+				code(
+					'All',
+					'const sum = $input.all().reduce((acc, item) => acc + item.json.a, 0);\n' +
+						'return items.map((item) => ({ json: { a: item.json.a, sum, first: $input.first().json.a, triggers: $("Trigger").all().length } }));',
+				),
+				code(
+					'Each',
+					'return { json: { doubled: $json.a * 2, paired: $("Input").item.json.a, firstInput: $("Input").first().json.a, same: item.json.a === $input.item.json.a } };',
+					'runOnceForEachItem',
+				),
+				code('Plain', 'return $json.a === 2 ? undefined : { plain: $json.a };', 'runOnceForEachItem'),
+			],
+			connections: connect(['Trigger', 'Input'], ['Input', 'All'], ['All', 'Each'], ['Input', 'Plain']),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items('All').map((item) => item.json)).toEqual([
+			{ a: 1, sum: 6, first: 1, triggers: 1 },
+			{ a: 2, sum: 6, first: 1, triggers: 1 },
+			{ a: 3, sum: 6, first: 1, triggers: 1 },
+		]);
+		expect(result.items('Each').map((item) => item.json)).toEqual([
+			{ doubled: 2, paired: 1, firstInput: 1, same: true },
+			{ doubled: 4, paired: 2, firstInput: 1, same: true },
+			{ doubled: 6, paired: 3, firstInput: 1, same: true },
+		]);
+		expect(result.items('Each').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items('Plain')).toEqual([
+			{ json: { plain: 1 }, pairedItem: { item: 0 } },
+			{ json: { plain: 3 }, pairedItem: { item: 2 } },
+		]);
+	});
+
+	test('Code: a thrown error fails the node; continueRegularOutput outputs it', async () => {
+		const failing = (extra: Partial<INode> = {}): WorkflowInput => ({
+			nodes: [trigger(), { ...code('Boom', "throw new Error('kaput');"), ...extra }],
+			connections: connect(['Trigger', 'Boom']),
+		});
+		const failed = await run(failing());
+		expect(failed.status).toBe('error');
+		expect(failed.error?.message).toMatch(/kaput/);
+		const continued = await run(failing({ onError: 'continueRegularOutput' }));
+		expect(continued.status).toBe('success');
+		expect(continued.items('Boom')[0].json.error).toMatch(/kaput/);
+	});
+
+	const twoBranches = (mergeParameters: IDataObject, typeVersion = 3): WorkflowInput => ({
+		nodes: [
+			trigger(),
+			emit('A', [{ id: 1, a: 'x' }, { id: 2, a: 'y' }]),
+			emit('B', [{ id: 2, b: 'B2' }, { id: 1, b: 'B1' }, { id: 3, b: 'B3' }]),
+			node('Merge', 'n8n-nodes-base.merge', typeVersion, mergeParameters),
+		],
+		connections: connect(['Trigger', 'A'], ['Trigger', 'B'], ['A', 'Merge', 0], ['B', 'Merge', 1]),
+	});
+
+	test('Merge: append', async () => {
+		const result = await run(twoBranches({ mode: 'append' }));
+		expect(result.error).toBeUndefined();
+		expect(result.items('Merge').map((item) => item.json.id)).toEqual([1, 2, 2, 1, 3]);
+	});
+
+	test('Merge: combine by position (input 2 wins clashes by default)', async () => {
+		const result = await run(twoBranches({ mode: 'combine', combineBy: 'combineByPosition', options: {} }));
+		expect(result.error).toBeUndefined();
+		expect(result.items('Merge').map((item) => item.json)).toEqual([
+			{ id: 2, a: 'x', b: 'B2' },
+			{ id: 1, a: 'y', b: 'B1' },
+		]);
+		// as n8n's Merge builds it: each input's entry, then the preferred (last) input's entry again
+		expect(result.items('Merge')[0].pairedItem).toEqual([
+			{ item: 0 },
+			{ item: 0, input: 1 },
+			{ item: 0, input: 1 },
+		]);
+	});
+
+	test('Merge: combine by matching fields (keep matches / enrich input 1)', async () => {
+		const matches = await run(
+			twoBranches({ mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'id', options: {} }, 3.2),
+		);
+		expect(matches.error).toBeUndefined();
+		expect(matches.items('Merge').map((item) => item.json)).toEqual([
+			{ id: 1, a: 'x', b: 'B1' },
+			{ id: 2, a: 'y', b: 'B2' },
+		]);
+
+		const enriched = await run(
+			twoBranches({ mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'id', joinMode: 'keepEverything', options: {} }),
+		);
+		expect(enriched.items('Merge').map((item) => item.json)).toEqual([
+			{ id: 1, a: 'x', b: 'B1' },
+			{ id: 2, a: 'y', b: 'B2' },
+			{ id: 3, b: 'B3' },
+		]);
+	});
+});
