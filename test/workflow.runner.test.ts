@@ -304,6 +304,16 @@ describe('HarnessCredentialsHelper.authenticate (IAuthenticateGeneric, as n8n CL
 // Core nodes: the same expectations for the stand-ins and, when an n8n install is found, the real nodes
 
 const realAvailable = !!findN8nNodesBase();
+
+test('findN8nNodesBase honours N8N_E2E_CACHE (nodes-base folder, n8n install or cache root)', () => {
+	expect(findN8nNodesBase({ N8N_E2E_CACHE: join(tmpdir(), 'no-such-n8n-cache') })).toBeUndefined();
+	const found = findN8nNodesBase();
+	if (!found) return; // no n8n install on this machine: stand-ins only
+	const install = join(found, '..', '..'); // …/n8n-2.20.12
+	expect(findN8nNodesBase({ N8N_E2E_CACHE: found })).toBe(found);
+	expect(findN8nNodesBase({ N8N_E2E_CACHE: install })).toBe(join(install, 'node_modules', 'n8n-nodes-base'));
+	expect(findN8nNodesBase({ N8N_E2E_CACHE: join(install, '..') })).toBe(join(install, 'node_modules', 'n8n-nodes-base'));
+});
 const modes: Array<'standIns' | 'auto'> = realAvailable ? ['standIns', 'auto'] : ['standIns'];
 
 describe.each(modes)('core nodes (%s)', (coreNodes) => {

@@ -8,6 +8,7 @@
  *   --package-root DIR   built package to install (default: the project root; needs dist/ + package.json)
  *   --keep               keep the temp n8n user folder (path printed)
  *   --no-simulator       do not start the API simulator (workflows that need it fail)
+ *   --dump               write each execution JSON to test-output/n8n-runs/<file>.run.json (for writing checks)
  * Env: E2E_EXEC_TIMEOUT_MS (per `n8n execute`, default 180000), E2E_IMPORT_TIMEOUT_MS (default 120000),
  *      N8N_E2E_CACHE (cache folder of ensure-n8n.sh).
  *
@@ -19,7 +20,7 @@
  * check from CHECKS, (f) print `N passed, M failed` as the last line; exit 1 on any failure.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { basename, dirname, join, resolve } from 'path';
 
@@ -93,6 +94,18 @@ const CHECKS: Record<string, Check> = {
 		assert.equal(requests[0].key, API_KEY);
 		assert.equal(requests[0].status, 200);
 	},
+	'01-holdings-sfdr-pai-involvements.json': (ctx) => {
+		const rows = ctx.items('One Item per Row');
+		const out = ctx.items('Business Involvements');
+		assert.equal(out.length, rows.length, 'one output item per holding row');
+		assert.equal(out[0].sfdr_article, 'Article 8', 'SFDR fields were added to the items');
+		const requests = ctx.requests();
+		assert.ok(requests.length >= 3, `at least one request per node (got ${requests.length})`);
+		for (const request of requests) {
+			assert.equal(request.key, API_KEY);
+			assert.equal(request.status, 200, `${request.method} ${request.path} answered ${request.status}`);
+		}
+	},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -101,15 +114,17 @@ interface Args {
 	packageRoot: string;
 	keep: boolean;
 	simulator: boolean;
+	dump: boolean;
 	patterns: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, simulator: true, patterns: [] };
+	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, simulator: true, dump: false, patterns: [] };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
 		else if (arg === '--no-simulator') args.simulator = false;
+		else if (arg === '--dump') args.dump = true;
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
 		else if (arg.startsWith('--package-root=')) args.packageRoot = resolve(arg.slice('--package-root='.length));
 		else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
@@ -136,6 +151,16 @@ function expandPatterns(patterns: string[]): string[] {
 		for (const entry of readdirSync(dir).sort()) if (regex.test(entry)) files.push(join(dir, entry));
 	}
 	return [...new Set(files)];
+}
+
+/** False for JSON that is not a workflow export (e.g. sample data next to the examples): skipped. */
+function isWorkflowFile(file: string): boolean {
+	try {
+		const json = JSON.parse(readFileSync(file, 'utf8')) as Partial<WorkflowJson>;
+		return Array.isArray(json.nodes) && typeof json.connections === 'object';
+	} catch {
+		return true; // let prepareWorkflow report the parse error
+	}
 }
 
 function escapeRegExp(text: string): string {
@@ -228,7 +253,11 @@ async function main(): Promise<number> {
 
 	// (b) the package
 	const info = checkBuiltPackage(args.packageRoot);
-	const files = expandPatterns(args.patterns);
+	const files = expandPatterns(args.patterns).filter((file) => {
+		if (isWorkflowFile(file)) return true;
+		console.log(`[e2e] skipping ${basename(file)}: not a workflow export`);
+		return false;
+	});
 	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-'));
@@ -312,6 +341,11 @@ async function main(): Promise<number> {
 			} catch {
 				fail(label, `n8n execute exited ${result.code} without execution JSON:\n${lastLines(output, 15)}`);
 				continue;
+			}
+			if (args.dump) {
+				const dumpDir = join(PROJECT_ROOT, 'test-output', 'n8n-runs');
+				mkdirSync(dumpDir, { recursive: true });
+				writeFileSync(join(dumpDir, `${basename(p.file, '.json')}.run.json`), JSON.stringify(run, null, 2));
 			}
 			const runError = run.data?.resultData?.error;
 			if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {

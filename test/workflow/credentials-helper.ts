@@ -24,6 +24,7 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
+	INodeParameters,
 	INodeProperties,
 	IRequestOptionsSimplified,
 	IWorkflowDataProxyAdditionalKeys,
@@ -133,7 +134,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
 
-		const output = await credentialType.preAuthentication.call(helpers, credentials);
+		const output = (await credentialType.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		// n8n persists the refreshed token; the harness keeps it for the rest of the process.
 		this.data.set(typeName, { ...(this.data.get(typeName) ?? {}), ...output });
@@ -147,7 +151,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const credentialType = this.credentialTypes.getByName(typeName);
 		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		return (await credentialType.preAuthentication.call(helpers, credentials)) ?? undefined;
+		const output = await credentialType.preAuthentication.call(helpers, credentials);
+		return (output as ICredentialDataDecryptedObject | undefined) ?? undefined;
 	}
 
 	getParentTypes(name: string): string[] {
@@ -178,7 +183,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 		// Like the CLI's applyDefaultsAndOverwrites: fill in the defaults of unset properties...
 		const properties = this.getCredentialsProperties(type);
-		const withDefaults = (NodeHelpers.getNodeParameters(properties, data, true, false, null, null) ??
+		const withDefaults = (NodeHelpers.getNodeParameters(
+			properties,
+			data as unknown as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) ??
 			{}) as ICredentialDataDecryptedObject;
 		const merged: ICredentialDataDecryptedObject = { ...withDefaults, ...data };
 

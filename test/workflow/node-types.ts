@@ -142,7 +142,6 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 		if (nodesBaseDir && candidate) {
 			const { className, sourcePath } = known[shortName] ?? candidate;
 			try {
-				// eslint-disable-next-line @typescript-eslint/no-require-imports
 				const mod = require(join(nodesBaseDir, sourcePath)) as Record<
 					string,
 					new () => INodeType | IVersionedNodeType

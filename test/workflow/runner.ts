@@ -62,10 +62,10 @@ export const PACKAGE_NAME = 'n8n-nodes-sustainability-compliance';
 /** Base of the URLs given to n8n-core (n8n's defaults: http://localhost:5678/). */
 export const INSTANCE_BASE_URL = 'http://localhost:5678/';
 
-export interface SustainabilityComplianceApiCredentials {
+export type SustainabilityComplianceApiCredentials = {
 	apiKey: string;
 	baseUrl: string;
-}
+};
 
 export interface RunWorkflowOptions {
 	/**

@@ -48,7 +48,6 @@ function getSandboxContext(ctx: IExecuteFunctions, index: number): SandboxContex
 
 async function runCode(code: string, context: SandboxContext): Promise<unknown> {
 	const names = Object.keys(context).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval
 	const fn = new Function(...names, `return (async () => {\n${code}\n})();`) as (
 		...args: unknown[]
 	) => Promise<unknown>;

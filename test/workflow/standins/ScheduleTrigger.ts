@@ -1,5 +1,5 @@
 /**
- * TEST-ONLY STAND-IN for n8n's core node `n8n-nodes-base.scheduleTrigger` (Schedule Trigger v1–1.2).
+ * TEST-ONLY STAND-IN for n8n's core node `n8n-nodes-base.scheduleTrigger` (Schedule Trigger v1–1.3).
  * Used by the workflow test harness (test/workflow/runner.ts) when no real n8n-nodes-base install is
  * available.
  *
@@ -132,7 +132,7 @@ export class ScheduleTriggerStandIn implements INodeType {
 		name: 'scheduleTrigger',
 		icon: 'fa:clock',
 		group: ['trigger', 'schedule'],
-		version: [1, 1.1, 1.2],
+		version: [1, 1.1, 1.2, 1.3],
 		description: 'Triggers the workflow on a given schedule (test-only stand-in: manual runs only)',
 		eventTriggerDescription: '',
 		defaults: { name: 'Schedule Trigger', color: '#31C49F' },
