@@ -51,12 +51,14 @@ export class SustainabilityComplianceApi implements ICredentialType {
 		},
 	};
 
-	// GET /portfolios is the one route every key may call whatever families it has.
+	// GET /portfolios is the one route every key may call whatever families it has. n8n applies body rules only
+	// to answers it did not throw on, so error statuses are let through to tell the 403 variants apart.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/portfolios',
 			method: 'GET',
+			ignoreHttpStatusErrors: true,
 		},
 		rules: [
 			{
@@ -101,6 +103,14 @@ export class SustainabilityComplianceApi implements ICredentialType {
 					value: 'Limit Exceeded',
 					message:
 						"This key's monthly quota (10,000 requests) is used up. The key itself is valid; contact the vendor to raise the quota or wait for next month.",
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data.message',
+					value: "You don't have access to any of the frameworks requested.",
+					message: 'The key works but the API refused the portfolio list for this organization. Ask the vendor which data families the key has.',
 				},
 			},
 		],

@@ -300,7 +300,7 @@ async function main(): Promise<number> {
 		context = await pw.chromium.launchPersistentContext(join(userFolder, 'chromium-profile'), {
 			executablePath: chromium,
 			args: CHROMIUM_ARGS,
-			viewport: { width: 1440, height: 900 },
+			viewport: { width: 1440, height: 1600 }, // tall: long forms fit in one shot
 		});
 		const login = await context.request.post(`${base}/rest/login`, {
 			data: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },

@@ -60,6 +60,7 @@ const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }>
 	set: { className: 'Set', sourcePath: 'dist/nodes/Set/Set.node.js' },
 	merge: { className: 'Merge', sourcePath: 'dist/nodes/Merge/Merge.node.js' },
 	noOp: { className: 'NoOp', sourcePath: 'dist/nodes/NoOp/NoOp.node.js' },
+	splitOut: { className: 'SplitOut', sourcePath: 'dist/nodes/Transform/SplitOut/SplitOut.node.js' },
 };
 
 function isNodesBaseDir(dir: string): boolean {

@@ -90,7 +90,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return { methodologyId, ...readHoldingsParameters.call(this, 'sustainableInvestments', items, group.itemIndices) };
 	});
 
-	return await (forEachGroup<PreparedGroup<ItemGroup, GroupInput>>).call(this, items, groups, async (prepared) => {
+	const output = await (forEachGroup<PreparedGroup<ItemGroup, GroupInput>>).call(this, items, groups, async (prepared) => {
 		if (prepared.error) throw prepared.error;
 		const { methodologyId, holdings, removed } = prepared.input!;
 		const first = prepared.itemIndices[0] ?? 0;
@@ -135,12 +135,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			});
 		}
 
-		// Input order (the sort is stable; with the JSON source every row belongs to the first item).
-		out.sort((a, b) => a.item - b.item);
 		return out.map(({ item, json }) => ({
 			json,
 			pairedItem: { item },
 			...(!fromJson && items[item].binary ? { binary: items[item].binary } : {}),
 		}));
 	});
+	// One item per input item, in input order also across groups and error items (the sort is stable; with the
+	// JSON source every row belongs to the first item and keeps the array's order, classified rows first).
+	const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
+	return output.sort((a, b) => itemOf(a) - itemOf(b));
 }

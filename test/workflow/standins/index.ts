@@ -11,6 +11,7 @@ import { MergeStandIn } from './Merge';
 import { NoOpStandIn } from './NoOp';
 import { ScheduleTriggerStandIn } from './ScheduleTrigger';
 import { SetStandIn } from './Set';
+import { SplitOutStandIn } from './SplitOut';
 
 export { takeRecordedEmails } from './EmailSend';
 export type { RecordedAttachment, RecordedEmail } from './EmailSend';
@@ -24,5 +25,6 @@ export function createStandIns(): Record<string, INodeType> {
 		'n8n-nodes-base.emailSend': new EmailSendStandIn(),
 		'n8n-nodes-base.merge': new MergeStandIn(),
 		'n8n-nodes-base.noOp': new NoOpStandIn(),
+		'n8n-nodes-base.splitOut': new SplitOutStandIn(),
 	};
 }

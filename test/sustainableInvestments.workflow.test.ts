@@ -1,0 +1,458 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { LoadOptionsContext } from 'n8n-core';
+import type { IDataObject, INode, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
+import { SustainableInvestments } from '../nodes/SustainableInvestments/SustainableInvestments.node';
+import { ClassificationMatcher, sustainabilityLabel } from '../nodes/SustainableInvestments/actions/classification';
+import { methodologyIdForRequest, parseMethodologies } from '../nodes/shared/methodologies';
+import { METHODOLOGIES, findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
+import type { Simulator } from './simulator';
+import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
+import type { NodeSpec } from './helpers/workflows';
+import { HarnessCredentialTypes, HarnessCredentialsHelper } from './workflow/credentials-helper';
+import { HarnessNodeTypes } from './workflow/node-types';
+import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+
+const INSIGHTS = 'POST /sustainable-investments/insights' as const;
+const METHODOLOGIES_ROUTE = 'GET /sustainable-investments/methodologies' as const;
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => sim.close());
+beforeEach(() => sim.reset());
+
+const LIST_1 = { __rl: true, mode: 'list', value: 1, cachedResultName: METHODOLOGIES[0].name };
+
+function classify(parameters: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
+	return {
+		type: 'sustainableInvestments',
+		parameters: { operation: 'classifyHoldings', methodology: LIST_1, ...parameters },
+		onError,
+	};
+}
+
+async function run(items: IDataObject[], node: NodeSpec, options: { baseUrl?: string; apiKey?: string } = {}) {
+	return await runWorkflow(chainWorkflow(items, node), { credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey) });
+}
+
+function sentBody(index = 0): { methodology_id: unknown; holdings: IDataObject[] } {
+	return sim.requests({ route: INSIGHTS })[index].body as { methodology_id: unknown; holdings: IDataObject[] };
+}
+
+const LABEL_OF_CODE = (code: unknown) =>
+	code === 9 ? 'Sustainable' : code === 8 ? 'Moderate' : code === null ? 'Uncovered' : 'Not sustainable';
+
+const [fund] = findIsins((d) => d.known && d.isFund, 1);
+const [sustainable] = findIsins((d) => d.known && !d.isFund && d.sustainableInvestment.classification === 9, 1);
+const [notSustainable] = findIsins((d) => d.known && !d.isFund && d.sustainableInvestment.classification === 0, 1);
+const [moderate] = findIsins((d) => d.known && !d.isFund && d.sustainableInvestment.classification === 8, 1);
+const uncovered = makeIsin('XX', 7);
+
+/** Funds first, duplicates (one pasted in lower case with spaces), cash and a row without ISIN. */
+const HOLDINGS: IDataObject[] = [
+	{ row: 0, ISIN: fund, Name: 'Fund F', Type: 'ETF', 'Market Value': 1000, Weight: 10 },
+	{ row: 1, ISIN: sustainable, Name: 'Green Co', Type: 'Stock', 'Market Value': 2000, Weight: 20 },
+	{ row: 2, ISIN: null, Name: 'Cash EUR', Type: 'Cash', 'Market Value': 500, Weight: 5 },
+	{ row: 3, ISIN: notSustainable, Name: 'Brown Co', Type: 'Stock', 'Market Value': 1500, Weight: 15 },
+	{ row: 4, ISIN: ` ${fund.slice(0, 6).toLowerCase()} ${fund.slice(6)} `, Name: 'Fund F (2nd lot)', Type: 'ETF', 'Market Value': 500, Weight: 5 },
+	{ row: 5, ISIN: uncovered, Name: 'Unknown Co', Type: 'Stock', 'Market Value': 700, Weight: 7 },
+	{ row: 6, ISIN: '', Name: 'Private loan', Type: 'Other', 'Market Value': 300, Weight: 3 },
+	{ row: 7, ISIN: sustainable, Name: 'Green Co (2nd lot)', Type: 'Stock', 'Market Value': 1000, Weight: 10 },
+	{ row: 8, ISIN: moderate, Name: 'Amber Co', Type: 'Stock', 'Market Value': 2500, Weight: 25 },
+];
+const ISIN_OF_ROW = [fund, sustainable, null, notSustainable, fund, uncovered, null, sustainable, moderate];
+
+describe('labels, matching and methodologies (units)', () => {
+	it.each([
+		[9, 'Sustainable', 'Sustainable'],
+		[8, 'Moderate', 'Moderate'],
+		[null, 'Uncovered', 'Uncovered'],
+		[0, 'Not sustainable', 'Not sustainable'],
+		[9, null, 'Sustainable'],
+		[8, undefined, 'Moderate'],
+		[null, null, 'Uncovered'],
+		[undefined, undefined, 'Uncovered'],
+		[0, null, 'Not sustainable'],
+		[6, null, 'Not sustainable'],
+		[-1, undefined, 'Not sustainable'],
+		['9', null, 'Sustainable'],
+		// the description decides when it names a category
+		[1, 'Not sustainable', 'Not sustainable'],
+		[7, 'Non-sustainable', 'Not sustainable'],
+		[7, 'UNSUSTAINABLE', 'Not sustainable'],
+		[null, 'Not covered', 'Uncovered'],
+		[3, 'Moderate', 'Moderate'],
+		[2, 'sustainable', 'Sustainable'],
+		[0, 'Something new', 'Not sustainable'],
+	])('classification %j with description %j → %s', (code, description, label) => {
+		expect(sustainabilityLabel(code, description)).toBe(label);
+	});
+
+	it('matches by ISIN, the n-th duplicate to the n-th entry, the last entry when there are fewer', () => {
+		const matcher = new ClassificationMatcher([
+			{ isin: 'B', weight: 1 },
+			{ isin: 'a', weight: 2 },
+			{ isin: 'A', weight: 3 },
+		]);
+		expect(matcher.next('A')?.weight).toBe(2);
+		expect(matcher.next('B')?.weight).toBe(1);
+		expect(matcher.next('A')?.weight).toBe(3);
+		expect(matcher.next('A')?.weight).toBe(3);
+		expect(matcher.next('B')?.weight).toBe(1);
+		expect(matcher.next('C')).toBeUndefined();
+		expect(new ClassificationMatcher(undefined).next('A')).toBeUndefined();
+	});
+
+	it.each([
+		['the simulator shape', { data: METHODOLOGIES }, [[1, METHODOLOGIES[0].name, METHODOLOGIES[0].description]]],
+		['a bare array', [{ id: 4, name: 'Four' }], [[4, 'Four', undefined]]],
+		['under methodologies', { methodologies: [{ methodology_id: '5', title: 'Five', description: 'D' }] }, [['5', 'Five', 'D']]],
+		['under data.items', { data: { items: [{ id: 6, label: 'Six' }] } }, [[6, 'Six', undefined]]],
+		['ids only', { data: [7, 8] }, [[7, '7', undefined], [8, '8', undefined]]],
+		['a record without a name', [{ id: 9, description: 'Only a description' }], [[9, 'Only a description', undefined]]],
+		['a record without an id', [{ name: 'No id' }, { id: 10 }], [[10, 'Methodology 10', undefined]]],
+		['nothing usable', { message: 'ok' }, []],
+	])('parseMethodologies reads %s', (_, body, expected) => {
+		const parsed = parseMethodologies(body);
+		expect(parsed.slice(0, expected.length).map((m) => [m.id, m.name, m.description])).toEqual(expected);
+		if (expected.length === 0) expect(parsed).toEqual([]);
+	});
+
+	it('methodologyIdForRequest sends numeric ids as numbers', () => {
+		expect(methodologyIdForRequest(' 3 ')).toBe(3);
+		expect(methodologyIdForRequest(2)).toBe(2);
+		expect(methodologyIdForRequest('sfdr-std')).toBe('sfdr-std');
+		expect(methodologyIdForRequest('')).toBeUndefined();
+	});
+});
+
+describe('Sustainable Investments: Classify Holdings inside n8n', () => {
+	it('one item per input item, matched by ISIN with duplicates and funds listed last; cash and no-ISIN rows reported', async () => {
+		let answeredOrder: string[] = [];
+		const proxy = await startProxy(sim.url, (path, body) => {
+			if (path === '/sustainable-investments/insights' && Array.isArray(body?.data)) {
+				// what the instruments routes do (spec 2.3): funds after the other instruments
+				const data = body.data as Array<{ isin: string }>;
+				body.data = [...data.filter((e) => !instrumentData(e.isin).isFund), ...data.filter((e) => instrumentData(e.isin).isFund)];
+				answeredOrder = (body.data as Array<{ isin: string }>).map((e) => e.isin);
+			}
+			return body;
+		});
+		try {
+			const result = await run(HOLDINGS, classify(), { baseUrl: proxy.url });
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount()).toBe(1);
+			const body = sentBody();
+			expect(body.methodology_id).toBe(1);
+			expect(body.holdings.map((h) => h.isin)).toEqual([fund, sustainable, notSustainable, fund, uncovered, sustainable, moderate]);
+			expect(body.holdings[0]).toEqual({ isin: fund, name: 'Fund F', instrument_type: 'etf', weight: 10, market_value: 1000 });
+			// the answer really is in another order than the request
+			expect(answeredOrder.slice(-2)).toEqual([fund, fund]);
+
+			const out = result.items('Node');
+			expect(out).toHaveLength(HOLDINGS.length);
+			out.forEach((item, index) => {
+				expect(item.pairedItem).toEqual({ item: index });
+				expect(item.json.row).toBe(index);
+				expect(item.json.Name).toBe(HOLDINGS[index].Name);
+				const isin = ISIN_OF_ROW[index];
+				if (isin === null) {
+					expect(item.json).toMatchObject({
+						classification: null,
+						label: 'Not classified',
+						description: null,
+						removed: true,
+						removed_reason: index === 2 ? 'cash row' : 'no ISIN',
+						methodology_id: 1,
+					});
+					return;
+				}
+				const expected = instrumentData(isin).sustainableInvestment;
+				expect(item.json).toMatchObject({
+					isin,
+					classification: expected.classification,
+					label: LABEL_OF_CODE(expected.classification),
+					description: expected.description,
+					weight: HOLDINGS[index].Weight,
+					methodology_id: 1,
+					removed: false,
+					removed_reason: null,
+				});
+			});
+			expect(new Set(out.map((item) => item.json.label))).toEqual(
+				new Set(['Sustainable', 'Moderate', 'Not sustainable', 'Uncovered', 'Not classified']),
+			);
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('weight as returned: computed by the API from market values when the input has none', async () => {
+		const items = [
+			{ isin: sustainable, name: 'A', instrument_type: 'stock', market_value: 300 },
+			{ isin: moderate, name: 'B', instrument_type: 'stock', market_value: 100 },
+		];
+		const out = (await run(items, classify())).items('Node');
+		expect(out.map((item) => item.json.weight)).toEqual([75, 25]);
+	});
+
+	it('Methodology "By ID": the ID is sent as a number', async () => {
+		const result = await run(HOLDINGS.slice(0, 2), classify({ methodology: { __rl: true, mode: 'id', value: ' 3 ' } }));
+		expect(result.error).toBeUndefined();
+		expect(sentBody().methodology_id).toBe(3);
+		expect(result.items('Node').every((item) => item.json.methodology_id === 3)).toBe(true);
+	});
+
+	it.each([
+		['a non-numeric ID', { __rl: true, mode: 'id', value: 'standard' }],
+		['no methodology', { __rl: true, mode: 'list', value: '' }],
+	])('%s typed in: n8n itself refuses to run the workflow (parameter issues), nothing is sent', async (_, methodology) => {
+		await expect(run(HOLDINGS.slice(0, 2), classify({ methodology }))).rejects.toThrow(/workflow has issues/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it.each([
+		['a non-numeric ID', 'standard', /^Item 0: methodology ID "standard" is not a number/],
+		['an empty ID', '', /^Item 0: no methodology is chosen/],
+	])('%s from an expression is refused before any request', async (_, value, message) => {
+		const items = HOLDINGS.slice(0, 2).map((row) => ({ ...row, methodology: value }));
+		const result = await run(items, classify({ methodology: { __rl: true, mode: 'id', value: '={{ $json.methodology }}' } }));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('an ID from an expression, per group (read at the first item of each group)', async () => {
+		const items = [
+			{ ...HOLDINGS[1], methodology: 2 },
+			{ ...HOLDINGS[3], methodology: 3 },
+		];
+		const result = await run(
+			items,
+			classify({ groupBy: 'methodology', methodology: { __rl: true, mode: 'id', value: '={{ $json.methodology }}' } }),
+		);
+		expect(result.error).toBeUndefined();
+		expect([sentBody(0).methodology_id, sentBody(1).methodology_id]).toEqual([2, 3]);
+		expect(result.items('Node').map((item) => item.json.methodology_id)).toEqual([2, 3]);
+	});
+
+	it('an ID the API does not know: the API error, one request', async () => {
+		const result = await run(HOLDINGS.slice(0, 2), classify({ methodology: { __rl: true, mode: 'id', value: '99' } }));
+		expect(result.error?.message).toBe('The API rejected the sustainable investments classification request: Methodology not found');
+		expect(sim.requestCount()).toBe(1);
+	});
+
+	it('Group By: one request per group, output in input order, methodology per group', async () => {
+		const items = HOLDINGS.map((row, index) => ({ ...row, book: index % 2 === 0 ? 'even' : 'odd' }));
+		const result = await run(items, classify({ groupBy: 'book' }));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: INSIGHTS })).toBe(2);
+		expect(sentBody(0).holdings.map((h) => h.isin)).toEqual([fund, fund, moderate]);
+		expect(sentBody(1).holdings.map((h) => h.isin)).toEqual([sustainable, notSustainable, uncovered, sustainable]);
+		const out = result.items('Node');
+		expect(out.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expect(out.map((item) => item.json.removed)).toEqual(ISIN_OF_ROW.map((isin) => isin === null));
+	});
+
+	it('only cash: no request, every row reported', async () => {
+		const items = [HOLDINGS[2], HOLDINGS[6]];
+		const result = await run(items, classify());
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(0);
+		expect(result.items('Node').map((item) => [item.json.label, item.json.removed_reason, item.pairedItem])).toEqual([
+			['Not classified', 'cash row', { item: 0 }],
+			['Not classified', 'no ISIN', { item: 1 }],
+		]);
+	});
+
+	it('"Stop With an Error" for cash rows: 0 requests, the error names the row', async () => {
+		const result = await run(HOLDINGS, classify({ cashRows: 'error' }));
+		expect(result.error?.message).toMatch(/^Item 2: this cash row cannot be sent/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('403 for a key without the family: the plain message, one request', async () => {
+		const result = await run(HOLDINGS, classify(), { apiKey: 'sim-esg-only' });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(
+			"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
+		);
+		expect(sim.requestCount()).toBe(1);
+	});
+
+	it('504: "send fewer holdings", exactly one request', async () => {
+		const slow = await startSimulator({ latency: { [INSIGHTS]: { baseMs: 0, perHoldingMs: 10_000 } }, timeScale: 0.001 });
+		try {
+			const result = await run(HOLDINGS, classify(), { baseUrl: slow.url });
+			expect(result.error?.message).toBe(
+				'The sustainable investments classification took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
+			);
+			expect(slow.requestCount()).toBe(1);
+		} finally {
+			await slow.close();
+		}
+	});
+
+	describe('bad input: 0 requests, the message names the item and the field', () => {
+		const good = HOLDINGS[1];
+		it.each([
+			['missing market value', [good, { ISIN: moderate, Name: 'X', Type: 'stock' }], /^Item 1: the market value is missing/],
+			['bad instrument type', [{ ...good, Type: 'Crypto' }], /^Item 0: instrument type "Crypto" is not one the API knows/],
+			['invalid ISIN', [good, good, { ...good, ISIN: 'DE000716460O' }], /^Item 2: invalid ISIN: "DE000716460O"/],
+			['missing name', [{ ...good, Name: '' }], /^Item 0: the name is missing/],
+		])('%s', async (_, items, message) => {
+			const result = await run(items as IDataObject[], classify());
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(message);
+			expect(sim.requestCount()).toBe(0);
+		});
+
+		it('under continueOnFail: the bad group becomes error items, the other group is classified', async () => {
+			const items = [
+				{ ...good, book: 'a' },
+				{ ...good, Type: 'Crypto', book: 'b' },
+				{ ...HOLDINGS[8], book: 'a' },
+			];
+			const result = await run(items, classify({ groupBy: 'book' }, 'continueRegularOutput'));
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount()).toBe(1);
+			const out = result.items('Node');
+			expect(out.map((item) => item.json.label ?? item.json.error)).toEqual([
+				'Sustainable',
+				expect.stringMatching(/^Item 1: instrument type "Crypto"/),
+				'Moderate',
+			]);
+			expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		});
+	});
+
+	it('Holdings (JSON): one item per holding, paired to the input item', async () => {
+		const holdings = [
+			{ isin: moderate, name: 'Amber', instrument_type: 'stock', market_value: 10 },
+			{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 5 },
+		];
+		const result = await run([{ trigger: true }], classify({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }));
+		expect(result.error).toBeUndefined();
+		expect(result.items('Node').map((item) => [item.json.name, item.json.label, item.pairedItem])).toEqual([
+			['Amber', 'Moderate', { item: 0 }],
+			['Cash', 'Not classified', { item: 0 }],
+		]);
+	});
+});
+
+describe('Sustainable Investments: Get Methodologies and the methodology list', () => {
+	it('Get Methodologies: one item per methodology with id, name, description, paired to item 0', async () => {
+		const result = await runWorkflow(
+			chainWorkflow([{ a: 1 }, { a: 2 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+			{ credentials: credentialsFor(sim.url) },
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(1);
+		const out = result.items('Node');
+		expect(out.map((item) => item.json)).toEqual(METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: m.description })));
+		expect(out.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+	});
+
+	it('Get Methodologies without the family: the plain 403 message', async () => {
+		const result = await runWorkflow(
+			chainWorkflow([{ a: 1 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+			{ credentials: credentialsFor(sim.url, 'sim-esg-only') },
+		);
+		expect(result.error?.message).toMatch(/^Your organization's subscription does not include this data family/);
+	});
+
+	/** The node's list methods, called the way n8n's editor does: in n8n-core's LoadOptionsContext. */
+	function loadOptionsContext(apiKey = 'sim-all-families'): LoadOptionsContext {
+		const type = `${PACKAGE_NAME}.sustainableInvestments`;
+		const nodeTypes = new HarnessNodeTypes().add(type, new SustainableInvestments());
+		const node: INode = {
+			id: 'si',
+			name: 'Sustainable Investments',
+			type,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { operation: 'classifyHoldings', methodology: { __rl: true, mode: 'list', value: '' } },
+			credentials: CREDENTIAL_REF,
+		};
+		const workflow = new Workflow({ id: 'load-options', nodes: [node], connections: {}, active: false, nodeTypes });
+		const credentialsHelper = new HarnessCredentialsHelper(
+			new HarnessCredentialTypes([new SustainabilityComplianceApi()]),
+			credentialsFor(sim.url, apiKey),
+		);
+		const additionalData = {
+			credentialsHelper,
+			currentNodeParameters: node.parameters,
+			restApiUrl: 'http://localhost:5678/rest',
+			instanceBaseUrl: 'http://localhost:5678/',
+			variables: {},
+		} as unknown as IWorkflowExecuteAdditionalData;
+		return new LoadOptionsContext(workflow, node, additionalData, 'methodology');
+	}
+
+	it('loadOptions getMethodologies and listSearch searchMethodologies read the API', async () => {
+		const node = new SustainableInvestments();
+		const options = await node.methods.loadOptions.getMethodologies.call(loadOptionsContext());
+		expect(options).toEqual(METHODOLOGIES.map((m) => ({ name: m.name, value: m.id, description: m.description })));
+		const search = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext(), 'mifid');
+		expect(search.results.map((r) => r.value)).toEqual([3]);
+		const all = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext());
+		expect(all.results).toHaveLength(METHODOLOGIES.length);
+		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(3);
+	});
+
+	it('the list explains a missing family', async () => {
+		const node = new SustainableInvestments();
+		await expect(node.methods.loadOptions.getMethodologies.call(loadOptionsContext('sim-esg-only'))).rejects.toThrow(
+			/does not include this data family/,
+		);
+	});
+});
+
+/** A loopback proxy in front of the simulator that can rewrite JSON answers (for answer orders the simulator never gives). */
+async function startProxy(
+	target: string,
+	transform: (path: string, body: any) => unknown,
+): Promise<{ url: string; close: () => Promise<void> }> {
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			void (async () => {
+				const headers: Record<string, string> = {};
+				for (const name of ['x-api-key', 'content-type', 'accept']) {
+					const value = req.headers[name];
+					if (typeof value === 'string') headers[name] = value;
+				}
+				const answer = await fetch(`${target}${req.url}`, {
+					method: req.method,
+					headers,
+					body: chunks.length ? Buffer.concat(chunks) : undefined,
+				});
+				const text = await answer.text();
+				let body: unknown;
+				try {
+					body = transform(new URL(req.url ?? '/', target).pathname, JSON.parse(text));
+				} catch {
+					body = text;
+				}
+				res.writeHead(answer.status, { 'content-type': 'application/json' });
+				res.end(typeof body === 'string' ? body : JSON.stringify(body));
+			})();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
