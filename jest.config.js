@@ -8,6 +8,7 @@ module.exports = {
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	testTimeout: 60000,
 	maxWorkers: 2,
+	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 	// keep-alive sockets of n8n's HTTP client can outlive a suite by a few seconds
 	forceExit: true,
 };
