@@ -14,8 +14,10 @@ export const packageNodeLoadErrors: string[] = [];
 
 function loadPackageNodeTypes(): Array<INodeType | IVersionedNodeType> {
 	const root = join(__dirname, '..', '..');
+	// SC_NODES_FROM=dist loads the built package instead (what `npm run demo` runs: the code n8n would load).
+	const fromDist = process.env.SC_NODES_FROM === 'dist';
 	return packageJson.n8n.nodes.flatMap((distPath) => {
-		const source = join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+		const source = fromDist ? join(root, distPath) : join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 		if (!existsSync(source)) return [];
 		let exported: Record<string, new () => INodeType | IVersionedNodeType>;
 		try {
