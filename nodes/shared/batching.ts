@@ -48,8 +48,10 @@ export async function lookupInstruments<TEntry>(
 	isinOf: (entry: TEntry) => string | undefined,
 	options: InstrumentLookupOptions = {},
 ): Promise<InstrumentLookupResult<TEntry>> {
-	const batchSize = Math.max(1, Math.min(MAX_INSTRUMENTS_PER_REQUEST, Math.floor(options.batchSize ?? MAX_INSTRUMENTS_PER_REQUEST)));
-	const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+	// NaN would make no batch (or an empty one) and no worker: fall back to the defaults.
+	const wanted = (value: number | undefined, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+	const batchSize = Math.max(1, Math.min(MAX_INSTRUMENTS_PER_REQUEST, Math.floor(wanted(options.batchSize, MAX_INSTRUMENTS_PER_REQUEST))));
+	const concurrency = Math.max(1, Math.floor(wanted(options.concurrency, 1)));
 	const result: InstrumentLookupResult<TEntry> = { byIsin: new Map(), requests: 0, splits: 0 };
 	const queue = chunk(distinct(isins), batchSize);
 

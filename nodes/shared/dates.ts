@@ -1,3 +1,5 @@
+import { showValue } from './values';
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export interface SnapshotDate {
@@ -47,7 +49,7 @@ export function lastCompletedQuarterEnd(today: Date = new Date()): string {
 }
 
 export function describeDateProblem(problem: SnapshotDateProblem, value: unknown): string {
-	const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : String(value);
+	const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : showValue(value);
 	return problem === 'unreadable'
 		? `${shown} is not a date the API can read; use the form YYYY-MM-DD, for example 2025-12-31`
 		: `${shown} is in a future year; the API only accepts snapshot dates up to the end of the current year`;

@@ -1,7 +1,10 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { groupItems, holdingRowsFromItems, holdingRowsFromJson, readHoldings, splitFieldList } from './holdings';
+import { parseLooseNumber } from './numbers';
+import { kindOf, scalarText, showValue } from './values';
 import type {
 	CashRowPolicy,
 	HoldingKey,
@@ -186,4 +189,65 @@ export function portfolioGroups(this: IExecuteFunctions, items: INodeExecutionDa
 /** The part of the output that says which rows were left out and why. */
 export function removedSummary(removed: RemovedRow[]): { removed_count: number; removed_rows: RemovedRow[] } {
 	return { removed_count: removed.length, removed_rows: removed };
+}
+
+/**
+ * A text parameter at an item, trimmed ('' when empty). An expression giving an object or a list is refused,
+ * naming the item and the parameter, instead of sending "[object Object]" (or failing on String(value)).
+ */
+export function readTextParameter(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	options: { where?: string; fallback?: string } = {},
+): string {
+	const value = this.getNodeParameter(name, itemIndex, options.fallback ?? '') as unknown;
+	return textParameterValue(this.getNode(), value, itemIndex, label, options.where);
+}
+
+/** The check of readTextParameter, for a value already read (e.g. a field of a collection parameter). */
+export function textParameterValue(
+	node: ReturnType<IExecuteFunctions['getNode']>,
+	value: unknown,
+	itemIndex: number,
+	label: string,
+	where = `Item ${itemIndex}`,
+): string {
+	if (value === undefined || value === null) return '';
+	const text = scalarText(value);
+	if (text === undefined) {
+		throw new NodeOperationError(node, `${where}: ${label} must be text, got ${kindOf(value)}: ${showValue(value)}`, {
+			itemIndex,
+			description: `Check what is mapped to ${label}: the expression gives ${kindOf(value)}, not a text. Nothing was sent.`,
+		});
+	}
+	return text.trim();
+}
+
+/**
+ * A number parameter or option already read: a number, or numeric text an expression gave ("5"). Empty gives
+ * undefined; anything else (text, NaN, Infinity, an object) is refused naming the item, because it would be
+ * sent as text or null (a schema error at the API) or break the batching. Whole numbers are rounded down and
+ * values are kept within min..max, as the editor does.
+ */
+export function numberParameterValue(
+	node: ReturnType<IExecuteFunctions['getNode']>,
+	value: unknown,
+	itemIndex: number,
+	label: string,
+	range: { min?: number; max?: number; integer?: boolean } = {},
+): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const parsed = typeof value === 'number' || typeof value === 'string' ? parseLooseNumber(value) : undefined;
+	if (parsed === undefined) {
+		throw new NodeOperationError(node, `Item ${itemIndex}: ${label} must be a number, got ${kindOf(value)}: ${showValue(value)}`, {
+			itemIndex,
+			description: `Give ${label} as a number${range.min !== undefined && range.max !== undefined ? ` from ${range.min} to ${range.max}` : ''}, or check the expression that sets it. Nothing was sent.`,
+		});
+	}
+	let number = range.integer ? Math.floor(parsed) : parsed;
+	if (range.min !== undefined) number = Math.max(range.min, number);
+	if (range.max !== undefined) number = Math.min(range.max, number);
+	return number;
 }

@@ -4,8 +4,9 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { INSTRUMENT_TYPES } from './constants';
 import type { InstrumentType } from './constants';
 import { inputError } from './errors';
-import { describeInvalidIsin, isValidIsin, normalizeIsin, truncate } from './isin';
+import { describeInvalidIsin, isValidIsin, normalizeIsin } from './isin';
 import { parseLooseNumber } from './numbers';
+import { kindOf, ownValue, scalarText, showValue } from './values';
 
 /** The routes that take holdings, each with its own requirements (spec 2.1). */
 export type HoldingsRoute = 'portfolios' | 'reports' | 'taxonomy' | 'sustainableInvestments' | 'temperature';
@@ -137,7 +138,7 @@ export function normalizeInstrumentType(value: unknown): InstrumentType | undefi
 	const key = compactKey(value);
 	return (INSTRUMENT_TYPES as readonly string[]).includes(value.trim().toLowerCase())
 		? (value.trim().toLowerCase() as InstrumentType)
-		: TYPE_SYNONYMS[key];
+		: ownValue(TYPE_SYNONYMS, key);
 }
 
 /**
@@ -211,7 +212,20 @@ export function readHoldings(
 				`Fill in the ${HOLDING_FIELDS[field].label} for this row, or set "${HOLDING_FIELDS[field].parameter}" under Holding Fields to the column that holds it.`,
 			);
 
-		const name = isBlank(raw('name')) ? undefined : String(raw('name')).trim();
+		/** A text field: trimmed text, undefined when blank; an object or a list there is refused. */
+		const text = (field: HoldingKey): string | undefined => {
+			const value = raw(field);
+			if (isBlank(value)) return undefined;
+			const written = scalarText(value);
+			if (written === undefined) {
+				throw fail(
+					`the ${HOLDING_FIELDS[field].label} must be text, got ${kindOf(value)}: ${showValue(value)}`,
+					`Map the ${HOLDING_FIELDS[field].parameter} to a column of text values.`,
+				);
+			}
+			return written.trim() || undefined;
+		};
+		const name = text('name');
 		const rawIsin = raw('isin');
 		let isin: string | null = isBlank(rawIsin) ? null : normalizeIsin(rawIsin);
 		if (isin === '') isin = null;
@@ -229,7 +243,7 @@ export function readHoldings(
 					instrumentType = rawType.trim().toLowerCase();
 				} else {
 					throw fail(
-						`instrument type "${truncate(String(rawType))}" is not one the API knows`,
+						`instrument type "${showValue(rawType)}" is not one the API knows`,
 						`Use one of: ${INSTRUMENT_TYPES.join(', ')} (common spellings such as Stock, ETF, Mutual Fund, Sovereign Bond are recognised).`,
 					);
 				}
@@ -266,11 +280,11 @@ export function readHoldings(
 		if (name !== undefined) holding.name = name;
 		if (instrumentType !== undefined) holding.instrument_type = instrumentType;
 
-		const rawCurrency = raw('currency');
-		if (!isBlank(rawCurrency)) {
-			const currency = String(rawCurrency).trim().toUpperCase();
+		const rawCurrency = text('currency');
+		if (rawCurrency !== undefined) {
+			const currency = rawCurrency.toUpperCase();
 			if (!/^[A-Z]{3}$/.test(currency)) {
-				throw fail(`currency "${truncate(String(rawCurrency))}" is not a three-letter ISO 4217 code`, 'Use a code such as EUR, USD or SEK.');
+				throw fail(`currency "${showValue(rawCurrency)}" is not a three-letter ISO 4217 code`, 'Use a code such as EUR, USD or SEK.');
 			}
 			holding.currency = currency;
 		}
@@ -279,7 +293,7 @@ export function readHoldings(
 		if (!isBlank(rawWeight)) {
 			const weight = parseLooseNumber(rawWeight, { percent: true });
 			if (weight === undefined) {
-				throw fail(`weight "${truncate(String(rawWeight))}" is not a number`, 'Give the weight as a number from 0 to 100, for example 12.5 or "12.5%".');
+				throw fail(`weight "${showValue(rawWeight)}" is not a number`, 'Give the weight as a number from 0 to 100, for example 12.5 or "12.5%".');
 			}
 			if (weight < 0 || weight > 100) {
 				throw fail(`weight ${weight} is outside 0 to 100`, 'Weights are percentages of the portfolio, from 0 to 100.');
@@ -292,7 +306,7 @@ export function readHoldings(
 			const marketValue = parseLooseNumber(rawValue);
 			if (marketValue === undefined) {
 				throw fail(
-					`market value "${truncate(String(rawValue))}" is not a number`,
+					`market value "${showValue(rawValue)}" is not a number`,
 					'Give the market value as a number, for example 1234.5, "1,234.50" or "1 234,50".',
 				);
 			}
@@ -356,12 +370,13 @@ export function groupItems(node: INode, items: INodeExecutionData[], groupBy: st
 		}
 		const values: Record<string, unknown> = {};
 		for (const field of groupBy) {
-			const key = field in json ? field : byCompact.get(compactKey(field));
+			const key = Object.prototype.hasOwnProperty.call(json, field) ? field : byCompact.get(compactKey(field));
 			const value = key === undefined ? undefined : json[key];
 			if (isBlank(value)) {
 				throw inputError(node, itemIndex, `the Group By field "${field}" is empty or missing`, `Every input item needs a value in "${field}", or remove it from Group By.`);
 			}
-			values[field] = value;
+			// A data property even for a field named __proto__: the value stays a group value, not a prototype.
+			Object.defineProperty(values, field, { value, enumerable: true, writable: true, configurable: true });
 		}
 		const groupKey = JSON.stringify(groupBy.map((field) => values[field]));
 		const group = groups.get(groupKey);

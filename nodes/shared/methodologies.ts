@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { scalarText, showValue } from './values';
+
 export interface Methodology {
 	id: number | string;
 	name: string;
@@ -45,10 +47,13 @@ export function parseMethodologies(body: unknown): Methodology[] {
 	return methodologies;
 }
 
-/** The API wants a number (spec 4.9); ids that look numeric are sent as numbers. */
+/**
+ * The API wants a number (spec 4.9); ids that look numeric are sent as numbers. Anything else comes back as
+ * text for the caller to refuse by name (NaN and Infinity too: JSON would send them as null).
+ */
 export function methodologyIdForRequest(value: unknown): number | string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'number') return value;
-	const text = String(value).trim();
+	if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+	const text = scalarText(value)?.trim() ?? showValue(value);
 	return /^\d+$/.test(text) ? Number(text) : text;
 }

@@ -12,6 +12,7 @@ import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
 import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
 import type { ApiRoute } from './routes';
+import { hasLoneSurrogate, showValue } from './values';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
@@ -57,6 +58,14 @@ export async function apiRequest<T = IDataObject>(
 	const node = this.getNode();
 	const policy = { ...DEFAULT_RETRY_POLICY, ...userRetryLimits(this), ...options.retry };
 	const baseUrl = await resolveBaseUrl.call(this, options.itemIndex);
+	if (options.identifier !== undefined && hasLoneSurrogate(options.identifier)) {
+		// encodeURIComponent would throw "URI malformed": refuse by name, nothing is sent.
+		throw new NodeOperationError(
+			node,
+			`${options.itemIndex === undefined ? '' : `Item ${options.itemIndex}: `}the portfolio identifier "${showValue(options.identifier)}" contains a broken character and cannot be put in the address of the ${route.label} request`,
+			{ itemIndex: options.itemIndex, description: 'The text has half of a two-part character (for example an emoji cut in two). Correct the identifier. Nothing was sent.' },
+		);
+	}
 	const path =
 		options.identifier === undefined
 			? route.path

@@ -109,6 +109,24 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 
 		if (output === 'table') {
+			// Every KPI is optional (spec 4.11): an answer without any still gives the group one row, so its items are not lost.
+			if (Object.keys(kpis).length === 0) {
+				return [
+					{
+						json: {
+							...values,
+							measure: null,
+							scope: null,
+							excluding_sovereign_bonds: null,
+							percent: null,
+							kpi: null,
+							holdings_count: counts.holdings_count,
+							removed_count: counts.removed_count,
+						},
+						pairedItem,
+					},
+				];
+			}
 			return Object.entries(kpis).map(([key, percent]) => {
 				const { kpi, measure, scope, excluding_sovereign_bonds } = parseTaxonomyKpi(key);
 				return {

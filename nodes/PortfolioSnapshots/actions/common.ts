@@ -6,6 +6,7 @@ import type { SnapshotDate } from '../../shared/dates';
 import { asNodeError, inputError } from '../../shared/errors';
 import { errorItemsFor } from '../../shared/execution';
 import { truncate } from '../../shared/isin';
+import { hasLoneSurrogate, showValue } from '../../shared/values';
 
 /** Spec 2.2: the form of an identifier as POST and GET /portfolios return it. */
 export const IDENTIFIER_PREFIX = 'svc-portfolio:';
@@ -58,6 +59,14 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			itemIndex,
 			'Portfolio is empty',
 			'Pick a portfolio from the list, or give its identifier (svc-portfolio:<organization>_<portfolio ID>).',
+		);
+	}
+	if (hasLoneSurrogate(identifier)) {
+		throw inputError(
+			this.getNode(),
+			itemIndex,
+			`Portfolio "${showValue(identifier, 60)}" contains a broken character (half of a two-part character such as an emoji)`,
+			'Such a text cannot be put in the address of the request. Pick the portfolio from the list, or correct the identifier. Nothing was sent.',
 		);
 	}
 	if (!identifier.startsWith(IDENTIFIER_PREFIX)) {

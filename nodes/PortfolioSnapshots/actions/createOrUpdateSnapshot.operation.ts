@@ -2,7 +2,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CURRENCY_OPTIONS, isIsoCurrency } from '../../shared/currencies';
-import { groupByProperty, holdingsProperties, portfolioGroups, readHoldingsParameters, removedSummary } from '../../shared/descriptions';
+import {
+	groupByProperty,
+	holdingsProperties,
+	portfolioGroups,
+	readHoldingsParameters,
+	readTextParameter,
+	removedSummary,
+} from '../../shared/descriptions';
 import { asNodeError } from '../../shared/errors';
 import { forEachGroup, pairedTo } from '../../shared/execution';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
@@ -89,10 +96,6 @@ function describeGroup(group: ItemGroup): string {
 	return `Item ${first} (first of the group ${shown.join(', ')})`;
 }
 
-function readText(this: IExecuteFunctions, name: string, itemIndex: number): string {
-	const value = this.getNodeParameter(name, itemIndex, '') as unknown;
-	return value === undefined || value === null ? '' : String(value).trim();
-}
 
 /** Every check the API would make on one group's request, made locally so nothing is sent for a bad group. */
 function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], group: ItemGroup): PreparedGroup {
@@ -102,7 +105,7 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 	const fail = (message: string, fix: string) =>
 		new NodeOperationError(node, `${where}: ${message}`, { itemIndex, description: `${fix} Nothing was sent.` });
 
-	const portfolioId = readText.call(this, 'portfolioId', itemIndex);
+	const portfolioId = readTextParameter.call(this, 'portfolioId', itemIndex, 'Portfolio ID', { where });
 	if (!portfolioId) {
 		throw fail(
 			'Portfolio ID is empty',
@@ -116,12 +119,12 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 		);
 	}
 
-	const name = readText.call(this, 'portfolioName', itemIndex);
+	const name = readTextParameter.call(this, 'portfolioName', itemIndex, 'Portfolio Name', { where });
 	if (!name) throw fail('Portfolio Name is empty', 'Give the portfolio a name, e.g. {{ $json.portfolio_name }}.');
 
 	const snapshot = readSnapshotDateParameter.call(this, itemIndex, where);
 
-	const currency = readText.call(this, 'currency', itemIndex).toUpperCase() || 'USD';
+	const currency = readTextParameter.call(this, 'currency', itemIndex, 'Currency', { where }).toUpperCase() || 'USD';
 	if (!isIsoCurrency(currency)) {
 		throw fail(
 			`Currency "${truncate(currency, 20)}" is not an ISO 4217 currency code`,

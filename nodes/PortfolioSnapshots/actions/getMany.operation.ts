@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { textParameterValue } from '../../shared/descriptions';
 import { parsePortfolioListing } from '../../shared/methods';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -49,7 +50,7 @@ export async function execute(this: IExecuteFunctions, _items: INodeExecutionDat
 	const returnAll = this.getNodeParameter('returnAll', 0, false) as boolean;
 	const limit = returnAll ? Infinity : Math.max(1, Number(this.getNodeParameter('limit', 0, 50)) || 50);
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const needle = String(options.nameContains ?? '').trim().toLowerCase();
+	const needle = textParameterValue(this.getNode(), options.nameContains, 0, 'Options > Name Contains').toLowerCase();
 
 	const { members, funds } = parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex: 0 }));
 	return funds

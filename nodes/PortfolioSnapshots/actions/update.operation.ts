@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CURRENCY_OPTIONS, isIsoCurrency } from '../../shared/currencies';
+import { textParameterValue } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
 import { truncate } from '../../shared/isin';
 import { ROUTES } from '../../shared/routes';
@@ -52,19 +53,19 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedUpdate {
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const changes: PreparedUpdate['changes'] = {};
 	if (fields.name !== undefined) {
-		const name = String(fields.name ?? '').trim();
+		const name = textParameterValue(node, fields.name, itemIndex, 'Update Fields > Name');
 		if (!name) {
 			throw inputError(node, itemIndex, 'Update Fields > Name is empty', 'Give the new name, or remove the Name field to keep the current one. Nothing was sent.');
 		}
 		changes.name = name;
 	}
 	if (fields.currency !== undefined) {
-		const currency = String(fields.currency ?? '').trim().toUpperCase();
+		const currency = textParameterValue(node, fields.currency, itemIndex, 'Update Fields > Currency').toUpperCase();
 		if (!isIsoCurrency(currency)) {
 			throw inputError(
 				node,
 				itemIndex,
-				`Update Fields > Currency "${truncate(String(fields.currency ?? ''), 20)}" is not an ISO 4217 currency code`,
+				`Update Fields > Currency "${truncate(currency, 20)}" is not an ISO 4217 currency code`,
 				'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK. Nothing was sent.',
 			);
 		}

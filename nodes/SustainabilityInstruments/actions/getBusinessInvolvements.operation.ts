@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { numberParameterValue } from '../../shared/descriptions';
 import { ROUTES } from '../../shared/routes';
 import { isinOfDataEntry } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
@@ -48,7 +49,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		isinOf: isinOfDataEntry,
 		toResult,
 		extraBody(this: IExecuteFunctions) {
-			const threshold = this.getNodeParameter('minimumThreshold', 0, 0) as number;
+			const raw = this.getNodeParameter('minimumThreshold', 0, 0) as unknown;
+			const threshold = numberParameterValue(this.getNode(), raw, 0, 'Minimum Threshold', { min: 0 }) ?? 0;
 			return threshold > 0 ? { minimum_threshold: threshold } : {};
 		},
 	});

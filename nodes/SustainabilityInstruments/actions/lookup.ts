@@ -2,7 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { lookupInstruments } from '../../shared/batching';
-import { batchingOptions, maxThrottleWaitOption } from '../../shared/descriptions';
+import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
+import { batchingOptions, maxThrottleWaitOption, numberParameterValue, readTextParameter } from '../../shared/descriptions';
 import { errorJson } from '../../shared/execution';
 import { compactKey } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
@@ -118,11 +119,16 @@ interface ItemIsin {
 	problem?: string;
 }
 
+const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+
+/** The field's value: own keys only, so `constructor` or `toString` never reads something of Object.prototype. */
 function readField(json: IDataObject, field: string): unknown {
-	if (field in json) return json[field];
+	if (hasOwn(json, field)) return json[field];
 	if (field.includes('.')) {
 		let value: unknown = json;
-		for (const part of field.split('.')) value = value && typeof value === 'object' ? (value as IDataObject)[part] : undefined;
+		for (const part of field.split('.')) {
+			value = value && typeof value === 'object' && hasOwn(value, part) ? (value as IDataObject)[part] : undefined;
+		}
 		if (value !== undefined) return value;
 	}
 	const wanted = compactKey(field);
@@ -142,13 +148,18 @@ export async function executeInstrumentOperation<TEntry>(
 	const invalidPolicy = (options.invalidIsins as string | undefined) ?? 'fail';
 	const outputMode = source === 'list' ? 'perInstrument' : (this.getNodeParameter('outputMode', 0, 'addToItems') as string);
 
+	// Options and extra body fields an expression may set, checked before anything is sent.
+	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', { min: 1, max: MAX_INSTRUMENTS_PER_REQUEST, integer: true });
+	const concurrency = numberParameterValue(node, options.concurrency, 0, 'Options > Concurrency', { min: 1, max: 8, integer: true });
+	const extraBody = spec.extraBody?.call(this);
+
 	// Each item's ISIN, checked locally before any request is spent.
 	let perItem: ItemIsin[];
 	if (source === 'list') {
-		const list = String(this.getNodeParameter('isinList', 0, '') ?? '');
+		const list = readTextParameter.call(this, 'isinList', 0, 'ISINs');
 		perItem = list.split(/[\s,;]+/).map(normalizeIsin).filter(Boolean).map((isin) => ({ isin }));
 	} else {
-		const field = String(this.getNodeParameter('isinField', 0, 'isin')).trim() || 'isin';
+		const field = readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
 		perItem = items.map((item) => {
 			const raw = readField(item.json, field);
 			const isin = normalizeIsin(raw);
@@ -184,9 +195,9 @@ export async function executeInstrumentOperation<TEntry>(
 		isins.length === 0
 			? { byIsin: new Map<string, TEntry>() }
 			: await (lookupInstruments<TEntry>).call(this, spec.route, isins, spec.isinOf, {
-					batchSize: options.batchSize as number | undefined,
-					concurrency: options.concurrency as number | undefined,
-					extraBody: spec.extraBody?.call(this),
+					batchSize,
+					concurrency,
+					extraBody,
 				});
 
 	// One result per distinct ISIN; ISINs the API did not answer get the same columns, empty.

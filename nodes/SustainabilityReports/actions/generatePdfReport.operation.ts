@@ -15,6 +15,7 @@ import {
 	holdingsProperties,
 	portfolioGroups,
 	readHoldingsParameters,
+	readTextParameter,
 	removedSummary,
 } from '../../shared/descriptions';
 import { asNodeError, findRequestId, inputError } from '../../shared/errors';
@@ -24,6 +25,7 @@ import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/is
 import { methodologyIdForRequest } from '../../shared/methodologies';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest, networkErrorCode } from '../../shared/transport';
+import { showValue } from '../../shared/values';
 
 const show = { operation: ['generatePdfReport'] };
 const displayOptions = { show };
@@ -123,6 +125,16 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** Display names of the text parameters, for messages. */
+const LABELS: Record<string, string> = {
+	reportName: 'Report Name',
+	reportId: 'Report ID',
+	reportType: 'Type',
+	benchmarkFundIsin: 'Benchmark ETF or Mutual Fund ISIN',
+	benchmarkIndex: 'Benchmark',
+	binaryPropertyName: 'Put Output File in Field',
+};
+
 interface ReportRequest {
 	body: IDataObject;
 	reportId: string;
@@ -213,7 +225,7 @@ function prepareReport(
 ): { request: ReportRequest; holdings: SourcedHolding[]; removed: RemovedRow[] } {
 	const node = this.getNode();
 	const first = group.itemIndices[0];
-	const text = (name: string, fallback = '') => String(this.getNodeParameter(name, first, fallback) ?? '').trim();
+	const text = (name: string, fallback = '') => readTextParameter.call(this, name, first, LABELS[name] ?? name, { fallback });
 
 	const name = text('reportName');
 	if (!name) throw inputError(node, first, 'Report Name is empty', 'Give the name to show in the report, for example the portfolio name.');
@@ -223,7 +235,7 @@ function prepareReport(
 	}
 	const reportType = text('reportType', 'esg-overview');
 	if (!REPORT_TYPES.some(({ value }) => value === reportType)) {
-		throw inputError(node, first, `Type "${reportType}" is not a report type`, `Use one of: ${REPORT_TYPES.map(({ value }) => value).join(', ')}.`);
+		throw inputError(node, first, `Type "${showValue(reportType)}" is not a report type`, `Use one of: ${REPORT_TYPES.map(({ value }) => value).join(', ')}.`);
 	}
 
 	const rawDate = this.getNodeParameter('snapshotDate', first, '') as unknown;
@@ -255,7 +267,7 @@ function prepareReport(
 	} else {
 		const index = text('benchmarkIndex', DEFAULT_BENCHMARK) || DEFAULT_BENCHMARK;
 		if (!(BENCHMARK_INDICES as readonly string[]).includes(index)) {
-			throw inputError(node, first, `Benchmark "${index}" is not an index the API knows`, `Use one of: ${BENCHMARK_INDICES.join(', ')}.`);
+			throw inputError(node, first, `Benchmark "${showValue(index)}" is not an index the API knows`, `Use one of: ${BENCHMARK_INDICES.join(', ')}.`);
 		}
 		body.benchmark_index = index;
 	}
@@ -264,7 +276,7 @@ function prepareReport(
 		const methodologyId = methodologyIdForRequest(raw);
 		if (methodologyId !== undefined) {
 			if (typeof methodologyId !== 'number') {
-				throw inputError(node, first, `Methodology "${String(raw)}" is not a methodology ID (a whole number)`, 'Choose a methodology from the list, or give its numeric ID.');
+				throw inputError(node, first, `Methodology "${showValue(raw)}" is not a methodology ID (a whole number)`, 'Choose a methodology from the list, or give its numeric ID.');
 			}
 			body.methodology_id = methodologyId;
 		}

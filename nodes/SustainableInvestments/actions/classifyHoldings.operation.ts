@@ -15,6 +15,7 @@ import type { ItemGroup } from '../../shared/holdings';
 import { methodologyIdForRequest } from '../../shared/methodologies';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
+import { showValue } from '../../shared/values';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 
 const displayOptions = { show: { operation: ['classifyHoldings'] } };
@@ -66,16 +67,16 @@ function readMethodology(this: IExecuteFunctions, itemIndex: number): number | s
 		| string
 		| number;
 	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
-	const mode = typeof locator === 'object' && locator !== null ? locator.mode : 'id';
 	const id = methodologyIdForRequest(typeof raw === 'string' ? raw.trim() : raw);
 	if (id === undefined) {
 		throw inputError(this.getNode(), itemIndex, 'no methodology is chosen', 'Pick a methodology from the list, or switch Methodology to "By ID" and type its ID.');
 	}
-	if (mode === 'id' && typeof id !== 'number') {
+	// Spec 4.9: methodology_id is a number, whichever mode gave it; anything else is a schema error at the API.
+	if (typeof id !== 'number') {
 		throw inputError(
 			this.getNode(),
 			itemIndex,
-			`methodology ID "${String(id).slice(0, 40)}" is not a number`,
+			`methodology ID "${showValue(id)}" is not a number`,
 			'The API takes the numeric ID of a methodology, for example 1. Run Get Methodologies to see the IDs your key can use.',
 		);
 	}

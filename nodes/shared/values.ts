@@ -1,0 +1,63 @@
+/**
+ * Cell and parameter values as text, safely: input items may hold anything JSON can, and objects may carry
+ * keys such as `toString` or `valueOf` that are not functions, which makes `String(value)` throw.
+ */
+
+/** A value as text for messages, cut to `max` characters; never throws. */
+export function showValue(value: unknown, max = 40): string {
+	let text: string;
+	if (typeof value === 'string') text = value;
+	else if (value === undefined) text = 'undefined';
+	else if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+	else {
+		try {
+			text = JSON.stringify(value) ?? Object.prototype.toString.call(value);
+		} catch {
+			text = Object.prototype.toString.call(value);
+		}
+	}
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * A scalar as text: strings as they are, finite numbers and booleans written out, dates (JS Date, Luxon
+ * DateTime) in ISO form; undefined for plain objects, lists, NaN and anything else.
+ */
+export function scalarText(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+	if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+	if (value && typeof value === 'object' && !Array.isArray(value)) {
+		// Class instances with their own toString (Luxon DateTime from $now / $today), never plain objects.
+		const prototype = Object.getPrototypeOf(value) as object | null;
+		if (prototype === null || prototype === Object.prototype) return undefined;
+		const { toString } = value as { toString?: unknown };
+		if (typeof toString !== 'function' || toString === Object.prototype.toString) return undefined;
+		try {
+			return String(value);
+		} catch {
+			return undefined;
+		}
+	}
+	return undefined;
+}
+
+/** "an object", "a list", "a number (NaN)", ... for messages about a value of the wrong kind. */
+export function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	if (typeof value === 'number') return `a number (${String(value)})`;
+	if (typeof value === 'object') return 'an object';
+	return `a ${typeof value}`;
+}
+
+/** Own property lookup: `constructor`, `toString`, `__proto__` of a record are never found on its prototype. */
+export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+	return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** True when the text has a lone UTF-16 surrogate (broken text, e.g. cut in the middle of an emoji): it cannot be URL-encoded. */
+export function hasLoneSurrogate(text: string): boolean {
+	return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}

@@ -1,0 +1,226 @@
+/**
+ * Runs one of our nodes inside the workflow runner against the simulator with fuzzed input, and checks
+ * the three properties of the HTTP fuzz suites:
+ *
+ * 1. an error is a NodeOperationError / NodeApiError that names the item (or is one of the few run-level
+ *    errors that concern no single item), and its message names `context.itemIndex` when that is set;
+ * 2. no request is answered with a 400 the node could have prevented: the schema error
+ *    (`An error occurred while processing your request`) or any 400 whose cause is checked locally;
+ * 3. every input item is accounted for in the output, per the operation's contract.
+ */
+import type { IDataObject, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+
+import type { RecordedRequest, Simulator } from '../simulator';
+import { ALL_ROUTES } from '../simulator/routes';
+import { validate } from '../simulator/validation';
+import { CREDENTIAL_REF, credentialsFor } from '../helpers/workflows';
+import { PACKAGE_NAME, runWorkflow } from '../workflow/runner';
+import type { WorkflowInput, WorkflowRunResult } from '../workflow/runner';
+import { fuzzInputCode } from './arbitraries';
+
+export const SCHEMA_ERROR = 'An error occurred while processing your request';
+
+/** 400 answers about things the node checks before sending: any of them means a local check missed a case. */
+export const LOCALLY_CHECKED_400 = [
+	SCHEMA_ERROR,
+	'Some instruments are missing required properties',
+	'Please provide at least one holding',
+	'Please provide at least one instrument',
+	'You are not using a valid date as snapshot parameter',
+	'Snapshot date cannot be higher than actual date',
+];
+
+/** Words of a JavaScript error that escaped (wrapped or not) instead of an error naming the item. */
+export const RAW_JS_ERROR = /Cannot (read|convert|set)|is not a function|is not iterable|is not defined|TypeError|RangeError|URI malformed|Maximum call stack/;
+
+/** Errors about the run as a whole (no single item to name). */
+export const RUN_LEVEL_ERRORS = [/^No input item has an ISIN: /, /^The ISINs list is empty: /, /^There are no input items: /];
+
+export type OnError = undefined | 'continueRegularOutput' | 'continueErrorOutput';
+
+export interface FuzzCase {
+	/** Our node's description.name. */
+	type: string;
+	parameters: IDataObject;
+	items: unknown[];
+	onError?: OnError;
+}
+
+export interface FuzzOutcome {
+	/** n8n refused to start the workflow (parameter issues): nothing may have been sent. */
+	refused?: string;
+	result?: WorkflowRunResult;
+	/** Output 0 and, with continueErrorOutput, output 1 of the node. */
+	output: INodeExecutionData[];
+	requests: RecordedRequest[];
+	/** `data.message` of every 400 answer (replayed to read it). */
+	badRequests: string[];
+	violations: string[];
+}
+
+export const NODE_NAME = 'Node';
+
+export function fuzzWorkflow(fuzz: FuzzCase): WorkflowInput {
+	const nodes: INode[] = [
+		{ id: 't', name: 'Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'i',
+			name: 'Input',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [200, 0],
+			parameters: { jsCode: fuzzInputCode(fuzz.items) },
+		},
+		{
+			id: 'n',
+			name: NODE_NAME,
+			type: `${PACKAGE_NAME}.${fuzz.type}`,
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: fuzz.parameters as INode['parameters'],
+			credentials: CREDENTIAL_REF,
+			...(fuzz.onError ? { onError: fuzz.onError } : {}),
+		},
+	];
+	return {
+		name: 'fuzz',
+		nodes,
+		connections: {
+			Trigger: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
+			Input: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The API's words of a 400, read by sending the recorded request again (400s change no state). */
+async function replayMessage(sim: Simulator, request: RecordedRequest): Promise<string> {
+	const response = await fetch(`${sim.url}${request.path}`, {
+		method: request.method,
+		headers: { 'content-type': 'application/json', 'x-api-key': request.key ?? '' },
+		body: request.body === null || request.method === 'GET' ? undefined : JSON.stringify(request.body),
+	});
+	const body = (await response.json().catch(() => ({}))) as { data?: { message?: string }; message?: string };
+	return body.data?.message ?? body.message ?? `HTTP ${response.status}`;
+}
+
+function schemaProblems(request: RecordedRequest): string[] {
+	const route = ALL_ROUTES.find((candidate) => candidate.key === request.route);
+	if (!route?.schema) return [];
+	return validate(route.schema, request.body ?? {}).map((problem) => `${problem.path}: ${problem.message}`);
+}
+
+export function pairedIndices(items: INodeExecutionData[]): number[] {
+	const indices: number[] = [];
+	for (const item of items) {
+		const paired = item.pairedItem;
+		const list = Array.isArray(paired) ? paired : paired === undefined ? [] : [paired];
+		for (const entry of list) indices.push(typeof entry === 'number' ? entry : (entry as IPairedItemData).item);
+	}
+	return indices;
+}
+
+/** Property 1: the error is ours and names the item. */
+export function errorViolations(error: unknown): string[] {
+	if (!error) return [];
+	const { name, message, context } = error as { name?: string; message?: string; context?: { itemIndex?: number } };
+	const violations: string[] = [];
+	if (name !== 'NodeOperationError' && name !== 'NodeApiError') violations.push(`error is a ${name}, not a NodeOperationError/NodeApiError: ${message}`);
+	const text = String(message ?? '');
+	const itemIndex = context?.itemIndex;
+	if (name === 'NodeOperationError') {
+		const named = /\bItem \d+\b/.test(text) || /^ISIN \d+ of the list: /.test(text);
+		if (!named && !RUN_LEVEL_ERRORS.some((pattern) => pattern.test(text))) violations.push(`error does not name the item: ${text}`);
+		if (typeof itemIndex === 'number' && named && !text.includes(`Item ${itemIndex}`) && !/^ISIN \d+ of the list/.test(text)) {
+			violations.push(`error names another item than its itemIndex ${itemIndex}: ${text}`);
+		}
+	}
+	if (RAW_JS_ERROR.test(text)) violations.push(`a JavaScript error escaped: ${text}`);
+	if (text.length > 2000) violations.push(`error message of ${text.length} characters (values not truncated?)`);
+	return violations;
+}
+
+/** Runs a case and checks properties 1 and 2; property 3 is the caller's (it depends on the operation). */
+export async function runCase(
+	sim: Simulator,
+	fuzz: FuzzCase,
+	options: { apiKey?: string; setup?: (sim: Simulator) => Promise<void> } = {},
+): Promise<FuzzOutcome> {
+	sim.reset();
+	await options.setup?.(sim);
+	const before = sim.requestCount();
+	let result: WorkflowRunResult | undefined;
+	let refused: string | undefined;
+	try {
+		result = await runWorkflow(fuzzWorkflow(fuzz), {
+			credentials: credentialsFor(sim.url, options.apiKey),
+			timeoutMs: 30_000,
+			coreNodes: 'standIns',
+		});
+	} catch (error) {
+		const message = (error as Error).message;
+		if (!/workflow has issues/i.test(message)) throw error;
+		refused = message;
+	}
+	const requests = sim.requests().slice(before);
+	const violations: string[] = [];
+	if (refused && requests.length) violations.push(`n8n refused the workflow, yet ${requests.length} request(s) were sent`);
+
+	const badRequests: string[] = [];
+	for (const request of requests) {
+		for (const problem of schemaProblems(request)) violations.push(`request ${request.method} ${request.path} breaks the schema: ${problem}`);
+		if (request.status === 400) {
+			const said = await replayMessage(sim, request);
+			badRequests.push(said);
+			if (LOCALLY_CHECKED_400.includes(said)) violations.push(`the API answered 400 "${said}" to ${request.method} ${request.path}`);
+		} else if (request.status !== 200 && request.status !== 201) {
+			violations.push(`the API answered ${request.status} to ${request.method} ${request.path}`);
+		}
+	}
+
+	const output = result ? [...result.items(NODE_NAME, 0), ...(fuzz.onError === 'continueErrorOutput' ? result.items(NODE_NAME, 1) : [])] : [];
+	if (result) {
+		if (result.status === 'canceled') violations.push('the run timed out');
+		violations.push(...errorViolations(result.error));
+		if (result.error && fuzz.onError) violations.push(`the run failed although the node continues on fail: ${result.error.message}`);
+		for (const item of output) {
+			if (typeof item.json?.error === 'string' && RAW_JS_ERROR.test(item.json.error as string)) {
+				violations.push(`error item with a raw JavaScript error: ${item.json.error as string}`);
+			}
+		}
+	}
+	return { refused, result, output, requests, badRequests, violations };
+}
+
+/** Property 3 helpers. */
+export function expectAll(violations: string[], indices: number[], count: number, what: string): void {
+	const seen = new Set(indices);
+	const missing = Array.from({ length: count }, (_, index) => index).filter((index) => !seen.has(index));
+	if (missing.length) violations.push(`${what}: input item(s) ${missing.join(', ')} missing from the output`);
+	const unknown = indices.filter((index) => index < 0 || index >= count);
+	if (unknown.length) violations.push(`${what}: output paired to unknown item(s) ${unknown.join(', ')}`);
+}
+
+export function expectOnePerItem(violations: string[], output: INodeExecutionData[], count: number, what: string): void {
+	const indices = pairedIndices(output);
+	if (output.length !== count) violations.push(`${what}: ${output.length} output items for ${count} input items`);
+	const sorted = [...indices].sort((a, b) => a - b);
+	if (sorted.join() !== Array.from({ length: count }, (_, index) => index).join()) {
+		violations.push(`${what}: paired items ${indices.join(', ')} are not each input item once`);
+	}
+}
+
+/** JSON with long strings cut, for failure messages. */
+export function shortJson(value: unknown, max = 3000): string {
+	const shown = JSON.stringify(value, (_key, inner: unknown) => {
+		if (typeof inner === 'string' && inner.length > 80) return `${inner.slice(0, 40)}…(${inner.length} chars)`;
+		if (typeof inner === 'number' && !Number.isFinite(inner)) return String(inner);
+		return inner;
+	});
+	return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+}
+
+/** A readable summary of a failing case. */
+export function describeCase(fuzz: FuzzCase, outcome: FuzzOutcome): string {
+	return `${outcome.violations.join('\n')}\nerror: ${shortJson(outcome.result?.error?.message ?? outcome.refused ?? '-', 500)}\ncase: ${shortJson(fuzz)}`;
+}

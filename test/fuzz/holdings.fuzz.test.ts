@@ -1,0 +1,363 @@
+/**
+ * Property-based tests of the pure core every node uses: holdings mapping for every route, numbers,
+ * ISINs, dates, Group By and the JSON holdings parameter. Many runs: these are fast.
+ * Replay a failure with FUZZ_SEED=<seed printed by fast-check>; FUZZ_RUNS_SCALE=10 for a longer run.
+ */
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { INSTRUMENT_TYPES } from '../../nodes/shared/constants';
+import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/dates';
+import {
+	groupItems,
+	holdingRowsFromJson,
+	normalizeInstrumentType,
+	readHoldings,
+} from '../../nodes/shared/holdings';
+import type { HoldingRow, HoldingsRoute, InvalidIsinPolicy, CashRowPolicy } from '../../nodes/shared/holdings';
+import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
+import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
+import { parseLooseNumber } from '../../nodes/shared/numbers';
+import { showValue } from '../../nodes/shared/values';
+import { withCheckDigit } from '../helpers/isins';
+import { resolveSnapshot } from '../simulator/dates';
+import { COMPUTED_HOLDING_SCHEMA } from '../simulator/routes/common';
+import { validate } from '../simulator/validation';
+import {
+	FUZZ_SEED,
+	HOSTILE_STRINGS,
+	dateLike,
+	fieldNames,
+	hostileString,
+	mistyped,
+	numberLike,
+	objectOf,
+	row,
+	rows,
+	runs,
+} from './arbitraries';
+
+const node: INode = { id: '1', name: 'Fuzz', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} };
+const ROUTES: HoldingsRoute[] = ['portfolios', 'reports', 'taxonomy', 'sustainableInvestments', 'temperature'];
+const REQUIRED: Record<HoldingsRoute, string[]> = {
+	portfolios: ['name', 'currency', 'market_value'],
+	reports: ['isin', 'name', 'currency', 'weight', 'market_value'],
+	taxonomy: ['isin', 'name', 'instrument_type', 'market_value'],
+	sustainableInvestments: ['isin', 'name', 'instrument_type', 'market_value'],
+	temperature: ['isin', 'name', 'instrument_type', 'market_value'],
+};
+const params = { seed: FUZZ_SEED };
+
+/** Nothing may leak onto Object.prototype (the fuzzed rows carry `__proto__` and `constructor` keys). */
+function expectNoPollution(): void {
+	expect(({} as IDataObject).polluted).toBeUndefined();
+	expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+}
+
+/** The error is a NodeOperationError whose message starts with the row's name and whose itemIndex is that row's. */
+function expectNamesRow(error: unknown, rowsRead: HoldingRow[]): void {
+	if (!(error instanceof NodeOperationError)) throw new Error(`not a NodeOperationError: ${String((error as Error)?.stack ?? error)}`);
+	const row = rowsRead.find((candidate) => error.message.startsWith(`${candidate.where ?? `Item ${candidate.itemIndex}`}: `));
+	if (!row) throw new Error(`the error names no row: ${error.message}`);
+	expect(error.context.itemIndex).toBe(row.itemIndex);
+	expect(error.message.length).toBeLessThan(1000);
+	expect(String(error.description ?? '').length).toBeLessThan(1500);
+}
+
+const policies = fc.record({
+	route: fc.constantFrom(...ROUTES),
+	invalidIsin: fc.constantFrom<InvalidIsinPolicy>('fail', 'skip', 'send'),
+	cashRows: fc.constantFrom<CashRowPolicy>('remove', 'error'),
+	fieldNames,
+});
+
+describe('readHoldings (every route)', () => {
+	it('returns holdings the route accepts and accounts for every row, or fails naming the row', () => {
+		fc.assert(
+			fc.property(rows(12), policies, (json, options) => {
+				const input: HoldingRow[] = json.map((entry, itemIndex) => ({ json: entry as IDataObject, itemIndex }));
+				let read: ReturnType<typeof readHoldings>;
+				try {
+					read = readHoldings(node, input, options);
+				} catch (error) {
+					expectNamesRow(error, input);
+					expectNoPollution();
+					return;
+				}
+				const { holdings, removed } = read;
+				// Every row once: as a holding or as a removed row, holdings in input order.
+				expect([...holdings.map((h) => h.itemIndex), ...removed.map((r) => r.item)].sort((a, b) => a - b)).toEqual(input.map((r) => r.itemIndex));
+				expect(holdings.map((h) => h.itemIndex)).toEqual([...holdings.map((h) => h.itemIndex)].sort((a, b) => a - b));
+				for (const removedRow of removed) expect(typeof removedRow.reason).toBe('string');
+
+				for (const { holding } of holdings) {
+					// What goes over the wire is what we built: no functions, NaN, undefined or prototype keys lost in JSON.
+					expect(JSON.parse(JSON.stringify(holding))).toEqual(holding);
+					expect(Object.keys(holding).every((key) => ['isin', 'name', 'instrument_type', 'currency', 'weight', 'market_value'].includes(key))).toBe(true);
+					for (const field of REQUIRED[options.route]) expect((holding as unknown as IDataObject)[field] ?? null).not.toBeNull();
+					if (holding.isin !== null) expect(typeof holding.isin).toBe('string');
+					if (holding.isin !== null && options.invalidIsin !== 'send') expect(isValidIsin(holding.isin)).toBe(true);
+					if (holding.name !== undefined) expect(typeof holding.name === 'string' && holding.name.trim() === holding.name && holding.name !== '').toBe(true);
+					if (holding.currency !== undefined) expect(holding.currency).toMatch(/^[A-Z]{3}$/);
+					if (holding.weight !== undefined) expect(Number.isFinite(holding.weight) && holding.weight >= 0 && holding.weight <= 100).toBe(true);
+					if (holding.market_value !== undefined) expect(Number.isFinite(holding.market_value)).toBe(true);
+					if (holding.instrument_type !== undefined) {
+						expect(typeof holding.instrument_type).toBe('string');
+						if (options.route !== 'temperature') expect(INSTRUMENT_TYPES).toContain(holding.instrument_type);
+					}
+					if (options.route === 'portfolios') expect(holding.market_value).not.toBe(0);
+					if (options.route === 'taxonomy' || options.route === 'sustainableInvestments') {
+						expect(holding.instrument_type).not.toBe('cash');
+						expect(validate(COMPUTED_HOLDING_SCHEMA, holding)).toEqual([]);
+					}
+				}
+				// Deterministic: the same rows read again give the same holdings.
+				expect(readHoldings(node, input, options)).toEqual(read);
+				expectNoPollution();
+			}),
+			{ ...params, numRuns: runs(600) },
+		);
+	});
+
+	it('reads a single fuzzed row in every route without any other kind of error', () => {
+		fc.assert(
+			fc.property(row, policies, (json, options) => {
+				const input: HoldingRow[] = [{ json: json as IDataObject, itemIndex: 3, where: 'Item 3, holding 7 of Holdings (JSON)' }];
+				try {
+					const { holdings, removed } = readHoldings(node, input, options);
+					expect(holdings.length + removed.length).toBe(1);
+				} catch (error) {
+					expectNamesRow(error, input);
+				}
+			}),
+			{ ...params, numRuns: runs(1500) },
+		);
+	});
+
+	it('names the entry of Holdings (JSON) for any JSON text, array entry or non-array', () => {
+		const jsonText = fc.oneof(
+			rows(5).map((list) => JSON.stringify(list)),
+			fc.array(fc.oneof(row, mistyped, hostileString, fc.integer()), { maxLength: 5 }).map((list) => JSON.stringify(list)),
+			fc.constantFrom('', ' ', '[', '{}', 'null', '"[]"', '[1,2', '{"holdings": []}', '[null]', '[[]]', '[{"__proto__": {"polluted": 1}}]'),
+			hostileString,
+		);
+		fc.assert(
+			fc.property(jsonText, fc.nat(5), policies, (text, itemIndex, options) => {
+				let input: HoldingRow[];
+				try {
+					input = holdingRowsFromJson(node, text, itemIndex);
+				} catch (error) {
+					expect(error).toBeInstanceOf(NodeOperationError);
+					expect((error as NodeOperationError).message).toMatch(new RegExp(`^Item ${itemIndex}: Holdings \\(JSON\\)`));
+					expect((error as NodeOperationError).context.itemIndex).toBe(itemIndex);
+					return;
+				}
+				try {
+					const { holdings, removed } = readHoldings(node, input, options);
+					expect(holdings.length + removed.length).toBe(input.length);
+				} catch (error) {
+					expectNamesRow(error, input);
+				}
+				expectNoPollution();
+			}),
+			{ ...params, numRuns: runs(600) },
+		);
+	});
+
+	it('finds the columns of rows whose other keys are __proto__, constructor and toString', () => {
+		const json = objectOf([
+			['__proto__', { polluted: true }],
+			['constructor', 'x'],
+			['toString', 'y'],
+			['ISIN', 'US0378331005'],
+			['Name', 'Apple'],
+			['Type', 'constructor'],
+			['Currency', 'usd'],
+			['Market Value', '1,000'],
+		]);
+		const error = (() => {
+			try {
+				readHoldings(node, [{ json: json as IDataObject, itemIndex: 0 }], { route: 'taxonomy' });
+			} catch (caught) {
+				return caught as NodeOperationError;
+			}
+			return undefined;
+		})();
+		expect(error?.message).toBe('Item 0: instrument type "constructor" is not one the API knows');
+		expectNoPollution();
+	});
+});
+
+describe('instrument types', () => {
+	it('are one of the API enum values or undefined, whatever the text', () => {
+		fc.assert(
+			fc.property(fc.oneof(hostileString, fc.constantFrom(...HOSTILE_STRINGS, 'Constructor', '__Proto__', 'to String', 'valueOf'), mistyped), (value) => {
+				const type = normalizeInstrumentType(value);
+				expect(type === undefined || (INSTRUMENT_TYPES as readonly string[]).includes(type)).toBe(true);
+			}),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+});
+
+describe('numbers', () => {
+	it('parseLooseNumber never throws and gives a finite number or undefined', () => {
+		fc.assert(
+			fc.property(fc.oneof(numberLike, hostileString, mistyped), fc.boolean(), (value, percent) => {
+				const parsed = parseLooseNumber(value, { percent });
+				expect(parsed === undefined || Number.isFinite(parsed)).toBe(true);
+			}),
+			{ ...params, numRuns: runs(3000) },
+		);
+	});
+
+	it('reads back the same value in English, German, French and Swiss spellings', () => {
+		const formats = {
+			en: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, ',')}.${frac}`,
+			de: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, '.')},${frac}`,
+			fr: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, '\u202f')},${frac}`,
+			ch: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, "'")}.${frac}`,
+			plain: (int: string, frac: string) => `${int}.${frac}`,
+		};
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 0, max: 999_999_999 }),
+				fc.integer({ min: 0, max: 99 }),
+				fc.constantFrom(...(Object.keys(formats) as Array<keyof typeof formats>)),
+				fc.boolean(),
+				(integer, cents, format, negative) => {
+					const frac = String(cents).padStart(2, '0');
+					const text = `${negative ? '-' : ''}${formats[format](String(integer), frac)}`;
+					expect(parseLooseNumber(text)).toBeCloseTo((negative ? -1 : 1) * (integer + cents / 100), 6);
+					expect(parseLooseNumber(`${text}%`, { percent: true })).toBeCloseTo((negative ? -1 : 1) * (integer + cents / 100), 6);
+				},
+			),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+});
+
+describe('ISINs', () => {
+	const body = fc
+		.tuple(
+			fc.constantFrom('US', 'DE', 'FR', 'IE', 'XS', 'SE', 'CH'),
+			fc.array(fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), { minLength: 9, maxLength: 9 }),
+		)
+		.map(([country, chars]) => `${country}${chars.join('')}`);
+
+	it('accepts any ISIN with its check digit, also lower case and with spaces', () => {
+		fc.assert(
+			fc.property(body, fc.nat(11), (body11, cut) => {
+				const isin = withCheckDigit(body11);
+				expect(isValidIsin(isin)).toBe(true);
+				expect(normalizeIsin(` ${isin.slice(0, cut).toLowerCase()} ${isin.slice(cut)}\t`)).toBe(isin);
+			}),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+
+	it('refuses a wrong check digit', () => {
+		fc.assert(
+			fc.property(body, fc.integer({ min: 1, max: 9 }), (body11, shift) => {
+				const isin = withCheckDigit(body11);
+				const wrong = isin.slice(0, 11) + String((Number(isin[11]) + shift) % 10);
+				expect(isValidIsin(wrong)).toBe(false);
+				expect(describeInvalidIsin(wrong)).toMatch(/check digit/);
+			}),
+			{ ...params, numRuns: runs(500) },
+		);
+	});
+
+	it('normalizeIsin / isValidIsin / describeInvalidIsin never throw and stay short', () => {
+		fc.assert(
+			fc.property(fc.oneof(hostileString, mistyped, fc.integer(), fc.string({ minLength: 1000, maxLength: 2000 })), (value) => {
+				const isin = normalizeIsin(value);
+				expect(typeof isin).toBe('string');
+				if (!isValidIsin(isin)) expect(describeInvalidIsin(isin).length).toBeLessThan(200);
+			}),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+});
+
+describe('snapshot dates', () => {
+	it('a date the node accepts is one the API accepts, at the same quarter end; messages never throw', () => {
+		const now = new Date();
+		fc.assert(
+			fc.property(dateLike, (value) => {
+				const read = readSnapshotDate(value, now);
+				if ('problem' in read) {
+					expect(describeDateProblem(read.problem, value).length).toBeLessThan(300);
+					return;
+				}
+				expect(read.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+				expect(resolveSnapshot(read.date, now)).toEqual({ ok: true, quarterEnd: read.quarterEnd });
+				expect(read.quarterEnd >= read.date).toBe(true);
+			}),
+			{ ...params, numRuns: runs(2000) },
+		);
+	});
+
+	it('reads JS Dates and Luxon DateTimes as their UTC calendar date', () => {
+		fc.assert(
+			fc.property(fc.date({ min: new Date('1990-01-01'), max: new Date(), noInvalidDate: true }), (date) => {
+				const expected = date.toISOString().slice(0, 10);
+				expect(readSnapshotDate(date)).toMatchObject({ date: expected });
+				expect(readSnapshotDate(DateTime.fromJSDate(date, { zone: 'utc' }))).toMatchObject({ date: expected });
+			}),
+			{ ...params, numRuns: runs(300) },
+		);
+	});
+});
+
+describe('Group By', () => {
+	it('partitions the items in first-seen order, or names the item without a value', () => {
+		const groupValue = fc.oneof(fc.constantFrom('a', 'b', 'A', ' a', 1, '1', true), hostileString, mistyped);
+		const item = fc
+			.record({ portfolio: groupValue, date: groupValue }, { requiredKeys: [] })
+			.chain((json) => fc.array(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'toString'), groupValue), { maxLength: 2 }).map((noise) => objectOf([...noise, ...Object.entries(json)])));
+		const groupBy = fc.constantFrom(['portfolio'], ['portfolio', 'date'], ['Portfolio'], ['constructor'], ['toString'], ['__proto__'], ['missing']);
+		fc.assert(
+			fc.property(fc.array(item, { minLength: 1, maxLength: 10 }), groupBy, (jsons, fields) => {
+				const items = jsons.map((json) => ({ json: json as IDataObject }));
+				let groups: ReturnType<typeof groupItems>;
+				try {
+					groups = groupItems(node, items, [...fields]);
+				} catch (error) {
+					expect(error).toBeInstanceOf(NodeOperationError);
+					const { message, context } = error as NodeOperationError;
+					expect(message).toMatch(/^Item \d+: the Group By field/);
+					expect(message.startsWith(`Item ${context.itemIndex}: `)).toBe(true);
+					return;
+				}
+				const all = groups.flatMap((group) => group.itemIndices);
+				expect([...all].sort((a, b) => a - b)).toEqual(items.map((_, index) => index));
+				expect(groups.map((group) => group.itemIndices[0])).toEqual([...groups.map((group) => group.itemIndices[0])].sort((a, b) => a - b));
+				for (const group of groups) {
+					for (const field of fields) expect(Object.prototype.hasOwnProperty.call(group.values, field)).toBe(true);
+					// A group's values are data of its items, never something inherited from Object.prototype.
+					expect(JSON.stringify(group.values)).toBeDefined();
+					for (const value of Object.values(group.values)) expect(typeof value).not.toBe('function');
+				}
+				expectNoPollution();
+			}),
+			{ ...params, numRuns: runs(800) },
+		);
+	});
+});
+
+describe('values shown in messages', () => {
+	it('showValue and methodologyIdForRequest never throw, whatever the value', () => {
+		fc.assert(
+			fc.property(fc.oneof(hostileString, mistyped, numberLike), (value) => {
+				expect(typeof showValue(value)).toBe('string');
+				expect(showValue(value).length).toBeLessThanOrEqual(41);
+				const id = methodologyIdForRequest(value);
+				expect(id === undefined || typeof id === 'string' || Number.isFinite(id)).toBe(true);
+			}),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+});

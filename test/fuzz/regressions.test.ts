@@ -1,0 +1,185 @@
+/**
+ * Regression tests of the bugs the fuzz suites found, each as the smallest workflow that showed it,
+ * run inside n8n's engine against the simulator. Each test names what used to happen.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { readSnapshotDate, describeDateProblem } from '../../nodes/shared/dates';
+import { normalizeInstrumentType } from '../../nodes/shared/holdings';
+import { startSimulator } from '../simulator';
+import type { Simulator } from '../simulator';
+import { objectOf } from './arbitraries';
+import { fuzzWorkflow, pairedIndices, runCase } from './harness';
+import { runWorkflow } from '../workflow/runner';
+import { credentialsFor } from '../helpers/workflows';
+import type { FuzzCase } from './harness';
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => sim?.close());
+
+/** A holdings cell whose object has a `toString` key: String(value) throws "Cannot convert object to primitive value". */
+const hostileObject = objectOf([['toString', 'x']]);
+const apple = { isin: 'US0378331005', name: 'Apple', instrument_type: 'stock', currency: 'USD', weight: 50, market_value: 1000 };
+
+async function run(fuzz: FuzzCase) {
+	const outcome = await runCase(sim, fuzz);
+	expect(outcome.violations).toEqual([]);
+	return outcome;
+}
+
+describe('fuzz regressions', () => {
+	it('holdings: an object in a text column is refused by name (was a TypeError "Cannot convert object to primitive value")', async () => {
+		for (const field of ['name', 'currency']) {
+			const { result, requests } = await run({
+				type: 'euTaxonomy',
+				items: [apple, { ...apple, [field]: hostileObject }],
+				parameters: { operation: 'getPortfolioAlignment' },
+			});
+			expect(result?.error?.message).toBe(`Item 1: the ${field} must be text, got an object: {"toString":"x"}`);
+			expect(requests).toHaveLength(0);
+		}
+	});
+
+	it('holdings: instrument type "constructor" is not taken from Object.prototype (was sent without a type: 400)', async () => {
+		expect(normalizeInstrumentType('constructor')).toBeUndefined();
+		const { result, requests } = await run({
+			type: 'euTaxonomy',
+			items: [{ ...apple, instrument_type: 'Constructor' }],
+			parameters: { operation: 'getPortfolioAlignment' },
+		});
+		expect(result?.error?.message).toBe('Item 0: instrument type "Constructor" is not one the API knows');
+		expect(requests).toHaveLength(0);
+	});
+
+	it('Group By "constructor": the items\' own column, never Object\'s constructor function', async () => {
+		const { result, output } = await run({
+			type: 'euTaxonomy',
+			items: [
+				{ ...apple, constructor: 'A' },
+				{ ...apple, isin: 'US5949181045', constructor: 'B' },
+			],
+			parameters: { operation: 'getPortfolioAlignment', groupBy: 'constructor' },
+		});
+		expect(result?.error).toBeUndefined();
+		expect(output.map((item) => item.json.constructor)).toEqual(['A', 'B']);
+		const missing = await run({ type: 'euTaxonomy', items: [apple], parameters: { operation: 'getPortfolioAlignment', groupBy: 'toString' } });
+		expect(missing.result?.error?.message).toBe('Item 0: the Group By field "toString" is empty or missing');
+	});
+
+	it('Create or Update Snapshot: a Portfolio ID expression giving an object is refused by name (was a TypeError)', async () => {
+		const { result, requests } = await run({
+			type: 'portfolioSnapshots',
+			items: [{ ...apple, pid: hostileObject }],
+			parameters: { operation: 'createOrUpdateSnapshot', portfolioId: '={{ $json.pid }}', portfolioName: 'P', snapshotDate: '2025-03-31' },
+		});
+		expect(result?.error?.message).toBe('Item 0: Portfolio ID must be text, got an object: {"toString":"x"}');
+		expect(requests).toHaveLength(0);
+	});
+
+	it('Update: an identifier with half an emoji is refused before sending (was "URI malformed")', async () => {
+		const { result, requests } = await run({
+			type: 'portfolioSnapshots',
+			items: [{ id: 'svc-portfolio:org-a_fund\uD83D' }],
+			parameters: { operation: 'update', portfolio: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, updateFields: { name: 'New' } },
+		});
+		expect(result?.error?.message).toMatch(/^Item 0: Portfolio "svc-portfolio:org-a_fund.?" contains a broken character/);
+		expect(requests).toHaveLength(0);
+	});
+
+	it('Classify Holdings: a non-numeric methodology from the list mode is refused (was sent as text: schema 400)', async () => {
+		const { result, requests } = await run({
+			type: 'sustainableInvestments',
+			items: [{ ...apple, m: 'standard' }],
+			parameters: { operation: 'classifyHoldings', methodology: { __rl: true, mode: 'list', value: '={{ $json.m }}' } },
+		});
+		expect(result?.error?.message).toBe('Item 0: methodology ID "standard" is not a number');
+		expect(requests).toHaveLength(0);
+	});
+
+	it('Business Involvements: Minimum Threshold from an expression is sent as a number, or refused (was sent as "5" or null: schema 400)', async () => {
+		const threshold = (value: unknown): FuzzCase => ({
+			type: 'sustainabilityInstruments',
+			items: [{ isin: 'US0378331005', t: value }],
+			parameters: { operation: 'getBusinessInvolvements', minimumThreshold: '={{ $json.t }}' },
+		});
+		const sent = await run(threshold('5'));
+		expect(sent.requests.map((request) => (request.body as { minimum_threshold?: unknown }).minimum_threshold)).toEqual([5]);
+		const refused = await run(threshold('five'));
+		expect(refused.result?.error?.message).toBe('Item 0: Minimum Threshold must be a number, got a string: five');
+		expect(refused.requests).toHaveLength(0);
+	});
+
+	it('Options > Batch Size from an expression that is not a number is refused (was an empty batch: 400 "Please provide at least one instrument")', async () => {
+		const { result, requests } = await run({
+			type: 'sustainabilityInstruments',
+			items: [{ isin: 'US0378331005', b: 'abc' }],
+			parameters: { operation: 'getSfdrClassification', options: { batchSize: '={{ $json.b }}' } },
+		});
+		expect(result?.error?.message).toBe('Item 0: Options > Batch Size must be a number, got a string: abc');
+		expect(requests).toHaveLength(0);
+	});
+
+	it('ISIN Field "constructor": reads the item\'s own field only', async () => {
+		const { result, requests } = await run({
+			type: 'sustainabilityInstruments',
+			items: [{ name: 'no isin here' }],
+			parameters: { operation: 'getSfdrClassification', isinField: 'constructor' },
+		});
+		expect(result?.error).toBeUndefined();
+		expect(requests).toHaveLength(0);
+	});
+
+	it('Report: a Report Name expression giving a list is refused by name', async () => {
+		const { result, requests } = await run({
+			type: 'sustainabilityReports',
+			items: [{ ...apple, n: ['a', 'b'] }],
+			parameters: { operation: 'generatePdfReport', reportName: '={{ $json.n }}', reportId: 'r1', snapshotDate: '2025-03-31' },
+		});
+		expect(result?.error?.message).toBe('Item 0: Report Name must be text, got a list: ["a","b"]');
+		expect(requests).toHaveLength(0);
+	});
+
+	it('describeDateProblem shows any value (was a TypeError for objects with a toString key)', () => {
+		const read = readSnapshotDate(hostileObject);
+		expect(read).toEqual({ problem: 'unreadable' });
+		expect(describeDateProblem('unreadable', hostileObject)).toMatch(/^\{"toString":"x"\} is not a date the API can read/);
+	});
+
+	it('EU Taxonomy table: an answer without any KPI (all are optional) still gives each group a row (its items were lost)', async () => {
+		// The simulator always answers KPIs: a stub API answers the spec-conforming `{"data": {}}`.
+		const stub = createServer((req, res) => {
+			req.resume();
+			req.on('end', () => {
+				res.writeHead(201, { 'content-type': 'application/json' });
+				res.end(JSON.stringify({ data: {} }));
+			});
+		});
+		await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+		try {
+			const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+			const items = [
+				{ ...apple, portfolio: 'A' },
+				{ ...apple, portfolio: 'B' },
+				{ ...apple, portfolio: 'B', isin: 'US5949181045' },
+			];
+			const result = await runWorkflow(
+				fuzzWorkflow({ type: 'euTaxonomy', items, parameters: { operation: 'getPortfolioAlignment', output: 'table', groupBy: 'portfolio' } }),
+				{ credentials: credentialsFor(url) },
+			);
+			expect(result.error).toBeUndefined();
+			const rows = result.items('Node');
+			expect(rows.map((row) => [row.json.portfolio, row.json.kpi, row.json.holdings_count])).toEqual([
+				['A', null, 1],
+				['B', null, 2],
+			]);
+			expect(pairedIndices(rows).sort()).toEqual([0, 1, 2]);
+		} finally {
+			stub.closeAllConnections();
+			await new Promise((resolve) => stub.close(resolve));
+		}
+	});
+});

@@ -1,0 +1,24 @@
+/**
+ * The short fault soak of `npm test`: a few seconds of soak/soak.ts (the full one is `npm run soak`).
+ * Every example workflow once fault-free, then faulted runs (about 30 % of requests get 429, 503, 500, a
+ * dropped connection or a slow answer) whose outputs must equal the fault-free ones.
+ * The temperature route answers at once here (no is_lock poll) to keep it short; the full soak polls.
+ */
+import { runSoak } from '../soak/soak';
+
+const SEED = Number(process.env.SOAK_SEED ?? 20251121);
+
+it('example workflows give the fault-free output under injected faults (short soak)', async () => {
+	const lines: string[] = [];
+	// 6 s, and at least one faulted run of every example even on a busy machine.
+	const summary = await runSoak({ seconds: 6, minRounds: 1, seed: SEED, probability: 0.3, slowMs: 20, temperatureLockRequests: 0, log: (line) => lines.push(line) });
+	const failures = summary.runs.filter((run) => run.outcome === 'failed');
+	if (summary.failed > 0) throw new Error(`soak seed ${SEED}: ${summary.failed} failed\n${lines.join('\n')}`);
+	expect(summary.references.every((reference) => reference.ok)).toBe(true);
+	expect(summary.references.length).toBeGreaterThanOrEqual(5);
+	expect(summary.runs.length).toBeGreaterThan(0);
+	expect(failures).toEqual([]);
+	// Faults were injected and retried: more requests than the fault-free runs needed.
+	expect(Object.values(summary.faults).reduce((sum, count) => sum + (count ?? 0), 0)).toBeGreaterThan(0);
+	expect(summary.requestsSeen).toBeGreaterThan(summary.faultFreeRequests);
+}, 60_000);
