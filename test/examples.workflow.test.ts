@@ -82,7 +82,7 @@ describe('example workflows', () => {
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(1);
 		const [request] = sim.requests({ route: 'POST /reports' });
-		expect(request.body).toMatchObject({ type: 'mifid2', methodology_id: 1, benchmark_index: 'EURO STOXX 50' });
+		expect(request.body).toMatchObject({ type: 'mifid2', methodology_id: 3, benchmark_index: 'EURO STOXX 50' });
 		const pdf = await result.binary('Generate MiFID II Report', 0, 'data');
 		expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 		expect(sim.downloads()).toHaveLength(1);

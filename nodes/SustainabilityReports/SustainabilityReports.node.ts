@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { getMethodologies } from '../shared/methods';
+import { getMethodologies, searchMethodologies } from '../shared/methods';
 import * as generatePdfReport from './actions/generatePdfReport.operation';
 import { router } from './actions/router';
 
@@ -40,9 +40,8 @@ export class SustainabilityReports implements INodeType {
 	};
 
 	methods = {
-		loadOptions: {
-			getMethodologies,
-		},
+		loadOptions: { getMethodologies },
+		listSearch: { searchMethodologies },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

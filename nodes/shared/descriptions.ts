@@ -1,8 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeParameterResourceLocator, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { groupItems, holdingRowsFromItems, holdingRowsFromJson, readHoldings, splitFieldList } from './holdings';
+import { inputError } from './errors';
+import { methodologyIdForRequest } from './methodologies';
 import { parseLooseNumber } from './numbers';
 import { kindOf, scalarText, showValue } from './values';
 import type {
@@ -250,4 +252,62 @@ export function numberParameterValue(
 	if (range.min !== undefined) number = Math.max(range.min, number);
 	if (range.max !== undefined) number = Math.min(range.max, number);
 	return number;
+}
+
+/**
+ * The methodology picker shared by Sustainable Investments and Reports: a list loaded from the API (the record
+ * shape is not documented, so the loader reads any reasonable one), or an ID typed in.
+ */
+export function methodologyProperty(displayOptions: IDisplayOptions, required: boolean, description: string): INodeProperties {
+	return {
+		displayName: 'Methodology',
+		name: 'methodology',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a methodology...',
+				typeOptions: { searchListMethod: 'searchMethodologies', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 1',
+				hint: 'The numeric ID of the methodology, as listed by Sustainable Investments > Get Methodologies',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A methodology ID is a whole number, for example 1' },
+					},
+				],
+			},
+		],
+		displayOptions,
+	};
+}
+
+/** The chosen methodology's ID (spec 4.9: a number, whichever mode gave it), or undefined when none is chosen. */
+export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): number | undefined {
+	const locator = this.getNodeParameter('methodology', itemIndex, { mode: 'list', value: '' }) as
+		| INodeParameterResourceLocator
+		| string
+		| number;
+	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
+	const id = methodologyIdForRequest(typeof raw === 'string' ? raw.trim() : raw);
+	if (id === undefined) return undefined;
+	if (typeof id !== 'number') {
+		throw inputError(
+			this.getNode(),
+			itemIndex,
+			`methodology ID "${showValue(id)}" is not a number`,
+			'The API takes the numeric ID of a methodology, for example 1. Run Sustainable Investments > Get Methodologies to see the IDs your key can use.',
+		);
+	}
+	return id;
 }

@@ -13,8 +13,10 @@ import { describeDateProblem, lastCompletedQuarterEnd, readSnapshotDate } from '
 import {
 	groupByProperty,
 	holdingsProperties,
+	methodologyProperty,
 	portfolioGroups,
 	readHoldingsParameters,
+	readMethodologyId,
 	readTextParameter,
 	removedSummary,
 } from '../../shared/descriptions';
@@ -22,7 +24,6 @@ import { asNodeError, findRequestId, inputError } from '../../shared/errors';
 import { forEachGroup, pairedTo } from '../../shared/execution';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
-import { methodologyIdForRequest } from '../../shared/methodologies';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest, networkErrorCode } from '../../shared/transport';
 import { showValue } from '../../shared/values';
@@ -92,16 +93,11 @@ export const description: INodeProperties[] = [
 		description: 'ISIN of an ETF or mutual fund to compare with instead of the Benchmark index. Leave empty to use the index.',
 		displayOptions,
 	},
-	{
-		displayName: 'Methodology Name or ID',
-		name: 'methodology',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getMethodologies' },
-		default: '',
-		description:
-			'Sustainable-investment methodology of the MiFID II report; empty uses the API\'s default. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { ...show, reportType: ['mifid2'] } },
-	},
+	methodologyProperty(
+		{ show: { ...show, reportType: ['mifid2'] } },
+		false,
+		"Sustainable-investment methodology of the MiFID II report: pick one your API key can use, or type its ID. Empty uses the API's default.",
+	),
 	...holdingsProperties('reports', displayOptions),
 	groupByProperty(displayOptions, 'reports'),
 	{
@@ -272,14 +268,8 @@ function prepareReport(
 		body.benchmark_index = index;
 	}
 	if (reportType === 'mifid2') {
-		const raw = this.getNodeParameter('methodology', first, '') as unknown;
-		const methodologyId = methodologyIdForRequest(raw);
-		if (methodologyId !== undefined) {
-			if (typeof methodologyId !== 'number') {
-				throw inputError(node, first, `Methodology "${showValue(raw)}" is not a methodology ID (a whole number)`, 'Choose a methodology from the list, or give its numeric ID.');
-			}
-			body.methodology_id = methodologyId;
-		}
+		const methodologyId = readMethodologyId.call(this, first);
+		if (methodologyId !== undefined) body.methodology_id = methodologyId;
 	}
 
 	let binaryProperty: string | undefined;

@@ -2,56 +2,30 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeParameterResourceLocator,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { groupByProperty, holdingsProperties, portfolioGroups, readHoldingsParameters } from '../../shared/descriptions';
+import {
+	groupByProperty,
+	holdingsProperties,
+	methodologyProperty,
+	portfolioGroups,
+	readHoldingsParameters,
+	readMethodologyId,
+} from '../../shared/descriptions';
 import type { HoldingsInput } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
 import { forEachGroup, prepareGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import type { ItemGroup } from '../../shared/holdings';
-import { methodologyIdForRequest } from '../../shared/methodologies';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
-import { showValue } from '../../shared/values';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 
 const displayOptions = { show: { operation: ['classifyHoldings'] } };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Methodology',
-		name: 'methodology',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'Methodology to classify the holdings under: pick one your API key can use, or type its ID',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a methodology...',
-				typeOptions: { searchListMethod: 'searchMethodologies', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 1',
-				hint: 'The numeric ID of the methodology, as listed by the Get Methodologies operation',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A methodology ID is a whole number, for example 1' },
-					},
-				],
-			},
-		],
-		displayOptions,
-	},
+	methodologyProperty(displayOptions, true, 'Methodology to classify the holdings under: pick one your API key can use, or type its ID'),
 	...holdingsProperties('sustainableInvestments', displayOptions),
 	groupByProperty(displayOptions, 'portfolios'),
 ];
@@ -61,24 +35,10 @@ interface GroupInput extends HoldingsInput {
 }
 
 /** The methodology of the group's first item, checked before any request. */
-function readMethodology(this: IExecuteFunctions, itemIndex: number): number | string {
-	const locator = this.getNodeParameter('methodology', itemIndex, { mode: 'list', value: '' }) as
-		| INodeParameterResourceLocator
-		| string
-		| number;
-	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
-	const id = methodologyIdForRequest(typeof raw === 'string' ? raw.trim() : raw);
+function readMethodology(this: IExecuteFunctions, itemIndex: number): number {
+	const id = readMethodologyId.call(this, itemIndex);
 	if (id === undefined) {
 		throw inputError(this.getNode(), itemIndex, 'no methodology is chosen', 'Pick a methodology from the list, or switch Methodology to "By ID" and type its ID.');
-	}
-	// Spec 4.9: methodology_id is a number, whichever mode gave it; anything else is a schema error at the API.
-	if (typeof id !== 'number') {
-		throw inputError(
-			this.getNode(),
-			itemIndex,
-			`methodology ID "${showValue(id)}" is not a number`,
-			'The API takes the numeric ID of a methodology, for example 1. Run Get Methodologies to see the IDs your key can use.',
-		);
 	}
 	return id;
 }
