@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { LoadOptionsContext } from 'n8n-core';
 import type { IDataObject, INode, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
@@ -15,6 +13,7 @@ import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflo
 import type { NodeSpec } from './helpers/workflows';
 import { HarnessCredentialTypes, HarnessCredentialsHelper } from './workflow/credentials-helper';
 import { HarnessNodeTypes } from './workflow/node-types';
+import { startProxy } from './helpers/proxy';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
 
 const INSIGHTS = 'POST /sustainable-investments/insights' as const;
@@ -413,46 +412,3 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		);
 	});
 });
-
-/** A loopback proxy in front of the simulator that can rewrite JSON answers (for answer orders the simulator never gives). */
-async function startProxy(
-	target: string,
-	transform: (path: string, body: any) => unknown,
-): Promise<{ url: string; close: () => Promise<void> }> {
-	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			void (async () => {
-				const headers: Record<string, string> = {};
-				for (const name of ['x-api-key', 'content-type', 'accept']) {
-					const value = req.headers[name];
-					if (typeof value === 'string') headers[name] = value;
-				}
-				const answer = await fetch(`${target}${req.url}`, {
-					method: req.method,
-					headers,
-					body: chunks.length ? Buffer.concat(chunks) : undefined,
-				});
-				const text = await answer.text();
-				let body: unknown;
-				try {
-					body = transform(new URL(req.url ?? '/', target).pathname, JSON.parse(text));
-				} catch {
-					body = text;
-				}
-				res.writeHead(answer.status, { 'content-type': 'application/json' });
-				res.end(typeof body === 'string' ? body : JSON.stringify(body));
-			})();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
-	};
-}
