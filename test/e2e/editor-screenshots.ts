@@ -1,10 +1,11 @@
 /**
  * editor-screenshots.ts — opens each node's parameter form in a REAL n8n editor (2.20.12) with this
- * package installed, saves a screenshot per node and checks that given texts appear in the form.
+ * package installed and a real credential pointing at the API simulator, saves a screenshot per form
+ * (one per operation) and per dynamic list, and checks that given texts appear in them.
  *
- *   npx ts-node --transpile-only test/e2e/editor-screenshots.ts [options] [node display name ...]
+ *   npx ts-node --transpile-only test/e2e/editor-screenshots.ts [options] [shot label or node name ...]
  *
- * Default nodes: every key of FORMS below. Options:
+ * Default: every entry of FORMS below. Options:
  *   --package-root DIR   built package to install (default: the project root; needs dist/ + package.json)
  *   --out DIR            screenshot folder (default: test-output/screenshots under the project root)
  *   --keep               keep the temp n8n user folder (n8n.log is in it)
@@ -12,50 +13,225 @@
  *
  * How: scripts/real-n8n/ensure-n8n.sh and ensure-playwright.sh (Debian chromium + playwright-core in
  * the cache folder), package copied into a temp N8N_USER_FOLDER's community-package folder (see
- * lib.ts), `n8n start` on a free loopback port, owner created with POST /rest/owner/setup and logged
- * in with POST /rest/login from the browser context (n8n 2.x has no N8N_USER_MANAGEMENT_DISABLED),
- * then per node: new workflow → "Add first step" → search the node panel for the display name →
- * pick it (and an action, for nodes with operations) → wait for the parameter panel (NDV) →
- * screenshot `<out>/<node-name>.png` → check the expected strings against the panel's text and
- * field values. Prints `N passed, M failed` last; exits 1 on any failure.
+ * lib.ts), the API simulator started in-process (one portfolio stored in it through POST /portfolios),
+ * `n8n start` on a free loopback port, owner created with POST /rest/owner/setup and logged in with
+ * POST /rest/login from the browser context, one `sustainabilityComplianceApi` credential created with
+ * POST /rest/credentials (key sim-all-families, Base URL = the simulator: the editor selects it by
+ * itself in every new node of ours, as the only credential of its type), then per entry: new workflow →
+ * "Add first step" → search the node panel for the node → pick the action → wait for the parameter
+ * panel (NDV) → optional steps (open a dynamic list, change a field) → screenshot `<out>/<label>.png`
+ * → check the expected strings against the panel's text, its field values and any open dropdown.
+ * Prints `N passed, M failed` last; exits 1 on any failure.
  */
-import { spawn } from 'child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'fs';
-import { createServer } from 'net';
+import { mkdirSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 
+import type { Simulator, SimulatorOptions } from '../simulator/types';
 import {
+	OWNER,
 	PROJECT_ROOT,
 	SCRIPTS_DIR,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
 	installPackageInto,
-	killGroup,
 	lastLines,
 	runCommand,
+	setupOwner,
+	sleep,
+	startN8nServer,
+	type N8nServer,
+	restSession,
 } from './lib';
+import { builtCredentialRules, runCredentialChecks } from './credential-test';
 
-interface FormCheck {
-	/** Action to pick in the node panel for nodes with operations; default: the node's first action. */
-	action?: string;
-	/** Texts that must appear in the parameter panel (labels, or values of its fields). */
-	expect: string[];
+const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
+const CREDENTIAL_NAME = 'Sustainability Compliance (simulator)';
+const API_KEY = 'sim-all-families';
+/** Stored in the simulator before the editor opens, so that the Update operation's portfolio list shows it. */
+const STORED_PORTFOLIO = { identifier: 'growth-europe-e2e', name: 'Growth Europe (e2e)', currency: 'EUR' };
+const METHODOLOGY_NAMES = [
+	'SFDR Article 2(17) - Standard',
+	'SFDR Article 2(17) - Strict (Do No Significant Harm)',
+	'MiFID II Sustainability Preferences',
+];
+
+interface ShotContext {
+	page: Page;
+	sim: Simulator;
 }
 
+interface FormCheck {
+	/** Node display name, as shown in the node panel. */
+	node: string;
+	/** Action to pick in the node panel (its `action` text); default: the first action. */
+	action?: string;
+	/** Texts that must appear in the parameter panel (labels, field values) or in an opened dropdown. */
+	expect: string[];
+	/** Steps after the form is open, before the screenshot (open a list, change a field). */
+	then?: (ctx: ShotContext) => Promise<void>;
+	/** Checks after the screenshot (e.g. what the simulator received). */
+	verify?: (ctx: ShotContext) => void;
+}
+
+/** Texts every form of ours shows: the credential the editor picked by itself. */
+const OUR_FORM = ['Credential', CREDENTIAL_NAME, 'Operation'];
+const HOLDINGS_FORM = ['Holdings Source', 'Holding Fields', 'Invalid ISINs', 'Group By'];
+
 /**
- * Per-node checks, keyed by the node's display name as shown in the node panel.
+ * One entry per screenshot, keyed by its label (the file is `<out>/<label as slug>.png`).
  * HTTP Request is a built-in node: it proves the harness itself works.
  */
 const FORMS: Record<string, FormCheck> = {
-	'HTTP Request': { expect: ['Method', 'URL', 'Authentication', 'Send Headers'] },
-	'Sustainability Instruments': { action: 'Get ESG data', expect: ['Credential', 'Operation', 'Get ESG Data'] },
+	'HTTP Request': { node: 'HTTP Request', expect: ['Method', 'URL', 'Authentication', 'Send Headers'] },
+
+	// Sustainability Instruments: four operations.
+	'Sustainability Instruments - Get SFDR Classification': {
+		node: 'Sustainability Instruments',
+		action: 'Get SFDR classification',
+		expect: [...OUR_FORM, 'Get SFDR Classification', 'ISINs From', 'ISIN Field', 'Output', 'Simplify', 'Options'],
+	},
+	'Sustainability Instruments - Get PAI Indicators': {
+		node: 'Sustainability Instruments',
+		action: 'Get PAI indicators',
+		expect: [...OUR_FORM, 'Get PAI Indicators', 'ISINs From', 'ISIN Field', 'Output', 'Simplify'],
+	},
+	'Sustainability Instruments - Get Business Involvements': {
+		node: 'Sustainability Instruments',
+		action: 'Get business involvements',
+		expect: [...OUR_FORM, 'Get Business Involvements', 'Minimum Threshold', 'ISINs From', 'ISIN Field', 'Output'],
+	},
+	'Sustainability Instruments - Get ESG Data': {
+		node: 'Sustainability Instruments',
+		action: 'Get ESG data',
+		expect: [...OUR_FORM, 'Get ESG Data', 'ISINs From', 'ISIN Field', 'Output'],
+	},
+
+	// Portfolio Snapshots: four operations + the portfolio list of Update.
+	'Portfolio Snapshots - Create or Update Snapshot': {
+		node: 'Portfolio Snapshots',
+		action: 'Create or update a portfolio snapshot',
+		expect: [...OUR_FORM, 'Create or Update Snapshot', 'Portfolio ID', 'Portfolio Name', 'Currency', 'Snapshot Date', ...HOLDINGS_FORM],
+	},
+	'Portfolio Snapshots - Update': {
+		node: 'Portfolio Snapshots',
+		action: 'Update a portfolio',
+		expect: [...OUR_FORM, 'Update', 'Portfolio', 'Update Fields'],
+	},
+	'Portfolio Snapshots - Update - portfolio list': {
+		node: 'Portfolio Snapshots',
+		action: 'Update a portfolio',
+		expect: ['Update', STORED_PORTFOLIO.name],
+		then: async ({ page }) => openDynamicList(page, 'portfolio', STORED_PORTFOLIO.name),
+		verify: ({ sim }) => assertListRequests(sim, 'GET /portfolios'),
+	},
+	'Portfolio Snapshots - Delete Snapshot': {
+		node: 'Portfolio Snapshots',
+		action: 'Delete a portfolio snapshot',
+		expect: [...OUR_FORM, 'Delete Snapshot', 'Portfolio', 'Snapshot Date'],
+	},
+	'Portfolio Snapshots - Get Many': {
+		node: 'Portfolio Snapshots',
+		action: 'Get many portfolios',
+		expect: [...OUR_FORM, 'Get Many', 'Return All', 'Limit'],
+	},
+
+	// Sustainable Investments: two operations + the methodology list.
+	'Sustainable Investments - Classify Holdings': {
+		node: 'Sustainable Investments',
+		action: 'Classify holdings',
+		expect: [...OUR_FORM, 'Classify Holdings', 'Methodology', ...HOLDINGS_FORM, 'Cash and Rows Without ISIN'],
+	},
+	'Sustainable Investments - Classify Holdings - methodology list': {
+		node: 'Sustainable Investments',
+		action: 'Classify holdings',
+		expect: ['Methodology', ...METHODOLOGY_NAMES],
+		then: async ({ page }) => openDynamicList(page, 'methodology', METHODOLOGY_NAMES[0]),
+		verify: ({ sim }) => assertListRequests(sim, 'GET /sustainable-investments/methodologies'),
+	},
+	'Sustainable Investments - Get Methodologies': {
+		node: 'Sustainable Investments',
+		action: 'Get methodologies',
+		expect: [...OUR_FORM, 'Get Methodologies'],
+	},
+
+	'EU Taxonomy - Get Portfolio Alignment': {
+		node: 'EU Taxonomy',
+		action: 'Get portfolio alignment',
+		expect: [...OUR_FORM, 'Get Portfolio Alignment', ...HOLDINGS_FORM, 'Cash and Rows Without ISIN', 'Output'],
+	},
+	'Temperature Score - Get Portfolio Temperature': {
+		node: 'Temperature Score',
+		action: 'Get portfolio temperature',
+		expect: [
+			...OUR_FORM,
+			'Get Portfolio Temperature',
+			...HOLDINGS_FORM,
+			'Cash and Rows Without ISIN',
+			'Output',
+			'Wait for Calculation',
+			'Poll Interval (Seconds)',
+			'Maximum Wait (Seconds)',
+		],
+	},
+	'Sustainability Reports - Generate PDF Report': {
+		node: 'Sustainability Reports',
+		action: 'Generate PDF report',
+		expect: [
+			...OUR_FORM,
+			'Generate PDF Report',
+			'Report Name',
+			'Report ID',
+			'Type',
+			'Snapshot Date',
+			'Benchmark',
+			'Benchmark ETF or Mutual Fund ISIN',
+			...HOLDINGS_FORM,
+			'Cash and Rows Without ISIN',
+			'Download PDF',
+		],
+	},
+	'Sustainability Reports - Generate PDF Report - MiFID II methodology list': {
+		node: 'Sustainability Reports',
+		action: 'Generate PDF report',
+		expect: ['MiFID II', 'Methodology', ...METHODOLOGY_NAMES],
+		then: async ({ page }) => {
+			await chooseOption(page, 'reportType', 'MiFID II');
+			await openDynamicList(page, 'methodology', METHODOLOGY_NAMES[0]);
+		},
+		verify: ({ sim }) => assertListRequests(sim, 'GET /sustainable-investments/methodologies'),
+	},
+};
+
+/**
+ * The credential dialog (Home > Credentials > open one), which tests the credential when it opens: one
+ * screenshot per key, to show how the sentences of the credential's test rules look to a user.
+ * `expect` are texts of the dialog; `rule` = the body rule whose sentence must be shown.
+ */
+const CREDENTIAL_DIALOGS: Record<string, { apiKey: string; baseUrl?: (sim: Simulator) => string; expect: string[]; rule?: [string, string] }> = {
+	'Credential - valid key': { apiKey: 'sim-all-families', expect: ['Connection tested successfully'] },
+	'Credential - unknown key': { apiKey: 'not-a-key', expect: ['connect with these settings'], rule: ['message', 'Forbidden'] },
+	'Credential - key unknown to the API': {
+		apiKey: 'sim-gateway-only',
+		expect: ['connect with these settings'],
+		rule: ['data.message', 'You must provide a valid API key'],
+	},
+	'Credential - disabled key': {
+		apiKey: 'sim-disabled',
+		expect: ['connect with these settings'],
+		rule: ['data.message', 'You must provide an active API key'],
+	},
+	'Credential - Base URL with a path': {
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => `${sim.url}/v1`,
+		expect: ['connect with these settings'],
+		rule: ['message', 'Missing Authentication Token'],
+	},
 };
 
 const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS ?? 180_000);
 const UI_TIMEOUT_MS = Number(process.env.E2E_UI_TIMEOUT_MS ?? 30_000);
-const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
 const CHROMIUM_ARGS = [
 	'--headless',
 	'--no-sandbox',
@@ -69,7 +245,7 @@ const CHROMIUM_ARGS = [
 
 // The DOM as seen by functions run in the page (the project's tsconfig has no "dom" lib).
 interface DomElement {
-	querySelectorAll(selector: string): ArrayLike<{ value?: string; textContent: string | null }>;
+	querySelectorAll(selector: string): ArrayLike<{ value?: string; textContent: string | null; innerText?: string }>;
 }
 
 // Minimal shapes of the playwright-core API used here (the package lives in the cache folder,
@@ -78,6 +254,7 @@ interface Locator {
 	click(options?: { timeout?: number }): Promise<void>;
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
 	first(): Locator;
+	last(): Locator;
 	getByText(text: string, options?: { exact?: boolean }): Locator;
 	getByTestId(id: string): Locator;
 	locator(selector: string): Locator;
@@ -96,9 +273,16 @@ interface Page {
 	on(event: 'pageerror', listener: (error: Error) => void): void;
 	close(): Promise<void>;
 }
+interface ApiResponse {
+	status(): number;
+	text(): Promise<string>;
+}
 interface BrowserContext {
 	newPage(): Promise<Page>;
-	request: { post(url: string, options: { data: unknown }): Promise<{ status(): number; text(): Promise<string> }> };
+	request: {
+		post(url: string, options: { data: unknown }): Promise<ApiResponse>;
+		delete(url: string): Promise<ApiResponse>;
+	};
 	close(): Promise<void>;
 }
 interface PlaywrightCore {
@@ -115,25 +299,48 @@ interface Args {
 	packageRoot: string;
 	out: string;
 	keep: boolean;
-	nodes: string[];
+	shots: string[];
+	dialogs: string[];
+	credentialChecks: boolean;
 }
+
+const CREDENTIAL_CHECKS = 'credential-test';
 
 function parseArgs(argv: string[]): Args {
 	const args: Args = {
 		packageRoot: PROJECT_ROOT,
 		out: join(PROJECT_ROOT, 'test-output', 'screenshots'),
 		keep: false,
-		nodes: [],
+		shots: [],
+		dialogs: [],
+		credentialChecks: true,
 	};
+	const wanted: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
 		else if (arg === '--out') args.out = resolve(argv[++i] ?? '');
 		else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
-		else args.nodes.push(arg);
+		else wanted.push(arg);
 	}
-	if (args.nodes.length === 0) args.nodes = Object.keys(FORMS);
+	if (wanted.length === 0) {
+		args.shots = Object.keys(FORMS);
+		args.dialogs = Object.keys(CREDENTIAL_DIALOGS);
+		return args;
+	}
+	// A label selects that shot; a node display name selects all its shots; "Credential" all dialogs;
+	// "credential-test" the REST credential checks.
+	args.shots = Object.keys(FORMS).filter((label) => wanted.some((w) => w === label || w === FORMS[label].node));
+	args.dialogs = Object.keys(CREDENTIAL_DIALOGS).filter((label) => wanted.some((w) => w === label || w === 'Credential'));
+	args.credentialChecks = wanted.includes(CREDENTIAL_CHECKS);
+	const known = (w: string) =>
+		w === CREDENTIAL_CHECKS ||
+		w === 'Credential' ||
+		w in CREDENTIAL_DIALOGS ||
+		Object.keys(FORMS).some((label) => w === label || w === FORMS[label].node);
+	const unknown = wanted.filter((w) => !known(w));
+	if (unknown.length) throw new Error(`no FORMS / CREDENTIAL_DIALOGS entry for ${unknown.map((u) => JSON.stringify(u)).join(', ')}`);
 	return args;
 }
 
@@ -150,71 +357,7 @@ async function ensurePlaywright(): Promise<{ chromium: string; playwrightCore: s
 	return { chromium, playwrightCore };
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolvePort(port));
-		});
-	});
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Starts `n8n start` in its own process group; resolves once /healthz/readiness answers 200. */
-async function startN8n(userFolder: string, port: number): Promise<{ pid: number; logFile: string }> {
-	const logFile = join(userFolder, 'n8n.log');
-	const log = openSync(logFile, 'a');
-	const child = spawn('bash', [join(SCRIPTS_DIR, 'n8n.sh'), 'start'], {
-		env: {
-			...process.env,
-			N8N_USER_FOLDER: userFolder,
-			N8N_PORT: String(port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_HOST: '127.0.0.1',
-			N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}`,
-			N8N_SECURE_COOKIE: 'false',
-			N8N_LOG_LEVEL: 'info',
-		},
-		stdio: ['ignore', log, log],
-		detached: true,
-	});
-	closeSync(log);
-	if (child.pid === undefined) throw new Error('could not spawn n8n');
-	let exited: number | null | undefined;
-	child.on('exit', (code) => (exited = code));
-	const deadline = Date.now() + START_TIMEOUT_MS;
-	while (Date.now() < deadline) {
-		if (exited !== undefined) {
-			throw new Error(`n8n start exited (code ${exited}) before it was ready:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`);
-		}
-		try {
-			const response = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
-			if (response.status === 200) return { pid: child.pid, logFile };
-		} catch {
-			/* not listening yet */
-		}
-		await sleep(500);
-	}
-	killGroup(child.pid);
-	throw new Error(`n8n start was not ready after ${formatMs(START_TIMEOUT_MS)}:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`);
-}
-
-async function setupOwner(base: string): Promise<void> {
-	const response = await fetch(`${base}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
-	if (response.status !== 200) throw new Error(`POST /rest/owner/setup answered ${response.status}: ${await response.text()}`);
-}
-
-/** Text of the parameter panel plus the values of its fields (selected options are input values). */
+/** Text of the parameter panel plus the values of its fields (selected options are input values) and of open dropdowns. */
 async function panelText(page: Page): Promise<string> {
 	const ndv = page.getByTestId('ndv');
 	const text = await ndv.innerText({ timeout: UI_TIMEOUT_MS });
@@ -223,14 +366,23 @@ async function panelText(page: Page): Promise<string> {
 			.map((field) => field.value)
 			.filter(Boolean),
 	);
-	return `${text}\n${values.join('\n')}`;
+	// Dropdowns (element-plus poppers, the resource-locator list) are rendered outside the NDV.
+	const popups = await page
+		.locator('body')
+		.evaluate((element) =>
+			Array.from(
+				element.querySelectorAll('[data-test-id="resource-locator-dropdown"], [data-test-id="rlc-item"], .el-select-dropdown, .el-popper'),
+			).map((popup) => popup.innerText ?? popup.textContent ?? ''),
+		);
+	return `${text}\n${values.join('\n')}\n${popups.join('\n')}`;
 }
 
 function slug(name: string): string {
 	return name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'node';
 }
 
-async function openNodeForm(page: Page, base: string, nodeName: string, check: FormCheck): Promise<void> {
+async function openNodeForm(page: Page, base: string, check: FormCheck): Promise<void> {
+	const nodeName = check.node;
 	await page.goto(`${base}/workflow/new`, { timeout: UI_TIMEOUT_MS });
 	await page.getByTestId('canvas-add-button').click();
 	await page.getByTestId('node-creator-search-bar').fill(nodeName);
@@ -259,14 +411,88 @@ async function openNodeForm(page: Page, base: string, nodeName: string, check: F
 			const action = check.action
 				? page.getByTestId('node-creator').getByTestId('node-creator-item-name').getByText(check.action, { exact: true })
 				: actions;
-			await action.first().click();
+			try {
+				await action.first().click({ timeout: 5000 });
+			} catch {
+				const shown = await page
+					.getByTestId('node-creator')
+					.evaluate((element) =>
+						Array.from(element.querySelectorAll('[data-test-id="node-creator-item-name"]')).map((e) => e.textContent?.trim() ?? ''),
+					)
+					.catch((): string[] => []);
+				throw new Error(`action "${check.action}" is not in the node panel (actions shown: ${shown.join(', ')})`);
+			}
 			break;
 		}
 		await sleep(200);
 	}
 	await ndv.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 	await page.getByTestId('node-parameters').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-	await page.waitForTimeout(1000); // let the form finish rendering (fonts, icons)
+	await page.waitForTimeout(1000); // let the form finish rendering (fonts, icons, credential auto-selection)
+}
+
+/** Opens the list mode of a resource locator parameter and waits until `expectItem` is listed. */
+async function openResourceList(page: Page, parameter: string, expectItem: string): Promise<void> {
+	const field = page.getByTestId(`parameter-input-${parameter}`);
+	await field.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await field.getByTestId('rlc-input').first().click();
+	// The list is teleported out of the NDV; its rows are [data-test-id="rlc-item"].
+	await page
+		.locator(`[data-test-id="rlc-item"]:has-text(${JSON.stringify(expectItem)})`)
+		.first()
+		.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await page.waitForTimeout(500);
+}
+
+/** Picks an option of an `options` parameter by its shown name. */
+async function chooseOption(page: Page, parameter: string, optionName: string): Promise<void> {
+	const field = page.getByTestId(`parameter-input-${parameter}`);
+	await field.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await field.locator('input').first().click();
+	await page.locator('.el-select-dropdown__item:visible').getByText(optionName, { exact: true }).first().click();
+	await page.waitForTimeout(500);
+}
+
+/**
+ * Opens the dynamic list of a parameter and waits until `expectItem` is listed: the list mode of a
+ * resource locator (listSearch) or the dropdown of an `options` parameter (loadOptions).
+ */
+async function openDynamicList(page: Page, parameter: string, expectItem: string): Promise<void> {
+	const field = page.getByTestId(`parameter-input-${parameter}`);
+	await field.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	if (await field.getByTestId('rlc-input').first().isVisible()) return openResourceList(page, parameter, expectItem);
+	await field.locator('input').first().click();
+	await page.locator('.el-select-dropdown__item:visible').getByText(expectItem, { exact: true }).first().waitFor({
+		state: 'visible',
+		timeout: UI_TIMEOUT_MS,
+	});
+	await page.waitForTimeout(500);
+}
+
+/** The list was filled through the credential: the simulator saw the route with our key, answered 200. */
+function assertListRequests(sim: Simulator, route: 'GET /portfolios' | 'GET /sustainable-investments/methodologies'): void {
+	const requests = sim.requests({ route });
+	if (requests.length === 0) throw new Error(`the simulator received no ${route}`);
+	const bad = requests.filter((r) => r.key !== API_KEY || r.status !== 200);
+	if (bad.length) throw new Error(`${route}: ${bad.map((r) => `key ${r.key} -> ${r.status}`).join(', ')}`);
+}
+
+async function storePortfolio(sim: Simulator): Promise<void> {
+	const response = await fetch(`${sim.url}/portfolios`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+		body: JSON.stringify({
+			identifier: STORED_PORTFOLIO.identifier,
+			name: STORED_PORTFOLIO.name,
+			currency: STORED_PORTFOLIO.currency,
+			snapshot_at: '2025-06-30',
+			holdings: [
+				{ isin: 'NL0010273215', name: 'ASML Holding NV', instrument_type: 'stock', currency: 'EUR', weight: 60, market_value: 600000 },
+				{ isin: null, name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 40, market_value: 400000 },
+			],
+		}),
+	});
+	if (response.status !== 201) throw new Error(`POST /portfolios to the simulator answered ${response.status}: ${await response.text()}`);
 }
 
 async function main(): Promise<number> {
@@ -284,16 +510,18 @@ async function main(): Promise<number> {
 	const info = checkBuiltPackage(args.packageRoot);
 	mkdirSync(args.out, { recursive: true });
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-ui-'));
-	let n8nPid: number | undefined;
+	let server: N8nServer | undefined;
 	let context: BrowserContext | undefined;
+	let sim: Simulator | undefined;
 	try {
 		installPackageInto(userFolder, args.packageRoot, info);
-		const port = await freePort();
-		const base = `http://127.0.0.1:${port}`;
+		const simModule = require(join(PROJECT_ROOT, 'test', 'simulator')) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
+		sim = await simModule.startSimulator({ port: 0, temperatureRoute: true });
+		await storePortfolio(sim);
 		const started = Date.now();
-		const n8n = await startN8n(userFolder, port);
-		n8nPid = n8n.pid;
-		console.log(`[screens] n8n ready at ${base} in ${formatMs(Date.now() - started)} (log: ${n8n.logFile})`);
+		server = await startN8nServer(userFolder, START_TIMEOUT_MS);
+		const base = server.base;
+		console.log(`[screens] n8n ready at ${base} in ${formatMs(Date.now() - started)} (log: ${server.logFile}); simulator at ${sim.url}`);
 		await setupOwner(base);
 
 		// A fresh profile (--user-data-dir) inside the temp folder.
@@ -306,42 +534,120 @@ async function main(): Promise<number> {
 			data: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
 		});
 		if (login.status() !== 200) throw new Error(`POST /rest/login answered ${login.status()}: ${await login.text()}`);
+		const credential = await context.request.post(`${base}/rest/credentials`, {
+			data: { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { apiKey: API_KEY, baseUrl: sim.url } },
+		});
+		if (credential.status() !== 200) throw new Error(`POST /rest/credentials answered ${credential.status()}: ${await credential.text()}`);
 
 		const browserContext = context;
-		for (const nodeName of args.nodes) {
-			const check = FORMS[nodeName] ?? { expect: [] };
+		for (const label of args.shots) {
+			const check = FORMS[label];
 			const page = await browserContext.newPage();
 			page.setDefaultTimeout(UI_TIMEOUT_MS);
 			const pageErrors: string[] = [];
 			page.on('pageerror', (error) => pageErrors.push(error.message));
-			const file = join(args.out, `${slug(nodeName)}.png`);
+			const file = join(args.out, `${slug(label)}.png`);
 			const t = Date.now();
+			sim.reset();
+			await storePortfolio(sim); // reset() clears portfolios
+			const requestsBefore = sim.requests().length;
 			try {
-				await openNodeForm(page, base, nodeName, check);
+				await openNodeForm(page, base, check);
+				const ctx = { page, sim };
+				if (check.then) await check.then(ctx);
 				await page.screenshot({ path: file });
 				const text = await panelText(page);
 				const missing = check.expect.filter((expected) => !text.includes(expected));
 				if (missing.length > 0) throw new Error(`missing in the form: ${missing.map((m) => JSON.stringify(m)).join(', ')}`);
+				check.verify?.(ctx);
 				passed++;
-				console.log(`ok   ${nodeName} -> ${file} (${formatMs(Date.now() - t)})${check.expect.length ? '' : ' [no expected texts]'}`);
+				const calls = sim.requests().slice(requestsBefore).map((r) => `${r.method} ${r.path} ${r.status}`);
+				console.log(
+					`ok   ${label} -> ${file} (${formatMs(Date.now() - t)})${check.expect.length ? '' : ' [no expected texts]'}${calls.length ? `\n     API calls from the editor: ${[...new Set(calls)].join(', ')}` : ''}`,
+				);
 			} catch (error) {
 				failed++;
 				const failureShot = file.replace(/\.png$/, '.failed.png');
 				await page.screenshot({ path: failureShot }).catch(() => undefined);
 				const firstLine = String((error as Error).message).split('\n')[0];
-				console.log(`FAIL ${nodeName}: ${firstLine}\n     screenshot: ${failureShot}`);
+				console.log(`FAIL ${label}: ${firstLine}\n     screenshot: ${failureShot}`);
 				if (pageErrors.length) console.log(`     page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
 			} finally {
 				await page.close().catch(() => undefined);
 			}
 		}
+
+		// The credential dialog of a few keys: the sentence a user sees.
+		const rules = builtCredentialRules(args.packageRoot);
+		for (const label of args.dialogs) {
+			const dialog = CREDENTIAL_DIALOGS[label];
+			sim.reset();
+			const page = await browserContext.newPage();
+			page.setDefaultTimeout(UI_TIMEOUT_MS);
+			const file = join(args.out, `${slug(label)}.png`);
+			const t = Date.now();
+			let id: string | undefined;
+			try {
+				const expect = [...dialog.expect];
+				if (dialog.rule) {
+					const rule = rules.find((r) => r.properties.key === dialog.rule![0] && r.properties.value === dialog.rule![1]);
+					if (!rule) throw new Error(`the credential has no rule ${dialog.rule.join(' = ')}`);
+					expect.push(rule.properties.message);
+				}
+				const created = await browserContext.request.post(`${base}/rest/credentials`, {
+					data: { name: `${label} (${dialog.apiKey})`, type: CREDENTIAL_TYPE, data: { apiKey: dialog.apiKey, baseUrl: dialog.baseUrl?.(sim) ?? sim.url } },
+				});
+				id = (JSON.parse(await created.text()) as { data?: { id?: string } }).data?.id;
+				if (created.status() !== 200 || !id) throw new Error(`POST /rest/credentials answered ${created.status()}`);
+				// Opening a saved credential tests it (GET /rest/credentials/<id> then POST /rest/credentials/test).
+				await page.goto(`${base}/home/credentials/${id}`, { timeout: UI_TIMEOUT_MS });
+				const modal = page.getByTestId('credential-edit-dialog');
+				await modal.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+				await modal.getByText(dialog.expect[0], { exact: false }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+				if (dialog.rule) {
+					// n8n shows only "Couldn't connect with these settings"; the sentence is behind "More details".
+					await modal.getByText('More details', { exact: true }).first().click();
+					await modal.getByText(expect[expect.length - 1], { exact: false }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+				}
+				await page.waitForTimeout(500);
+				await page.screenshot({ path: file });
+				const text = await modal.innerText({ timeout: UI_TIMEOUT_MS });
+				const missing = expect.filter((e) => !text.includes(e));
+				if (missing.length) throw new Error(`missing in the dialog: ${missing.map((m) => JSON.stringify(m)).join(', ')}`);
+				passed++;
+				const shown = text
+					.split('\n')
+					.map((line) => line.trim())
+					.filter((line) => /connect|tested|successful/i.test(line) || (dialog.rule && expect.includes(line)));
+				console.log(`ok   ${label} -> ${file} (${formatMs(Date.now() - t)})\n     dialog shows: ${shown.join(' | ')}`);
+			} catch (error) {
+				failed++;
+				const failureShot = file.replace(/\.png$/, '.failed.png');
+				await page.screenshot({ path: failureShot }).catch(() => undefined);
+				const dialogText = await page
+					.getByTestId('credential-edit-dialog')
+					.innerText({ timeout: 2000 })
+					.catch(() => '(no dialog)');
+				console.log(
+					`FAIL ${label}: ${String((error as Error).message).split('\n')[0]}\n     screenshot: ${failureShot}\n     dialog text: ${dialogText.split('\n').filter(Boolean).slice(0, 12).join(' | ')}`,
+				);
+			} finally {
+				await page.close().catch(() => undefined);
+				if (id) await browserContext.request.delete(`${base}/rest/credentials/${id}`).catch(() => undefined);
+			}
+		}
+
+		// The credential test through n8n's REST API, every section-5 variant (see credential-test.ts).
+		if (args.credentialChecks) {
+			const summary = await runCredentialChecks(await restSession(base), sim, base, rules);
+			passed += summary.passed;
+			failed += summary.failed;
+			if (summary.gaps) console.log(`     ${summary.gaps} credential probe(s) answered "Connection successful!" for an error answer (GAP lines; not counted)`);
+		}
 	} finally {
 		if (context) await context.close().catch(() => undefined);
-		if (n8nPid !== undefined) {
-			killGroup(n8nPid, 'SIGTERM');
-			await sleep(1000);
-			killGroup(n8nPid, 'SIGKILL');
-		}
+		if (server) await server.stop();
+		if (sim) await sim.close().catch(() => undefined);
 		if (args.keep) console.log(`[screens] kept n8n user folder ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}

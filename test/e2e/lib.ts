@@ -5,6 +5,8 @@
  *   in a cache folder outside the project) and returns the paths it prints.
  * - runN8n(): runs one n8n CLI command through scripts/real-n8n/n8n.sh with a timeout.
  * - installPackageInto(): puts the built package where n8n loads community packages from.
+ * - startN8nServer() / setupOwner() / restSession(): `n8n start` on a free loopback port, the owner
+ *   account, and a logged-in caller of n8n's internal REST API (editor-screenshots.ts, credential-test.ts).
  *
  * How n8n 2.20 loads a package (read from n8n's source, packages/cli load-nodes-and-credentials.js):
  * - `<N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-*` (the folder the community-package
@@ -19,7 +21,8 @@
  * symlink, so that `require('n8n-workflow')` resolves to n8n's own copy, not the project's).
  */
 import { spawn } from 'child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync } from 'fs';
+import { createServer } from 'net';
 import { join, resolve } from 'path';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -192,4 +195,128 @@ export function parseJsonOutput(stdout: string): unknown {
 
 export function formatMs(ms: number): string {
 	return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((r) => setTimeout(r, ms));
+}
+
+export function freePort(): Promise<number> {
+	return new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolvePort(port));
+		});
+	});
+}
+
+export interface N8nServer {
+	/** e.g. http://127.0.0.1:5678 */
+	base: string;
+	pid: number;
+	logFile: string;
+	/** SIGTERM, then SIGKILL after 1 s, of the whole process group. */
+	stop(): Promise<void>;
+}
+
+/**
+ * Starts `n8n start` (through n8n.sh) on a free loopback port, in its own process group, logging to
+ * `<userFolder>/n8n.log`; resolves once /healthz/readiness answers 200.
+ */
+export async function startN8nServer(userFolder: string, timeoutMs: number): Promise<N8nServer> {
+	const port = await freePort();
+	const base = `http://127.0.0.1:${port}`;
+	const logFile = join(userFolder, 'n8n.log');
+	const log = openSync(logFile, 'a');
+	const child = spawn('bash', [join(SCRIPTS_DIR, 'n8n.sh'), 'start'], {
+		env: {
+			...process.env,
+			N8N_USER_FOLDER: userFolder,
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_EDITOR_BASE_URL: base,
+			N8N_SECURE_COOKIE: 'false',
+			N8N_LOG_LEVEL: 'info',
+		},
+		stdio: ['ignore', log, log],
+		detached: true,
+	});
+	closeSync(log);
+	const pid = child.pid;
+	if (pid === undefined) throw new Error('could not spawn n8n');
+	const stop = async () => {
+		killGroup(pid, 'SIGTERM');
+		await sleep(1000);
+		killGroup(pid, 'SIGKILL');
+	};
+	let exited: number | null | undefined;
+	child.on('exit', (code) => (exited = code));
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (exited !== undefined) {
+			throw new Error(`n8n start exited (code ${exited}) before it was ready:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`);
+		}
+		try {
+			const response = await fetch(`${base}/healthz/readiness`);
+			if (response.status === 200) return { base, pid, logFile, stop };
+		} catch {
+			/* not listening yet */
+		}
+		await sleep(500);
+	}
+	await stop();
+	throw new Error(`n8n start was not ready after ${formatMs(timeoutMs)}:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`);
+}
+
+/** The instance owner the e2e scripts create (n8n 2.x has no N8N_USER_MANAGEMENT_DISABLED). */
+export const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
+
+/** POST /rest/owner/setup on a fresh instance. */
+export async function setupOwner(base: string): Promise<void> {
+	const response = await fetch(`${base}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	if (response.status !== 200) throw new Error(`POST /rest/owner/setup answered ${response.status}: ${await response.text()}`);
+}
+
+export type RestCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<{ status: number; data: T; text: string }>;
+
+/**
+ * Logs in as OWNER with POST /rest/login and returns a caller of n8n's internal REST API (/rest/...)
+ * that sends the n8n-auth cookie. No browser-id header is sent at login, so the JWT carries none and
+ * n8n skips its browserId check. Answers are `{ data: ... }`; `data` is that inner value.
+ */
+export async function restSession(base: string): Promise<RestCall> {
+	const login = await fetch(`${base}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+	});
+	if (login.status !== 200) throw new Error(`POST /rest/login answered ${login.status}: ${await login.text()}`);
+	const cookie = login.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
+	if (!/n8n-auth=/.test(cookie)) throw new Error('POST /rest/login set no n8n-auth cookie');
+	return async <T>(method: string, path: string, body?: unknown) => {
+		const response = await fetch(`${base}/rest${path}`, {
+			method,
+			headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		let data: T;
+		try {
+			data = (JSON.parse(text) as { data: T }).data;
+		} catch {
+			data = undefined as T;
+		}
+		return { status: response.status, data, text };
+	};
 }

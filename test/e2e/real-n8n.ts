@@ -14,8 +14,10 @@
  *
  * Steps: (a) scripts/real-n8n/ensure-n8n.sh, (b) check the build and copy it into a temp
  * N8N_USER_FOLDER's community-package folder (see lib.ts for why), (c) start the simulator
- * in-process, (d) `n8n import:credentials` of a sustainabilityComplianceApi credential pointing at it
- * and `n8n import:workflow` of every workflow (credential ids rewritten, `__SIMULATOR_URL__` replaced),
+ * in-process (temperatureRoute: true) and an SMTP sink (smtp-sink.ts), (d) `n8n import:credentials` of a
+ * sustainabilityComplianceApi credential pointing at the simulator and an smtp credential pointing at the
+ * sink, and `n8n import:workflow` of every workflow (credential ids rewritten, `__SIMULATOR_URL__`
+ * replaced, a disabled Manual Trigger added where `n8n execute` needs one: see addManualTrigger),
  * (e) `n8n execute --id <id> --rawOutput` for each, parse the execution JSON and run the workflow's
  * check from CHECKS, (f) print `N passed, M failed` as the last line; exit 1 on any failure.
  */
@@ -25,6 +27,7 @@ import { tmpdir } from 'os';
 import { basename, dirname, join, resolve } from 'path';
 
 import type { RecordedRequest, RequestFilter, Simulator, SimulatorOptions } from '../simulator/types';
+import { instrumentData, taxonomyKpis } from '../simulator';
 import {
 	PROJECT_ROOT,
 	checkBuiltPackage,
@@ -35,11 +38,27 @@ import {
 	parseJsonOutput,
 	runN8n,
 } from './lib';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 
 const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
 const CREDENTIAL_ID = 'e2eSimCredential1';
 const CREDENTIAL_NAME = 'Sustainability Compliance (simulator)';
 const API_KEY = 'sim-all-families';
+const SMTP_CREDENTIAL_TYPE = 'smtp';
+const SMTP_CREDENTIAL_ID = 'e2eSmtpCredential1';
+const SMTP_CREDENTIAL_NAME = 'SMTP (e2e sink)';
+/** Credentials the harness imports, by type: nodes using these types are pointed at them. */
+const IMPORTED_CREDENTIALS: Record<string, { id: string; name: string }> = {
+	[CREDENTIAL_TYPE]: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+	[SMTP_CREDENTIAL_TYPE]: { id: SMTP_CREDENTIAL_ID, name: SMTP_CREDENTIAL_NAME },
+};
+/** Node types `n8n execute` can start from (n8n's STARTING_NODES + the sub-workflow trigger). */
+const CLI_START_TYPES = [
+	'n8n-nodes-base.manualTrigger',
+	'@n8n/n8n-nodes-langchain.manualChatTrigger',
+	'n8n-nodes-base.executeWorkflowTrigger',
+];
+const INJECTED_TRIGGER = 'E2E Manual Trigger';
 const SIMULATOR_PLACEHOLDER = '__SIMULATOR_URL__';
 const DEFAULT_WORKFLOWS = ['test/e2e/fixtures/*.json', 'examples/*.json'];
 const EXEC_TIMEOUT_MS = Number(process.env.E2E_EXEC_TIMEOUT_MS ?? 180_000);
@@ -48,30 +67,56 @@ const IMPORT_TIMEOUT_MS = Number(process.env.E2E_IMPORT_TIMEOUT_MS ?? 120_000);
 // ---------------------------------------------------------------------------------------------
 // Shapes of what n8n prints (IRun) and of what a check receives.
 
+interface BinaryRef {
+	data?: string;
+	id?: string;
+	mimeType?: string;
+	fileName?: string;
+	fileExtension?: string;
+	fileSize?: string;
+	bytes?: number;
+}
+
 interface NodeRun {
 	executionStatus?: string;
 	error?: { message?: string; description?: string };
-	data?: { main?: ({ json: Record<string, unknown> }[] | null)[] };
+	data?: { main?: ({ json: Record<string, unknown>; binary?: Record<string, BinaryRef> }[] | null)[] };
 }
 
 interface N8nRun {
 	finished?: boolean;
 	status?: string;
+	mode?: string;
 	data: { resultData: { runData: Record<string, NodeRun[]>; lastNodeExecuted?: string; error?: { message?: string } } };
 }
 
 export interface CheckContext {
 	file: string;
 	run: N8nRun;
+	/** Parameters of a node of the workflow as imported (to compare requests with what the workflow says). */
+	parameters(nodeName: string): Record<string, unknown>;
 	/** null when run with --no-simulator. */
 	sim: Simulator | null;
 	/** json of the items a node emitted (last run of the node, given output). Throws if the node did not run. */
 	items(nodeName: string, output?: number): Record<string, unknown>[];
+	/** binary metadata of the items a node emitted (same selection as items()). */
+	binaries(nodeName: string, output?: number): (Record<string, BinaryRef> | undefined)[];
+	/** Bytes of a binary: inline base64, or the file n8n's filesystem binary-data mode stored in the user folder. */
+	binaryContent(ref: BinaryRef): Buffer;
 	/** Requests the simulator received during this workflow (it is reset before each workflow). */
 	requests(filter?: RequestFilter): RecordedRequest[];
+	/** Mails the SMTP sink received during this workflow (it is reset before each workflow). */
+	mails(): ReceivedMail[];
 }
 
 type Check = (ctx: CheckContext) => void | Promise<void>;
+
+/** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
+function holdingRows(ctx: CheckContext): Record<string, string>[] {
+	const rows = ctx.items('One Item per Row') as Record<string, string>[];
+	assert.ok(rows.length > 0, 'the Split Out node emitted the holding rows');
+	return rows;
+}
 
 /**
  * Per-workflow checks, keyed by file name. A workflow without an entry only has to run without error.
@@ -94,17 +139,187 @@ const CHECKS: Record<string, Check> = {
 		assert.equal(requests[0].key, API_KEY);
 		assert.equal(requests[0].status, 200);
 	},
+	// The five examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
+	// what the real n8n printed and what the simulator / SMTP sink received.
 	'01-holdings-sfdr-pai-involvements.json': (ctx) => {
-		const rows = ctx.items('One Item per Row');
-		const out = ctx.items('Business Involvements');
-		assert.equal(out.length, rows.length, 'one output item per holding row');
-		assert.equal(out[0].sfdr_article, 'Article 8', 'SFDR fields were added to the items');
+		const holdings = holdingRows(ctx);
+		assert.equal(holdings.length, 15, '15 holding rows (examples/holdings.sample.json)');
+		const rows = ctx.items('Business Involvements');
+		assert.equal(rows.length, holdings.length, 'one output item per holding row');
+		rows.forEach((row, index) => {
+			const where = `row ${index} (${holdings[index].Name})`;
+			assert.equal(row.Name, holdings[index].Name, `${where}: input fields kept, in order`);
+			const isin = holdings[index].ISIN;
+			if (!isin) {
+				assert.equal(row.sfdr_found, false, `${where}: sfdr_found`);
+				assert.equal(row.sfdr_reason, 'no ISIN in field "ISIN"', `${where}: sfdr_reason`);
+				return;
+			}
+			const data = instrumentData(isin);
+			assert.equal(row.sfdr_isin, isin, `${where}: sfdr_isin`);
+			assert.equal(row.sfdr_found, data.known, `${where}: sfdr_found`);
+			assert.equal(row.sfdr_classification, data.sfdr, `${where}: sfdr_classification`);
+			assert.equal(row.pai_scope_1_emissions, data.pai.scope_1_emissions, `${where}: pai_scope_1_emissions`);
+			assert.equal(row.business_involvements_total_score, data.scores?.total ?? null, `${where}: business_involvements_total_score`);
+		});
 		const requests = ctx.requests();
-		assert.ok(requests.length >= 3, `at least one request per node (got ${requests.length})`);
+		assert.deepEqual(
+			requests.map((r) => r.route),
+			['POST /instruments/sustainability-profile', 'POST /instruments/sustainability-data', 'POST /instruments/business-involvements'],
+			'one batched request per node',
+		);
 		for (const request of requests) {
 			assert.equal(request.key, API_KEY);
 			assert.equal(request.status, 200, `${request.method} ${request.path} answered ${request.status}`);
 		}
+	},
+	'02-snapshot-history.json': (ctx) => {
+		assert.equal(ctx.requests({ route: 'POST /portfolios' }).length, 6, 'POST /portfolios: one per portfolio and quarter');
+		assert.equal(ctx.requests({ route: 'GET /portfolios' }).length, 1, 'GET /portfolios once');
+		assert.equal(ctx.requests().length, 7, 'no other requests');
+		const stored = ctx.items('Store Snapshots');
+		assert.deepEqual(
+			stored.map((s) => [s.portfolio_id, s.outcome, s.quarter_end]),
+			[
+				['growth-eu', 'created', '2025-03-31'],
+				['growth-eu', 'updated', '2025-06-30'],
+				['growth-eu', 'updated', '2025-09-30'],
+				['global-core', 'created', '2025-03-31'],
+				['global-core', 'updated', '2025-06-30'],
+				['global-core', 'updated', '2025-09-30'],
+			],
+			'Store Snapshots: [portfolio_id, outcome, quarter_end] per snapshot',
+		);
+		const listing = ctx.items('List Portfolios');
+		assert.deepEqual(
+			listing.map((p) => [p.identifier, p.snapshots]),
+			[
+				['svc-portfolio:org-a_growth-eu', ['2025-03-31', '2025-06-30', '2025-09-30']],
+				['svc-portfolio:org-a_global-core', ['2025-03-31', '2025-06-30', '2025-09-30']],
+			],
+			'List Portfolios: the stored portfolios with their snapshot dates',
+		);
+		const state = ctx.sim!.portfolioState('org-a');
+		assert.deepEqual(
+			state.map((p) => [p.identifier, p.snapshots.length]),
+			[
+				['svc-portfolio:org-a_growth-eu', 3],
+				['svc-portfolio:org-a_global-core', 3],
+			],
+			'the simulator stored 3 snapshots per portfolio',
+		);
+	},
+	'03-quarterly-report-email.json': (ctx) => {
+		const holdings = holdingRows(ctx);
+		const runNodes = Object.keys(ctx.run.data.resultData.runData);
+		assert.ok(runNodes.includes('First Day of Each Quarter'), 'the run started from the Schedule Trigger node');
+		assert.ok(!runNodes.includes(INJECTED_TRIGGER), 'the added (disabled) Manual Trigger did not run');
+		assert.equal(ctx.requests().length, 1, 'exactly one API request (POST /reports)');
+		const [request] = ctx.requests({ route: 'POST /reports' });
+		assert.ok(request, 'POST /reports was called');
+		const body = request.body as Record<string, unknown>;
+		// The node's parameters as the example sets them (a resource locator or a plain ID for Methodology).
+		const params = ctx.parameters('Generate MiFID II Report');
+		const methodology = params.methodology as { value?: unknown } | number | string;
+		const methodologyId = Number(typeof methodology === 'object' ? methodology.value : methodology);
+		assert.equal(params.reportType, 'mifid2', 'the example generates a MiFID II report');
+		assert.equal(body.type, 'mifid2', 'POST /reports body.type');
+		assert.equal(body.methodology_id, methodologyId, `POST /reports body.methodology_id = the node's Methodology (${methodologyId})`);
+		assert.equal(body.benchmark_index, params.benchmarkIndex, 'POST /reports body.benchmark_index = the node\'s Benchmark');
+		assert.equal((body.holdings as unknown[] | undefined)?.length, holdings.length, 'every holding row is in the report request');
+
+		const downloads = ctx.sim!.downloads();
+		assert.equal(downloads.length, 1, 'the PDF was downloaded once');
+		assert.equal(downloads[0].headers['x-api-key'], undefined, 'the download link is fetched without the API key');
+		assert.equal(downloads[0].status, 200, 'download status');
+
+		const [report] = ctx.items('Generate MiFID II Report');
+		assert.equal(ctx.items('Generate MiFID II Report').length, 1, 'one report item');
+		const [binaries] = ctx.binaries('Generate MiFID II Report');
+		const pdf = binaries?.data;
+		assert.ok(pdf, 'the report item carries binary property "data"');
+		assert.equal(pdf.mimeType, 'application/pdf', 'binary mimeType');
+		const fileNamePattern = /^growth-europe_mifid2_\d{4}-\d{2}-\d{2}\.pdf$/;
+		assert.match(pdf.fileName ?? '', fileNamePattern, 'binary file name');
+
+		const sent = ctx.items('Email the Report');
+		assert.equal(sent.length, 1, 'Send Email emitted one item');
+		assert.deepEqual(sent[0].accepted, ['compliance@example.com'], 'the SMTP server accepted the recipient');
+
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'the SMTP sink received one mail');
+		const [mail] = mails;
+		assert.equal(mail.from, 'reports@example.com', 'mail envelope sender');
+		assert.deepEqual(mail.to, ['compliance@example.com'], 'mail envelope recipients');
+		assert.equal(mail.subject, `Sustainability report ${String(report.snapshot_at)}`, 'mail subject');
+		assert.ok(mail.text.includes(`Request ID ${String(report.request_id)}.`), `mail text: ${JSON.stringify(mail.text.slice(0, 200))}`);
+		assert.equal(mail.attachments.length, 1, 'one attachment');
+		const [attachment] = mail.attachments;
+		assert.equal(attachment.fileName, pdf.fileName, 'the attachment has the binary\'s file name');
+		assert.equal(attachment.contentType, 'application/pdf', 'attachment content type');
+		assert.equal(attachment.content.subarray(0, 5).toString('latin1'), '%PDF-', 'the attachment is a PDF');
+		assert.ok(attachment.content.subarray(-8).toString('latin1').includes('%%EOF'), 'the PDF is complete (ends with %%EOF)');
+		const stored = ctx.binaryContent(pdf);
+		assert.ok(stored.equals(attachment.content), `the attachment (${attachment.content.length} B) is byte-identical to the node's binary (${stored.length} B)`);
+		assert.equal(attachment.content.length, report.file_size, 'attachment size = file_size of the report item');
+		if (pdf.bytes !== undefined) assert.equal(attachment.content.length, pdf.bytes, 'attachment size = binary size');
+	},
+	'04-taxonomy-and-sustainable-investments.json': (ctx) => {
+		const holdings = holdingRows(ctx);
+		assert.equal(holdings.filter((h) => !h.ISIN).length, 1, 'one cash row without ISIN in the input');
+		assert.deepEqual(
+			ctx.requests().map((r) => r.route).sort(),
+			['POST /sustainable-investments/insights', 'POST /taxonomy/insights'],
+			'one request per node',
+		);
+		const listed = holdings.filter((h) => h.ISIN);
+		const expected = taxonomyKpis(
+			listed.map((h) => ({
+				isin: h.ISIN,
+				instrument_type: h.Type === 'Sovereign Bond' ? 'sovereign-bond' : h.Type.toLowerCase(),
+				market_value: Number(h['Market Value'].replace(/[,%]/g, '')),
+			})),
+		);
+		const table = ctx.items('EU Taxonomy KPIs');
+		assert.deepEqual(Object.fromEntries(table.map((row) => [row.kpi, row.percent])), expected, 'KPI table as the API computes it');
+		assert.equal(table[0].removed_count, 1, 'the cash row is reported as removed');
+		assert.equal(table[0].holdings_count, listed.length, 'holdings_count');
+
+		const classes = ctx.items('Sustainable Investment Classes');
+		assert.equal(classes.length, holdings.length, 'one class row per holding row');
+		classes.forEach((row, index) => {
+			const where = `class row ${index} (${holdings[index].Name})`;
+			if (!holdings[index].ISIN) {
+				assert.equal(row.removed, true, `${where}: removed`);
+				assert.equal(row.label, 'Not classified', `${where}: label`);
+				assert.equal(row.removed_reason, 'cash row', `${where}: removed_reason`);
+				return;
+			}
+			assert.equal(row.isin, holdings[index].ISIN, `${where}: isin`);
+			assert.equal(row.classification, instrumentData(holdings[index].ISIN).sustainableInvestment.classification, `${where}: classification`);
+		});
+		const [insights] = ctx.requests({ route: 'POST /sustainable-investments/insights' });
+		const methodology = ctx.parameters('Sustainable Investment Classes').methodology as { value?: unknown } | number;
+		const methodologyId = Number(typeof methodology === 'object' ? methodology.value : methodology);
+		assert.equal((insights.body as { methodology_id?: unknown }).methodology_id, methodologyId, `methodology_id = the node's Methodology (${methodologyId})`);
+	},
+	'05-temperature-score.json': (ctx) => {
+		const holdings = holdingRows(ctx);
+		assert.equal(holdings[14]?.Name, 'Cash EUR', 'input row 14 (0-based) is the cash row');
+		const requests = ctx.requests({ route: 'POST /temperature-score/insights' });
+		assert.equal(ctx.requests().length, 2, 'two requests: the first answers is_lock, the second the scores');
+		assert.equal(requests.length, 2, 'both are POST /temperature-score/insights');
+		assert.ok(requests[1].at - requests[0].at >= 1500, `waited the poll interval (2 s) between them (${requests[1].at - requests[0].at} ms)`);
+		const items = ctx.items('Portfolio Temperature');
+		const summary = items.find((i) => i.type === 'portfolio');
+		assert.ok(summary, 'a portfolio summary item');
+		const scored = items.filter((i) => i.type !== 'portfolio' && typeof i.temperature_score === 'number');
+		assert.ok(scored.length > 0, 'holdings with a temperature score');
+		const weighted = scored.reduce((sum, i) => sum + (i.market_value as number) * (i.temperature_score as number), 0);
+		const total = scored.reduce((sum, i) => sum + (i.market_value as number), 0);
+		const score = summary.portfolio_temperature_score as number;
+		assert.ok(Math.abs(score - weighted / total) < 0.0005, `portfolio score ${score} = value-weighted mean ${weighted / total}`);
+		assert.deepEqual(summary.removed_rows, [{ item: 14, name: 'Cash EUR', isin: null, reason: 'cash row' }]);
 	},
 };
 
@@ -167,10 +382,21 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
+interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion?: number;
+	position?: [number, number];
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	disabled?: boolean;
+}
+
 interface WorkflowJson {
 	id?: string;
 	name?: string;
-	nodes: { name: string; type: string; credentials?: Record<string, { id: string; name: string }> }[];
+	nodes: WorkflowNode[];
 	connections: Record<string, unknown>;
 	[key: string]: unknown;
 }
@@ -180,6 +406,34 @@ interface PreparedWorkflow {
 	id: string;
 	workflow: WorkflowJson;
 	needsSimulator: boolean;
+	/** Set when the harness added a disabled Manual Trigger so that `n8n execute` accepts the workflow (see addManualTrigger). */
+	injectedTriggerFor?: string;
+}
+
+/**
+ * `n8n execute` refuses a workflow without a Manual Trigger (n8n's findCliWorkflowStart only checks that
+ * one EXISTS: manualTrigger, manualChatTrigger or executeWorkflowTrigger). The execution itself then
+ * starts from the first enabled trigger node in node order (Workflow.getStartNode), and in `cli` mode a
+ * trigger node is not "triggered": it passes one empty item through (WorkflowExecute.runNode).
+ * So for a workflow started by another trigger (example 03: Schedule Trigger) the imported copy gets a
+ * DISABLED, unconnected Manual Trigger appended after the other nodes: it satisfies the check, is never
+ * run, and the workflow runs from its own trigger node unchanged.
+ */
+function addManualTrigger(workflow: WorkflowJson): string | undefined {
+	if (workflow.nodes.some((node) => CLI_START_TYPES.includes(node.type))) return undefined;
+	const trigger = workflow.nodes.find((node) => /Trigger$/.test(node.type) && workflow.connections[node.name]);
+	if (!trigger) return undefined;
+	const [x, y] = trigger.position ?? [0, 0];
+	workflow.nodes.push({
+		id: 'e2e00000-0000-4000-8000-000000000001',
+		name: INJECTED_TRIGGER,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [x, y + 200],
+		parameters: {},
+		disabled: true,
+	});
+	return trigger.name;
 }
 
 function prepareWorkflow(file: string, index: number, simulatorUrl: string): PreparedWorkflow {
@@ -191,36 +445,63 @@ function prepareWorkflow(file: string, index: number, simulatorUrl: string): Pre
 	}
 	const id = `e2eWorkflow${String(index + 1).padStart(4, '0')}`; // n8n ids: at most 21 chars
 	for (const node of workflow.nodes) {
-		if (node.credentials?.[CREDENTIAL_TYPE]) {
-			node.credentials[CREDENTIAL_TYPE] = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME };
+		for (const type of Object.keys(node.credentials ?? {})) {
+			if (IMPORTED_CREDENTIALS[type]) node.credentials![type] = { ...IMPORTED_CREDENTIALS[type] };
 		}
 	}
+	const injectedTriggerFor = addManualTrigger(workflow);
 	return {
 		file,
 		id,
 		needsSimulator,
+		injectedTriggerFor,
 		workflow: { ...workflow, id, name: workflow.name ?? basename(file), active: false, isArchived: false },
 	};
 }
 
-function makeContext(file: string, run: N8nRun, sim: Simulator | null): CheckContext {
+/** n8n 2.x keeps binaries on disk by default (`data` = 'filesystem-v2', `id` = 'filesystem-v2:<path>'). */
+function readBinary(userFolder: string, ref: BinaryRef): Buffer {
+	const match = /^(filesystem(?:-v2)?):(.+)$/.exec(ref.id ?? '');
+	if (!match) return Buffer.from(ref.data ?? '', 'base64');
+	// n8n 2.x: <user folder>/.n8n/storage/<path> (1.x used .n8n/binaryData)
+	const file = [join(userFolder, '.n8n', 'storage', match[2]), join(userFolder, '.n8n', 'binaryData', match[2])].find((f) => existsSync(f));
+	if (!file) throw new Error(`binary ${ref.id} not found under ${userFolder}/.n8n/storage`);
+	return readFileSync(file);
+}
+
+function makeContext(
+	file: string,
+	workflow: WorkflowJson,
+	run: N8nRun,
+	sim: Simulator | null,
+	smtp: SmtpSink,
+	userFolder: string,
+): CheckContext {
+	const lastRun = (nodeName: string) => {
+		const runs = run.data.resultData.runData[nodeName];
+		if (!runs?.length) {
+			const ran = Object.keys(run.data.resultData.runData).join(', ');
+			throw new Error(`node "${nodeName}" did not run (nodes that ran: ${ran})`);
+		}
+		return runs[runs.length - 1];
+	};
 	return {
 		file,
 		run,
 		sim,
-		items(nodeName, output = 0) {
-			const runs = run.data.resultData.runData[nodeName];
-			if (!runs?.length) {
-				const ran = Object.keys(run.data.resultData.runData).join(', ');
-				throw new Error(`node "${nodeName}" did not run (nodes that ran: ${ran})`);
-			}
-			const last = runs[runs.length - 1];
-			return (last.data?.main?.[output] ?? []).map((item) => item.json);
+		parameters: (nodeName) => {
+			const node = workflow.nodes.find((n) => n.name === nodeName);
+			if (!node) throw new Error(`the workflow has no node "${nodeName}"`);
+			return node.parameters ?? {};
 		},
+		items: (nodeName, output = 0) => (lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.json),
+		binaries: (nodeName, output = 0) => (lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.binary),
 		requests(filter) {
 			if (!sim) throw new Error('the simulator is not running (--no-simulator)');
 			return sim.requests(filter);
 		},
+		mails: () => smtp.mails(),
+		binaryContent: (ref) => readBinary(userFolder, ref),
 	};
 }
 
@@ -262,6 +543,7 @@ async function main(): Promise<number> {
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-'));
 	let sim: Simulator | null = null;
+	let smtp: SmtpSink | null = null;
 	try {
 		const installed = installPackageInto(userFolder, args.packageRoot, info);
 		console.log(
@@ -274,6 +556,8 @@ async function main(): Promise<number> {
 			console.log(`[e2e] simulator at ${sim.url}`);
 		}
 		const simulatorUrl = sim?.url ?? 'http://127.0.0.1:9';
+		smtp = await startSmtpSink();
+		console.log(`[e2e] SMTP sink at ${smtp.host}:${smtp.port}`);
 
 		// (d) credential + workflows
 		const credentialFile = join(userFolder, 'e2e-credentials.json');
@@ -286,17 +570,24 @@ async function main(): Promise<number> {
 					type: CREDENTIAL_TYPE,
 					data: { apiKey: API_KEY, baseUrl: simulatorUrl },
 				},
+				{
+					id: SMTP_CREDENTIAL_ID,
+					name: SMTP_CREDENTIAL_NAME,
+					type: SMTP_CREDENTIAL_TYPE,
+					// No TLS: the sink speaks plain SMTP and does not advertise STARTTLS.
+					data: { user: '', password: '', host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, hostName: '' },
+				},
 			]),
 		);
 		const credImport = await runN8n(['import:credentials', `--input=${credentialFile}`], userFolder, IMPORT_TIMEOUT_MS, {
 			N8N_LOG_LEVEL: 'info',
 		});
-		if (credImport.code !== 0 || !/Successfully imported 1 credential/.test(credImport.stdout + credImport.stderr)) {
+		if (credImport.code !== 0 || !/Successfully imported 2 credentials/.test(credImport.stdout + credImport.stderr)) {
 			throw new Error(
 				`n8n import:credentials failed (exit ${credImport.code}${credImport.timedOut ? ', timed out' : ''}):\n${lastLines(credImport.stdout + credImport.stderr, 15)}`,
 			);
 		}
-		console.log(`[e2e] imported credential ${CREDENTIAL_ID} (${formatMs(credImport.ms)})`);
+		console.log(`[e2e] imported credentials ${CREDENTIAL_ID} (API, simulator) and ${SMTP_CREDENTIAL_ID} (SMTP sink) (${formatMs(credImport.ms)})`);
 
 		const prepared: PreparedWorkflow[] = [];
 		for (const [index, file] of files.entries()) {
@@ -326,6 +617,10 @@ async function main(): Promise<number> {
 				continue;
 			}
 			sim?.reset();
+			smtp.reset();
+			if (p.injectedTriggerFor) {
+				console.log(`     ${basename(p.file)}: runs from its trigger "${p.injectedTriggerFor}"; a disabled "${INJECTED_TRIGGER}" was added for \`n8n execute\``);
+			}
 			// n8n prints the execution JSON through its logger: it needs log level info.
 			const result = await runN8n(['execute', `--id=${p.id}`, '--rawOutput'], userFolder, EXEC_TIMEOUT_MS, {
 				N8N_LOG_LEVEL: 'info',
@@ -354,7 +649,7 @@ async function main(): Promise<number> {
 			}
 			const check = CHECKS[basename(p.file)] as Check | undefined;
 			try {
-				if (check) await check(makeContext(p.file, run, sim));
+				if (check) await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder));
 				passed++;
 				console.log(`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}`);
 			} catch (error) {
@@ -363,6 +658,7 @@ async function main(): Promise<number> {
 		}
 	} finally {
 		if (sim) await sim.close().catch(() => undefined);
+		if (smtp) await smtp.close().catch(() => undefined);
 		if (args.keep) console.log(`[e2e] kept n8n user folder ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}

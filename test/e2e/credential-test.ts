@@ -1,0 +1,400 @@
+/**
+ * credential-test.ts — runs the package's credential test ("Test" / "Retry" in the credential dialog)
+ * inside a REAL n8n (2.20.12, `n8n start`) against the API simulator, one case per situation of spec
+ * section 5, and checks the sentence n8n returns for each.
+ *
+ *   npx ts-node --transpile-only test/e2e/credential-test.ts [options]
+ *
+ * Options: --package-root DIR (built package, default the project root), --keep (keep the temp user
+ * folder; n8n.log is in it), --json FILE (also write the results as JSON).
+ * Env: E2E_START_TIMEOUT_MS (n8n boot, default 180000).
+ *
+ * How the editor tests a credential in n8n 2.20 (read from packages/cli dist):
+ *   - the dialog first saves the credential (POST /rest/credentials), then calls
+ *     POST /rest/credentials/test with `{ credentials: { id, name, type, data } }`;
+ *     CredentialsService.testWithCredentials() needs the stored id (unknown id -> 403), merges the
+ *     posted data over the stored (decrypted) data, and CredentialsTester.testCredentials() answers
+ *     `{ status: 'OK' | 'Error', message }`.
+ *   - for a declarative `test.request`, it runs the request through a RoutingNode; if the request
+ *     THROWS (an HTTP error status without ignoreHttpStatusErrors) only `responseCode` rules apply and
+ *     otherwise the message is the HTTP status text ("Forbidden"); `responseSuccessBody` rules
+ *     (lodash get(body, key) === value) are checked only on a response that did not throw. That is why
+ *     the credential sets ignoreHttpStatusErrors: true: every 403/429 body reaches the body rules.
+ * This script does the same two REST calls, as the owner (POST /rest/owner/setup + /rest/login).
+ *
+ * The expected sentences are read from the BUILT credential (dist/), so rewording a sentence does not
+ * break the check; a case fails when n8n returns another status or another rule's sentence.
+ * Prints one line per case with the exact message, then `N passed, M failed`; exits 1 on any failure.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join, resolve } from 'path';
+
+import type { Simulator, SimulatorOptions } from '../simulator/types';
+import {
+	PROJECT_ROOT,
+	checkBuiltPackage,
+	ensureN8n,
+	formatMs,
+	installPackageInto,
+	restSession,
+	setupOwner,
+	startN8nServer,
+	type N8nServer,
+	type RestCall,
+} from './lib';
+
+const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
+const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS ?? 180_000);
+
+export interface Rule {
+	type: string;
+	properties: { key: string; value: unknown; message: string };
+}
+
+interface TestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+interface Case {
+	name: string;
+	apiKey: string;
+	/** Base URL relative to the simulator (`${sim.url}${path}`), or absolute. */
+	baseUrl: (sim: Simulator) => string;
+	/** Runs before the test (e.g. use up a quota). */
+	before?: (sim: Simulator) => Promise<void>;
+	expectStatus: 'OK' | 'Error';
+	/** The rule whose sentence must come back (key + value), or an exact message. */
+	expectRule?: { key: string; value: string };
+	expectMessage?: string | RegExp;
+	/** What the simulator must have answered to the test request. */
+	expectHttp?: number;
+}
+
+/**
+ * Probes: answers that are no section-5 variant (server errors, another server at the Base URL). They are
+ * not counted as passed/failed: each prints `info` with what n8n says, or `GAP` when n8n reports
+ * "Connection successful!" for an error answer (ignoreHttpStatusErrors lets every status through, and no
+ * body rule matches). `--strict` counts GAPs as failures.
+ */
+interface Probe {
+	name: string;
+	apiKey: string;
+	baseUrl: (sim: Simulator, n8nBase: string) => string;
+	before?: (sim: Simulator) => void;
+}
+
+const PROBES: Probe[] = [
+	{
+		name: 'API answers 503 Service Unavailable',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => sim.url,
+		before: (sim) => sim.setFaults('GET /portfolios', { sequence: ['503'] }),
+	},
+	{
+		name: 'API answers 500 Internal server error',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => sim.url,
+		before: (sim) => sim.setFaults('GET /portfolios', { sequence: ['500'] }),
+	},
+	{
+		name: 'gateway answers 429 Too Many Requests (short-burst limit)',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => sim.url,
+		before: (sim) => sim.setFaults('GET /portfolios', { sequence: ['429-message'] }),
+	},
+	{
+		name: 'Base URL of another server that answers 404 (the PDF download host)',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => sim.downloadUrl,
+	},
+	{
+		name: 'Base URL of a web page that answers 200 HTML (the n8n editor itself)',
+		apiKey: 'sim-all-families',
+		baseUrl: (_sim, n8nBase) => n8nBase,
+	},
+];
+
+const CASES: Case[] = [
+	{
+		name: 'valid key (sim-all-families)',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => sim.url,
+		expectStatus: 'OK',
+		expectMessage: 'Connection successful!',
+		expectHttp: 200,
+	},
+	{
+		name: 'valid key, Base URL with a trailing slash',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => `${sim.url}/`,
+		expectStatus: 'OK',
+		expectMessage: 'Connection successful!',
+		expectHttp: 200,
+	},
+	{
+		name: 'key with one family only (sim-esg-only)',
+		apiKey: 'sim-esg-only',
+		baseUrl: (sim) => sim.url,
+		expectStatus: 'OK',
+		expectMessage: 'Connection successful!',
+		expectHttp: 200,
+	},
+	{
+		name: 'unknown key (not-a-key): gateway 403 Forbidden',
+		apiKey: 'not-a-key',
+		baseUrl: (sim) => sim.url,
+		expectStatus: 'Error',
+		expectRule: { key: 'message', value: 'Forbidden' },
+		expectHttp: 403,
+	},
+	{
+		name: 'key the API does not know (sim-gateway-only)',
+		apiKey: 'sim-gateway-only',
+		baseUrl: (sim) => sim.url,
+		expectStatus: 'Error',
+		expectRule: { key: 'data.message', value: 'You must provide a valid API key' },
+		expectHttp: 403,
+	},
+	{
+		name: 'disabled key (sim-disabled)',
+		apiKey: 'sim-disabled',
+		baseUrl: (sim) => sim.url,
+		expectStatus: 'Error',
+		expectRule: { key: 'data.message', value: 'You must provide an active API key' },
+		expectHttp: 403,
+	},
+	{
+		name: 'quota key before its quota is used (sim-quota-5)',
+		apiKey: 'sim-quota-5',
+		baseUrl: (sim) => sim.url,
+		expectStatus: 'OK',
+		expectMessage: 'Connection successful!',
+		expectHttp: 200,
+	},
+	{
+		name: 'quota used up (sim-quota-5 after 5 requests this month): 429 Limit Exceeded',
+		apiKey: 'sim-quota-5',
+		baseUrl: (sim) => sim.url,
+		// The previous case used 1 request; use up the other 4 directly.
+		before: async (sim) => {
+			for (let i = 0; i < 4; i++) await fetch(`${sim.url}/portfolios`, { headers: { 'x-api-key': 'sim-quota-5' } });
+		},
+		expectStatus: 'Error',
+		expectRule: { key: 'message', value: 'Limit Exceeded' },
+		expectHttp: 429,
+	},
+	{
+		name: 'Base URL with an extra path (/v1): 403 Missing Authentication Token',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => `${sim.url}/v1`,
+		expectStatus: 'Error',
+		expectRule: { key: 'message', value: 'Missing Authentication Token' },
+		expectHttp: 403,
+	},
+	{
+		name: 'nothing listening at the Base URL',
+		apiKey: 'sim-all-families',
+		baseUrl: () => 'http://127.0.0.1:9',
+		expectStatus: 'Error',
+		// n8n turns ECONNREFUSED into its own sentence (NodeApiError of the RoutingNode).
+		expectMessage: /refused the connection|ECONNREFUSED/,
+	},
+];
+
+interface Args {
+	packageRoot: string;
+	keep: boolean;
+	strict: boolean;
+	json?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, strict: false };
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (arg === '--keep') args.keep = true;
+		else if (arg === '--strict') args.strict = true;
+		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
+		else if (arg === '--json') args.json = resolve(argv[++i] ?? '');
+		else throw new Error(`unknown option ${arg}`);
+	}
+	return args;
+}
+
+/** The credential's body rules, from the built file n8n loads. */
+function loadRules(packageRoot: string, credentialFiles: string[]): Rule[] {
+	for (const file of credentialFiles) {
+		const mod = require(join(packageRoot, file)) as Record<string, new () => { name: string; test?: { rules?: Rule[] } }>;
+		for (const Type of Object.values(mod)) {
+			if (typeof Type !== 'function') continue;
+			const instance = new Type();
+			if (instance.name === CREDENTIAL_TYPE) return instance.test?.rules ?? [];
+		}
+	}
+	throw new Error(`credential type ${CREDENTIAL_TYPE} not found in ${credentialFiles.join(', ')}`);
+}
+
+async function testCredential(rest: RestCall, name: string, data: Record<string, unknown>): Promise<TestResult> {
+	// What the editor does: save the credential, then test it with the data of the form.
+	const created = await rest<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
+	if (created.status !== 200 || !created.data?.id) throw new Error(`POST /rest/credentials answered ${created.status}: ${created.text.slice(0, 300)}`);
+	const tested = await rest<TestResult>('POST', '/credentials/test', {
+		credentials: { id: created.data.id, name, type: CREDENTIAL_TYPE, data },
+	});
+	if (tested.status !== 200 || !tested.data) throw new Error(`POST /rest/credentials/test answered ${tested.status}: ${tested.text.slice(0, 300)}`);
+	await rest('DELETE', `/credentials/${created.data.id}`);
+	return tested.data;
+}
+
+export interface CredentialCheckResult {
+	case: string;
+	apiKey: string;
+	baseUrl: string;
+	http: number | null;
+	status: string;
+	message: string;
+	ok: boolean;
+	probe: boolean;
+}
+
+export interface CredentialCheckSummary {
+	passed: number;
+	failed: number;
+	gaps: number;
+	results: CredentialCheckResult[];
+}
+
+/**
+ * Runs every CASES entry (counted) and every PROBES entry (not counted) against a running n8n, as the
+ * logged-in owner (`rest`), with `sim` as the API. `rules` are the built credential's test rules.
+ * Prints one line per case to `log`.
+ */
+export async function runCredentialChecks(
+	rest: RestCall,
+	sim: Simulator,
+	n8nBase: string,
+	rules: Rule[],
+	log: (line: string) => void = console.log,
+): Promise<CredentialCheckSummary> {
+	const summary: CredentialCheckSummary = { passed: 0, failed: 0, gaps: 0, results: [] };
+	const sentence = (key: string, value: string) => {
+		const rule = rules.find((r) => r.type === 'responseSuccessBody' && r.properties.key === key && r.properties.value === value);
+		if (!rule) throw new Error(`the credential has no responseSuccessBody rule for ${key} = ${JSON.stringify(value)}`);
+		return rule.properties.message;
+	};
+	sim.reset();
+	for (const c of CASES) {
+		const baseUrl = c.baseUrl(sim);
+		const t = Date.now();
+		let result: TestResult | undefined;
+		let http: number | null = null;
+		try {
+			if (c.before) await c.before(sim);
+			const before = sim.requests().length;
+			result = await testCredential(rest, `e2e ${c.name}`, { apiKey: c.apiKey, baseUrl });
+			const seen = sim.requests().slice(before);
+			http = seen.length ? seen[seen.length - 1].status : null;
+			const problems: string[] = [];
+			if (result.status !== c.expectStatus) problems.push(`status ${result.status}, expected ${c.expectStatus}`);
+			if (c.expectRule) {
+				const expected = sentence(c.expectRule.key, c.expectRule.value);
+				if (result.message !== expected) problems.push(`message is not the sentence of rule ${c.expectRule.key} = "${c.expectRule.value}"`);
+			}
+			if (typeof c.expectMessage === 'string' && result.message !== c.expectMessage) problems.push(`expected message "${c.expectMessage}"`);
+			if (c.expectMessage instanceof RegExp && !c.expectMessage.test(result.message)) problems.push(`message does not match ${c.expectMessage}`);
+			if (c.expectHttp !== undefined) {
+				if (seen.length !== 1) problems.push(`the simulator saw ${seen.length} requests, expected 1`);
+				else if (seen[0].route !== (baseUrl.endsWith('/v1') ? null : 'GET /portfolios')) problems.push(`request went to ${seen[0].method} ${seen[0].path}`);
+				else if (seen[0].key !== c.apiKey) problems.push(`x-api-key was ${JSON.stringify(seen[0].key)}`);
+				if (http !== c.expectHttp) problems.push(`simulator answered ${http}, expected ${c.expectHttp}`);
+			}
+			if (problems.length) throw new Error(problems.join('; '));
+			summary.passed++;
+			log(`ok   credential test: ${c.name} (${formatMs(Date.now() - t)})\n     HTTP ${http ?? '-'} -> ${result.status}: ${result.message}`);
+			summary.results.push({ case: c.name, apiKey: c.apiKey, baseUrl, http, status: result.status, message: result.message, ok: true, probe: false });
+		} catch (error) {
+			summary.failed++;
+			log(`FAIL credential test: ${c.name}\n     ${(error as Error).message}\n     HTTP ${http ?? '-'} -> ${result?.status ?? '?'}: ${result?.message ?? '(no answer)'}`);
+			summary.results.push({ case: c.name, apiKey: c.apiKey, baseUrl, http, status: result?.status ?? '?', message: result?.message ?? String(error), ok: false, probe: false });
+		}
+	}
+	for (const probe of PROBES) {
+		sim.reset();
+		probe.before?.(sim);
+		const baseUrl = probe.baseUrl(sim, n8nBase);
+		const before = sim.requests().length;
+		try {
+			const result = await testCredential(rest, `e2e probe ${probe.name}`, { apiKey: probe.apiKey, baseUrl });
+			const seen = sim.requests().slice(before);
+			const http = seen.length ? seen[seen.length - 1].status : null;
+			const gap = result.status === 'OK';
+			if (gap) summary.gaps++;
+			log(`${gap ? 'GAP ' : 'info'} credential probe: ${probe.name}\n     HTTP ${http ?? '(not the API)'} -> ${result.status}: ${result.message}`);
+			summary.results.push({ case: probe.name, apiKey: probe.apiKey, baseUrl, http, status: result.status, message: result.message, ok: !gap, probe: true });
+		} catch (error) {
+			log(`info credential probe: ${probe.name}\n     ${(error as Error).message}`);
+		}
+	}
+	sim.reset();
+	return summary;
+}
+
+/** The credential's test rules, from the built package (what n8n loads). */
+export function builtCredentialRules(packageRoot: string): Rule[] {
+	return loadRules(packageRoot, checkBuiltPackage(packageRoot).credentials);
+}
+
+async function main(): Promise<number> {
+	const args = parseArgs(process.argv.slice(2));
+	const t0 = Date.now();
+
+	console.log('[cred-test] ensuring n8n is installed...');
+	await ensureN8n();
+	const info = checkBuiltPackage(args.packageRoot);
+	const rules = loadRules(args.packageRoot, info.credentials);
+
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-cred-'));
+	let server: N8nServer | undefined;
+	let sim: Simulator | undefined;
+	let summary: CredentialCheckSummary = { passed: 0, failed: 0, gaps: 0, results: [] };
+	try {
+		installPackageInto(userFolder, args.packageRoot, info);
+		const simModule = require(join(PROJECT_ROOT, 'test', 'simulator')) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
+		sim = await simModule.startSimulator({ port: 0 });
+		const started = Date.now();
+		server = await startN8nServer(userFolder, START_TIMEOUT_MS);
+		console.log(`[cred-test] n8n ready at ${server.base} in ${formatMs(Date.now() - started)}; simulator at ${sim.url}`);
+		await setupOwner(server.base);
+		const rest = await restSession(server.base);
+		summary = await runCredentialChecks(rest, sim, server.base, rules);
+		if (args.json) writeFileSync(args.json, JSON.stringify(summary.results, null, 2));
+	} finally {
+		if (server) await server.stop();
+		if (sim) await sim.close().catch(() => undefined);
+		if (args.keep) console.log(`[cred-test] kept n8n user folder ${userFolder}`);
+		else rmSync(userFolder, { recursive: true, force: true });
+	}
+	let failed = summary.failed;
+	if (summary.gaps) {
+		console.log(
+			`[cred-test] ${summary.gaps} probe(s) where n8n says "Connection successful!" for an error answer${args.strict ? ' (counted as failures: --strict)' : ' (not counted; --strict counts them)'}`,
+		);
+		if (args.strict) failed += summary.gaps;
+	}
+	console.log(`[cred-test] total ${formatMs(Date.now() - t0)}`);
+	console.log(`${summary.passed} passed, ${failed} failed`);
+	return failed === 0 && summary.passed > 0 ? 0 : 1;
+}
+
+if (require.main === module) {
+	main().then(
+		(code) => process.exit(code),
+		(error: Error) => {
+			console.error(`[cred-test] ERROR: ${error.message}`);
+			console.log('0 passed, 1 failed');
+			process.exit(1);
+		},
+	);
+}
