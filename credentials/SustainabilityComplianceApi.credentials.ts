@@ -102,15 +102,41 @@ export class SustainabilityComplianceApi implements ICredentialType {
 					key: 'message',
 					value: 'Limit Exceeded',
 					message:
-						"This key's monthly quota (10,000 requests) is used up. The key itself is valid; contact the vendor to raise the quota or wait for next month.",
+						"This key's monthly request quota is used up. The key itself is valid; contact the vendor to raise the quota, or wait for next month.",
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'message',
+					value: 'Too Many Requests',
+					message: 'The API is throttling this key for a moment (too many requests). The key is probably fine: test again in a minute.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'message',
+					value: 'Service Unavailable',
+					message: 'The API is temporarily unavailable. Test again in a few minutes.',
 				},
 			},
 			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'data.message',
-					value: "You don't have access to any of the frameworks requested.",
-					message: 'The key works but the API refused the portfolio list for this organization. Ask the vendor which data families the key has.',
+					value: 'Internal server error',
+					message: "The API had an unexpected error. Test again; if it persists, contact the vendor's support.",
+				},
+			},
+			// Last: whatever answered is not the API's portfolio list (another server, an HTML page, an unknown error).
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data.funds',
+					value: undefined,
+					message:
+						'This address did not answer like the Sustainability Compliance API. Check the Base URL: the address the vendor gave, with no extra path.',
 				},
 			},
 		],
