@@ -67,9 +67,10 @@ export function holdingsProperties(route: HoldingsRoute, displayOptions: IDispla
 			displayName: 'Holding Fields',
 			name: 'holdingFields',
 			type: 'collection',
-			placeholder: 'Set Field Name',
+			placeholder: 'Map a Column',
 			default: {},
 			description: 'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
+			hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
 			options: holdingFieldOptions,
 			displayOptions,
 		},
@@ -101,7 +102,7 @@ export function holdingsProperties(route: HoldingsRoute, displayOptions: IDispla
 				{ name: 'Stop With an Error', value: 'error', description: 'Nothing is sent; the error names the row' },
 			],
 			default: 'remove',
-			description: 'The API refuses such rows on this route',
+			description: 'The API does not accept cash rows or rows without an ISIN for this operation',
 			displayOptions,
 		});
 	}
@@ -114,7 +115,7 @@ export function groupByProperty(displayOptions: IDisplayOptions, what: string): 
 		name: 'groupBy',
 		type: 'string',
 		default: '',
-		placeholder: 'portfolio_id',
+		placeholder: 'e.g. portfolio_id',
 		description: `Input field(s), comma-separated, whose values split the input into several ${what}: one request each. Parameters with expressions are read from the first item of each group. Leave empty to treat all items as one.`,
 		displayOptions: { show: { ...displayOptions.show, holdingsSource: ['items'] } },
 	};

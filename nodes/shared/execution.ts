@@ -8,6 +8,15 @@ export interface Operation {
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 
+/**
+ * A shallow copy of an item's JSON to add fields to: the same as `{ ...json }` (own enumerable keys; an own
+ * `__proto__` key stays a plain key, hence the spread for that case), but several times faster in V8 for the usual
+ * object (measured by bench/overhead.ts). For loops over every input item.
+ */
+export function copyJson(json: IDataObject): IDataObject {
+	return Object.prototype.hasOwnProperty.call(json, '__proto__') ? { ...json } : Object.assign({}, json);
+}
+
 export function pairedTo(indices: number[]): IPairedItemData[] {
 	return indices.map((item) => ({ item }));
 }

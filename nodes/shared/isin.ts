@@ -2,27 +2,31 @@ const ISIN_SHAPE = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
 
 /** Trim, drop inner spaces and upper-case, as people paste ISINs from sheets and PDFs. */
 export function normalizeIsin(raw: unknown): string {
+	// Already clean (the usual case): nothing to strip or upper-case.
+	if (typeof raw === 'string' && ISIN_SHAPE.test(raw)) return raw;
 	if (typeof raw !== 'string' && typeof raw !== 'number') return '';
 	return String(raw).replace(/\s+/g, '').toUpperCase();
 }
 
+/** A Luhn digit's share of the sum: doubled digits above 4 give their digit sum (2 × d − 9). */
+const luhn = (digit: number, doubled: boolean) => (doubled ? (digit > 4 ? digit * 2 - 9 : digit * 2) : digit);
+
 /** ISO 6166: two letters, nine alphanumerics, one Luhn check digit over the letters expanded to numbers. */
 export function isValidIsin(isin: string): boolean {
 	if (!ISIN_SHAPE.test(isin)) return false;
-	let digits = '';
-	for (const ch of isin.slice(0, 11)) {
-		digits += ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
-	}
+	// From the right over the first 11 characters, the rightmost digit doubled; a letter counts as its two digits
+	// (A = 10 ... Z = 35), units first. No intermediate string: this runs once per input item.
 	let sum = 0;
-	let double = true;
-	for (let i = digits.length - 1; i >= 0; i--) {
-		let d = digits.charCodeAt(i) - 48;
-		if (double) {
-			d *= 2;
-			if (d > 9) d -= 9;
+	let doubled = true;
+	for (let i = 10; i >= 0; i--) {
+		const code = isin.charCodeAt(i);
+		if (code >= 65) {
+			const value = code - 55;
+			sum += luhn(value % 10, doubled) + luhn(Math.floor(value / 10), !doubled);
+		} else {
+			sum += luhn(code - 48, doubled);
+			doubled = !doubled;
 		}
-		sum += d;
-		double = !double;
 	}
 	return (10 - (sum % 10)) % 10 === isin.charCodeAt(11) - 48;
 }

@@ -11,6 +11,8 @@ import type {
 import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
 import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
+import { pacerFor } from './pacing';
+import type { PaceSlot } from './pacing';
 import type { ApiRoute } from './routes';
 import { hasLoneSurrogate, showValue } from './values';
 
@@ -57,7 +59,7 @@ export async function apiRequest<T = IDataObject>(
 ): Promise<T> {
 	const node = this.getNode();
 	const policy = { ...DEFAULT_RETRY_POLICY, ...userRetryLimits(this), ...options.retry };
-	const baseUrl = await resolveBaseUrl.call(this, options.itemIndex);
+	const { baseUrl, apiKey } = await resolveCredential.call(this, options.itemIndex);
 	if (options.identifier !== undefined && hasLoneSurrogate(options.identifier)) {
 		// encodeURIComponent would throw "URI malformed": refuse by name, nothing is sent.
 		throw new NodeOperationError(
@@ -85,9 +87,16 @@ export async function apiRequest<T = IDataObject>(
 		...(signal ? { abortSignal: signal } : {}),
 	};
 
+	// Every request of the credential in this process shares one pacing (see pacing.ts): unpaced until the API
+	// throttles us, then at most the learned number of request starts per second.
+	const pacer = pacerFor(baseUrl, apiKey);
+	let slot: PaceSlot = pacer.reserve(Date.now());
+	await waitForSlot(pacer, slot, signal);
+
 	let retries = 0;
 	let serverErrorRetries = 0;
 	let networkRetries = 0;
+	let throttles = 0;
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		let response: ApiResponse | undefined;
@@ -100,15 +109,24 @@ export async function apiRequest<T = IDataObject>(
 			)) as ApiResponse;
 		} catch (error) {
 			networkFailure = signal?.aborted ? undefined : networkErrorCode(error);
-			if (!networkFailure) throw asNodeError(node, error);
+			if (!networkFailure) {
+				pacer.accepted(slot);
+				throw asNodeError(node, error);
+			}
 		}
 
+		const throttled = !networkFailure && response!.statusCode === 429 && !isQuotaExhausted(response!);
+		// A throttled request did not count against the API's limit; anything else may have.
+		let paced = false;
+		if (throttled) paced = pacer.throttled(slot);
+		else pacer.accepted(slot);
 		if (response && response.statusCode >= 200 && response.statusCode < 300) return response.body as T;
 
 		let retryable = false;
 		if (networkFailure) {
 			retryable = networkRetries++ < policy.maxNetworkRetries && retries < policy.maxRetries;
-		} else if (response!.statusCode === 429 && !isQuotaExhausted(response!)) {
+		} else if (throttled) {
+			throttles++;
 			retryable = retries < policy.maxRetries;
 		} else if (response!.statusCode === 503) {
 			retryable = retries < policy.maxRetries;
@@ -116,8 +134,23 @@ export async function apiRequest<T = IDataObject>(
 			retryable = serverErrorRetries++ < policy.maxServerErrorRetries;
 		}
 
-		const delay = retryable ? backoffDelay(policy, retries, response?.headers) : 0;
-		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs) {
+		// Paced, a request refused for the first time just takes the next free slot; otherwise (and as a floor when a
+		// request is refused again) the bounded backoff.
+		const floor = !retryable
+			? 0
+			: paced && throttles === 1 && !hasRetryAfter(response?.headers)
+				? 0
+				: backoffDelay(policy, retries, response?.headers);
+		let next: PaceSlot | undefined;
+		let delay = floor;
+		if (retryable) {
+			const now = Date.now();
+			next = pacer.reserve(now + floor, now);
+			delay = next.at - now;
+		}
+		// Max Wait 0 means no retry at all, even when the next slot is free at once.
+		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs || policy.maxTotalWaitMs <= 0) {
+			if (next) pacer.release(next);
 			if (networkFailure) {
 				throw new NodeApiError(node, { message: networkFailure } as JsonObject, {
 					// The code stays out of the message: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
@@ -140,9 +173,28 @@ export async function apiRequest<T = IDataObject>(
 			waitMs: delay,
 			attempt,
 		});
-		await sleepWithAbort(delay, signal);
+		slot = next!;
+		await waitForSlot(pacer, slot, signal);
 		waitedMs += delay;
 	}
+}
+
+/** Sleeps until the slot's time; a cancelled execution gives the slot back. */
+async function waitForSlot(pacer: ReturnType<typeof pacerFor>, slot: PaceSlot, signal?: AbortSignal): Promise<void> {
+	const wait = slot.at - Date.now();
+	if (wait <= 0) return;
+	const giveBack = () => pacer.release(slot);
+	signal?.addEventListener('abort', giveBack, { once: true });
+	try {
+		await sleepWithAbort(wait, signal);
+	} finally {
+		signal?.removeEventListener('abort', giveBack);
+	}
+}
+
+function hasRetryAfter(headers?: Record<string, unknown>): boolean {
+	const retryAfter = Number(headers?.['retry-after']);
+	return Number.isFinite(retryAfter) && retryAfter >= 0;
 }
 
 /** The node's "Max Wait When Throttled" option, when the node has one. */
@@ -218,9 +270,9 @@ export function networkErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-async function resolveBaseUrl(this: RequestContext, itemIndex?: number): Promise<string> {
-	const credentials = await this.getCredentials<{ baseUrl?: string }>(CREDENTIAL_NAME, itemIndex);
-	return checkBaseUrl(this.getNode(), String(credentials.baseUrl ?? ''));
+async function resolveCredential(this: RequestContext, itemIndex?: number): Promise<{ baseUrl: string; apiKey: string }> {
+	const credentials = await this.getCredentials<{ baseUrl?: string; apiKey?: unknown }>(CREDENTIAL_NAME, itemIndex);
+	return { baseUrl: checkBaseUrl(this.getNode(), String(credentials.baseUrl ?? '')), apiKey: String(credentials.apiKey ?? '') };
 }
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;

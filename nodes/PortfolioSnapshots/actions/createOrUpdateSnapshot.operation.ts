@@ -33,7 +33,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. global-equity or {{ $json.portfolio_id }}',
 		description: 'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted.',
-		hint: 'The API returns it as svc-portfolio:&lt;organization&gt;_&lt;Portfolio ID&gt;; Update and Delete Snapshot need that returned form',
+		hint: 'Use the same ID every quarter to build up the history of one portfolio. Update and Delete Snapshot then find it in their portfolio list.',
 		displayOptions,
 	},
 	{
@@ -63,7 +63,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused.',
-		hint: 'Required. For holdings as of today use {{ $today }}; the output shows the quarter end the snapshot was stored at.',
+		hint: 'Any date in the quarter: the snapshot is stored at the quarter end (shown in the output). For holdings as of today, use {{ $today }}.',
 		displayOptions,
 	},
 	...holdingsProperties('portfolios', displayOptions),

@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'Any date in the quarter whose snapshot to delete (snapshots are stored at quarter ends). Deleting the last listed snapshot deletes the portfolio.',
-		hint: 'The output shows the quarter end and what happened: snapshot_deleted, portfolio_deleted or not_found',
+		hint: 'Any date in the quarter to delete. Deleting the only remaining snapshot deletes the whole portfolio.',
 		displayOptions: { show: { operation: ['deleteSnapshot'] } },
 	},
 ];

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
 import { batchingOptions, maxThrottleWaitOption, numberParameterValue, readTextParameter } from '../../shared/descriptions';
-import { errorJson } from '../../shared/execution';
+import { copyJson, errorJson } from '../../shared/execution';
 import { compactKey } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
@@ -180,8 +180,10 @@ export async function executeInstrumentOperation<TEntry>(
 		perItem[index] = { problem: reason };
 	}
 
-	const isins = perItem.flatMap((entry) => (entry.isin ? [entry.isin] : []));
-	if (isins.length === 0 && !spec.emptyIsAllowed) {
+	// Distinct ISINs in first-seen order: what is sent, and what gets a result.
+	const isins = new Set<string>();
+	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
+	if (isins.size === 0 && !spec.emptyIsAllowed) {
 		const what = source === 'list' ? 'The ISINs list is empty' : items.length === 0 ? 'There are no input items' : 'No input item has an ISIN';
 		throw new NodeOperationError(node, `${what}: the ${spec.route.label} needs at least one instrument`, {
 			description:
@@ -191,26 +193,25 @@ export async function executeInstrumentOperation<TEntry>(
 		});
 	}
 
-	const { byIsin } =
-		isins.length === 0
-			? { byIsin: new Map<string, TEntry>() }
-			: await (lookupInstruments<TEntry>).call(this, spec.route, isins, spec.isinOf, {
+	// One result per ISIN the API answered for, made as the answers arrive.
+	const { byIsin: results } =
+		isins.size === 0
+			? { byIsin: new Map<string, IDataObject>() }
+			: await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
 					batchSize,
 					concurrency,
 					extraBody,
+					toValue: (entry) => spec.toResult(entry, simplify),
 				});
 
-	// One result per distinct ISIN; ISINs the API did not answer get the same columns, empty.
-	const results = new Map<string, IDataObject>();
-	const columns = new Set<string>();
-	for (const isin of new Set(isins)) {
-		const entry = byIsin.get(isin);
-		if (entry === undefined) continue;
-		const result = spec.toResult(entry, simplify);
-		results.set(isin, result);
-		for (const key of Object.keys(result)) columns.add(key);
-	}
+	// ISINs the API did not answer get the same columns, empty: the columns of all results (in input order),
+	// worked out only when an empty result is needed (usually none is).
+	let columns: Set<string> | undefined;
 	const emptyResult = (isin: string | null, problem?: string): IDataObject => {
+		if (!columns) {
+			columns = new Set<string>();
+			for (const asked of isins) for (const key of Object.keys(results.get(asked) ?? {})) columns.add(key);
+		}
 		const result: IDataObject = {};
 		for (const key of columns) result[key] = null;
 		Object.assign(result, { isin, found: false });
@@ -239,7 +240,7 @@ export async function executeInstrumentOperation<TEntry>(
 	return items.map((item, index) => {
 		const entry = perItem[index];
 		const result = resultFor(entry);
-		const json: IDataObject = { ...item.json };
+		const json = copyJson(item.json);
 		if (simplify) {
 			for (const [key, value] of Object.entries(result)) json[`${spec.resultKey}_${key}`] = value;
 		} else {
@@ -248,7 +249,9 @@ export async function executeInstrumentOperation<TEntry>(
 		if (entry.problem && invalidPolicy === 'fail' && entry.problem.startsWith('invalid ISIN')) {
 			Object.assign(json, errorJson(new Error(`Item ${index}: ${entry.problem}`)));
 		}
-		return { json, pairedItem: { item: index }, ...(item.binary ? { binary: item.binary } : {}) };
+		const out: INodeExecutionData = { json, pairedItem: { item: index } };
+		if (item.binary) out.binary = item.binary;
+		return out;
 	});
 }
 

@@ -56,7 +56,7 @@ export const description: INodeProperties[] = [
 		displayOptions,
 	},
 	{
-		displayName: 'Type',
+		displayName: 'Report Type',
 		name: 'reportType',
 		type: 'options',
 		options: REPORT_TYPES.map(({ name, value }) => ({ name, value })),
@@ -71,6 +71,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		description:
 			'Date of the holdings; the report uses the end of its quarter. Leave empty for the last completed quarter end. Dates in a future year are refused.',
+		hint: 'Any date in the quarter to report on; leave empty for the last completed quarter',
 		displayOptions,
 	},
 	{
@@ -91,6 +92,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'IE00B5BMR087',
 		description: 'ISIN of an ETF or mutual fund to compare with instead of the Benchmark index. Leave empty to use the index.',
+		hint: 'When filled in, this fund is the benchmark and the index above is not sent',
 		displayOptions,
 	},
 	methodologyProperty(

@@ -64,7 +64,7 @@ export const description: INodeProperties[] = [
 					'One item per company and fund (temperature score, target, base year, industry), paired to the input items with that ISIN, plus one summary item per group: portfolio temperature = sum(market value × score) ÷ sum(market value) over the holdings with a score',
 			},
 			{
-				name: 'Raw',
+				name: 'Raw API Response',
 				value: 'raw',
 				description:
 					"The API's data (portfolio and job metadata) as one item per group, with the Group By values under group and the removed rows",
