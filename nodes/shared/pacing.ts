@@ -11,8 +11,8 @@
  *
  * A sliding window paced this way is never overrun, so a further throttle of a request sent under the current
  * pacing means the API counts over a longer window (or refills slower) than assumed: the window is doubled, which
- * halves the rate, up to 2 minutes. After a long run without a throttle one more request per window is tried (+10 %)
- * and taken back at the first throttle, so pacing learned too slow recovers. A credential left idle forgets it all.
+ * halves the rate, up to 2 minutes. After a long run without a throttle 10 % more requests per window (at least one)
+ * are tried and taken back at the first throttle, so pacing learned too slow recovers. A credential left idle forgets it all.
  * A throttle our rate cannot explain (next to nothing sent in the last second) teaches nothing: the transport's own
  * bounded backoff handles it.
  */
@@ -34,17 +34,21 @@ export interface PaceSlot {
 	at: number;
 	/** The API answered with anything but a throttle (the request counted against the limit). */
 	accepted: boolean;
+	/** Order of reservation. */
+	readonly seq: number;
 }
 
 export class Pacer {
 	/** Learned requests per window; undefined = unpaced. */
 	limit: number | undefined;
 	windowMs = PACE_WINDOW_MS;
-	/** Slots of requests sent, waiting or answered, within the last window; ordered by `at`. */
+	/** Slots of requests sent, waiting or answered, within the last two windows (a doubled window still has its
+	 * history); ordered by `at`. */
 	private readonly slots: PaceSlot[] = [];
 	private acceptedSinceChange = 0;
-	/** When the pacing last changed: throttles of requests sent before then are no news. */
-	private changedAt = 0;
+	private reserved = 0;
+	/** Reservations up to this one were made before the pacing last changed: their throttles are no news. */
+	private changedAfter = 0;
 	/** The pacing before a probe for more, restored if the probe is throttled. */
 	private beforeProbe: number | undefined;
 	lastUsedAt = 0;
@@ -63,7 +67,7 @@ export class Pacer {
 				time = Math.max(time, this.slots[this.slots.length - this.limit].at + this.windowMs + MARGIN_MS);
 			}
 		}
-		const slot: PaceSlot = { at: time, accepted: false };
+		const slot: PaceSlot = { at: time, accepted: false, seq: ++this.reserved };
 		let index = this.slots.length;
 		while (index > 0 && this.slots[index - 1].at > time) index--;
 		this.slots.splice(index, 0, slot);
@@ -84,7 +88,7 @@ export class Pacer {
 		}
 		this.acceptedSinceChange++;
 		if (this.limit !== undefined && this.acceptedSinceChange >= PROBE_AFTER_LIMITS * this.limit) {
-			this.change(this.limit + Math.max(1, Math.round(this.limit / 10)), this.windowMs, now, this.limit);
+			this.change(this.limit + Math.max(1, Math.round(this.limit / 10)), this.windowMs, this.limit);
 		}
 	}
 
@@ -96,9 +100,9 @@ export class Pacer {
 		this.release(slot);
 		if (this.limit !== undefined) {
 			// Sent before the pacing last changed (e.g. in flight with others when the first throttle came): no news.
-			if (slot.at <= this.changedAt) return true;
-			if (this.beforeProbe !== undefined) this.change(this.beforeProbe, this.windowMs, now);
-			else this.change(this.limit, Math.min(this.windowMs * 2, MAX_WINDOW_MS), now);
+			if (slot.seq <= this.changedAfter) return true;
+			if (this.beforeProbe !== undefined) this.change(this.beforeProbe, this.windowMs);
+			else this.change(this.limit, Math.min(this.windowMs * 2, MAX_WINDOW_MS));
 			return true;
 		}
 		// Accepted in the last second, and those still in flight that started before the refused one.
@@ -107,7 +111,7 @@ export class Pacer {
 			if (other.at > now - PACE_WINDOW_MS && other.at <= now && (other.accepted || other.at < slot.at)) explaining++;
 		}
 		if (explaining < MIN_EXPLAINING) return false;
-		this.change(explaining, PACE_WINDOW_MS, now);
+		this.change(explaining, PACE_WINDOW_MS);
 		return true;
 	}
 
@@ -118,11 +122,11 @@ export class Pacer {
 	}
 
 	/** `beforeProbe`: the limit to go back to if this change (a probe for more) is throttled. */
-	private change(limit: number, windowMs: number, now: number, beforeProbe?: number): void {
+	private change(limit: number, windowMs: number, beforeProbe?: number): void {
 		this.beforeProbe = beforeProbe;
 		this.limit = limit;
 		this.windowMs = windowMs;
-		this.changedAt = now;
+		this.changedAfter = this.reserved;
 		this.acceptedSinceChange = 0;
 	}
 
@@ -135,7 +139,7 @@ export class Pacer {
 
 	private prune(now: number): void {
 		let drop = 0;
-		while (drop < this.slots.length && this.slots[drop].at <= now - this.windowMs - MARGIN_MS) drop++;
+		while (drop < this.slots.length && this.slots[drop].at <= now - 2 * this.windowMs - MARGIN_MS) drop++;
 		if (drop > 0) this.slots.splice(0, drop);
 	}
 }

@@ -172,6 +172,7 @@ export async function apiRequest<T = IDataObject>(
 			apiMessage: response ? apiMessage(response.body) : undefined,
 			waitMs: delay,
 			attempt,
+			...(paced ? { pacing: `${pacer.limit} requests per ${pacer.windowMs} ms` } : {}),
 		});
 		slot = next!;
 		await waitForSlot(pacer, slot, signal);

@@ -6,18 +6,21 @@ import { isinOfDataEntry } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
 import { executeInstrumentOperation, hasAnyValue, instrumentProperties } from './lookup';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Minimum Threshold',
-		name: 'minimumThreshold',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		description: "Sent to the API as minimum_threshold, which filters the involvements it reports (the vendor's documentation does not define the scale; 0 sends nothing)",
-		displayOptions: { show: { operation: ['getBusinessInvolvements'] } },
-	},
-	...instrumentProperties('getBusinessInvolvements'),
-];
+const minimumThreshold: INodeProperties = {
+	displayName: 'Minimum Threshold',
+	name: 'minimumThreshold',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description: "Sent to the API as minimum_threshold, which filters the involvements it reports (the vendor's documentation does not define the scale)",
+	hint: 'Leave at 0 to get every involvement',
+	displayOptions: { show: { operation: ['getBusinessInvolvements'] } },
+};
+
+/** The operation's fields, with Minimum Threshold just above the Options collection. */
+export const description: INodeProperties[] = instrumentProperties('getBusinessInvolvements').flatMap((property) =>
+	property.name === 'options' ? [minimumThreshold, property] : [property],
+);
 
 /** Scores as they are; involvements flattened to `<category>_weight` and `<category>_count` when simplifying. */
 function toResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {

@@ -84,6 +84,7 @@ export function instrumentProperties(operation: string): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
+			hint: 'Turn on to write the results straight into a sheet: one flat column per value',
 			displayOptions: { show },
 		},
 		{
