@@ -33,6 +33,22 @@ const holdingFieldOptions: INodeProperties[] = [
 	description: `Name of the input field that holds the ${apiField === 'isin' ? 'ISIN' : apiField.replace('_', ' ')}. Leave empty to use "${apiField}" or a usual header such as "${header}" (case and spaces ignored).`,
 }));
 
+/** What to do with an ISIN that fails the check digit; `skipped` says where a skipped one is reported. */
+export function invalidIsinsProperty(skipped: string): INodeProperties {
+	return {
+		displayName: 'Invalid ISINs',
+		name: 'invalidIsins',
+		type: 'options',
+		options: [
+			{ name: 'Stop With an Error', value: 'fail', description: 'Nothing is sent; the error names the item' },
+			{ name: 'Skip and Report', value: 'skip', description: skipped },
+			{ name: 'Send Anyway', value: 'send', description: 'Let the API decide' },
+		],
+		default: 'fail',
+		description: 'What to do with an ISIN that fails the ISO 6166 format or check digit',
+	};
+}
+
 /** Where holdings come from, how their columns are named, and what to do with rows a route cannot take. */
 export function holdingsProperties(route: HoldingsRoute, displayOptions: IDisplayOptions): INodeProperties[] {
 	const properties: INodeProperties[] = [
@@ -74,19 +90,7 @@ export function holdingsProperties(route: HoldingsRoute, displayOptions: IDispla
 			options: holdingFieldOptions,
 			displayOptions,
 		},
-		{
-			displayName: 'Invalid ISINs',
-			name: 'invalidIsins',
-			type: 'options',
-			options: [
-				{ name: 'Stop With an Error', value: 'fail', description: 'Nothing is sent; the error names the row' },
-				{ name: 'Skip and Report', value: 'skip', description: 'Leave the row out and list it in the output' },
-				{ name: 'Send Anyway', value: 'send', description: 'Let the API decide' },
-			],
-			default: 'fail',
-			description: 'What to do with an ISIN that fails the ISO 6166 format or check digit',
-			displayOptions,
-		},
+		{ ...invalidIsinsProperty('Leave the row out and list it in the output'), displayOptions },
 	];
 	if (route !== 'portfolios') {
 		properties.push({

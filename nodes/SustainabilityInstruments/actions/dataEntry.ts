@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { flattenMeasures, hasAnyValue } from './lookup';
+
 /** Entry shape of sustainability-data, business-involvements and esg-data (spec 2.3). */
 export interface InstrumentDataEntry {
 	sustainability_data?: IDataObject | null;
@@ -7,3 +9,13 @@ export interface InstrumentDataEntry {
 }
 
 export const isinOfDataEntry = (entry: InstrumentDataEntry) => entry.metadata?.isin;
+
+/** The result of a route whose data maps names to `{value, unit}` (PAI indicators, ESG metrics). */
+export function measuresResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {
+	return {
+		isin: entry.metadata?.isin ?? null,
+		found: hasAnyValue(entry.sustainability_data),
+		is_fund: entry.metadata?.is_fund ?? null,
+		...flattenMeasures(entry.sustainability_data, simplify),
+	};
+}

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { ROUTES } from '../../shared/routes';
-import { isinOfDataEntry } from './dataEntry';
+import { isinOfDataEntry, measuresResult } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
-import { executeInstrumentOperation, flattenMeasures, hasAnyValue, instrumentProperties } from './lookup';
+import { executeInstrumentOperation, instrumentProperties } from './lookup';
 
 export const description: INodeProperties[] = instrumentProperties('getPaiIndicators');
 
@@ -14,11 +14,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		resultKey: 'pai',
 		emptyIsAllowed: false,
 		isinOf: isinOfDataEntry,
-		toResult: (entry: InstrumentDataEntry, simplify) => ({
-			isin: entry.metadata?.isin ?? null,
-			found: hasAnyValue(entry.sustainability_data),
-			is_fund: entry.metadata?.is_fund ?? null,
-			...flattenMeasures(entry.sustainability_data, simplify),
-		}),
+		toResult: measuresResult,
 	});
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
-import { batchingOptions, maxThrottleWaitOption, numberParameterValue, readTextParameter } from '../../shared/descriptions';
+import { batchingOptions, invalidIsinsProperty, maxThrottleWaitOption, numberParameterValue, readTextParameter } from '../../shared/descriptions';
 import { copyJson, errorJson } from '../../shared/execution';
 import { compactKey } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
@@ -96,18 +96,7 @@ export function instrumentProperties(operation: string): INodeProperties[] {
 			displayOptions: { show },
 			options: [
 				...batchingOptions(),
-				{
-					displayName: 'Invalid ISINs',
-					name: 'invalidIsins',
-					type: 'options',
-					options: [
-						{ name: 'Stop With an Error', value: 'fail', description: 'Nothing is sent; the error names the item' },
-						{ name: 'Skip and Report', value: 'skip', description: 'Not sent; the item comes out with found = false and the reason' },
-						{ name: 'Send Anyway', value: 'send', description: 'Let the API decide (it answers with empty values)' },
-					],
-					default: 'fail',
-					description: 'What to do with an ISIN that fails the ISO 6166 format or check digit',
-				},
+				invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
 				maxThrottleWaitOption,
 			],
 		},
