@@ -21,7 +21,6 @@ function loadPackageNodeTypes(): Array<INodeType | IVersionedNodeType> {
 		if (!existsSync(source)) return [];
 		let exported: Record<string, new () => INodeType | IVersionedNodeType>;
 		try {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			exported = require(source);
 		} catch (error) {
 			// Reported by test/package.test.ts; the other nodes stay usable meanwhile.
