@@ -181,7 +181,6 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		const pdf = await result.binary('Report', 0, 'data');
 		expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 		expect(report.json.file_size).toBe(pdf.length);
-		if (hasPdftoppm()) expect(renderPdf(pdf).length).toBeGreaterThan(0);
 
 		// The download went to the other host, without the API key.
 		const downloads = sim.downloads();
@@ -202,6 +201,12 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			size: pdf.length,
 		});
 		expect(email.attachments[0].content.equals(pdf)).toBe(true);
+	});
+
+	(hasPdftoppm() ? it : it.skip)('the downloaded report is a PDF that pdftoppm renders', async () => {
+		const result = await run(sim, HOLDINGS, { snapshotDate: '2025-08-14T00:00:00' });
+		expect(result.error).toBeUndefined();
+		expect(renderPdf(await result.binary('Report', 0, 'data')).length).toBeGreaterThan(0);
 	});
 
 	it('Group By: one report per group, each paired to its group, in the chosen binary field; the fund ISIN benchmark wins', async () => {

@@ -2,8 +2,6 @@
  * Regression tests of the bugs the fuzz suites found, each as the smallest workflow that showed it,
  * run inside n8n's engine against the simulator. Each test names what used to happen.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { readSnapshotDate, describeDateProblem } from '../../nodes/shared/dates';
 import { normalizeInstrumentType } from '../../nodes/shared/holdings';
@@ -12,6 +10,7 @@ import type { Simulator } from '../simulator';
 import { objectOf } from './arbitraries';
 import { fuzzWorkflow, pairedIndices, runCase } from './harness';
 import { runWorkflow } from '../workflow/runner';
+import { startProxy } from '../helpers/proxy';
 import { credentialsFor } from '../helpers/workflows';
 import type { FuzzCase } from './harness';
 
@@ -150,17 +149,10 @@ describe('fuzz regressions', () => {
 	});
 
 	it('EU Taxonomy table: an answer without any KPI (all are optional) still gives each group a row (its items were lost)', async () => {
-		// The simulator always answers KPIs: a stub API answers the spec-conforming `{"data": {}}`.
-		const stub = createServer((req, res) => {
-			req.resume();
-			req.on('end', () => {
-				res.writeHead(201, { 'content-type': 'application/json' });
-				res.end(JSON.stringify({ data: {} }));
-			});
-		});
-		await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+		// The simulator always answers KPIs: a proxy in front of it answers the spec-conforming `{"data": {}}`.
+		const proxy = await startProxy(sim.url, (path, body) => (path === '/taxonomy/insights' ? { data: {} } : body));
 		try {
-			const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+			const url = proxy.url;
 			const items = [
 				{ ...apple, portfolio: 'A' },
 				{ ...apple, portfolio: 'B' },
@@ -178,8 +170,7 @@ describe('fuzz regressions', () => {
 			]);
 			expect(pairedIndices(rows).sort()).toEqual([0, 1, 2]);
 		} finally {
-			stub.closeAllConnections();
-			await new Promise((resolve) => stub.close(resolve));
+			await proxy.close();
 		}
 	});
 });
