@@ -67,7 +67,7 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 				retry: options.retry,
 			})) as { data?: TEntry[] };
 		} catch (error) {
-			if (error instanceof NodeApiError && error.httpCode === '504' && batch.length > 1) {
+			if (error instanceof NodeApiError && error.httpCode === '504' && route.onTimeout === 'split-batch' && batch.length > 1) {
 				result.splits++;
 				this.logger.debug('Sustainability Compliance API: gateway timeout, splitting batch', {
 					route: `${route.method} ${route.path}`,

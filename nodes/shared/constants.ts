@@ -1,4 +1,3 @@
-export const PACKAGE_NAME = 'n8n-nodes-sustainability-compliance';
 export const CREDENTIAL_NAME = 'sustainabilityComplianceApi';
 
 /** Spec 8: per request on /instruments/* routes; more gives 403. */
@@ -7,8 +6,6 @@ export const MAX_INSTRUMENTS_PER_REQUEST = 10_000;
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** Spec 8: monthly requests per key. */
 export const MONTHLY_QUOTA = 10_000;
-/** Spec 8: the gateway gives up after this long (504). */
-export const GATEWAY_TIMEOUT_MS = 29_000;
 
 export const INSTRUMENT_TYPES = [
 	'stock',

@@ -1,5 +1,10 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+
+import { showValue } from './values';
+
 /** ISO 4217 active codes with their names, for the currency dropdowns. */
-export const ISO_4217: ReadonlyArray<[code: string, name: string]> = [
+const ISO_4217: ReadonlyArray<[code: string, name: string]> = [
 	['AED', 'UAE Dirham'], ['AFN', 'Afghani'], ['ALL', 'Lek'], ['AMD', 'Armenian Dram'], ['ANG', 'Netherlands Antillean Guilder'],
 	['AOA', 'Kwanza'], ['ARS', 'Argentine Peso'], ['AUD', 'Australian Dollar'], ['AWG', 'Aruban Florin'], ['AZN', 'Azerbaijan Manat'],
 	['BAM', 'Convertible Mark'], ['BBD', 'Barbados Dollar'], ['BDT', 'Taka'], ['BGN', 'Bulgarian Lev'], ['BHD', 'Bahraini Dinar'],
@@ -37,6 +42,27 @@ const CODES = new Set(ISO_4217.map(([code]) => code));
 
 export function isIsoCurrency(code: string): boolean {
 	return CODES.has(code);
+}
+
+/**
+ * A currency parameter already read as text, upper-cased and checked against ISO 4217; refused naming the
+ * item (`where`) and the parameter (`label`) otherwise, with `fix` as the description.
+ */
+export function readIsoCurrency(
+	node: INode,
+	text: string,
+	itemIndex: number,
+	options: { label: string; fix: string; where?: string },
+): string {
+	const currency = text.toUpperCase();
+	if (!isIsoCurrency(currency)) {
+		const where = options.where ?? `Item ${itemIndex}`;
+		throw new NodeOperationError(node, `${where}: ${options.label} "${showValue(currency, 20)}" is not an ISO 4217 currency code`, {
+			itemIndex,
+			description: options.fix,
+		});
+	}
+	return currency;
 }
 
 export const CURRENCY_OPTIONS = ISO_4217.map(([code, name]) => ({ name: `${code} - ${name}`, value: code }));

@@ -33,11 +33,6 @@ export function quarterEnd(year: number, month: number): string {
 	return formatYmd(year, endMonth, lastDay);
 }
 
-/** Quarter end for an already valid YYYY-MM-DD date. */
-export function quarterEndOf(date: string): string {
-	return quarterEnd(Number(date.slice(0, 4)), Number(date.slice(5, 7)));
-}
-
 /** The last quarter end on or before `today`. */
 export function lastCompletedQuarterEnd(today: Date = new Date()): string {
 	const year = today.getUTCFullYear();

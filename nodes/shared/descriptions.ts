@@ -2,11 +2,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDisplayOptions, IExecuteFunctions, INodeParameterResourceLocator, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
+import { describeDateProblem, readSnapshotDate } from './dates';
+import type { SnapshotDate } from './dates';
 import { groupItems, holdingRowsFromItems, holdingRowsFromJson, readHoldings, splitFieldList } from './holdings';
 import { inputError } from './errors';
 import { methodologyIdForRequest } from './methodologies';
 import { parseLooseNumber } from './numbers';
-import { kindOf, scalarText, showValue } from './values';
+import { isBlank, kindOf, scalarText, showValue } from './values';
 import type {
 	CashRowPolicy,
 	HoldingKey,
@@ -315,4 +317,33 @@ export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): n
 		);
 	}
 	return id;
+}
+
+/**
+ * The Snapshot Date parameter at an item, checked as the API would check it (spec 4.1, 4.4). `where`
+ * names the item (and group) in the message. Empty is refused, unless `emptyDefault` gives the date to use.
+ */
+export function readSnapshotDateParameter(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: { where?: string; emptyDefault?: () => string; invalidFix?: string } = {},
+): SnapshotDate {
+	const { where = `Item ${itemIndex}`, emptyDefault, invalidFix = 'Correct the date. Nothing was sent.' } = options;
+	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
+	const fail = (message: string, fix: string) =>
+		new NodeOperationError(this.getNode(), `${where}: ${message}`, { itemIndex, description: fix });
+	if (isBlank(value)) {
+		if (emptyDefault) {
+			const date = emptyDefault();
+			const read = readSnapshotDate(date);
+			return 'problem' in read ? { date, quarterEnd: date } : read;
+		}
+		throw fail(
+			'Snapshot Date is empty',
+			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}. Nothing was sent.',
+		);
+	}
+	const read = readSnapshotDate(value);
+	if ('problem' in read) throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, invalidFix);
+	return read;
 }

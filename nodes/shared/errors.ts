@@ -92,7 +92,7 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 	});
 }
 
-export function timeoutMessage(route: ApiRoute): string {
+function timeoutMessage(route: ApiRoute): string {
 	if (route.path === '/reports') {
 		return 'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.';
 	}

@@ -6,7 +6,7 @@ import type { InstrumentType } from './constants';
 import { inputError } from './errors';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from './isin';
 import { parseLooseNumber } from './numbers';
-import { kindOf, ownValue, scalarText, showValue } from './values';
+import { isBlank, kindOf, ownValue, scalarText, showValue } from './values';
 
 /** The routes that take holdings, each with its own requirements (spec 2.1). */
 export type HoldingsRoute = 'portfolios' | 'reports' | 'taxonomy' | 'sustainableInvestments' | 'temperature';
@@ -60,7 +60,7 @@ interface FieldSpec {
 	aliases: string[];
 }
 
-export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
+const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 	isin: { label: 'ISIN', parameter: 'ISIN Field', aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'] },
 	name: {
 		label: 'name',
@@ -145,7 +145,7 @@ export function normalizeInstrumentType(value: unknown): InstrumentType | undefi
  * Finds which key of a row holds each holding field: the column the user named (exact, then ignoring
  * case and spaces), else the first usual header present. Cached per set of keys: sheets repeat them.
  */
-export class FieldResolver {
+class FieldResolver {
 	private cache = new Map<string, Partial<Record<HoldingKey, string>>>();
 
 	constructor(private readonly fieldNames: Partial<Record<HoldingKey, string>> = {}) {}
@@ -175,10 +175,6 @@ export class FieldResolver {
 		const chosen = this.fieldNames[field]?.trim();
 		return chosen ? `"${chosen}"` : HOLDING_FIELDS[field].aliases.slice(0, 4).map((a) => `"${a}"`).join(', ');
 	}
-}
-
-function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
 /**
@@ -324,6 +320,11 @@ export function readHoldings(
 	return { holdings, removed };
 }
 
+/** The holdings of a request body, each a copy of the holding read (the API's field names). */
+export function holdingsBody(holdings: SourcedHolding[]): IDataObject[] {
+	return holdings.map(({ holding }) => ({ ...holding }));
+}
+
 /** The rows to read holdings from: every input item, or the JSON array parameter read at item 0. */
 export function holdingRowsFromItems(items: INodeExecutionData[], indices?: number[]): HoldingRow[] {
 	const chosen = indices ?? items.map((_, index) => index);
@@ -384,6 +385,24 @@ export function groupItems(node: INode, items: INodeExecutionData[], groupBy: st
 		else groups.set(groupKey, { values, itemIndices: [itemIndex] });
 	});
 	return [...groups.values()];
+}
+
+/**
+ * A group's Group By values for messages: `field = "value", ...`, each value cut to `max` characters;
+ * '' when there is no Group By.
+ */
+export function describeGroupValues(values: Record<string, unknown>, max = Infinity): string {
+	return Object.entries(values)
+		.map(([field, value]) => {
+			let text: string | undefined;
+			try {
+				text = JSON.stringify(value);
+			} catch {
+				text = undefined;
+			}
+			return `${field} = ${showValue(text ?? value, max)}`;
+		})
+		.join(', ');
 }
 
 export function splitFieldList(value: unknown): string[] {

@@ -1,3 +1,5 @@
+import { showValue } from './values';
+
 const ISIN_SHAPE = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
 
 /** Trim, drop inner spaces and upper-case, as people paste ISINs from sheets and PDFs. */
@@ -33,12 +35,8 @@ export function isValidIsin(isin: string): boolean {
 
 /** Why an ISIN is invalid, in words a user can act on. */
 export function describeInvalidIsin(isin: string): string {
-	if (isin.length !== 12) return `"${truncate(isin)}" has ${isin.length} characters; an ISIN has 12`;
+	if (isin.length !== 12) return `"${showValue(isin)}" has ${isin.length} characters; an ISIN has 12`;
 	if (!/^[A-Z]{2}/.test(isin)) return `"${isin}" does not start with a two-letter country code`;
 	if (!ISIN_SHAPE.test(isin)) return `"${isin}" contains characters an ISIN cannot have`;
 	return `"${isin}" fails the ISIN check digit (a typo?)`;
-}
-
-export function truncate(value: string, max = 40): string {
-	return value.length > max ? `${value.slice(0, max)}…` : value;
 }

@@ -14,7 +14,7 @@ import type { ApiResponse } from './errors';
 import { pacerFor } from './pacing';
 import type { PaceSlot } from './pacing';
 import type { ApiRoute } from './routes';
-import { hasLoneSurrogate, showValue } from './values';
+import { formatSeconds, hasLoneSurrogate, showValue } from './values';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
@@ -289,7 +289,7 @@ export function checkBaseUrl(node: INode, raw: string): string {
 			description: 'Enter the address the vendor gave, for example https://api.example.com',
 		});
 	}
-	const loopback = LOOPBACK_HOST.test(url.hostname) || url.hostname === '[::1]';
+	const loopback = LOOPBACK_HOST.test(url.hostname);
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
 		throw new NodeOperationError(node, `The credential's Base URL must start with https:// (got "${url.protocol}//")`, {
 			description: 'Only local test addresses (localhost, 127.0.0.1) may use http://. The API key must not travel unencrypted.',
@@ -312,6 +312,3 @@ function assertBodySize(node: INode, route: ApiRoute, body: IDataObject, itemInd
 	}
 }
 
-function formatSeconds(ms: number): string {
-	return `${(ms / 1000).toFixed(1)} s`;
-}

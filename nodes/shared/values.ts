@@ -61,3 +61,13 @@ export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T
 export function hasLoneSurrogate(text: string): boolean {
 	return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
+
+/** True for undefined, null and text that is empty or only spaces. */
+export function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** A duration in milliseconds as seconds for messages, e.g. "12.5 s". */
+export function formatSeconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,4 +1,4 @@
-import { lastCompletedQuarterEnd, quarterEndOf, readSnapshotDate } from '../../nodes/shared/dates';
+import { lastCompletedQuarterEnd, readSnapshotDate } from '../../nodes/shared/dates';
 import { parseLooseNumber } from '../../nodes/shared/numbers';
 
 describe('parseLooseNumber', () => {
@@ -35,7 +35,7 @@ describe('snapshot dates', () => {
 		expect(readSnapshotDate('2026-02-10', today)).toEqual({ date: '2026-02-10', quarterEnd: '2026-03-31' });
 		expect(readSnapshotDate('2024-05-31T00:00:00', today)).toEqual({ date: '2024-05-31', quarterEnd: '2024-06-30' });
 		expect(readSnapshotDate(new Date('2025-08-01T00:00:00Z'), today)).toMatchObject({ quarterEnd: '2025-09-30' });
-		expect(quarterEndOf('2025-12-01')).toBe('2025-12-31');
+		expect(readSnapshotDate('2025-12-01', today)).toMatchObject({ quarterEnd: '2025-12-31' });
 	});
 
 	it('allows later dates this year and refuses future years', () => {

@@ -12,6 +12,7 @@ import type { HoldingsInput } from '../../shared/descriptions';
 import { asNodeError, inputError } from '../../shared/errors';
 import { forEachGroup, pairedTo, prepareGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
+import { describeGroupValues, holdingsBody } from '../../shared/holdings';
 import type { ItemGroup } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -46,9 +47,10 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-function describeGroup(values: Record<string, unknown>): string {
-	const parts = Object.entries(values).map(([field, value]) => `${field} = ${JSON.stringify(value)}`);
-	return parts.length ? ` (${parts.join(', ')})` : '';
+/** " (field = value, ...)" after a message about a group; '' without Group By. */
+function groupSuffix(values: Record<string, unknown>): string {
+	const shown = describeGroupValues(values);
+	return shown ? ` (${shown})` : '';
 }
 
 function isNoDataFound(error: unknown): boolean {
@@ -64,7 +66,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			throw inputError(
 				this.getNode(),
 				group.itemIndices[0],
-				`no holding is left to send${describeGroup(group.values)}: ${
+				`no holding is left to send${groupSuffix(group.values)}: ${
 					input.removed.length ? `all ${input.removed.length} rows are cash or have no ISIN` : 'there are no holdings'
 				}`,
 				'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value. Nothing was sent.',
@@ -84,14 +86,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		let kpis: IDataObject;
 		try {
 			const body = await apiRequest.call(this, ROUTES.taxonomy, {
-				body: { holdings: holdings.map(({ holding }) => holding) as unknown as IDataObject[] },
+				body: { holdings: holdingsBody(holdings) },
 				itemIndex: first,
 			});
 			const data = (body as IDataObject | undefined)?.data;
 			kpis = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
 		} catch (error) {
 			if (!isNoDataFound(error)) throw asNodeError(this.getNode(), error);
-			const message = `No EU Taxonomy data for this portfolio${describeGroup(values)}: none of its ${holdings.length} holding${
+			const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings.length} holding${
 				holdings.length === 1 ? ' has' : 's has'
 			} taxonomy data or a market value`;
 			const explanation = `The API answered "${NO_DATA_FOUND}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;

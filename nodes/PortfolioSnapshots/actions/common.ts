@@ -1,15 +1,11 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { describeDateProblem, readSnapshotDate } from '../../shared/dates';
-import type { SnapshotDate } from '../../shared/dates';
 import { asNodeError, inputError } from '../../shared/errors';
 import { errorItemsFor } from '../../shared/execution';
-import { truncate } from '../../shared/isin';
 import { hasLoneSurrogate, showValue } from '../../shared/values';
 
 /** Spec 2.2: the form of an identifier as POST and GET /portfolios return it. */
-export const IDENTIFIER_PREFIX = 'svc-portfolio:';
+const IDENTIFIER_PREFIX = 'svc-portfolio:';
 
 /** The portfolio to update or delete from: picked from GET /portfolios, or typed as returned by the API. */
 export function portfolioLocator(operation: string): INodeProperties {
@@ -73,40 +69,11 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 		throw inputError(
 			this.getNode(),
 			itemIndex,
-			`Portfolio "${truncate(identifier, 60)}" is not a portfolio identifier as the API returns it`,
-			`The API needs the full identifier, which starts with "${IDENTIFIER_PREFIX}", e.g. ${IDENTIFIER_PREFIX}<organization>_${truncate(identifier, 30)}. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.`,
+			`Portfolio "${showValue(identifier, 60)}" is not a portfolio identifier as the API returns it`,
+			`The API needs the full identifier, which starts with "${IDENTIFIER_PREFIX}", e.g. ${IDENTIFIER_PREFIX}<organization>_${showValue(identifier, 30)}. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.`,
 		);
 	}
 	return identifier;
-}
-
-function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-/**
- * The Snapshot Date parameter at an item, checked as the API would check it (spec 4.1, 4.4). `where`
- * names the item (and group) in the message.
- */
-export function readSnapshotDateParameter(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	where: string = `Item ${itemIndex}`,
-): SnapshotDate {
-	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
-	const fail = (message: string, fix: string) =>
-		new NodeOperationError(this.getNode(), `${where}: ${message}`, { itemIndex, description: fix });
-	if (isBlank(value)) {
-		throw fail(
-			'Snapshot Date is empty',
-			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}. Nothing was sent.',
-		);
-	}
-	const read = readSnapshotDate(value);
-	if ('problem' in read) {
-		throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, 'Correct the date. Nothing was sent.');
-	}
-	return read;
 }
 
 /** The API's own message of a success answer (`metadata.message`). */

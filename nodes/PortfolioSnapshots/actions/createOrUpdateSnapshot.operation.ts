@@ -1,22 +1,24 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { CURRENCY_OPTIONS, isIsoCurrency } from '../../shared/currencies';
+import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
 import {
 	groupByProperty,
 	holdingsProperties,
 	portfolioGroups,
 	readHoldingsParameters,
+	readSnapshotDateParameter,
 	readTextParameter,
 	removedSummary,
 } from '../../shared/descriptions';
 import { asNodeError } from '../../shared/errors';
 import { forEachGroup, pairedTo } from '../../shared/execution';
+import { describeGroupValues, holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
-import { truncate } from '../../shared/isin';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
-import { readSnapshotDateParameter, responseIdentifier, responseMessage } from './common';
+import { showValue } from '../../shared/values';
+import { responseIdentifier, responseMessage } from './common';
 
 const OPERATION = 'createOrUpdateSnapshot';
 const displayOptions = { show: { operation: [OPERATION] } };
@@ -88,20 +90,14 @@ type CheckedGroup = Checked & { itemIndices: number[] };
 
 const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{2})/i;
 
-function describeGroup(group: ItemGroup): string {
-	const first = group.itemIndices[0];
-	const values = Object.entries(group.values);
-	if (values.length === 0) return `Item ${first}`;
-	const shown = values.map(([field, value]) => `${field} = ${truncate(JSON.stringify(value) ?? String(value), 40)}`);
-	return `Item ${first} (first of the group ${shown.join(', ')})`;
-}
 
 
 /** Every check the API would make on one group's request, made locally so nothing is sent for a bad group. */
 function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], group: ItemGroup): PreparedGroup {
 	const node = this.getNode();
 	const itemIndex = group.itemIndices[0];
-	const where = describeGroup(group);
+	const shown = describeGroupValues(group.values, 40);
+	const where = shown ? `Item ${itemIndex} (first of the group ${shown})` : `Item ${itemIndex}`;
 	const fail = (message: string, fix: string) =>
 		new NodeOperationError(node, `${where}: ${message}`, { itemIndex, description: `${fix} Nothing was sent.` });
 
@@ -114,23 +110,21 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 	}
 	if (!PORTFOLIO_ID.test(portfolioId)) {
 		throw fail(
-			`Portfolio ID "${truncate(portfolioId, 60)}" may only contain letters, digits, "-" and "_"`,
-			`Other characters make the identifier the API returns unusable in the address of Update and Delete. For example use "${truncate(portfolioId.replace(/[^A-Za-z0-9_-]+/g, '-'), 60)}".`,
+			`Portfolio ID "${showValue(portfolioId, 60)}" may only contain letters, digits, "-" and "_"`,
+			`Other characters make the identifier the API returns unusable in the address of Update and Delete. For example use "${showValue(portfolioId.replace(/[^A-Za-z0-9_-]+/g, '-'), 60)}".`,
 		);
 	}
 
 	const name = readTextParameter.call(this, 'portfolioName', itemIndex, 'Portfolio Name', { where });
 	if (!name) throw fail('Portfolio Name is empty', 'Give the portfolio a name, e.g. {{ $json.portfolio_name }}.');
 
-	const snapshot = readSnapshotDateParameter.call(this, itemIndex, where);
+	const snapshot = readSnapshotDateParameter.call(this, itemIndex, { where });
 
-	const currency = readTextParameter.call(this, 'currency', itemIndex, 'Currency', { where }).toUpperCase() || 'USD';
-	if (!isIsoCurrency(currency)) {
-		throw fail(
-			`Currency "${truncate(currency, 20)}" is not an ISO 4217 currency code`,
-			'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead.',
-		);
-	}
+	const currency = readIsoCurrency(node, readTextParameter.call(this, 'currency', itemIndex, 'Currency', { where }) || 'USD', itemIndex, {
+		label: 'Currency',
+		where,
+		fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead. Nothing was sent.',
+	});
 
 	const { holdings, removed } = readHoldingsParameters.call(this, 'portfolios', items, group.itemIndices);
 	if (holdings.length === 0) {
@@ -203,7 +197,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					name: prepared.name,
 					currency: prepared.currency,
 					snapshot_at: prepared.date,
-					holdings: prepared.holdings.map(({ holding }) => ({ ...holding })),
+					holdings: holdingsBody(prepared.holdings),
 				},
 				itemIndex,
 			});

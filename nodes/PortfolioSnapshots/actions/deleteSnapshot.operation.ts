@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { SnapshotDate } from '../../shared/dates';
+import { readSnapshotDateParameter } from '../../shared/descriptions';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import {
 	perItem,
 	portfolioLocator,
 	readPortfolioIdentifier,
-	readSnapshotDateParameter,
 	responseIdentifier,
 	responseMessage,
 } from './common';
@@ -36,7 +36,7 @@ const OUTCOMES: Record<string, DeleteOutcome> = {
 	'fund snapshot not found': 'not_found',
 };
 
-export function deleteOutcome(message: string | null): DeleteOutcome | null {
+function deleteOutcome(message: string | null): DeleteOutcome | null {
 	return message === null ? null : (OUTCOMES[message.trim().replace(/\.$/, '').toLowerCase()] ?? null);
 }
 

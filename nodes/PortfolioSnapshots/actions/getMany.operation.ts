@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { textParameterValue } from '../../shared/descriptions';
+import { numberParameterValue, textParameterValue } from '../../shared/descriptions';
 import { parsePortfolioListing } from '../../shared/methods';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -48,7 +48,9 @@ export const description: INodeProperties[] = [
 /** One request for the whole run: every portfolio of the organization, also those made in the vendor's app. */
 export async function execute(this: IExecuteFunctions, _items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', 0, false) as boolean;
-	const limit = returnAll ? Infinity : Math.max(1, Number(this.getNodeParameter('limit', 0, 50)) || 50);
+	const limit = returnAll
+		? Infinity
+		: (numberParameterValue(this.getNode(), this.getNodeParameter('limit', 0, 50), 0, 'Limit', { min: 1, integer: true }) ?? 50);
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const needle = textParameterValue(this.getNode(), options.nameContains, 0, 'Options > Name Contains').toLowerCase();
 

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { CURRENCY_OPTIONS, isIsoCurrency } from '../../shared/currencies';
+import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
 import { textParameterValue } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
-import { truncate } from '../../shared/isin';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { perItem, portfolioLocator, readPortfolioIdentifier, responseIdentifier, responseMessage } from './common';
@@ -60,16 +59,10 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedUpdate {
 		changes.name = name;
 	}
 	if (fields.currency !== undefined) {
-		const currency = textParameterValue(node, fields.currency, itemIndex, 'Update Fields > Currency').toUpperCase();
-		if (!isIsoCurrency(currency)) {
-			throw inputError(
-				node,
-				itemIndex,
-				`Update Fields > Currency "${truncate(currency, 20)}" is not an ISO 4217 currency code`,
-				'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK. Nothing was sent.',
-			);
-		}
-		changes.currency = currency;
+		changes.currency = readIsoCurrency(node, textParameterValue(node, fields.currency, itemIndex, 'Update Fields > Currency'), itemIndex, {
+			label: 'Update Fields > Currency',
+			fix: 'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK. Nothing was sent.',
+		});
 	}
 	if (Object.keys(changes).length === 0) {
 		throw inputError(node, itemIndex, 'nothing to update', 'Add Name and/or Currency under Update Fields. Nothing was sent.');

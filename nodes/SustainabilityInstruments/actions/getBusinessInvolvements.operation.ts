@@ -45,7 +45,6 @@ function toResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<InstrumentDataEntry>).call(this, items, {
-		operation: 'getBusinessInvolvements',
 		route: ROUTES.businessInvolvements,
 		resultKey: 'business_involvements',
 		emptyIsAllowed: false,

@@ -9,7 +9,6 @@ export const description: INodeProperties[] = instrumentProperties('getEsgData')
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<InstrumentDataEntry>).call(this, items, {
-		operation: 'getEsgData',
 		route: ROUTES.esgData,
 		resultKey: 'esg',
 		emptyIsAllowed: false,

@@ -9,7 +9,6 @@ export const description: INodeProperties[] = instrumentProperties('getPaiIndica
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<InstrumentDataEntry>).call(this, items, {
-		operation: 'getPaiIndicators',
 		route: ROUTES.paiIndicators,
 		resultKey: 'pai',
 		emptyIsAllowed: false,

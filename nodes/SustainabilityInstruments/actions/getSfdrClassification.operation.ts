@@ -12,7 +12,6 @@ export const description: INodeProperties[] = instrumentProperties('getSfdrClass
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<SfdrEntry>).call(this, items, {
-		operation: 'getSfdrClassification',
 		route: ROUTES.sfdrClassification,
 		resultKey: 'sfdr',
 		emptyIsAllowed: true,

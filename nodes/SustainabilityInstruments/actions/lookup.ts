@@ -11,7 +11,6 @@ import type { ApiRoute } from '../../shared/routes';
 
 /** What differs between the four instruments operations. */
 export interface InstrumentOperationSpec<TEntry> {
-	operation: string;
 	route: ApiRoute;
 	/** Key the result goes under in "Add to Input Items" mode, and prefix of simplified columns. */
 	resultKey: string;
@@ -184,15 +183,12 @@ export async function executeInstrumentOperation<TEntry>(
 	}
 
 	// One result per ISIN the API answered for, made as the answers arrive.
-	const { byIsin: results } =
-		isins.size === 0
-			? { byIsin: new Map<string, IDataObject>() }
-			: await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
-					batchSize,
-					concurrency,
-					extraBody,
-					toValue: (entry) => spec.toResult(entry, simplify),
-				});
+	const { byIsin: results } = await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
+		batchSize,
+		concurrency,
+		extraBody,
+		toValue: (entry) => spec.toResult(entry, simplify),
+	});
 
 	// ISINs the API did not answer get the same columns, empty: the columns of all results (in input order),
 	// worked out only when an empty result is needed (usually none is).

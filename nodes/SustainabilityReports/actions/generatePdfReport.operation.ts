@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { BENCHMARK_INDICES, REPORT_TYPES } from '../../shared/constants';
-import { describeDateProblem, lastCompletedQuarterEnd, readSnapshotDate } from '../../shared/dates';
+import { lastCompletedQuarterEnd } from '../../shared/dates';
 import {
 	groupByProperty,
 	holdingsProperties,
@@ -17,11 +17,13 @@ import {
 	portfolioGroups,
 	readHoldingsParameters,
 	readMethodologyId,
+	readSnapshotDateParameter,
 	readTextParameter,
 	removedSummary,
 } from '../../shared/descriptions';
 import { asNodeError, findRequestId, inputError } from '../../shared/errors';
 import { forEachGroup, pairedTo } from '../../shared/execution';
+import { holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
 import { ROUTES } from '../../shared/routes';
@@ -236,19 +238,10 @@ function prepareReport(
 		throw inputError(node, first, `Type "${showValue(reportType)}" is not a report type`, `Use one of: ${REPORT_TYPES.map(({ value }) => value).join(', ')}.`);
 	}
 
-	const rawDate = this.getNodeParameter('snapshotDate', first, '') as unknown;
-	let snapshotAt: string;
-	let quarterEnd: string;
-	if (rawDate === '' || rawDate === null || rawDate === undefined) {
-		snapshotAt = quarterEnd = lastCompletedQuarterEnd();
-	} else {
-		const date = readSnapshotDate(rawDate);
-		if ('problem' in date) {
-			throw inputError(node, first, `Snapshot Date ${describeDateProblem(date.problem, rawDate)}`, 'Pick a date up to today, or leave the field empty for the last completed quarter end.');
-		}
-		snapshotAt = date.date;
-		quarterEnd = date.quarterEnd;
-	}
+	const { date: snapshotAt, quarterEnd } = readSnapshotDateParameter.call(this, first, {
+		emptyDefault: () => lastCompletedQuarterEnd(),
+		invalidFix: 'Pick a date up to today, or leave the field empty for the last completed quarter end.',
+	});
 
 	const body: IDataObject = { name, identifier: reportId, type: reportType, snapshot_at: snapshotAt };
 	const fundIsin = normalizeIsin(text('benchmarkFundIsin'));
@@ -291,7 +284,7 @@ function prepareReport(
 			'A report needs at least one holding with an ISIN, a name, a currency, a weight and a market value.',
 		);
 	}
-	body.holdings = holdings.map(({ holding }) => ({ ...holding }));
+	body.holdings = holdingsBody(holdings);
 	return { request: { body, reportId, reportType, quarterEnd, binaryProperty }, holdings, removed };
 }
 

@@ -17,6 +17,7 @@ import type { HoldingsInput } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
 import { forEachGroup, prepareGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
+import { holdingsBody } from '../../shared/holdings';
 import type { ItemGroup } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -59,7 +60,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 		if (holdings.length > 0) {
 			const body = await apiRequest.call(this, ROUTES.sustainableInvestments, {
-				body: { methodology_id: methodologyId, holdings: holdings.map(({ holding }) => holding) as unknown as IDataObject[] },
+				body: { methodology_id: methodologyId, holdings: holdingsBody(holdings) },
 				itemIndex: first,
 			});
 			const matcher = new ClassificationMatcher((body as IDataObject | undefined)?.data);

@@ -6,14 +6,17 @@ import {
 	groupByProperty,
 	holdingsProperties,
 	portfolioGroups,
+	numberParameterValue,
 	readHoldingsParameters,
 	removedSummary,
 } from '../../shared/descriptions';
 import { asNodeError, inputError } from '../../shared/errors';
 import { forEachGroup, pairedTo } from '../../shared/execution';
+import { holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
+import { formatSeconds } from '../../shared/values';
 
 const show = { operation: ['getPortfolioTemperature'] };
 const displayOptions = { show };
@@ -134,14 +137,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const node = this.getNode();
 	const output = this.getNodeParameter('output', 0, 'perHolding') as string;
 	const wait = this.getNodeParameter('waitForCalculation', 0, true) as boolean;
-	const seconds = (name: string, fallback: number) => {
-		const value = wait ? Number(this.getNodeParameter(name, 0, fallback)) : fallback;
-		return Math.max(1, Number.isFinite(value) ? value : fallback) * 1000;
-	};
+	const seconds = (name: string, label: string, fallback: number) =>
+		(wait ? numberParameterValue(node, this.getNodeParameter(name, 0, fallback), 0, label, { min: 1 }) ?? fallback : fallback) * 1000;
 	const settings: WaitSettings = {
 		wait,
-		intervalMs: seconds('pollInterval', DEFAULT_POLL_SECONDS),
-		maxWaitMs: seconds('maxWait', DEFAULT_MAX_WAIT_SECONDS),
+		intervalMs: seconds('pollInterval', 'Poll Interval (Seconds)', DEFAULT_POLL_SECONDS),
+		maxWaitMs: seconds('maxWait', 'Maximum Wait (Seconds)', DEFAULT_MAX_WAIT_SECONDS),
 	};
 
 	// Every group's holdings are checked before the first request, so bad input costs nothing.
@@ -193,7 +194,7 @@ async function calculate(
 	itemIndex: number,
 ): Promise<Calculation> {
 	const signal = this.getExecutionCancelSignal();
-	const body = { holdings: holdings.map(({ holding }) => ({ ...holding })) };
+	const body = { holdings: holdingsBody(holdings) };
 	const started = Date.now();
 	for (let requests = 1; ; requests++) {
 		const answer = await apiRequest.call(this, ROUTES.temperature, { body, itemIndex });
@@ -341,8 +342,4 @@ function summarizeReasons(removed: RemovedRow[]): string {
 function round(value: number, digits: number): number {
 	const factor = 10 ** digits;
 	return Math.round(value * factor) / factor;
-}
-
-function formatSeconds(ms: number): string {
-	return `${(ms / 1000).toFixed(1)} s`;
 }
