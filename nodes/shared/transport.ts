@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -12,6 +12,7 @@ import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
 import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
 import { pacerFor } from './pacing';
+import { sleepUnlessCancelled } from './sleep';
 import type { PaceSlot } from './pacing';
 import type { ApiRoute } from './routes';
 import { formatSeconds, hasLoneSurrogate, showValue } from './values';
@@ -187,7 +188,7 @@ async function waitForSlot(pacer: ReturnType<typeof pacerFor>, slot: PaceSlot, s
 	const giveBack = () => pacer.release(slot);
 	signal?.addEventListener('abort', giveBack, { once: true });
 	try {
-		await sleepWithAbort(wait, signal);
+		await sleepUnlessCancelled(wait, signal);
 	} finally {
 		signal?.removeEventListener('abort', giveBack);
 	}

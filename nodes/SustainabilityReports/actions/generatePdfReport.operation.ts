@@ -1,4 +1,4 @@
-import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -29,6 +29,7 @@ import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/is
 import { ROUTES } from '../../shared/routes';
 import { apiRequest, networkErrorCode } from '../../shared/transport';
 import { showValue } from '../../shared/values';
+import { sleepUnlessCancelled } from '../../shared/sleep';
 
 const show = { operation: ['generatePdfReport'] };
 const displayOptions = { show };
@@ -379,7 +380,7 @@ async function downloadReport(
 			);
 		}
 		this.logger.debug('Sustainability Compliance API: retrying report download', { status: dropped ?? status, attempt });
-		await sleepWithAbort(500 * attempt, signal);
+		await sleepUnlessCancelled(500 * attempt, signal);
 	}
 }
 

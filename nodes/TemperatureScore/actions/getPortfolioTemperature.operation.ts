@@ -1,4 +1,4 @@
-import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES, MONTHLY_QUOTA } from '../../shared/constants';
@@ -17,6 +17,7 @@ import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holding
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { formatSeconds } from '../../shared/values';
+import { sleepUnlessCancelled } from '../../shared/sleep';
 
 const show = { operation: ['getPortfolioTemperature'] };
 const displayOptions = { show };
@@ -217,7 +218,7 @@ async function calculate(
 			request: requests,
 			waitMs: settings.intervalMs,
 		});
-		await sleepWithAbort(settings.intervalMs, signal);
+		await sleepUnlessCancelled(settings.intervalMs, signal);
 	}
 }
 
