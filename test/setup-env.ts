@@ -7,3 +7,5 @@ if (!process.env.N8N_USER_FOLDER) {
 	process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'n8n-sc-test-'));
 }
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+// n8n-core 2.41 logs every node error to the console at level info; a test run reads its own results.
+process.env.N8N_LOG_LEVEL ??= 'silent';

@@ -211,7 +211,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		['a non-numeric ID', { __rl: true, mode: 'id', value: 'standard' }],
 		['no methodology', { __rl: true, mode: 'list', value: '' }],
 	])('%s typed in: n8n itself refuses to run the workflow (parameter issues), nothing is sent', async (_, methodology) => {
-		await expect(run(HOLDINGS.slice(0, 2), classify({ methodology }))).rejects.toThrow(/workflow has issues/);
+		await expect(run(HOLDINGS.slice(0, 2), classify({ methodology }))).rejects.toThrow(/(workflow|node) has issues/);
 		expect(sim.requestCount()).toBe(0);
 	});
 

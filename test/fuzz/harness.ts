@@ -159,7 +159,7 @@ export async function runCase(
 		});
 	} catch (error) {
 		const message = (error as Error).message;
-		if (!/workflow has issues/i.test(message)) throw error;
+		if (!/(workflow|node) has issues/i.test(message)) throw error;
 		refused = message;
 	}
 	const requests = sim.requests().slice(before);

@@ -1,7 +1,7 @@
 /**
  * Test-only credentials for the workflow harness (test/workflow/runner.ts).
  *
- * `HarnessCredentialsHelper` extends n8n-workflow's abstract `ICredentialsHelper` (n8n-core 2.20
+ * `HarnessCredentialsHelper` extends n8n-workflow's abstract `ICredentialsHelper` (n8n-core 2.41
  * calls it from `httpRequestWithAuthentication`, `requestWithAuthentication`, `getCredentials`).
  * It differs from n8n's CLI `CredentialsHelper` (packages/cli/src/credentials-helper.ts) only in
  * where the data comes from: instead of the database, every node credential reference of a type
@@ -157,6 +157,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 	getParentTypes(name: string): string[] {
 		return this.credentialTypes.getParentTypes(name);
+	}
+
+	/** Every configured credential may be used by every node: the harness has no credential sharing. */
+	isCredentialUsableByNode(): boolean {
+		return true;
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {

@@ -45,7 +45,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	IWorkflowSettings,
 } from 'n8n-workflow';
-import { UnexpectedError, UserError, Workflow, createDeferredPromise } from 'n8n-workflow';
+import { UnexpectedError, UserError, Workflow } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../../credentials/SustainabilityComplianceApi.credentials';
 import { HarnessCredentialTypes, HarnessCredentialsHelper } from './credentials-helper';
@@ -303,7 +303,7 @@ export async function runWorkflow(
 	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
 		executionOrder.push(nodeName);
 	});
-	const finished = createDeferredPromise<IRun>();
+	const finished = deferred<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished.resolve(fullRunData));
 
 	const notAvailable = (what: string) => async () => {
@@ -322,6 +322,11 @@ export async function runWorkflow(
 		webhookBaseUrl: `${INSTANCE_BASE_URL}webhook`,
 		webhookWaitingBaseUrl: `${INSTANCE_BASE_URL}webhook-waiting`,
 		webhookTestBaseUrl: `${INSTANCE_BASE_URL}webhook-test`,
+		formBaseUrl: `${INSTANCE_BASE_URL}form`,
+		formTestBaseUrl: `${INSTANCE_BASE_URL}form-test`,
+		mcpBaseUrl: `${INSTANCE_BASE_URL}mcp`,
+		mcpTestBaseUrl: `${INSTANCE_BASE_URL}mcp-test`,
+		getRuntimeCredential: async () => undefined,
 		variables: {},
 		executeWorkflow: notAvailable('Executing sub-workflows'),
 		getRunExecutionData: async () => undefined,
@@ -405,4 +410,15 @@ export async function runWorkflow(
 		executionId,
 		run,
 	};
+}
+
+/** A promise with its resolve/reject at hand (n8n-workflow's createDeferredPromise is gone in 2.41). */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void } {
+	let resolve!: (value: T) => void;
+	let reject!: (error: Error) => void;
+	const promise = new Promise<T>((res, rej) => {
+		resolve = res;
+		reject = rej;
+	});
+	return { promise, resolve, reject };
 }
