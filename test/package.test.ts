@@ -32,4 +32,18 @@ describe('package', () => {
 		};
 		expect(core.dependencies['n8n-workflow']).toBe(packageJson.devDependencies['n8n-workflow']);
 	});
+
+	it('is packed for n8n only (see check:package) and published with provenance after the checks', () => {
+		const manifest = packageJson as typeof packageJson & { main?: string; overrides?: object };
+		expect(manifest.main).toBeUndefined();
+		expect(manifest.overrides).toBeUndefined();
+		for (const file of manifest.files) {
+			expect(file).toMatch(/^dist\/(nodes|credentials)\/\*\*\/\*\.(js|svg|node\.json)$|^CHANGELOG\.md$/);
+		}
+		expect(manifest.publishConfig).toEqual({ provenance: true, access: 'public' });
+		expect(manifest.scripts.prepublishOnly).toBe('npm run lint && npm run build && npm test && npm run check:package');
+		expect(manifest.scripts.build).toMatch(/^gulp clean && /);
+		const build = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: object };
+		expect(build.compilerOptions).toMatchObject({ sourceMap: false, declaration: false });
+	});
 });
