@@ -8,7 +8,7 @@
  *   npm run demo -- --only 01,04 --out ./my-demo-output
  */
 import { execSync } from 'child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'fs';
 import { basename, join, relative, resolve } from 'path';
 
 const root = resolve(__dirname, '..');
@@ -56,7 +56,7 @@ function buildIfNeeded(): void {
 		newestMtime(join(root, 'credentials'), (n) => n.endsWith('.ts')),
 	);
 	const built = newestMtime(join(root, 'dist'), (n) => n.endsWith('.js'));
-	const missing = (require(join(root, 'package.json')) as { n8n: { nodes: string[] } }).n8n.nodes.some((p) => !existsSync(join(root, p)));
+	const missing = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }).n8n.nodes.some((p) => !existsSync(join(root, p)));
 	if (!missing && built >= sources) return;
 	console.log('Building the package (npm run build)…');
 	execSync('npm run build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });

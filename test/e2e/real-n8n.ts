@@ -509,7 +509,7 @@ async function loadSimulator(): Promise<Simulator> {
 	const modulePath = join(PROJECT_ROOT, 'test', 'simulator');
 	let mod: { startSimulator?: (options: SimulatorOptions) => Simulator | Promise<Simulator> };
 	try {
-		mod = require(modulePath);
+		mod = await import(modulePath);
 	} catch (error) {
 		throw new Error(`cannot load the simulator from ${modulePath}: ${(error as Error).message}`);
 	}
