@@ -145,7 +145,9 @@ export function normalise(value: unknown): unknown {
 
 async function binaryDigest(binary: IBinaryData): Promise<Record<string, unknown>> {
 	const bytes = await Container.get(BinaryDataService).getAsBuffer(binary);
-	const { id: _id, data: _data, ...meta } = binary;
+	const meta: Partial<IBinaryData> = { ...binary };
+	delete meta.id;
+	delete meta.data;
 	return { ...meta, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'net';
 /** A loopback proxy in front of the simulator that can rewrite JSON answers (for answers the simulator never gives). */
 export async function startProxy(
 	target: string,
-	transform: (path: string, body: any) => unknown,
+	transform: (path: string, body: { data?: unknown } | null) => unknown,
 ): Promise<{ url: string; close: () => Promise<void> }> {
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];

@@ -41,6 +41,13 @@ export const COMPANIES = findIsins((data) => data.known && !data.isFund, 12, 'DE
 export const FUNDS = findIsins((data) => data.isFund, 4, 'LU');
 export const UNKNOWN = findIsins((data) => !data.known, 3, 'FR');
 
+/** A copy of `value` without `keys` (a body missing required fields). */
+export function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+	const copy = { ...value };
+	for (const key of keys) delete copy[key];
+	return copy;
+}
+
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
