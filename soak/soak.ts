@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- soak tooling runs in Node, outside n8n's sandbox */
 /**
  * Fault soak: runs the example workflows (examples/*.json) again and again against the simulator with
  * faults injected on about 30 % of the API requests, and checks that every faulted run gives exactly the

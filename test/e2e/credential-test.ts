@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * credential-test.ts — runs the package's credential test ("Test" / "Retry" in the credential dialog)
  * inside a REAL n8n (2.20.12, `n8n start`) against the API simulator, one case per situation of spec

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
+	@n8n/community-nodes/require-node-api-error -- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
 /**
  * editor-screenshots.ts — opens each node's parameter form in a REAL n8n editor (2.20.12) with this
  * package installed and a real credential pointing at the API simulator, saves a screenshot per form

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 

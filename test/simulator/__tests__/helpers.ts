@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Test helpers: plain HTTP calls to a running simulator with Node's global fetch.
  */
@@ -15,6 +16,7 @@ export interface CallOptions {
 
 export interface CallResult {
 	status: number;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read by path in assertions
 	body: any;
 	text: string;
 	headers: Headers;

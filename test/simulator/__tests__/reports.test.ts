@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console, @n8n/community-nodes/no-dangerous-functions
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * POST /reports: response, real PDF (rendered with pdftoppm), download listener, link expiry, errors.
  */
