@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- bench tooling runs in Node, outside n8n's sandbox */
 /** Timing, memory sampling and small statistics for the benchmarks. */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- bench tooling runs in Node, outside n8n's sandbox */
 /** Markdown tables of the benchmark sections, and the results files. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

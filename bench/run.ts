@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- bench tooling runs in Node, outside n8n's sandbox */
 /**
  * `npm run bench` [-- --quick] [-- --only economy,overhead,throttle,scale]
  *

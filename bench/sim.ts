@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-dangerous-functions -- bench tooling runs in Node, outside n8n's sandbox */
 /**
  * The API simulator in a child process (bench/simHost.ts), driven over its /__sim control surface, so the
  * measured process holds only n8n, our node (or the baseline) and their data.

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- bench tooling runs in Node, outside n8n's sandbox */
 /**
  * Child-process host of the API simulator for the benchmarks (started by bench/sim.ts, not run by hand).
  * argv[2]: SimulatorOptions as JSON. Prints one JSON line `{ url, downloadUrl, replayUrl }` on stdout.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- bench tooling runs in Node, outside n8n's sandbox */
 /**
  * Section 3, throttle goodput: the simulator's short-burst limit at R requests per second; work that needs M
  * requests; completion time against the ideal M / R, failed executions, and the requests the throttle refused

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
+	@n8n/community-nodes/no-dangerous-functions -- dev script runs in Node, outside n8n's sandbox */
 /**
  * `npm run demo`: runs every example workflow in examples/ inside n8n's engine with this package's built nodes,
  * against the embedded API simulator (or a real API address), prints a short summary per workflow and writes
@@ -8,7 +10,7 @@
  *   npm run demo -- --only 01,04 --out ./my-demo-output
  */
 import { execSync } from 'child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'fs';
 import { basename, join, relative, resolve } from 'path';
 
 const root = resolve(__dirname, '..');
@@ -56,7 +58,7 @@ function buildIfNeeded(): void {
 		newestMtime(join(root, 'credentials'), (n) => n.endsWith('.ts')),
 	);
 	const built = newestMtime(join(root, 'dist'), (n) => n.endsWith('.js'));
-	const missing = (require(join(root, 'package.json')) as { n8n: { nodes: string[] } }).n8n.nodes.some((p) => !existsSync(join(root, p)));
+	const missing = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }).n8n.nodes.some((p) => !existsSync(join(root, p)));
 	if (!missing && built >= sources) return;
 	console.log('Building the package (npm run build)…');
 	execSync('npm run build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });

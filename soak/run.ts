@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- soak tooling runs in Node, outside n8n's sandbox */
 /**
  * npm run soak [-- --seconds 75 --seed 1 --probability 0.3 --slow-ms 50 --example 02 --example 05 --replay <seed> --quiet]
  *

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- soak tooling runs in Node, outside n8n's sandbox */
 /**
  * Fault soak: runs the example workflows (examples/*.json) again and again against the simulator with
  * faults injected on about 30 % of the API requests, and checks that every faulted run gives exactly the
@@ -145,7 +147,9 @@ export function normalise(value: unknown): unknown {
 
 async function binaryDigest(binary: IBinaryData): Promise<Record<string, unknown>> {
 	const bytes = await Container.get(BinaryDataService).getAsBuffer(binary);
-	const { id: _id, data: _data, ...meta } = binary;
+	const meta: Partial<IBinaryData> = { ...binary };
+	delete meta.id;
+	delete meta.data;
 	return { ...meta, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 

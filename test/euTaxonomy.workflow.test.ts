@@ -251,8 +251,9 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 	it('keeps KPI keys it does not know, in Summary and in Table (measure and scope null)', async () => {
 		const proxy = await startProxy(sim.url, (path, body) => {
 			if (path === '/taxonomy/insights' && body?.data) {
-				body.data['taxonomy_alignment_biodiversity_turnover_%'] = 1.25;
-				body.data['portfolio_coverage_%'] = 87.5;
+				const data = body.data as Record<string, unknown>;
+				data['taxonomy_alignment_biodiversity_turnover_%'] = 1.25;
+				data['portfolio_coverage_%'] = 87.5;
 			}
 			return body;
 		});

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-dangerous-functions -- test tooling runs in Node, outside n8n's sandbox */
 import { spawnSync } from 'child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'fs';
 import { tmpdir } from 'os';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startSimulator } from './simulator';

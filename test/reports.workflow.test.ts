@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Sustainability Reports node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator over HTTP:
  * the report is created, the PDF downloaded from the second (download) listener and attached to an email.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * The short fault soak of `npm test`: a few seconds of soak/soak.ts (the full one is `npm run soak`).
  * Every example workflow once fault-free, then faulted runs (about 30 % of requests get 429, 503, 500, a

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 import { startSimulator } from './simulator';
 import type { FaultKind, Simulator } from './simulator';
 import { makeIsins } from './helpers/isins';

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Proves the workflow test harness (test/workflow/runner.ts) with a test-only node
  * (test/workflow/fixtures/EchoHttp.node.ts) against a local echo server, and checks the

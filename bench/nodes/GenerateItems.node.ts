@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/icon-validation,
+	@n8n/community-nodes/require-node-description-fields, @n8n/community-nodes/missing-paired-item
+	-- bench-only node, never shipped; a source node, so no pairedItem */
 /**
  * BENCH-ONLY node: emits `count` items `{ row, isin }` built from `distinct` valid ISINs (makeIsins), as a sheet
  * mapped onto our node would. Faster than the Code stand-in for 100,000 items; no pairedItem (a source node).

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/icon-validation,
+	@n8n/community-nodes/require-node-description-fields -- bench-only node, never shipped */
 /**
  * BENCH-ONLY node: "a node without our backoff". Sends the input's `isin` fields to an /instruments/* path in
  * batches of `batchSize`, one plain request per batch through n8n's httpRequestWithAuthentication (our credential),

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * credential-test.ts — runs the package's credential test ("Test" / "Retry" in the credential dialog)
  * inside a REAL n8n (2.20.12, `n8n start`) against the API simulator, one case per situation of spec
@@ -224,9 +226,9 @@ function parseArgs(argv: string[]): Args {
 }
 
 /** The credential's body rules, from the built file n8n loads. */
-function loadRules(packageRoot: string, credentialFiles: string[]): Rule[] {
+async function loadRules(packageRoot: string, credentialFiles: string[]): Promise<Rule[]> {
 	for (const file of credentialFiles) {
-		const mod = require(join(packageRoot, file)) as Record<string, new () => { name: string; test?: { rules?: Rule[] } }>;
+		const mod = (await import(join(packageRoot, file))) as Record<string, new () => { name: string; test?: { rules?: Rule[] } }>;
 		for (const Type of Object.values(mod)) {
 			if (typeof Type !== 'function') continue;
 			const instance = new Type();
@@ -342,7 +344,7 @@ export async function runCredentialChecks(
 }
 
 /** The credential's test rules, from the built package (what n8n loads). */
-export function builtCredentialRules(packageRoot: string): Rule[] {
+export async function builtCredentialRules(packageRoot: string): Promise<Rule[]> {
 	return loadRules(packageRoot, checkBuiltPackage(packageRoot).credentials);
 }
 
@@ -353,7 +355,7 @@ async function main(): Promise<number> {
 	console.log('[cred-test] ensuring n8n is installed...');
 	await ensureN8n();
 	const info = checkBuiltPackage(args.packageRoot);
-	const rules = loadRules(args.packageRoot, info.credentials);
+	const rules = await loadRules(args.packageRoot, info.credentials);
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-cred-'));
 	let server: N8nServer | undefined;
@@ -361,7 +363,7 @@ async function main(): Promise<number> {
 	let summary: CredentialCheckSummary = { passed: 0, failed: 0, gaps: 0, results: [] };
 	try {
 		installPackageInto(userFolder, args.packageRoot, info);
-		const simModule = require(join(PROJECT_ROOT, 'test', 'simulator')) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
+		const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
 		sim = await simModule.startSimulator({ port: 0 });
 		const started = Date.now();
 		server = await startN8nServer(userFolder, START_TIMEOUT_MS);

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
+	@n8n/community-nodes/require-node-api-error -- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
 /**
  * editor-screenshots.ts — opens each node's parameter form in a REAL n8n editor (2.20.12) with this
  * package installed and a real credential pointing at the API simulator, saves a screenshot per form
@@ -504,7 +506,7 @@ async function main(): Promise<number> {
 	console.log('[screens] ensuring n8n and the browser are installed...');
 	await ensureN8n();
 	const { chromium, playwrightCore } = await ensurePlaywright();
-	const pw = require(playwrightCore) as PlaywrightCore;
+	const pw = (await import(playwrightCore)) as PlaywrightCore;
 	pw.selectors.setTestIdAttribute('data-test-id'); // n8n's attribute
 
 	const info = checkBuiltPackage(args.packageRoot);
@@ -515,7 +517,7 @@ async function main(): Promise<number> {
 	let sim: Simulator | undefined;
 	try {
 		installPackageInto(userFolder, args.packageRoot, info);
-		const simModule = require(join(PROJECT_ROOT, 'test', 'simulator')) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
+		const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
 		sim = await simModule.startSimulator({ port: 0, temperatureRoute: true });
 		await storePortfolio(sim);
 		const started = Date.now();
@@ -578,7 +580,7 @@ async function main(): Promise<number> {
 		}
 
 		// The credential dialog of a few keys: the sentence a user sees.
-		const rules = builtCredentialRules(args.packageRoot);
+		const rules = await builtCredentialRules(args.packageRoot);
 		for (const label of args.dialogs) {
 			const dialog = CREDENTIAL_DIALOGS[label];
 			sim.reset();

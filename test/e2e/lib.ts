@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error,
+	@n8n/community-nodes/no-hardcoded-secrets
+	-- e2e tooling runs in Node, outside n8n's sandbox, and is not a node; the owner password is for a throwaway local n8n */
 /**
  * Shared helpers of the real-n8n end-to-end scripts (real-n8n.ts, editor-screenshots.ts).
  *

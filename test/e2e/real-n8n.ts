@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
+	@n8n/community-nodes/require-node-api-error -- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
 /**
  * real-n8n.ts — runs workflows inside a REAL n8n (2.20.12, Node 24) with this package installed.
  *
@@ -509,7 +511,7 @@ async function loadSimulator(): Promise<Simulator> {
 	const modulePath = join(PROJECT_ROOT, 'test', 'simulator');
 	let mod: { startSimulator?: (options: SimulatorOptions) => Simulator | Promise<Simulator> };
 	try {
-		mod = require(modulePath);
+		mod = await import(modulePath);
 	} catch (error) {
 		throw new Error(`cannot load the simulator from ${modulePath}: ${(error as Error).message}`);
 	}

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * smtp-sink.ts — a minimal SMTP server on 127.0.0.1 (node:net only) that accepts every mail and keeps it,
  * so that a real n8n's Send Email node (nodemailer) can deliver to it in the end-to-end runs.

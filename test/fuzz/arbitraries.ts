@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * fast-check arbitraries for the fuzz suites: the values people and upstream nodes actually put in
  * holdings columns and node parameters, mixed with mistyped and hostile ones.

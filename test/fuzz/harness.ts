@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test tooling, not a node: rethrows its own errors */
 /**
  * Runs one of our nodes inside the workflow runner against the simulator with fuzzed input, and checks
  * the three properties of the HTTP fuzz suites:

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * HTTP fuzz of the per-ISIN and per-item operations: the four instruments lookups, Update and Delete
  * Snapshot, Get Many portfolios and Get Methodologies. Same properties as portfolioRoutes.fuzz.test.ts.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * The fuzz loop shared by the HTTP suites: runs an operation's cases against the simulator with a fixed
  * seed, checks the harness properties and the operation's item contract, and keeps counts so a suite can

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * HTTP fuzz of the operations that send a portfolio of holdings: Create or Update Snapshot, EU Taxonomy,
  * Classify Holdings, Temperature Score and PDF report. The real node runs inside n8n's engine against the

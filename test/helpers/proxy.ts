@@ -1,10 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
 /** A loopback proxy in front of the simulator that can rewrite JSON answers (for answers the simulator never gives). */
 export async function startProxy(
 	target: string,
-	transform: (path: string, body: any) => unknown,
+	transform: (path: string, body: { data?: unknown } | null) => unknown,
 ): Promise<{ url: string; close: () => Promise<void> }> {
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Starts the simulator until SIGINT/SIGTERM:
  *   ts-node --transpile-only test/simulator/cli.ts --port 4010 [--download-port N] [--temperature-route]

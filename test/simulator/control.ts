@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Control surface on the API listener under /__sim/ (no key needed), for processes that cannot call the
  * Simulator object directly (e.g. a real n8n in end-to-end tests).

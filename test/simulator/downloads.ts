@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Report documents and the second listener that serves them (another origin, S3-like presigned links).
  */

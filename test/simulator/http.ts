@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * HTTP plumbing shared by the listeners: body reading, JSON parsing, response helpers.
  */

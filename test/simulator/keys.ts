@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
 /**
  * Demo API keys, organizations and data families, and the API-level key checks.
  */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Latency model: modelled server time per route, scaled into real sleeps, with the gateway's 29 s timeout.
  */

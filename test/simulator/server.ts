@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * The two listeners and the request pipeline of the API listener (order of checks as in README.md).
  */

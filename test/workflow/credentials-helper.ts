@@ -58,7 +58,7 @@ export class HarnessCredentialTypes implements ICredentialTypes {
 		return type;
 	}
 
-	getSupportedNodes(_type: string): string[] {
+	getSupportedNodes(): string[] {
 		return [];
 	}
 

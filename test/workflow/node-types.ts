@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Node types for the workflow test harness (test/workflow/runner.ts).
  *
@@ -143,6 +145,7 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 		if (nodesBaseDir && candidate) {
 			const { className, sourcePath } = known[shortName] ?? candidate;
 			try {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports -- sync load from a computed path (import() is async)
 				const mod = require(join(nodesBaseDir, sourcePath)) as Record<
 					string,
 					new () => INodeType | IVersionedNodeType

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- test tooling runs in Node, outside n8n's sandbox */
 import { existsSync } from 'fs';
 import { join } from 'path';
 import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
@@ -21,6 +23,7 @@ function loadPackageNodeTypes(): Array<INodeType | IVersionedNodeType> {
 		if (!existsSync(source)) return [];
 		let exported: Record<string, new () => INodeType | IVersionedNodeType>;
 		try {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- sync load from a computed path (import() is async)
 			exported = require(source);
 		} catch (error) {
 			// Reported by test/package.test.ts; the other nodes stay usable meanwhile.

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Workflow test harness: runs an n8n workflow (as exported by n8n, e.g. examples/*.json) inside
  * this process with n8n-core's own `WorkflowExecute`, the way n8n's "Execute workflow" button does

@@ -46,7 +46,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** One request for the whole run: every portfolio of the organization, also those made in the vendor's app. */
-export async function execute(this: IExecuteFunctions, _items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', 0, false) as boolean;
 	const limit = returnAll
 		? Infinity

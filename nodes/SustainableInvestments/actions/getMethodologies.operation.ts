@@ -7,7 +7,7 @@ import { apiRequest } from '../../shared/transport';
 export const description: INodeProperties[] = [];
 
 /** One item per methodology: id, name and description read from whatever shape the API uses, then the raw record. */
-export async function execute(this: IExecuteFunctions, _items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const body = await apiRequest.call(this, ROUTES.methodologies, { itemIndex: 0 });
 	return parseMethodologies(body).map((methodology) => {
 		const rawDescription = methodology.record.description;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Test helpers: plain HTTP calls to a running simulator with Node's global fetch.
  */
@@ -15,6 +16,7 @@ export interface CallOptions {
 
 export interface CallResult {
 	status: number;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read by path in assertions
 	body: any;
 	text: string;
 	headers: Headers;
@@ -40,6 +42,13 @@ export async function call(baseUrl: string, method: string, path: string, option
 export const COMPANIES = findIsins((data) => data.known && !data.isFund, 12, 'DE');
 export const FUNDS = findIsins((data) => data.isFund, 4, 'LU');
 export const UNKNOWN = findIsins((data) => !data.known, 3, 'FR');
+
+/** A copy of `value` without `keys` (a body missing required fields). */
+export function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+	const copy = { ...value };
+	for (const key of keys) delete copy[key];
+	return copy;
+}
 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console, @n8n/community-nodes/no-dangerous-functions
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * POST /reports: response, real PDF (rendered with pdftoppm), download listener, link expiry, errors.
  */
@@ -7,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { BENCHMARK_INDICES, SIM_KEYS, startSimulator, type Simulator } from '../index';
-import { COMPANIES, FUNDS, call, sleep } from './helpers';
+import { COMPANIES, FUNDS, call, sleep, without } from './helpers';
 
 const HAS_POPPLER = spawnSync('which', ['pdftoppm']).status === 0;
 if (!HAS_POPPLER) console.warn('pdftoppm not found (apt-get install poppler-utils): PDF rendering assertions are skipped');
@@ -123,7 +125,7 @@ describe('reports', () => {
 
 	it('answers the documented 400s', async () => {
 		const schemaMessage = 'An error occurred while processing your request';
-		const { identifier: _identifier, type: _type, ...noIdentifierNorType } = reportBody();
+		const noIdentifierNorType = without(reportBody(), 'identifier', 'type');
 		const missing = await post(noIdentifierNorType);
 		expect(missing.status).toBe(400);
 		expect(missing.body.data).toEqual({
@@ -143,7 +145,7 @@ describe('reports', () => {
 		expect(badIndex.body.data.error[0]).toMatchObject({ path: '.body.benchmark_index', errorCode: 'enum.openapi.validation' });
 		const nullIsin = await post(reportBody({ holdings: [{ ...holdings(1)[0], isin: null }] }));
 		expect(nullIsin.body.data.error).toEqual([{ path: '.body.holdings[0].isin', message: 'must be string', errorCode: 'type.openapi.validation' }]);
-		const { weight: _weight, ...noWeight } = holdings(1)[0];
+		const noWeight = without(holdings(1)[0], 'weight');
 		expect((await post(reportBody({ holdings: [noWeight] }))).body.data.error[0].path).toBe('.body.holdings[0].weight');
 		expect((await post(reportBody({ snapshot_at: '2026-03-01' }))).body).toEqual({ data: { message: 'Snapshot date cannot be higher than actual date' } });
 		expect((await post(reportBody({ snapshot_at: '31.03.2025' }))).body).toEqual({ data: { message: 'You are not using a valid date as snapshot parameter' } });

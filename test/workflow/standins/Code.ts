@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error,
+	@n8n/community-nodes/node-usable-as-tool
+	-- stand-in for n8n's Code node: runs jsCode via new Function, rethrows its errors */
 /**
  * TEST-ONLY STAND-IN for n8n's core node `n8n-nodes-base.code` (Code v1/v2, JavaScript only).
  * The workflow test harness (test/workflow/runner.ts) ALWAYS uses this stand-in: the real Code node

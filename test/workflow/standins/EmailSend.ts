@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/node-usable-as-tool
+	-- stand-in for n8n's Send Email node, rethrows its errors */
 /**
  * TEST-ONLY STAND-IN for n8n's core node `n8n-nodes-base.emailSend` ("Send Email" v2 / v2.1,
  * operation 'send'). The workflow test harness (test/workflow/runner.ts) ALWAYS uses this stand-in:

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-usable-as-tool
+	-- stand-in for n8n's Merge node, runs in Node */
 /**
  * TEST-ONLY STAND-IN for n8n's core node `n8n-nodes-base.merge` (Merge v3 / 3.1 / 3.2).
  * Used by the workflow test harness (test/workflow/runner.ts) when no real n8n-nodes-base install is

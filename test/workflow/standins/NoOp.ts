@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- test stand-in, described as the n8n core node is */
 /**
  * TEST-ONLY STAND-IN for n8n's core node `n8n-nodes-base.noOp` ("No Operation, do nothing", v1).
  * Used by the workflow test harness (test/workflow/runner.ts) when no real n8n-nodes-base install is

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- test stand-in, described as the n8n core node is */
 /**
  * TEST-ONLY STAND-IN for n8n's core node `n8n-nodes-base.splitOut` ("Split Out", v1).
  * Used by the workflow test harness when no real n8n-nodes-base install is available. Implements the subset the
