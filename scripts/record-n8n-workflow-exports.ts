@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console
+   -- a development script: runs npm in Node, outside n8n's sandbox */
 /* Records the runtime exports of one n8n-workflow version into test/compat/n8n-workflow-exports.json, the list
  * the compatibility test checks the shipped code against for the oldest supported n8n.
  *
@@ -17,16 +19,20 @@ if (!n8nVersion) {
 }
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8' }).trim();
 
-const dir = mkdtempSync(join(tmpdir(), 'n8n-workflow-exports-'));
-try {
-	const workflowVersion = npm(['view', `n8n@${n8nVersion}`, 'dependencies.n8n-workflow'], dir);
-	writeFileSync(join(dir, 'package.json'), '{ "private": true }');
-	npm(['i', '--no-audit', '--no-fund', '--ignore-scripts', `n8n-workflow@${workflowVersion}`], dir);
-	const exported = require(join(dir, 'node_modules', 'n8n-workflow')) as Record<string, unknown>;
-	const record = { n8n: n8nVersion, 'n8n-workflow': workflowVersion, exports: Object.keys(exported).sort() };
-	const out = join(__dirname, '..', 'test', 'compat', 'n8n-workflow-exports.json');
-	writeFileSync(out, `${JSON.stringify(record, null, '\t')}\n`);
-	console.log(`n8n ${n8nVersion}: n8n-workflow ${workflowVersion}, ${record.exports.length} exports -> ${out}`);
-} finally {
-	rmSync(dir, { recursive: true, force: true });
+async function main(): Promise<void> {
+	const dir = mkdtempSync(join(tmpdir(), 'n8n-workflow-exports-'));
+	try {
+		const workflowVersion = npm(['view', `n8n@${n8nVersion}`, 'dependencies.n8n-workflow'], dir);
+		writeFileSync(join(dir, 'package.json'), '{ "private": true }');
+		npm(['i', '--no-audit', '--no-fund', '--ignore-scripts', `n8n-workflow@${workflowVersion}`], dir);
+		const exported = (await import(join(dir, 'node_modules', 'n8n-workflow'))) as Record<string, unknown>;
+		const record = { n8n: n8nVersion, 'n8n-workflow': workflowVersion, exports: Object.keys(exported).sort() };
+		const out = join(__dirname, '..', 'test', 'compat', 'n8n-workflow-exports.json');
+		writeFileSync(out, `${JSON.stringify(record, null, '\t')}\n`);
+		console.log(`n8n ${n8nVersion}: n8n-workflow ${workflowVersion}, ${record.exports.length} exports -> ${out}`);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 }
+
+void main();

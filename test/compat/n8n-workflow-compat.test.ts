@@ -1,6 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
+import * as n8nWorkflow from 'n8n-workflow';
 import * as ts from 'typescript';
 
 import { ABORTABLE_SLEEP_NAMES } from '../../nodes/shared/sleep';
@@ -52,9 +54,10 @@ const usages = ['nodes', 'credentials'].flatMap((dir) =>
 );
 const usedNames = [...new Set(usages.flatMap((usage) => usage.names))].sort();
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const newestExports = Object.keys(require('n8n-workflow') as object);
-const newestVersion = (require('n8n-workflow/package.json') as { version: string }).version;
+const newestExports = Object.keys(n8nWorkflow);
+const newestVersion = (
+	JSON.parse(readFileSync(require.resolve('n8n-workflow/package.json'), 'utf8')) as { version: string }
+).version;
 const ends: Array<[string, string[]]> = [
 	[`n8n-workflow ${oldest['n8n-workflow']} (n8n ${oldest.n8n}, oldest supported)`, oldest.exports],
 	[`n8n-workflow ${newestVersion} (installed, newest)`, newestExports],
