@@ -41,6 +41,7 @@ import {
 	setupOwner,
 	sleep,
 	startN8nServer,
+	supportedN8nVersions,
 	type N8nServer,
 	restSession,
 } from './lib';
@@ -302,6 +303,8 @@ interface Args {
 	shots: string[];
 	dialogs: string[];
 	credentialChecks: boolean;
+	/** One n8n version: --n8n-version, else N8N_E2E_N8N_VERSION, else the newest supported. */
+	n8nVersion: string;
 }
 
 const CREDENTIAL_CHECKS = 'credential-test';
@@ -314,11 +317,14 @@ function parseArgs(argv: string[]): Args {
 		shots: [],
 		dialogs: [],
 		credentialChecks: true,
+		n8nVersion: process.env.N8N_E2E_N8N_VERSION?.trim() || supportedN8nVersions().newest,
 	};
 	const wanted: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
+		else if (arg === '--n8n-version') args.n8nVersion = argv[++i] ?? '';
+		else if (arg.startsWith('--n8n-version=')) args.n8nVersion = arg.slice('--n8n-version='.length);
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
 		else if (arg === '--out') args.out = resolve(argv[++i] ?? '');
 		else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
@@ -501,8 +507,8 @@ async function main(): Promise<number> {
 	let passed = 0;
 	let failed = 0;
 
-	console.log('[screens] ensuring n8n and the browser are installed...');
-	await ensureN8n();
+	console.log(`[screens] ensuring n8n ${args.n8nVersion} and the browser are installed...`);
+	await ensureN8n(args.n8nVersion);
 	const { chromium, playwrightCore } = await ensurePlaywright();
 	const pw = require(playwrightCore) as PlaywrightCore;
 	pw.selectors.setTestIdAttribute('data-test-id'); // n8n's attribute
@@ -519,7 +525,7 @@ async function main(): Promise<number> {
 		sim = await simModule.startSimulator({ port: 0, temperatureRoute: true });
 		await storePortfolio(sim);
 		const started = Date.now();
-		server = await startN8nServer(userFolder, START_TIMEOUT_MS);
+		server = await startN8nServer(args.n8nVersion, userFolder, START_TIMEOUT_MS);
 		const base = server.base;
 		console.log(`[screens] n8n ready at ${base} in ${formatMs(Date.now() - started)} (log: ${server.logFile}); simulator at ${sim.url}`);
 		await setupOwner(base);

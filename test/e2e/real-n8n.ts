@@ -28,6 +28,7 @@ import { basename, dirname, join, resolve } from 'path';
 
 import type { RecordedRequest, RequestFilter, Simulator, SimulatorOptions } from '../simulator/types';
 import { instrumentData, taxonomyKpis } from '../simulator';
+import { builtCredentialRules, runCredentialChecks, type CredentialCheckSummary } from './credential-test';
 import {
 	PROJECT_ROOT,
 	checkBuiltPackage,
@@ -35,8 +36,15 @@ import {
 	formatMs,
 	installPackageInto,
 	lastLines,
+	n8nVersionsToRun,
 	parseJsonOutput,
+	restSession,
 	runN8n,
+	setupOwner,
+	startN8nServer,
+	type N8nInstall,
+	type N8nServer,
+	type PackageInfo,
 } from './lib';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 
@@ -63,6 +71,7 @@ const SIMULATOR_PLACEHOLDER = '__SIMULATOR_URL__';
 const DEFAULT_WORKFLOWS = ['test/e2e/fixtures/*.json', 'examples/*.json'];
 const EXEC_TIMEOUT_MS = Number(process.env.E2E_EXEC_TIMEOUT_MS ?? 180_000);
 const IMPORT_TIMEOUT_MS = Number(process.env.E2E_IMPORT_TIMEOUT_MS ?? 120_000);
+const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS ?? 180_000);
 
 // ---------------------------------------------------------------------------------------------
 // Shapes of what n8n prints (IRun) and of what a check receives.
@@ -110,6 +119,16 @@ export interface CheckContext {
 }
 
 type Check = (ctx: CheckContext) => void | Promise<void>;
+/** Runs after the simulator is reset and before `n8n execute` (e.g. to inject faults). */
+type Setup = (sim: Simulator) => void;
+
+/** The throttle the throttle-retry fixture meets: three 429s (both bodies the API sends for its short-burst limit), then normal answers. */
+const THROTTLE_BURST = ['429-message', '429-status', '429-message'] as const;
+
+/** Per-workflow setups, keyed by file name (workflows without an entry run against a plain reset simulator). */
+const SETUPS: Record<string, Setup> = {
+	'throttle-retry.json': (sim) => sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...THROTTLE_BURST] }),
+};
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
 function holdingRows(ctx: CheckContext): Record<string, string>[] {
@@ -138,6 +157,29 @@ const CHECKS: Record<string, Check> = {
 		assert.equal(requests.length, 1, 'exactly one GET /portfolios');
 		assert.equal(requests[0].key, API_KEY);
 		assert.equal(requests[0].status, 200);
+	},
+	'throttle-retry.json': (ctx) => {
+		// The node met a burst of 429s (SETUPS) and retried until the API answered; the run succeeded.
+		const requests = ctx.requests({ route: 'POST /instruments/sustainability-profile' });
+		assert.equal(ctx.requests().length, requests.length, 'no request to another route');
+		assert.deepEqual(
+			requests.map((r) => [r.status, r.fault]),
+			[...THROTTLE_BURST.map((fault) => [429, fault]), [200, null]],
+			'three throttled tries, then one answered',
+		);
+		for (const request of requests) {
+			assert.equal(request.key, API_KEY);
+			assert.deepEqual(request.body, requests[0].body, 'every retry sends the same body');
+		}
+		const holdings = ctx.items('One Item per Row') as Record<string, string>[];
+		const rows = ctx.items('SFDR Classification');
+		assert.equal(rows.length, holdings.length, 'one output item per holding row');
+		rows.forEach((row, index) => {
+			const data = instrumentData(holdings[index].ISIN);
+			assert.equal(row.sfdr_isin, holdings[index].ISIN, `row ${index}: sfdr_isin`);
+			assert.equal(row.sfdr_found, data.known, `row ${index}: sfdr_found`);
+			assert.equal(row.sfdr_classification, data.sfdr, `row ${index}: sfdr_classification`);
+		});
 	},
 	// The five examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
 	// what the real n8n printed and what the simulator / SMTP sink received.
@@ -331,13 +373,20 @@ interface Args {
 	simulator: boolean;
 	dump: boolean;
 	patterns: string[];
+	n8nVersions: string[];
+	credentialTest: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, simulator: true, dump: false, patterns: [] };
+	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, simulator: true, dump: false, patterns: [], n8nVersions: [], credentialTest: true };
+	let credentialTest: boolean | undefined;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
+		else if (arg === '--n8n-version') args.n8nVersions.push(argv[++i] ?? '');
+		else if (arg.startsWith('--n8n-version=')) args.n8nVersions.push(arg.slice('--n8n-version='.length));
+		else if (arg === '--credential-test') credentialTest = true;
+		else if (arg === '--no-credential-test') credentialTest = false;
 		else if (arg === '--no-simulator') args.simulator = false;
 		else if (arg === '--dump') args.dump = true;
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
@@ -345,6 +394,10 @@ function parseArgs(argv: string[]): Args {
 		else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
 		else args.patterns.push(arg);
 	}
+	if (args.n8nVersions.some((v) => !/^\d+\.\d+\.\d+/.test(v))) throw new Error('--n8n-version needs a version such as 2.41.1');
+	// Named workflow files: just those, unless --credential-test is given too.
+	args.credentialTest = credentialTest ?? args.patterns.length === 0;
+	if (args.credentialTest && !args.simulator) throw new Error('the credential test needs the simulator: add --no-credential-test');
 	if (args.patterns.length === 0) args.patterns = DEFAULT_WORKFLOWS;
 	return args;
 }
@@ -517,8 +570,15 @@ async function loadSimulator(): Promise<Simulator> {
 	return await mod.startSimulator({ port: 0, temperatureRoute: true });
 }
 
-async function main(): Promise<number> {
-	const args = parseArgs(process.argv.slice(2));
+interface LegResult {
+	version: string;
+	passed: number;
+	failed: number;
+	ms: number;
+}
+
+/** One n8n version: install check, the workflows through the CLI, then the credential test through `n8n start`. */
+async function runLeg(version: string, args: Args, info: PackageInfo, files: string[]): Promise<LegResult> {
 	const t0 = Date.now();
 	let passed = 0;
 	let failed = 0;
@@ -526,20 +586,24 @@ async function main(): Promise<number> {
 		failed++;
 		console.log(`FAIL ${what}\n     ${why.split('\n').join('\n     ')}`);
 	};
+	const done = (): LegResult => {
+		const ms = Date.now() - t0;
+		console.log(`[e2e] n8n ${version}: total ${formatMs(ms)}`);
+		console.log(`[n8n ${version}] ${passed} passed, ${failed} failed`);
+		return { version, passed, failed, ms };
+	};
 
 	// (a) n8n
-	console.log('[e2e] ensuring n8n is installed (first run: several minutes)...');
-	const paths = await ensureN8n();
-	console.log(`[e2e] node: ${paths.node}\n[e2e] n8n:  ${paths.n8n}`);
-
-	// (b) the package
-	const info = checkBuiltPackage(args.packageRoot);
-	const files = expandPatterns(args.patterns).filter((file) => {
-		if (isWorkflowFile(file)) return true;
-		console.log(`[e2e] skipping ${basename(file)}: not a workflow export`);
-		return false;
-	});
-	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
+	console.log(`\n[e2e] ===== n8n ${version} =====`);
+	console.log(`[e2e] ensuring n8n ${version} is installed (first run: several minutes)...`);
+	let install: N8nInstall;
+	try {
+		install = await ensureN8n(version);
+	} catch (error) {
+		fail(`install n8n ${version}`, (error as Error).message);
+		return done();
+	}
+	console.log(`[e2e] node: ${install.node}\n[e2e] n8n:  ${install.n8n}`);
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-'));
 	let sim: Simulator | null = null;
@@ -579,7 +643,7 @@ async function main(): Promise<number> {
 				},
 			]),
 		);
-		const credImport = await runN8n(['import:credentials', `--input=${credentialFile}`], userFolder, IMPORT_TIMEOUT_MS, {
+		const credImport = await runN8n(version, ['import:credentials', `--input=${credentialFile}`], userFolder, IMPORT_TIMEOUT_MS, {
 			N8N_LOG_LEVEL: 'info',
 		});
 		if (credImport.code !== 0 || !/Successfully imported 2 credentials/.test(credImport.stdout + credImport.stderr)) {
@@ -599,7 +663,7 @@ async function main(): Promise<number> {
 		}
 		const workflowFile = join(userFolder, 'e2e-workflows.json');
 		writeFileSync(workflowFile, JSON.stringify(prepared.map((p) => p.workflow)));
-		const wfImport = await runN8n(['import:workflow', `--input=${workflowFile}`], userFolder, IMPORT_TIMEOUT_MS, {
+		const wfImport = await runN8n(version, ['import:workflow', `--input=${workflowFile}`], userFolder, IMPORT_TIMEOUT_MS, {
 			N8N_LOG_LEVEL: 'info',
 		});
 		if (wfImport.code !== 0 || !/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)) {
@@ -618,11 +682,19 @@ async function main(): Promise<number> {
 			}
 			sim?.reset();
 			smtp.reset();
+			const setup = SETUPS[basename(p.file)] as Setup | undefined;
+			if (setup) {
+				if (!sim) {
+					fail(label, 'its setup needs the simulator, which was not started (--no-simulator)');
+					continue;
+				}
+				setup(sim);
+			}
 			if (p.injectedTriggerFor) {
 				console.log(`     ${basename(p.file)}: runs from its trigger "${p.injectedTriggerFor}"; a disabled "${INJECTED_TRIGGER}" was added for \`n8n execute\``);
 			}
 			// n8n prints the execution JSON through its logger: it needs log level info.
-			const result = await runN8n(['execute', `--id=${p.id}`, '--rawOutput'], userFolder, EXEC_TIMEOUT_MS, {
+			const result = await runN8n(version, ['execute', `--id=${p.id}`, '--rawOutput'], userFolder, EXEC_TIMEOUT_MS, {
 				N8N_LOG_LEVEL: 'info',
 			});
 			const output = result.stdout + result.stderr;
@@ -656,15 +728,79 @@ async function main(): Promise<number> {
 				fail(label, (error as Error).message);
 			}
 		}
+
+		// (f) the credential test ("Test" in the credential dialog) through `n8n start` and n8n's REST API
+		if (args.credentialTest && sim) {
+			const summary = await credentialTestInN8n(version, args.packageRoot, info, sim, args.keep);
+			passed += summary.passed;
+			failed += summary.failed + summary.gaps;
+			if (summary.gaps) console.log(`[e2e] ${summary.gaps} credential probe(s) gave "Connection successful!" for an error answer: counted as failures`);
+		}
+	} catch (error) {
+		fail(`n8n ${version}`, (error as Error).message);
 	} finally {
 		if (sim) await sim.close().catch(() => undefined);
 		if (smtp) await smtp.close().catch(() => undefined);
 		if (args.keep) console.log(`[e2e] kept n8n user folder ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
+	return done();
+}
+
+/**
+ * credential-test.ts's cases and probes (strict: a probe that n8n reports as "Connection successful!" counts as
+ * a failure) against a fresh `n8n start` of this version, in its own user folder, as the owner.
+ */
+async function credentialTestInN8n(
+	version: string,
+	packageRoot: string,
+	info: PackageInfo,
+	sim: Simulator,
+	keep: boolean,
+): Promise<CredentialCheckSummary> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-cred-'));
+	let server: N8nServer | undefined;
+	try {
+		installPackageInto(userFolder, packageRoot, info);
+		const started = Date.now();
+		server = await startN8nServer(version, userFolder, START_TIMEOUT_MS);
+		console.log(`[e2e] credential test: n8n start ready at ${server.base} in ${formatMs(Date.now() - started)}`);
+		await setupOwner(server.base);
+		const rest = await restSession(server.base);
+		return await runCredentialChecks(rest, sim, server.base, builtCredentialRules(packageRoot));
+	} catch (error) {
+		console.log(`FAIL credential test (n8n ${version})\n     ${(error as Error).message}`);
+		return { passed: 0, failed: 1, gaps: 0, results: [] };
+	} finally {
+		if (server) await server.stop();
+		if (keep) console.log(`[e2e] kept n8n user folder ${userFolder} (n8n.log in it)`);
+		else rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+async function main(): Promise<number> {
+	const args = parseArgs(process.argv.slice(2));
+	const t0 = Date.now();
+	const versions = n8nVersionsToRun(args.n8nVersions);
+	const info = checkBuiltPackage(args.packageRoot);
+	const files = expandPatterns(args.patterns).filter((file) => {
+		if (isWorkflowFile(file)) return true;
+		console.log(`[e2e] skipping ${basename(file)}: not a workflow export`);
+		return false;
+	});
+	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
+	console.log(`[e2e] n8n version(s): ${versions.join(', ')}; ${files.length} workflow(s); credential test ${args.credentialTest ? 'on' : 'off'}`);
+
+	const legs: LegResult[] = [];
+	for (const version of versions) legs.push(await runLeg(version, args, info, files));
+
+	const passed = legs.reduce((sum, leg) => sum + leg.passed, 0);
+	const failed = legs.reduce((sum, leg) => sum + leg.failed, 0);
+	console.log('');
+	for (const leg of legs) console.log(`[e2e] n8n ${leg.version}: ${leg.passed} passed, ${leg.failed} failed (${formatMs(leg.ms)})`);
 	console.log(`[e2e] total ${formatMs(Date.now() - t0)}`);
 	console.log(`${passed} passed, ${failed} failed`);
-	return failed === 0 && passed > 0 ? 0 : 1;
+	return failed === 0 && legs.every((leg) => leg.passed > 0) ? 0 : 1;
 }
 
 main().then(
