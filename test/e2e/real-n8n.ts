@@ -118,7 +118,8 @@ export interface CheckContext {
 	mails(): ReceivedMail[];
 }
 
-type Check = (ctx: CheckContext) => void | Promise<void>;
+/** A check throws on failure; a string it returns is printed under the ok line (what it saw). */
+type Check = (ctx: CheckContext) => void | string | Promise<void | string>;
 /** Runs after the simulator is reset and before `n8n execute` (e.g. to inject faults). */
 type Setup = (sim: Simulator) => void;
 
@@ -180,6 +181,7 @@ const CHECKS: Record<string, Check> = {
 			assert.equal(row.sfdr_found, data.known, `row ${index}: sfdr_found`);
 			assert.equal(row.sfdr_classification, data.sfdr, `row ${index}: sfdr_classification`);
 		});
+		return `simulator answered ${requests.map((r) => r.status).join(', ')} over ${requests[requests.length - 1].at - requests[0].at} ms`;
 	},
 	// The five examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
 	// what the real n8n printed and what the simulator / SMTP sink received.
@@ -362,6 +364,7 @@ const CHECKS: Record<string, Check> = {
 		const score = summary.portfolio_temperature_score as number;
 		assert.ok(Math.abs(score - weighted / total) < 0.0005, `portfolio score ${score} = value-weighted mean ${weighted / total}`);
 		assert.deepEqual(summary.removed_rows, [{ item: 14, name: 'Cash EUR', isin: null, reason: 'cash row' }]);
+		return `2 requests ${requests[1].at - requests[0].at} ms apart (the simulator answers the first is_lock: true); portfolio score ${score}`;
 	},
 };
 
@@ -721,9 +724,9 @@ async function runLeg(version: string, args: Args, info: PackageInfo, files: str
 			}
 			const check = CHECKS[basename(p.file)] as Check | undefined;
 			try {
-				if (check) await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder));
+				const saw = check ? await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder)) : undefined;
 				passed++;
-				console.log(`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}`);
+				console.log(`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`);
 			} catch (error) {
 				fail(label, (error as Error).message);
 			}
