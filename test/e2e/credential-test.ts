@@ -33,6 +33,7 @@ import { join, resolve } from 'path';
 import type { Simulator, SimulatorOptions } from '../simulator/types';
 import {
 	PROJECT_ROOT,
+	assertServerVersion,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
@@ -365,6 +366,7 @@ async function runOne(version: string, args: Args, info: ReturnType<typeof check
 		console.log(`[cred-test] n8n ${version} ready at ${server.base} in ${formatMs(Date.now() - started)}; simulator at ${sim.url}`);
 		await setupOwner(server.base);
 		const rest = await restSession(server.base);
+		await assertServerVersion(rest, version);
 		return await runCredentialChecks(rest, sim, server.base, rules);
 	} finally {
 		if (server) await server.stop();

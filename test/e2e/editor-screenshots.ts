@@ -32,6 +32,7 @@ import {
 	OWNER,
 	PROJECT_ROOT,
 	SCRIPTS_DIR,
+	assertServerVersion,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
@@ -529,6 +530,7 @@ async function main(): Promise<number> {
 		const base = server.base;
 		console.log(`[screens] n8n ready at ${base} in ${formatMs(Date.now() - started)} (log: ${server.logFile}); simulator at ${sim.url}`);
 		await setupOwner(base);
+		await assertServerVersion(await restSession(base), args.n8nVersion);
 
 		// A fresh profile (--user-data-dir) inside the temp folder.
 		context = await pw.chromium.launchPersistentContext(join(userFolder, 'chromium-profile'), {

@@ -314,6 +314,13 @@ export async function startN8nServer(version: string, userFolder: string, timeou
 /** The instance owner the e2e scripts create (n8n 2.x has no N8N_USER_MANAGEMENT_DISABLED). */
 export const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
 
+/** GET /rest/settings as a logged-in user: `versionCli` must be the version this leg is about (guards the cache paths). */
+export async function assertServerVersion(rest: RestCall, version: string): Promise<void> {
+	const settings = await rest<{ versionCli?: string }>('GET', '/settings');
+	if (settings.status !== 200) throw new Error(`GET /rest/settings answered ${settings.status}`);
+	if (settings.data?.versionCli !== version) throw new Error(`n8n start runs version ${settings.data?.versionCli}, expected ${version}`);
+}
+
 /** POST /rest/owner/setup on a fresh instance. */
 export async function setupOwner(base: string): Promise<void> {
 	const response = await fetch(`${base}/rest/owner/setup`, {

@@ -31,6 +31,7 @@ import { instrumentData, taxonomyKpis } from '../simulator';
 import { builtCredentialRules, runCredentialChecks, type CredentialCheckSummary } from './credential-test';
 import {
 	PROJECT_ROOT,
+	assertServerVersion,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
@@ -770,6 +771,7 @@ async function credentialTestInN8n(
 		console.log(`[e2e] credential test: n8n start ready at ${server.base} in ${formatMs(Date.now() - started)}`);
 		await setupOwner(server.base);
 		const rest = await restSession(server.base);
+		await assertServerVersion(rest, version);
 		return await runCredentialChecks(rest, sim, server.base, builtCredentialRules(packageRoot));
 	} catch (error) {
 		console.log(`FAIL credential test (n8n ${version})\n     ${(error as Error).message}`);
