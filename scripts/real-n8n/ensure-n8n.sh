@@ -18,11 +18,11 @@
 #            not reachable here).
 #   other    no overrides; install scripts OFF (the native build of @confluentinc/kafka-javascript fails
 #            here), then only the two native modules n8n needs are built from source: sqlite3 (the
-#            database) and isolated-vm (the default "vm" expression engine of n8n >= 2.3x,
-#            @n8n/expression-runtime). isolated-vm 7.0.1 ships a linux-x64 abi137 prebuild that loads
-#            under Node 24.21 but makes `n8n execute` die with SIGSEGV at exit once an expression has been
-#            evaluated (seen with 2.41.1; after the JSON is printed); built here against Node 24.21's
-#            headers it exits cleanly. The build wins over the prebuild (node-gyp-build looks in
+#            database) and isolated-vm (n8n 2.41.1 evaluates expressions with it by default:
+#            N8N_EXPRESSION_ENGINE=vm, @n8n/expression-runtime; 2.20.12's default is legacy).
+#            isolated-vm 7.0.1 ships a linux-x64 abi137 prebuild that loads under Node 24.21 but makes
+#            `n8n execute` die with SIGSEGV at exit once an expression has been evaluated (seen with
+#            2.41.1, after the JSON is printed); built here against Node 24.21's headers it exits cleanly. The build wins over the prebuild (node-gyp-build looks in
 #            build/Release first), which the smoke check below asserts.
 # CACHE = ${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}
 #

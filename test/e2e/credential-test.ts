@@ -1,15 +1,20 @@
 /**
  * credential-test.ts — runs the package's credential test ("Test" / "Retry" in the credential dialog)
- * inside a REAL n8n (2.20.12, `n8n start`) against the API simulator, one case per situation of spec
- * section 5, and checks the sentence n8n returns for each.
+ * inside a REAL n8n (`n8n start`) against the API simulator, one case per situation of spec
+ * section 5, and checks the sentence n8n returns for each. `npm run test:n8n` runs the same checks
+ * (runCredentialChecks, strict) after the workflows of real-n8n.ts; this script runs them alone.
  *
  *   npx ts-node --transpile-only test/e2e/credential-test.ts [options]
  *
- * Options: --package-root DIR (built package, default the project root), --keep (keep the temp user
- * folder; n8n.log is in it), --json FILE (also write the results as JSON).
+ * Options: --n8n-version X (repeatable; default N8N_E2E_N8N_VERSION, else the oldest and the newest
+ * supported from scripts/real-n8n/versions), --strict (count GAP probes as failures), --package-root DIR
+ * (built package, default the project root), --keep (keep the temp user folder; n8n.log is in it),
+ * --json FILE (also write the results as JSON, by version).
  * Env: E2E_START_TIMEOUT_MS (n8n boot, default 180000).
  *
- * How the editor tests a credential in n8n 2.20 (read from packages/cli dist):
+ * How the editor tests a credential in n8n 2.20 (read from packages/cli dist; the same in 2.41.1, whose
+ * credentials.controller.js validates the body with TestCredentialRequestDto { credentials: { id, name,
+ * type, data? } } and still answers 403 for an unknown id):
  *   - the dialog first saves the credential (POST /rest/credentials), then calls
  *     POST /rest/credentials/test with `{ credentials: { id, name, type, data } }`;
  *     CredentialsService.testWithCredentials() needs the stored id (unknown id -> 403), merges the

@@ -1,5 +1,6 @@
 /**
- * editor-screenshots.ts — opens each node's parameter form in a REAL n8n editor (2.20.12) with this
+ * editor-screenshots.ts — opens each node's parameter form in a REAL n8n editor (one version: by default the
+ * newest supported, N8N_NEWEST in scripts/real-n8n/versions, today 2.41.1) with this
  * package installed and a real credential pointing at the API simulator, saves a screenshot per form
  * (one per operation) and per dynamic list, and checks that given texts appear in them.
  *
@@ -9,6 +10,9 @@
  *   --package-root DIR   built package to install (default: the project root; needs dist/ + package.json)
  *   --out DIR            screenshot folder (default: test-output/screenshots under the project root)
  *   --keep               keep the temp n8n user folder (n8n.log is in it)
+ *   --n8n-version X      another installed n8n (default: N8N_E2E_N8N_VERSION, else the newest supported)
+ * The selectors below (data-test-id attributes, element-plus dropdowns) were written against 2.20.12 and pass
+ * unchanged on 2.41.1.
  * Env: E2E_START_TIMEOUT_MS (n8n boot, default 180000), E2E_UI_TIMEOUT_MS (each UI step, default 30000).
  *
  * How: scripts/real-n8n/ensure-n8n.sh and ensure-playwright.sh (Debian chromium + playwright-core in

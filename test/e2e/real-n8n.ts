@@ -1,25 +1,42 @@
 /**
- * real-n8n.ts — runs workflows inside a REAL n8n (2.20.12, Node 24) with this package installed.
+ * real-n8n.ts — runs workflows, and the credential test, inside a REAL n8n (Node 24) with this package
+ * installed, on each n8n version asked for: by default the oldest and the newest supported
+ * (N8N_OLDEST / N8N_NEWEST in scripts/real-n8n/versions, today 2.20.12 and 2.41.1), one after the other.
  *
  *   npx ts-node --transpile-only test/e2e/real-n8n.ts [options] [workflow.json | dir/*.json ...]
  *
  * Default workflows: test/e2e/fixtures/*.json and examples/*.json.
  * Options:
+ *   --n8n-version X      run on n8n X (repeatable); default: N8N_E2E_N8N_VERSION if set, else both ends
+ *   --credential-test / --no-credential-test
+ *                        the credential test (credential-test.ts's cases, strict) after the workflows;
+ *                        default on, off when workflow files are named
  *   --package-root DIR   built package to install (default: the project root; needs dist/ + package.json)
- *   --keep               keep the temp n8n user folder (path printed)
+ *   --keep               keep the temp n8n user folders (paths printed)
  *   --no-simulator       do not start the API simulator (workflows that need it fail)
  *   --dump               write each execution JSON to test-output/n8n-runs/<file>.run.json (for writing checks)
- * Env: E2E_EXEC_TIMEOUT_MS (per `n8n execute`, default 180000), E2E_IMPORT_TIMEOUT_MS (default 120000),
+ * Env: N8N_E2E_N8N_VERSION (one version), E2E_EXEC_TIMEOUT_MS (per `n8n execute`, default 180000),
+ *      E2E_IMPORT_TIMEOUT_MS (default 120000), E2E_START_TIMEOUT_MS (`n8n start`, default 180000),
  *      N8N_E2E_CACHE (cache folder of ensure-n8n.sh).
  *
- * Steps: (a) scripts/real-n8n/ensure-n8n.sh, (b) check the build and copy it into a temp
- * N8N_USER_FOLDER's community-package folder (see lib.ts for why), (c) start the simulator
- * in-process (temperatureRoute: true) and an SMTP sink (smtp-sink.ts), (d) `n8n import:credentials` of a
- * sustainabilityComplianceApi credential pointing at the simulator and an smtp credential pointing at the
- * sink, and `n8n import:workflow` of every workflow (credential ids rewritten, `__SIMULATOR_URL__`
- * replaced, a disabled Manual Trigger added where `n8n execute` needs one: see addManualTrigger),
- * (e) `n8n execute --id <id> --rawOutput` for each, parse the execution JSON and run the workflow's
- * check from CHECKS, (f) print `N passed, M failed` as the last line; exit 1 on any failure.
+ * Steps per version: (a) scripts/real-n8n/ensure-n8n.sh with N8N_E2E_N8N_VERSION (each version has its own
+ * cache folder), (b) copy the build into a temp N8N_USER_FOLDER's community-package folder (see lib.ts
+ * for why), (c) start the simulator in-process (temperatureRoute: true) and an SMTP sink (smtp-sink.ts),
+ * (d) `n8n import:credentials` of a sustainabilityComplianceApi credential pointing at the simulator and
+ * an smtp credential pointing at the sink, and `n8n import:workflow` of every workflow (credential ids
+ * rewritten, `__SIMULATOR_URL__` replaced, a disabled Manual Trigger added where `n8n execute` needs one:
+ * see addManualTrigger), (e) per workflow: reset the simulator, its SETUPS entry (e.g. inject faults),
+ * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS,
+ * (f) the credential test: `n8n start` in another temp user folder, owner, the REST calls of the
+ * credential dialog (credential-test.ts), a probe that n8n calls "Connection successful!" counts as a
+ * failure; (g) `[n8n X] N passed, M failed`. Last line: `N passed, M failed` over all versions; exit 1
+ * on any failure or when a version passed nothing.
+ *
+ * n8n 2.20.12 and 2.41.1 behave the same for all of this (read from their dist/: commands/execute.js
+ * prints the execution JSON through the logger in both; commands/import/*.js log "Successfully imported
+ * N credentials/workflows"; community packages load from <user folder>/.n8n/nodes/node_modules in both).
+ * The one difference met: n8n 2.41 evaluates expressions in isolated-vm by default (the "vm" engine), whose
+ * prebuild crashed `n8n execute` at exit: ensure-n8n.sh builds it from source (see there).
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
