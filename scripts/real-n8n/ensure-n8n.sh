@@ -120,9 +120,10 @@ NPMRC
   export PATH="$NODE_HOME/bin:$PATH"
   export npm_config_nodedir="$NODE_HOME" npm_config_build_from_source=true npm_config_ignore_scripts="$IGNORE_SCRIPTS"
   export JOBS="${JOBS:-2}" SCARF_ANALYTICS=false
-  npm i --no-audit --no-fund --legacy-peer-deps
+  # `set -e` does not apply inside a subshell on the left of `||`: chain the steps explicitly.
+  npm i --no-audit --no-fund --legacy-peer-deps || exit 1
   if [ "$IGNORE_SCRIPTS" = true ]; then
-    npm_config_ignore_scripts=false npm rebuild sqlite3 isolated-vm
+    npm_config_ignore_scripts=false npm rebuild sqlite3 isolated-vm || exit 1
   fi
 ) >&2 || die "npm install of n8n@$N8N_VERSION failed (see output above; registry gaps usually show as ETARGET/E404)"
 [ -e "$N8N_BIN" ] || die "n8n bin not found at $N8N_BIN after install"
