@@ -11,8 +11,7 @@
  *   --out DIR            screenshot folder (default: test-output/screenshots under the project root)
  *   --keep               keep the temp n8n user folder (n8n.log is in it)
  *   --n8n-version X      another installed n8n (default: N8N_E2E_N8N_VERSION, else the newest supported)
- * The selectors below (data-test-id attributes, element-plus dropdowns) were written against 2.20.12 and pass
- * unchanged on 2.41.1.
+ * The selectors below (data-test-id attributes, element-plus dropdowns) pass unchanged on 2.20.12 and 2.41.1.
  * Env: E2E_START_TIMEOUT_MS (n8n boot, default 180000), E2E_UI_TIMEOUT_MS (each UI step, default 30000).
  *
  * How: scripts/real-n8n/ensure-n8n.sh and ensure-playwright.sh (Debian chromium + playwright-core in
