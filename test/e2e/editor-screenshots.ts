@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
 	@n8n/community-nodes/require-node-api-error -- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
 /**
- * editor-screenshots.ts — opens each node's parameter form in a REAL n8n editor (2.20.12) with this
+ * editor-screenshots.ts — opens each node's parameter form in a REAL n8n editor (one version: by default the
+ * newest supported, N8N_NEWEST in scripts/real-n8n/versions, today 2.41.1) with this
  * package installed and a real credential pointing at the API simulator, saves a screenshot per form
  * (one per operation) and per dynamic list, and checks that given texts appear in them.
  *
@@ -11,6 +12,8 @@
  *   --package-root DIR   built package to install (default: the project root; needs dist/ + package.json)
  *   --out DIR            screenshot folder (default: test-output/screenshots under the project root)
  *   --keep               keep the temp n8n user folder (n8n.log is in it)
+ *   --n8n-version X      another installed n8n (default: N8N_E2E_N8N_VERSION, else the newest supported)
+ * The selectors below (data-test-id attributes, element-plus dropdowns) pass unchanged on 2.20.12 and 2.41.1.
  * Env: E2E_START_TIMEOUT_MS (n8n boot, default 180000), E2E_UI_TIMEOUT_MS (each UI step, default 30000).
  *
  * How: scripts/real-n8n/ensure-n8n.sh and ensure-playwright.sh (Debian chromium + playwright-core in
@@ -34,6 +37,7 @@ import {
 	OWNER,
 	PROJECT_ROOT,
 	SCRIPTS_DIR,
+	assertServerVersion,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
@@ -43,6 +47,7 @@ import {
 	setupOwner,
 	sleep,
 	startN8nServer,
+	supportedN8nVersions,
 	type N8nServer,
 	restSession,
 } from './lib';
@@ -304,6 +309,8 @@ interface Args {
 	shots: string[];
 	dialogs: string[];
 	credentialChecks: boolean;
+	/** One n8n version: --n8n-version, else N8N_E2E_N8N_VERSION, else the newest supported. */
+	n8nVersion: string;
 }
 
 const CREDENTIAL_CHECKS = 'credential-test';
@@ -316,11 +323,14 @@ function parseArgs(argv: string[]): Args {
 		shots: [],
 		dialogs: [],
 		credentialChecks: true,
+		n8nVersion: process.env.N8N_E2E_N8N_VERSION?.trim() || supportedN8nVersions().newest,
 	};
 	const wanted: string[] = [];
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
+		else if (arg === '--n8n-version') args.n8nVersion = argv[++i] ?? '';
+		else if (arg.startsWith('--n8n-version=')) args.n8nVersion = arg.slice('--n8n-version='.length);
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
 		else if (arg === '--out') args.out = resolve(argv[++i] ?? '');
 		else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
@@ -503,8 +513,8 @@ async function main(): Promise<number> {
 	let passed = 0;
 	let failed = 0;
 
-	console.log('[screens] ensuring n8n and the browser are installed...');
-	await ensureN8n();
+	console.log(`[screens] ensuring n8n ${args.n8nVersion} and the browser are installed...`);
+	await ensureN8n(args.n8nVersion);
 	const { chromium, playwrightCore } = await ensurePlaywright();
 	const pw = (await import(playwrightCore)) as PlaywrightCore;
 	pw.selectors.setTestIdAttribute('data-test-id'); // n8n's attribute
@@ -521,10 +531,11 @@ async function main(): Promise<number> {
 		sim = await simModule.startSimulator({ port: 0, temperatureRoute: true });
 		await storePortfolio(sim);
 		const started = Date.now();
-		server = await startN8nServer(userFolder, START_TIMEOUT_MS);
+		server = await startN8nServer(args.n8nVersion, userFolder, START_TIMEOUT_MS);
 		const base = server.base;
 		console.log(`[screens] n8n ready at ${base} in ${formatMs(Date.now() - started)} (log: ${server.logFile}); simulator at ${sim.url}`);
 		await setupOwner(base);
+		await assertServerVersion(await restSession(base), args.n8nVersion);
 
 		// A fresh profile (--user-data-dir) inside the temp folder.
 		context = await pw.chromium.launchPersistentContext(join(userFolder, 'chromium-profile'), {

@@ -5,14 +5,18 @@
 /**
  * Shared helpers of the real-n8n end-to-end scripts (real-n8n.ts, editor-screenshots.ts).
  *
- * - ensureN8n(): runs scripts/real-n8n/ensure-n8n.sh (idempotent installer of Node 24 + n8n 2.20.12
- *   in a cache folder outside the project) and returns the paths it prints.
- * - runN8n(): runs one n8n CLI command through scripts/real-n8n/n8n.sh with a timeout.
+ * - supportedN8nVersions() / n8nVersionsToRun(): the oldest and newest supported n8n, read from
+ *   scripts/real-n8n/versions, and which of them a run covers (`--n8n-version X` options, else the env
+ *   N8N_E2E_N8N_VERSION, else both ends, oldest first).
+ * - ensureN8n(version): runs scripts/real-n8n/ensure-n8n.sh (idempotent installer of Node 24 + that n8n
+ *   in its own cache folder outside the project) and returns the paths it prints.
+ * - runN8n(): runs one n8n CLI command of that version through scripts/real-n8n/n8n.sh with a timeout.
  * - installPackageInto(): puts the built package where n8n loads community packages from.
  * - startN8nServer() / setupOwner() / restSession(): `n8n start` on a free loopback port, the owner
  *   account, and a logged-in caller of n8n's internal REST API (editor-screenshots.ts, credential-test.ts).
  *
- * How n8n 2.20 loads a package (read from n8n's source, packages/cli load-nodes-and-credentials.js):
+ * How n8n loads a package (read from n8n's source, packages/cli load-nodes-and-credentials.js; the same in
+ * 2.20.12 and 2.41.1):
  * - `<N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-*` (the folder the community-package
  *   installer uses) is scanned at every start with the package loader: it reads package.json
  *   (`n8n.nodes` / `n8n.credentials` list dist paths) and node types are named
@@ -95,32 +99,66 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = 'SIG
 	}
 }
 
-export interface N8nPaths {
+/** One installed n8n: its version and the Node 24 / n8n binaries ensure-n8n.sh printed. */
+export interface N8nInstall {
+	version: string;
 	node: string;
 	n8n: string;
 }
 
-/** Runs ensure-n8n.sh (installs on first use, ~3-6 min) and returns the node and n8n paths. */
-export async function ensureN8n(): Promise<N8nPaths> {
+export const VERSIONS_FILE = join(SCRIPTS_DIR, 'versions');
+
+/** N8N_OLDEST / N8N_NEWEST from scripts/real-n8n/versions (a shell file the scripts source). */
+export function supportedN8nVersions(): { oldest: string; newest: string } {
+	const text = readFileSync(VERSIONS_FILE, 'utf8');
+	const read = (name: string) => {
+		const value = new RegExp(`^${name}=([0-9][0-9A-Za-z.+-]*)\\s*$`, 'm').exec(text)?.[1];
+		if (!value) throw new Error(`${VERSIONS_FILE} sets no ${name}`);
+		return value;
+	};
+	return { oldest: read('N8N_OLDEST'), newest: read('N8N_NEWEST') };
+}
+
+/**
+ * The n8n versions a run covers: the `--n8n-version` values given, else N8N_E2E_N8N_VERSION, else the
+ * oldest and the newest supported (oldest first).
+ */
+export function n8nVersionsToRun(fromArgs: string[]): string[] {
+	if (fromArgs.length) return [...new Set(fromArgs)];
+	const fromEnv = process.env.N8N_E2E_N8N_VERSION?.trim();
+	if (fromEnv) return [fromEnv];
+	const { oldest, newest } = supportedN8nVersions();
+	return [...new Set([oldest, newest])];
+}
+
+/** Runs ensure-n8n.sh for `version` (installs on first use, 3-16 min) and returns the node and n8n paths. */
+export async function ensureN8n(version: string): Promise<N8nInstall> {
 	const result = await runCommand('bash', [join(SCRIPTS_DIR, 'ensure-n8n.sh')], {
+		env: { ...process.env, N8N_E2E_N8N_VERSION: version },
 		timeoutMs: 40 * 60_000,
 		echoStderr: true,
 	});
 	if (result.code !== 0) {
 		throw new Error(
-			`ensure-n8n.sh failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}): ${lastLines(result.stderr, 5)}`,
+			`ensure-n8n.sh (n8n ${version}) failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}): ${lastLines(result.stderr, 5)}`,
 		);
 	}
 	const node = /^NODE24=(.*)$/m.exec(result.stdout)?.[1];
 	const n8n = /^N8N_BIN=(.*)$/m.exec(result.stdout)?.[1];
 	if (!node || !n8n) throw new Error(`ensure-n8n.sh printed no paths:\n${result.stdout}`);
-	return { node, n8n };
+	return { version, node, n8n };
 }
 
-/** Runs `n8n <args>` through scripts/real-n8n/n8n.sh with the given user folder. */
-export function runN8n(args: string[], userFolder: string, timeoutMs: number, extraEnv: NodeJS.ProcessEnv = {}) {
+/** Runs `n8n <args>` of the given version through scripts/real-n8n/n8n.sh with the given user folder. */
+export function runN8n(
+	version: string,
+	args: string[],
+	userFolder: string,
+	timeoutMs: number,
+	extraEnv: NodeJS.ProcessEnv = {},
+) {
 	return runCommand('bash', [join(SCRIPTS_DIR, 'n8n.sh'), ...args], {
-		env: { ...process.env, N8N_USER_FOLDER: userFolder, ...extraEnv },
+		env: { ...process.env, N8N_E2E_N8N_VERSION: version, N8N_USER_FOLDER: userFolder, ...extraEnv },
 		timeoutMs,
 	});
 }
@@ -230,7 +268,7 @@ export interface N8nServer {
  * Starts `n8n start` (through n8n.sh) on a free loopback port, in its own process group, logging to
  * `<userFolder>/n8n.log`; resolves once /healthz/readiness answers 200.
  */
-export async function startN8nServer(userFolder: string, timeoutMs: number): Promise<N8nServer> {
+export async function startN8nServer(version: string, userFolder: string, timeoutMs: number): Promise<N8nServer> {
 	const port = await freePort();
 	const base = `http://127.0.0.1:${port}`;
 	const logFile = join(userFolder, 'n8n.log');
@@ -238,6 +276,7 @@ export async function startN8nServer(userFolder: string, timeoutMs: number): Pro
 	const child = spawn('bash', [join(SCRIPTS_DIR, 'n8n.sh'), 'start'], {
 		env: {
 			...process.env,
+			N8N_E2E_N8N_VERSION: version,
 			N8N_USER_FOLDER: userFolder,
 			N8N_PORT: String(port),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -278,6 +317,13 @@ export async function startN8nServer(userFolder: string, timeoutMs: number): Pro
 
 /** The instance owner the e2e scripts create (n8n 2.x has no N8N_USER_MANAGEMENT_DISABLED). */
 export const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
+
+/** GET /rest/settings as a logged-in user: `versionCli` must be the version this leg is about (guards the cache paths). */
+export async function assertServerVersion(rest: RestCall, version: string): Promise<void> {
+	const settings = await rest<{ versionCli?: string }>('GET', '/settings');
+	if (settings.status !== 200) throw new Error(`GET /rest/settings answered ${settings.status}`);
+	if (settings.data?.versionCli !== version) throw new Error(`n8n start runs version ${settings.data?.versionCli}, expected ${version}`);
+}
 
 /** POST /rest/owner/setup on a fresh instance. */
 export async function setupOwner(base: string): Promise<void> {

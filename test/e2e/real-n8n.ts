@@ -1,27 +1,44 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
 	@n8n/community-nodes/require-node-api-error -- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
 /**
- * real-n8n.ts — runs workflows inside a REAL n8n (2.20.12, Node 24) with this package installed.
+ * real-n8n.ts — runs workflows, and the credential test, inside a REAL n8n (Node 24) with this package
+ * installed, on each n8n version asked for: by default the oldest and the newest supported
+ * (N8N_OLDEST / N8N_NEWEST in scripts/real-n8n/versions, today 2.20.12 and 2.41.1), one after the other.
  *
  *   npx ts-node --transpile-only test/e2e/real-n8n.ts [options] [workflow.json | dir/*.json ...]
  *
  * Default workflows: test/e2e/fixtures/*.json and examples/*.json.
  * Options:
+ *   --n8n-version X      run on n8n X (repeatable); default: N8N_E2E_N8N_VERSION if set, else both ends
+ *   --credential-test / --no-credential-test
+ *                        the credential test (credential-test.ts's cases, strict) after the workflows;
+ *                        default on, off when workflow files are named
  *   --package-root DIR   built package to install (default: the project root; needs dist/ + package.json)
- *   --keep               keep the temp n8n user folder (path printed)
+ *   --keep               keep the temp n8n user folders (paths printed)
  *   --no-simulator       do not start the API simulator (workflows that need it fail)
  *   --dump               write each execution JSON to test-output/n8n-runs/<file>.run.json (for writing checks)
- * Env: E2E_EXEC_TIMEOUT_MS (per `n8n execute`, default 180000), E2E_IMPORT_TIMEOUT_MS (default 120000),
+ * Env: N8N_E2E_N8N_VERSION (one version), E2E_EXEC_TIMEOUT_MS (per `n8n execute`, default 180000),
+ *      E2E_IMPORT_TIMEOUT_MS (default 120000), E2E_START_TIMEOUT_MS (`n8n start`, default 180000),
  *      N8N_E2E_CACHE (cache folder of ensure-n8n.sh).
  *
- * Steps: (a) scripts/real-n8n/ensure-n8n.sh, (b) check the build and copy it into a temp
- * N8N_USER_FOLDER's community-package folder (see lib.ts for why), (c) start the simulator
- * in-process (temperatureRoute: true) and an SMTP sink (smtp-sink.ts), (d) `n8n import:credentials` of a
- * sustainabilityComplianceApi credential pointing at the simulator and an smtp credential pointing at the
- * sink, and `n8n import:workflow` of every workflow (credential ids rewritten, `__SIMULATOR_URL__`
- * replaced, a disabled Manual Trigger added where `n8n execute` needs one: see addManualTrigger),
- * (e) `n8n execute --id <id> --rawOutput` for each, parse the execution JSON and run the workflow's
- * check from CHECKS, (f) print `N passed, M failed` as the last line; exit 1 on any failure.
+ * Steps per version: (a) scripts/real-n8n/ensure-n8n.sh with N8N_E2E_N8N_VERSION (each version has its own
+ * cache folder), (b) copy the build into a temp N8N_USER_FOLDER's community-package folder (see lib.ts
+ * for why), (c) start the simulator in-process (temperatureRoute: true) and an SMTP sink (smtp-sink.ts),
+ * (d) `n8n import:credentials` of a sustainabilityComplianceApi credential pointing at the simulator and
+ * an smtp credential pointing at the sink, and `n8n import:workflow` of every workflow (credential ids
+ * rewritten, `__SIMULATOR_URL__` replaced, a disabled Manual Trigger added where `n8n execute` needs one:
+ * see addManualTrigger), (e) per workflow: reset the simulator, its SETUPS entry (e.g. inject faults),
+ * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS,
+ * (f) the credential test: `n8n start` in another temp user folder, owner, the REST calls of the
+ * credential dialog (credential-test.ts), a probe that n8n calls "Connection successful!" counts as a
+ * failure; (g) `[n8n X] N passed, M failed`. Last line: `N passed, M failed` over all versions; exit 1
+ * on any failure or when a version passed nothing.
+ *
+ * n8n 2.20.12 and 2.41.1 behave the same for all of this (read from their dist/: commands/execute.js
+ * prints the execution JSON through the logger in both; commands/import/*.js log "Successfully imported
+ * N credentials/workflows"; community packages load from <user folder>/.n8n/nodes/node_modules in both).
+ * The one difference met: n8n 2.41 evaluates expressions in isolated-vm by default (the "vm" engine), whose
+ * prebuild crashed `n8n execute` at exit: ensure-n8n.sh builds it from source (see there).
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
@@ -30,15 +47,24 @@ import { basename, dirname, join, resolve } from 'path';
 
 import type { RecordedRequest, RequestFilter, Simulator, SimulatorOptions } from '../simulator/types';
 import { instrumentData, taxonomyKpis } from '../simulator';
+import { builtCredentialRules, runCredentialChecks, type CredentialCheckSummary } from './credential-test';
 import {
 	PROJECT_ROOT,
+	assertServerVersion,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
 	installPackageInto,
 	lastLines,
+	n8nVersionsToRun,
 	parseJsonOutput,
+	restSession,
 	runN8n,
+	setupOwner,
+	startN8nServer,
+	type N8nInstall,
+	type N8nServer,
+	type PackageInfo,
 } from './lib';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 
@@ -65,6 +91,7 @@ const SIMULATOR_PLACEHOLDER = '__SIMULATOR_URL__';
 const DEFAULT_WORKFLOWS = ['test/e2e/fixtures/*.json', 'examples/*.json'];
 const EXEC_TIMEOUT_MS = Number(process.env.E2E_EXEC_TIMEOUT_MS ?? 180_000);
 const IMPORT_TIMEOUT_MS = Number(process.env.E2E_IMPORT_TIMEOUT_MS ?? 120_000);
+const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS ?? 180_000);
 
 // ---------------------------------------------------------------------------------------------
 // Shapes of what n8n prints (IRun) and of what a check receives.
@@ -111,7 +138,18 @@ export interface CheckContext {
 	mails(): ReceivedMail[];
 }
 
-type Check = (ctx: CheckContext) => void | Promise<void>;
+/** A check throws on failure; a string it returns is printed under the ok line (what it saw). */
+type Check = (ctx: CheckContext) => void | string | Promise<void | string>;
+/** Runs after the simulator is reset and before `n8n execute` (e.g. to inject faults). */
+type Setup = (sim: Simulator) => void;
+
+/** The throttle the throttle-retry fixture meets: three 429s (both bodies the API sends for its short-burst limit), then normal answers. */
+const THROTTLE_BURST = ['429-message', '429-status', '429-message'] as const;
+
+/** Per-workflow setups, keyed by file name (workflows without an entry run against a plain reset simulator). */
+const SETUPS: Record<string, Setup> = {
+	'throttle-retry.json': (sim) => sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...THROTTLE_BURST] }),
+};
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
 function holdingRows(ctx: CheckContext): Record<string, string>[] {
@@ -140,6 +178,30 @@ const CHECKS: Record<string, Check> = {
 		assert.equal(requests.length, 1, 'exactly one GET /portfolios');
 		assert.equal(requests[0].key, API_KEY);
 		assert.equal(requests[0].status, 200);
+	},
+	'throttle-retry.json': (ctx) => {
+		// The node met a burst of 429s (SETUPS) and retried until the API answered; the run succeeded.
+		const requests = ctx.requests({ route: 'POST /instruments/sustainability-profile' });
+		assert.equal(ctx.requests().length, requests.length, 'no request to another route');
+		assert.deepEqual(
+			requests.map((r) => [r.status, r.fault]),
+			[...THROTTLE_BURST.map((fault) => [429, fault]), [200, null]],
+			'three throttled tries, then one answered',
+		);
+		for (const request of requests) {
+			assert.equal(request.key, API_KEY);
+			assert.deepEqual(request.body, requests[0].body, 'every retry sends the same body');
+		}
+		const holdings = ctx.items('One Item per Row') as Record<string, string>[];
+		const rows = ctx.items('SFDR Classification');
+		assert.equal(rows.length, holdings.length, 'one output item per holding row');
+		rows.forEach((row, index) => {
+			const data = instrumentData(holdings[index].ISIN);
+			assert.equal(row.sfdr_isin, holdings[index].ISIN, `row ${index}: sfdr_isin`);
+			assert.equal(row.sfdr_found, data.known, `row ${index}: sfdr_found`);
+			assert.equal(row.sfdr_classification, data.sfdr, `row ${index}: sfdr_classification`);
+		});
+		return `simulator answered ${requests.map((r) => r.status).join(', ')} over ${requests[requests.length - 1].at - requests[0].at} ms`;
 	},
 	// The five examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
 	// what the real n8n printed and what the simulator / SMTP sink received.
@@ -322,6 +384,7 @@ const CHECKS: Record<string, Check> = {
 		const score = summary.portfolio_temperature_score as number;
 		assert.ok(Math.abs(score - weighted / total) < 0.0005, `portfolio score ${score} = value-weighted mean ${weighted / total}`);
 		assert.deepEqual(summary.removed_rows, [{ item: 14, name: 'Cash EUR', isin: null, reason: 'cash row' }]);
+		return `2 requests ${requests[1].at - requests[0].at} ms apart (the simulator answers the first is_lock: true); portfolio score ${score}`;
 	},
 };
 
@@ -333,13 +396,20 @@ interface Args {
 	simulator: boolean;
 	dump: boolean;
 	patterns: string[];
+	n8nVersions: string[];
+	credentialTest: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, simulator: true, dump: false, patterns: [] };
+	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, simulator: true, dump: false, patterns: [], n8nVersions: [], credentialTest: true };
+	let credentialTest: boolean | undefined;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
+		else if (arg === '--n8n-version') args.n8nVersions.push(argv[++i] ?? '');
+		else if (arg.startsWith('--n8n-version=')) args.n8nVersions.push(arg.slice('--n8n-version='.length));
+		else if (arg === '--credential-test') credentialTest = true;
+		else if (arg === '--no-credential-test') credentialTest = false;
 		else if (arg === '--no-simulator') args.simulator = false;
 		else if (arg === '--dump') args.dump = true;
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
@@ -347,6 +417,10 @@ function parseArgs(argv: string[]): Args {
 		else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
 		else args.patterns.push(arg);
 	}
+	if (args.n8nVersions.some((v) => !/^\d+\.\d+\.\d+/.test(v))) throw new Error('--n8n-version needs a version such as 2.41.1');
+	// Named workflow files: just those, unless --credential-test is given too.
+	args.credentialTest = credentialTest ?? args.patterns.length === 0;
+	if (args.credentialTest && !args.simulator) throw new Error('the credential test needs the simulator: add --no-credential-test');
 	if (args.patterns.length === 0) args.patterns = DEFAULT_WORKFLOWS;
 	return args;
 }
@@ -519,8 +593,15 @@ async function loadSimulator(): Promise<Simulator> {
 	return await mod.startSimulator({ port: 0, temperatureRoute: true });
 }
 
-async function main(): Promise<number> {
-	const args = parseArgs(process.argv.slice(2));
+interface LegResult {
+	version: string;
+	passed: number;
+	failed: number;
+	ms: number;
+}
+
+/** One n8n version: install check, the workflows through the CLI, then the credential test through `n8n start`. */
+async function runLeg(version: string, args: Args, info: PackageInfo, files: string[]): Promise<LegResult> {
 	const t0 = Date.now();
 	let passed = 0;
 	let failed = 0;
@@ -528,20 +609,24 @@ async function main(): Promise<number> {
 		failed++;
 		console.log(`FAIL ${what}\n     ${why.split('\n').join('\n     ')}`);
 	};
+	const done = (): LegResult => {
+		const ms = Date.now() - t0;
+		console.log(`[e2e] n8n ${version}: total ${formatMs(ms)}`);
+		console.log(`[n8n ${version}] ${passed} passed, ${failed} failed`);
+		return { version, passed, failed, ms };
+	};
 
 	// (a) n8n
-	console.log('[e2e] ensuring n8n is installed (first run: several minutes)...');
-	const paths = await ensureN8n();
-	console.log(`[e2e] node: ${paths.node}\n[e2e] n8n:  ${paths.n8n}`);
-
-	// (b) the package
-	const info = checkBuiltPackage(args.packageRoot);
-	const files = expandPatterns(args.patterns).filter((file) => {
-		if (isWorkflowFile(file)) return true;
-		console.log(`[e2e] skipping ${basename(file)}: not a workflow export`);
-		return false;
-	});
-	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
+	console.log(`\n[e2e] ===== n8n ${version} =====`);
+	console.log(`[e2e] ensuring n8n ${version} is installed (first run: several minutes)...`);
+	let install: N8nInstall;
+	try {
+		install = await ensureN8n(version);
+	} catch (error) {
+		fail(`install n8n ${version}`, (error as Error).message);
+		return done();
+	}
+	console.log(`[e2e] node: ${install.node}\n[e2e] n8n:  ${install.n8n}`);
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-'));
 	let sim: Simulator | null = null;
@@ -581,7 +666,7 @@ async function main(): Promise<number> {
 				},
 			]),
 		);
-		const credImport = await runN8n(['import:credentials', `--input=${credentialFile}`], userFolder, IMPORT_TIMEOUT_MS, {
+		const credImport = await runN8n(version, ['import:credentials', `--input=${credentialFile}`], userFolder, IMPORT_TIMEOUT_MS, {
 			N8N_LOG_LEVEL: 'info',
 		});
 		if (credImport.code !== 0 || !/Successfully imported 2 credentials/.test(credImport.stdout + credImport.stderr)) {
@@ -601,7 +686,7 @@ async function main(): Promise<number> {
 		}
 		const workflowFile = join(userFolder, 'e2e-workflows.json');
 		writeFileSync(workflowFile, JSON.stringify(prepared.map((p) => p.workflow)));
-		const wfImport = await runN8n(['import:workflow', `--input=${workflowFile}`], userFolder, IMPORT_TIMEOUT_MS, {
+		const wfImport = await runN8n(version, ['import:workflow', `--input=${workflowFile}`], userFolder, IMPORT_TIMEOUT_MS, {
 			N8N_LOG_LEVEL: 'info',
 		});
 		if (wfImport.code !== 0 || !/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)) {
@@ -620,11 +705,19 @@ async function main(): Promise<number> {
 			}
 			sim?.reset();
 			smtp.reset();
+			const setup = SETUPS[basename(p.file)] as Setup | undefined;
+			if (setup) {
+				if (!sim) {
+					fail(label, 'its setup needs the simulator, which was not started (--no-simulator)');
+					continue;
+				}
+				setup(sim);
+			}
 			if (p.injectedTriggerFor) {
 				console.log(`     ${basename(p.file)}: runs from its trigger "${p.injectedTriggerFor}"; a disabled "${INJECTED_TRIGGER}" was added for \`n8n execute\``);
 			}
 			// n8n prints the execution JSON through its logger: it needs log level info.
-			const result = await runN8n(['execute', `--id=${p.id}`, '--rawOutput'], userFolder, EXEC_TIMEOUT_MS, {
+			const result = await runN8n(version, ['execute', `--id=${p.id}`, '--rawOutput'], userFolder, EXEC_TIMEOUT_MS, {
 				N8N_LOG_LEVEL: 'info',
 			});
 			const output = result.stdout + result.stderr;
@@ -651,22 +744,87 @@ async function main(): Promise<number> {
 			}
 			const check = CHECKS[basename(p.file)] as Check | undefined;
 			try {
-				if (check) await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder));
+				const saw = check ? await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder)) : undefined;
 				passed++;
-				console.log(`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}`);
+				console.log(`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`);
 			} catch (error) {
 				fail(label, (error as Error).message);
 			}
 		}
+
+		// (f) the credential test ("Test" in the credential dialog) through `n8n start` and n8n's REST API
+		if (args.credentialTest && sim) {
+			const summary = await credentialTestInN8n(version, args.packageRoot, info, sim, args.keep);
+			passed += summary.passed;
+			failed += summary.failed + summary.gaps;
+			if (summary.gaps) console.log(`[e2e] ${summary.gaps} credential probe(s) gave "Connection successful!" for an error answer: counted as failures`);
+		}
+	} catch (error) {
+		fail(`n8n ${version}`, (error as Error).message);
 	} finally {
 		if (sim) await sim.close().catch(() => undefined);
 		if (smtp) await smtp.close().catch(() => undefined);
 		if (args.keep) console.log(`[e2e] kept n8n user folder ${userFolder}`);
 		else rmSync(userFolder, { recursive: true, force: true });
 	}
+	return done();
+}
+
+/**
+ * credential-test.ts's cases and probes (strict: a probe that n8n reports as "Connection successful!" counts as
+ * a failure) against a fresh `n8n start` of this version, in its own user folder, as the owner.
+ */
+async function credentialTestInN8n(
+	version: string,
+	packageRoot: string,
+	info: PackageInfo,
+	sim: Simulator,
+	keep: boolean,
+): Promise<CredentialCheckSummary> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-cred-'));
+	let server: N8nServer | undefined;
+	try {
+		installPackageInto(userFolder, packageRoot, info);
+		const started = Date.now();
+		server = await startN8nServer(version, userFolder, START_TIMEOUT_MS);
+		console.log(`[e2e] credential test: n8n start ready at ${server.base} in ${formatMs(Date.now() - started)}`);
+		await setupOwner(server.base);
+		const rest = await restSession(server.base);
+		await assertServerVersion(rest, version);
+		return await runCredentialChecks(rest, sim, server.base, await builtCredentialRules(packageRoot));
+	} catch (error) {
+		console.log(`FAIL credential test (n8n ${version})\n     ${(error as Error).message}`);
+		return { passed: 0, failed: 1, gaps: 0, results: [] };
+	} finally {
+		if (server) await server.stop();
+		if (keep) console.log(`[e2e] kept n8n user folder ${userFolder} (n8n.log in it)`);
+		else rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+async function main(): Promise<number> {
+	const args = parseArgs(process.argv.slice(2));
+	const t0 = Date.now();
+	const versions = n8nVersionsToRun(args.n8nVersions);
+	const info = checkBuiltPackage(args.packageRoot);
+	const files = expandPatterns(args.patterns).filter((file) => {
+		if (isWorkflowFile(file)) return true;
+		console.log(`[e2e] skipping ${basename(file)}: not a workflow export`);
+		return false;
+	});
+	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
+	console.log(`[e2e] n8n version(s): ${versions.join(', ')}; ${files.length} workflow(s); credential test ${args.credentialTest ? 'on' : 'off'}`);
+
+	const legs: LegResult[] = [];
+	for (const version of versions) legs.push(await runLeg(version, args, info, files));
+
+	const passed = legs.reduce((sum, leg) => sum + leg.passed, 0);
+	const failed = legs.reduce((sum, leg) => sum + leg.failed, 0);
+	console.log('');
+	for (const leg of legs) console.log(`[e2e] n8n ${leg.version}: ${leg.passed} passed, ${leg.failed} failed (${formatMs(leg.ms)})`);
 	console.log(`[e2e] total ${formatMs(Date.now() - t0)}`);
 	console.log(`${passed} passed, ${failed} failed`);
-	return failed === 0 && passed > 0 ? 0 : 1;
+	return failed === 0 && legs.every((leg) => leg.passed > 0) ? 0 : 1;
 }
 
 main().then(
