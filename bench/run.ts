@@ -8,6 +8,7 @@
  * bench/results/latest.md and the raw figures to bench/results/latest.json. Speed and memory are ratios against a
  * baseline measured in the same process, never absolute targets.
  */
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
 	}
 	const header = [
 		`<!-- npm run bench${quick ? ' -- --quick' : ''}${only.length < SECTIONS.length ? ` --only ${only.join(',')}` : ''} -->`,
-		`Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}, n8n-core 2.20.0 (WorkflowExecute), simulator on loopback in a child process${quick ? '; quick variant' : ''}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+		`Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}, n8n-core ${n8nCoreVersion()} (WorkflowExecute), simulator on loopback in a child process${quick ? '; quick variant' : ''}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s.`,
 	];
 	const files = writeResults(join(__dirname, 'results'), header, results, {
 		date: new Date().toISOString(),
@@ -96,3 +97,8 @@ main().then(
 		process.exit(1);
 	},
 );
+
+/** The n8n-core the bench ran in, as installed (the dev dependency moves with n8n). */
+function n8nCoreVersion(): string {
+	return (JSON.parse(readFileSync(require.resolve('n8n-core/package.json'), 'utf8')) as { version: string }).version;
+}
