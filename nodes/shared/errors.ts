@@ -52,6 +52,17 @@ const FORBIDDEN_MESSAGES: Record<string, string> = {
 };
 
 /** Turns a non-success answer into an error a non-developer can act on; the API's words stay in the description. */
+/** The origin a redirect points to (never its path or query, which may carry tokens). */
+function redirectTarget(response: ApiResponse): string {
+	const location = response.headers?.location;
+	if (typeof location !== 'string' || location === '') return 'an address it did not name';
+	try {
+		return new URL(location).origin;
+	} catch {
+		return 'another path of the same address';
+	}
+}
+
 export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse, itemIndex?: number): NodeApiError {
 	const { statusCode, body } = response;
 	const said = apiMessage(body);
@@ -63,6 +74,8 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 			route.path === '/temperature-score/insights'
 				? 'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.'
 				: `This API address does not serve ${route.method} ${route.path}. Check the Base URL in the credential (no extra path after the host).`;
+	} else if (statusCode >= 300 && statusCode < 400) {
+		message = `The API address answered the ${route.label} request with a redirect (${statusCode}) to ${redirectTarget(response)}. Nothing was sent there: the key goes to the credential's Base URL only. Put the address the API is served at in the credential's Base URL.`;
 	} else if (statusCode === 403) {
 		message = (said && FORBIDDEN_MESSAGES[said]) ?? `The API refused the ${route.label} request (403).`;
 	} else if (statusCode === 400) {

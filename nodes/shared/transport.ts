@@ -82,6 +82,9 @@ export async function apiRequest<T = IDataObject>(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// A redirect would carry the x-api-key header to whatever host it names (n8n strips only Authorization and
+		// cookies), and a 302 turns the POST into a GET: a 3xx is an error instead.
+		disableFollowRedirect: true,
 		timeout: policy.requestTimeoutMs,
 		headers: { accept: 'application/json' },
 		...(options.body !== undefined ? { body: options.body } : {}),
