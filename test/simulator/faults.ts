@@ -12,7 +12,7 @@ import {
 import type { ApiResult } from './http';
 import type { FaultKind, FaultSpec, RouteKey } from './types';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['429-message', '429-status', '429-limit', '503', '500', '504', 'drop', 'slow'];
+export const FAULT_KINDS: readonly FaultKind[] = ['429-message', '429-status', '429-limit', '503', '500', '504', '302', '307', 'drop', 'slow'];
 export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['503'];
 export const DEFAULT_SLOW_MS = 2000;
 export const DEFAULT_FAULT_SEED = 1;
@@ -85,9 +85,15 @@ export class FaultInjector {
 	}
 }
 
-/** The response of a fault kind that answers at once (not `drop` nor `slow`). */
-export function faultResponse(kind: Exclude<FaultKind, 'drop' | 'slow'>): ApiResult {
+/**
+ * The response of a fault kind that answers at once (not `drop` nor `slow`). The redirects point at `redirectTo`:
+ * another origin, where a client that follows them would take the request (and its key) along.
+ */
+export function faultResponse(kind: Exclude<FaultKind, 'drop' | 'slow'>, redirectTo: string): ApiResult {
 	switch (kind) {
+		case '302':
+		case '307':
+			return { status: Number(kind), body: { message: 'Moved' }, headers: { location: redirectTo } };
 		case '429-message':
 			return TOO_MANY_MESSAGE();
 		case '429-status':

@@ -205,7 +205,7 @@ class SimulatorCore {
 		if (fault) {
 			record.fault = fault.kind;
 			if (fault.kind === 'drop') return 'drop';
-			if (fault.kind !== 'slow') return faultResponse(fault.kind);
+			if (fault.kind !== 'slow') return faultResponse(fault.kind, `${this.documents.baseUrl}/moved${url.pathname}`);
 			await this.sleeper.sleep(fault.slowMs);
 		}
 

@@ -18,7 +18,7 @@ export type RouteKey =
 	| 'POST /temperature-score/insights'
 	| 'POST /reports';
 
-export type FaultKind = '429-message' | '429-status' | '429-limit' | '503' | '500' | '504' | 'drop' | 'slow';
+export type FaultKind = '429-message' | '429-status' | '429-limit' | '503' | '500' | '504' | '302' | '307' | 'drop' | 'slow';
 
 /**
  * Faults of one route, or of '*' (every route whose own spec is absent or spent: sequence used up and no probability).
