@@ -358,16 +358,22 @@ export async function builtCredentialRules(packageRoot: string): Promise<Rule[]>
 	return loadRules(packageRoot, checkBuiltPackage(packageRoot).credentials);
 }
 
-async function runOne(version: string, args: Args, info: ReturnType<typeof checkBuiltPackage>, rules: Rule[]): Promise<CredentialCheckSummary> {
-	console.log(`[cred-test] ===== n8n ${version} =====`);
-	await ensureN8n(version);
+/**
+ * The credential checks against a fresh `n8n start` of `version` (installed), in its own user folder with the built
+ * package, as the owner, against `sim`. Shared by this script and real-n8n.ts.
+ */
+export async function credentialChecksInN8n(
+	version: string,
+	packageRoot: string,
+	info: ReturnType<typeof checkBuiltPackage>,
+	sim: Simulator,
+	rules: Rule[],
+	keep: boolean,
+): Promise<CredentialCheckSummary> {
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-cred-'));
 	let server: N8nServer | undefined;
-	let sim: Simulator | undefined;
 	try {
-		installPackageInto(userFolder, args.packageRoot, info);
-		const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
-		sim = await simModule.startSimulator({ port: 0 });
+		installPackageInto(userFolder, packageRoot, info);
 		const started = Date.now();
 		server = await startN8nServer(version, userFolder, START_TIMEOUT_MS);
 		console.log(`[cred-test] n8n ${version} ready at ${server.base} in ${formatMs(Date.now() - started)}; simulator at ${sim.url}`);
@@ -377,9 +383,20 @@ async function runOne(version: string, args: Args, info: ReturnType<typeof check
 		return await runCredentialChecks(rest, sim, server.base, rules);
 	} finally {
 		if (server) await server.stop();
-		if (sim) await sim.close().catch(() => undefined);
-		if (args.keep) console.log(`[cred-test] kept n8n user folder ${userFolder}`);
+		if (keep) console.log(`[cred-test] kept n8n user folder ${userFolder} (n8n.log in it)`);
 		else rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+async function runOne(version: string, args: Args, info: ReturnType<typeof checkBuiltPackage>, rules: Rule[]): Promise<CredentialCheckSummary> {
+	console.log(`[cred-test] ===== n8n ${version} =====`);
+	await ensureN8n(version);
+	const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
+	const sim = await simModule.startSimulator({ port: 0 });
+	try {
+		return await credentialChecksInN8n(version, args.packageRoot, info, sim, rules, args.keep);
+	} finally {
+		await sim.close().catch(() => undefined);
 	}
 }
 

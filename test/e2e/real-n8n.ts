@@ -47,10 +47,9 @@ import { basename, dirname, join, resolve } from 'path';
 
 import type { RecordedRequest, RequestFilter, Simulator, SimulatorOptions } from '../simulator/types';
 import { instrumentData, taxonomyKpis } from '../simulator';
-import { builtCredentialRules, runCredentialChecks, type CredentialCheckSummary } from './credential-test';
+import { builtCredentialRules, credentialChecksInN8n, type CredentialCheckSummary } from './credential-test';
 import {
 	PROJECT_ROOT,
-	assertServerVersion,
 	checkBuiltPackage,
 	ensureN8n,
 	formatMs,
@@ -58,12 +57,8 @@ import {
 	lastLines,
 	n8nVersionsToRun,
 	parseJsonOutput,
-	restSession,
 	runN8n,
-	setupOwner,
-	startN8nServer,
 	type N8nInstall,
-	type N8nServer,
 	type PackageInfo,
 } from './lib';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
@@ -91,7 +86,6 @@ const SIMULATOR_PLACEHOLDER = '__SIMULATOR_URL__';
 const DEFAULT_WORKFLOWS = ['test/e2e/fixtures/*.json', 'examples/*.json'];
 const EXEC_TIMEOUT_MS = Number(process.env.E2E_EXEC_TIMEOUT_MS ?? 180_000);
 const IMPORT_TIMEOUT_MS = Number(process.env.E2E_IMPORT_TIMEOUT_MS ?? 120_000);
-const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS ?? 180_000);
 
 // ---------------------------------------------------------------------------------------------
 // Shapes of what n8n prints (IRun) and of what a check receives.
@@ -770,35 +764,13 @@ async function runLeg(version: string, args: Args, info: PackageInfo, files: str
 	return done();
 }
 
-/**
- * credential-test.ts's cases and probes (strict: a probe that n8n reports as "Connection successful!" counts as
- * a failure) against a fresh `n8n start` of this version, in its own user folder, as the owner.
- */
-async function credentialTestInN8n(
-	version: string,
-	packageRoot: string,
-	info: PackageInfo,
-	sim: Simulator,
-	keep: boolean,
-): Promise<CredentialCheckSummary> {
-	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-e2e-cred-'));
-	let server: N8nServer | undefined;
+/** The credential checks (strict: a probe n8n reports as "Connection successful!" counts as a failure); a failure to run them is one failure. */
+async function credentialTestInN8n(version: string, packageRoot: string, info: PackageInfo, sim: Simulator, keep: boolean): Promise<CredentialCheckSummary> {
 	try {
-		installPackageInto(userFolder, packageRoot, info);
-		const started = Date.now();
-		server = await startN8nServer(version, userFolder, START_TIMEOUT_MS);
-		console.log(`[e2e] credential test: n8n start ready at ${server.base} in ${formatMs(Date.now() - started)}`);
-		await setupOwner(server.base);
-		const rest = await restSession(server.base);
-		await assertServerVersion(rest, version);
-		return await runCredentialChecks(rest, sim, server.base, await builtCredentialRules(packageRoot));
+		return await credentialChecksInN8n(version, packageRoot, info, sim, await builtCredentialRules(packageRoot), keep);
 	} catch (error) {
 		console.log(`FAIL credential test (n8n ${version})\n     ${(error as Error).message}`);
 		return { passed: 0, failed: 1, gaps: 0, results: [] };
-	} finally {
-		if (server) await server.stop();
-		if (keep) console.log(`[e2e] kept n8n user folder ${userFolder} (n8n.log in it)`);
-		else rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 
