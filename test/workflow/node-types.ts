@@ -18,10 +18,12 @@ import { join } from 'node:path';
 import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 import { NodeHelpers, UserError } from 'n8n-workflow';
 
+import { supportedN8nVersions } from '../e2e/lib';
 import { createStandIns } from './standins';
 
 export const N8N_NODES_BASE_PREFIX = 'n8n-nodes-base.';
-export const DEFAULT_N8N_VERSION_DIR = 'n8n-2.20.12';
+/** The cache folder of the newest supported n8n (scripts/real-n8n/versions): its nodes match the n8n-core the tests run. */
+export const DEFAULT_N8N_VERSION_DIR = `n8n-${supportedN8nVersions().newest}`;
 
 export class HarnessNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
@@ -78,8 +80,8 @@ function isNodesBaseDir(dir: string): boolean {
 /**
  * Where an n8n-nodes-base install may be. `N8N_E2E_CACHE` may point at the n8n-nodes-base folder
  * itself, at an n8n install (…/node_modules/n8n-nodes-base below it), or at the cache root
- * (…/n8n-2.20.12/node_modules/n8n-nodes-base below it). Default:
- * $HOME/.cache/n8n-nodes-sustainability-compliance/n8n-2.20.12/node_modules/n8n-nodes-base.
+ * (…/n8n-<newest>/node_modules/n8n-nodes-base below it). Default:
+ * $HOME/.cache/n8n-nodes-sustainability-compliance/n8n-<newest>/node_modules/n8n-nodes-base.
  */
 export function findN8nNodesBase(env: NodeJS.ProcessEnv = process.env): string | undefined {
 	const candidates: string[] = [];
