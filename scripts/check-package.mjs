@@ -79,7 +79,7 @@ for (const file of packed) {
 		problem(`packed but stale (no source ${rule.source(rule.match)}; run \`npm run build\`): ${file}`);
 	}
 }
-for (const file of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+for (const file of alwaysShipped) {
 	if (!packedSet.has(file)) problem(`not packed: ${file}`);
 }
 
