@@ -152,6 +152,14 @@ function holdingRows(ctx: CheckContext): Record<string, string>[] {
 	return rows;
 }
 
+/** An SFDR output row against the simulator's data for its ISIN. */
+function assertSfdrRow(row: Record<string, unknown>, isin: string, where: string): void {
+	const data = instrumentData(isin);
+	assert.equal(row.sfdr_isin, isin, `${where}: sfdr_isin`);
+	assert.equal(row.sfdr_found, data.known, `${where}: sfdr_found`);
+	assert.equal(row.sfdr_classification, data.sfdr, `${where}: sfdr_classification`);
+}
+
 /**
  * Per-workflow checks, keyed by file name. A workflow without an entry only has to run without error.
  * Add one entry per examples/*.json file.
@@ -186,15 +194,10 @@ const CHECKS: Record<string, Check> = {
 			assert.equal(request.key, API_KEY);
 			assert.deepEqual(request.body, requests[0].body, 'every retry sends the same body');
 		}
-		const holdings = ctx.items('One Item per Row') as Record<string, string>[];
+		const holdings = holdingRows(ctx);
 		const rows = ctx.items('SFDR Classification');
 		assert.equal(rows.length, holdings.length, 'one output item per holding row');
-		rows.forEach((row, index) => {
-			const data = instrumentData(holdings[index].ISIN);
-			assert.equal(row.sfdr_isin, holdings[index].ISIN, `row ${index}: sfdr_isin`);
-			assert.equal(row.sfdr_found, data.known, `row ${index}: sfdr_found`);
-			assert.equal(row.sfdr_classification, data.sfdr, `row ${index}: sfdr_classification`);
-		});
+		rows.forEach((row, index) => assertSfdrRow(row, holdings[index].ISIN, `row ${index}`));
 		return `simulator answered ${requests.map((r) => r.status).join(', ')} over ${requests[requests.length - 1].at - requests[0].at} ms`;
 	},
 	// The five examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
@@ -213,10 +216,8 @@ const CHECKS: Record<string, Check> = {
 				assert.equal(row.sfdr_reason, 'no ISIN in field "ISIN"', `${where}: sfdr_reason`);
 				return;
 			}
+			assertSfdrRow(row, isin, where);
 			const data = instrumentData(isin);
-			assert.equal(row.sfdr_isin, isin, `${where}: sfdr_isin`);
-			assert.equal(row.sfdr_found, data.known, `${where}: sfdr_found`);
-			assert.equal(row.sfdr_classification, data.sfdr, `${where}: sfdr_classification`);
 			assert.equal(row.pai_scope_1_emissions, data.pai.scope_1_emissions, `${where}: pai_scope_1_emissions`);
 			assert.equal(row.business_involvements_total_score, data.scores?.total ?? null, `${where}: business_involvements_total_score`);
 		});
