@@ -11,6 +11,7 @@ import type {
 import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
 import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
+import { sendApiRequest } from './httpClient';
 import { pacerFor } from './pacing';
 import { sleepUnlessCancelled } from './sleep';
 import type { PaceSlot } from './pacing';
@@ -80,11 +81,6 @@ export async function apiRequest<T = IDataObject>(
 		method: route.method,
 		url: `${baseUrl}${path}`,
 		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// A redirect would carry the x-api-key header to whatever host it names (n8n strips only Authorization and
-		// cookies), and a 302 turns the POST into a GET: a 3xx is an error instead.
-		disableFollowRedirect: true,
 		timeout: policy.requestTimeoutMs,
 		headers: { accept: 'application/json' },
 		...(options.body !== undefined ? { body: options.body } : {}),
@@ -106,11 +102,7 @@ export async function apiRequest<T = IDataObject>(
 		let response: ApiResponse | undefined;
 		let networkFailure: string | undefined;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_NAME,
-				request,
-			)) as ApiResponse;
+			response = await sendApiRequest.call(this, request);
 		} catch (error) {
 			networkFailure = signal?.aborted ? undefined : networkErrorCode(error);
 			if (!networkFailure) {

@@ -2,7 +2,6 @@ import { NodeApiError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
 	JsonObject,
@@ -27,9 +26,9 @@ import { holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
 import { ROUTES } from '../../shared/routes';
-import { apiRequest, networkErrorCode } from '../../shared/transport';
+import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
+import { apiRequest } from '../../shared/transport';
 import { showValue } from '../../shared/values';
-import { sleepUnlessCancelled } from '../../shared/sleep';
 
 const show = { operation: ['generatePdfReport'] };
 const displayOptions = { show };
@@ -289,13 +288,9 @@ function prepareReport(
 	return { request: { body, reportId, reportType, quarterEnd, binaryProperty }, holdings, removed };
 }
 
-const DOWNLOAD_RETRIES = 2;
-const DOWNLOAD_TIMEOUT_MS = 60_000;
-const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
 /**
- * Fetches the PDF from `document.location_url`: another host (a presigned link), so no API key is sent.
- * Deliberately without credentials; a dropped connection or a 5xx is tried again up to twice.
+ * Fetches the PDF from `document.location_url` through the shared client (no key, public https only, no redirect,
+ * size cap, retries of dropped connections and 5xx) and words any failure: the report exists and was paid for.
  */
 async function downloadReport(
 	this: IExecuteFunctions,
@@ -304,101 +299,73 @@ async function downloadReport(
 	itemIndex: number,
 ): Promise<Buffer> {
 	const node = this.getNode();
+	const link = `Report link: ${url.length > 2000 ? `${url.slice(0, 2000)}…` : url}`;
 	const support = requestId ? `Request ID (quote it to support): ${requestId}` : 'The API gave no request ID.';
+	const paid =
+		'The report was generated and counts against the monthly quota. With the node set to continue on error (Settings > On Error), the output item keeps this link in error_details.';
 	const fail = (message: string, detail: string, httpCode?: number) =>
 		new NodeApiError(node, { message, ...(requestId ? { request_id: requestId } : {}) } as JsonObject, {
 			message,
-			description: `${detail}\n${support}`,
+			description: [detail, paid, link, support].join('\n'),
 			httpCode: httpCode === undefined ? undefined : String(httpCode),
 			itemIndex,
 		});
+	const tries = (attempts: number) => (attempts > 1 ? ` Tried ${attempts} times.` : '');
 
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(url);
-	} catch {
-		parsed = undefined;
-	}
-	if (!parsed || !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && LOOPBACK_HOST.test(parsed.hostname)))) {
-		throw fail('The report was created, but its download link is not an https:// address, so it was not fetched', `Link: ${url.slice(0, 200)}`);
-	}
-
-	const signal = this.getExecutionCancelSignal();
-	const request: IHttpRequestOptions = {
-		method: 'GET',
-		url,
-		encoding: 'arraybuffer',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: DOWNLOAD_TIMEOUT_MS,
-		headers: { accept: 'application/pdf' },
-		...(signal ? { abortSignal: signal } : {}),
-	};
-
-	for (let attempt = 1; ; attempt++) {
-		let response: { statusCode: number; body: unknown; headers: Record<string, unknown> } | undefined;
-		let dropped: string | undefined;
-		try {
-			response = (await this.helpers.httpRequest(request)) as typeof response;
-		} catch (error) {
-			dropped = signal?.aborted ? undefined : networkErrorCode(error);
-			if (!dropped) throw fail('The report was created, but downloading the PDF failed', `Error: ${(error as Error).message}`);
+	const result = await downloadFile.call(this, url, 'application/pdf', itemIndex);
+	if (result.ok) {
+		if (result.body.subarray(0, 5).toString('latin1') !== '%PDF-') {
+			throw fail(
+				'The report was created, but its download link did not return a PDF',
+				`Got ${result.body.length} bytes of ${result.contentType || 'unknown type'}. Run the node again to generate the report anew.`,
+			);
 		}
-		const status = response?.statusCode ?? 0;
-		if (response && status >= 200 && status < 300) {
-			const pdf = toBuffer(response.body);
-			if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
+		return result.body;
+	}
+	switch (result.reason) {
+		case 'refused':
+			throw fail(
+				`The report was created, but its download link ${result.problem}, so it was not fetched`,
+				'Report links are fetched only from https:// addresses on the public internet (the storage service\'s pre-signed link), never from this computer or a private network. Tell the vendor which link the API gave.',
+			);
+		case 'redirect':
+			throw fail(
+				`The report was created, but its download link answered with a redirect (${result.status}) to ${result.target}. Nothing was fetched there: a report link must answer with the PDF itself.`,
+				'Run the node again to generate the report anew; if it happens again, tell the vendor.',
+				result.status,
+			);
+		case 'too-large':
+			throw fail(
+				`The report was created, but its download is larger than ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB (${result.declared ? `announced as ${(result.bytes / 1024 / 1024).toFixed(1)} MB` : 'the download was stopped there'}), far more than a report, so it was not kept`,
+				'Tell the vendor which link the API gave.',
+			);
+		case 'network':
+			// The code goes in the details: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
+			throw fail(
+				`The report was created, but the PDF download kept failing (connection lost) after ${result.attempts} tries`,
+				`Connection error: ${result.code}. The link may expire soon: run the node again to generate the report anew.`,
+			);
+		case 'failed':
+			throw fail(
+				`The report was created, but downloading the PDF failed${result.code ? ` (${result.code})` : ''}`,
+				'Run the node again to generate the report anew.',
+			);
+		case 'status': {
+			const said = result.storageError ? `: ${result.storageError}` : '';
+			if (result.status === 403 || result.status === 404 || result.status === 410) {
 				throw fail(
-					'The report was created, but its download link did not return a PDF',
-					`Got ${pdf.length} bytes of ${String(response.headers?.['content-type'] ?? 'unknown type')}.`,
-					status,
-				);
-			}
-			return pdf;
-		}
-		const retryable = dropped !== undefined || status >= 500;
-		if (!retryable || attempt > DOWNLOAD_RETRIES) {
-			if (dropped) {
-				// The code goes in the details: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
-				throw fail(
-					`The report was created, but the PDF download kept failing (connection lost) after ${attempt} tries`,
-					`Connection error: ${dropped}. The link may expire soon: run the node again to generate the report anew.`,
-				);
-			}
-			const said = storageMessage(response!.body);
-			if (status === 403 || status === 404 || status === 410) {
-				throw fail(
-					`The report was created, but its download link has expired or is no longer valid (${status}${said ? `: ${said}` : ''})`,
+					`The report was created, but its download link has expired or is no longer valid (${result.status}${said})`,
 					'Report links are valid for a short time only. Run the node again to generate the report and download it at once.',
-					status,
+					result.status,
 				);
 			}
 			throw fail(
-				`The report was created, but the PDF download failed (${status}${said ? `: ${said}` : ''})`,
-				attempt > 1 ? `Tried ${attempt} times.` : 'Run the node again to generate the report anew.',
-				status,
+				`The report was created, but the PDF download failed (${result.status}${said})`,
+				`Run the node again to generate the report anew.${tries(result.attempts)}`,
+				result.status,
 			);
 		}
-		this.logger.debug('Sustainability Compliance API: retrying report download', { status: dropped ?? status, attempt });
-		await sleepUnlessCancelled(500 * attempt, signal);
 	}
-}
-
-function toBuffer(body: unknown): Buffer {
-	if (Buffer.isBuffer(body)) return body;
-	if (body instanceof ArrayBuffer) return Buffer.from(body);
-	if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-	if (typeof body === 'string') return Buffer.from(body, 'latin1');
-	return Buffer.alloc(0);
-}
-
-/** The storage host answers errors as XML (`<Code>AccessDenied</Code><Message>Request has expired</Message>`). */
-function storageMessage(body: unknown): string | undefined {
-	const text = toBuffer(body).subarray(0, 4000).toString('utf8');
-	const code = /<Code>([^<]{1,100})<\/Code>/.exec(text)?.[1];
-	const message = /<Message>([^<]{1,300})<\/Message>/.exec(text)?.[1];
-	if (code || message) return [code, message].filter(Boolean).join(': ');
-	return text.trim() ? text.trim().slice(0, 200) : undefined;
 }
 
 /** `<report id>_<type>_<quarter end>.pdf`, with only letters, digits, dot, dash and underscore. */

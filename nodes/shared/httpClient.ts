@@ -1,0 +1,333 @@
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME } from './constants';
+import type { ApiResponse } from './errors';
+import { sleepUnlessCancelled } from './sleep';
+import { networkErrorCode } from './transport';
+import type { RequestContext } from './transport';
+
+/**
+ * The one HTTP client of the package, with a redirect policy per kind of request:
+ * - API requests carry the key (n8n's `httpRequestWithAuthentication`) and never follow a redirect: n8n-core strips
+ *   only Authorization and cookies on a redirect, so x-api-key would go along to any host, and a 302 turns a POST
+ *   into a GET. The 3xx comes back as an answer; the transport turns it into an error naming only the target origin.
+ * - Downloads (the report's pre-signed `document.location_url`) carry no key (`httpRequest`), go to https addresses
+ *   on the public internet only, follow no redirect, and stop reading at MAX_DOWNLOAD_BYTES.
+ */
+export async function sendApiRequest(this: RequestContext, request: IHttpRequestOptions): Promise<ApiResponse> {
+	return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+		...request,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+	})) as ApiResponse;
+}
+
+/** A report PDF is a few MB at most; far above it the link is not a report. */
+export const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+/** Tries after the first, for a dropped connection or a 5xx (a GET: safe to repeat). */
+const DOWNLOAD_RETRIES = 2;
+/** How much of an error answer is read to find the storage service's code and message. */
+const ERROR_BODY_BYTES = 16 * 1024;
+
+export type DownloadResult =
+	| { ok: true; body: Buffer; contentType: string; attempts: number }
+	| { ok: false; reason: 'refused'; problem: string }
+	| { ok: false; reason: 'redirect'; status: number; target: string; attempts: number }
+	| { ok: false; reason: 'too-large'; bytes: number; declared: boolean; attempts: number }
+	| { ok: false; reason: 'status'; status: number; storageError?: string; attempts: number }
+	| { ok: false; reason: 'network'; code: string; attempts: number }
+	| { ok: false; reason: 'failed'; code?: string; attempts: number };
+
+interface StreamResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+/**
+ * Fetches a file the API links to, without the key. Checks the address first (downloadTargetProblem), then GETs the
+ * normalised address; a dropped connection or a 5xx is tried again up to twice. Never throws for an answer: the
+ * caller words the outcome (the report behind the link was already paid for).
+ */
+export async function downloadFile(
+	this: IExecuteFunctions,
+	url: string,
+	accept: string,
+	itemIndex?: number,
+): Promise<DownloadResult> {
+	const credentials = await this.getCredentials<{ baseUrl?: unknown }>(CREDENTIAL_NAME, itemIndex);
+	const baseUrl = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+	const target = checkDownloadTarget(url, baseUrl);
+	if (typeof target === 'string') return { ok: false, reason: 'refused', problem: target };
+
+	const signal = this.getExecutionCancelSignal();
+	const request: IHttpRequestOptions = {
+		method: 'GET',
+		// The normalised form: what was checked is what is fetched (0x7f000001 and 127.1 are 127.0.0.1 here too).
+		url: target.href,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: DOWNLOAD_TIMEOUT_MS,
+		headers: { accept },
+		...(signal ? { abortSignal: signal } : {}),
+	};
+
+	for (let attempt = 1; ; attempt++) {
+		let outcome: DownloadResult | undefined;
+		let dropped: string | undefined;
+		try {
+			const response = (await this.helpers.httpRequest(request)) as StreamResponse;
+			outcome = await readAnswer(response, attempt);
+		} catch (error) {
+			dropped = signal?.aborted ? undefined : networkErrorCode(error);
+			if (!dropped) return { ok: false, reason: 'failed', code: errorCode(error), attempts: attempt };
+		}
+		const retryable = dropped !== undefined || (outcome?.ok === false && outcome.reason === 'status' && outcome.status >= 500);
+		if (!retryable || attempt > DOWNLOAD_RETRIES) {
+			return outcome ?? { ok: false, reason: 'network', code: dropped!, attempts: attempt };
+		}
+		this.logger.debug('Sustainability Compliance API: retrying download', {
+			status: dropped ?? (outcome as { status?: number }).status,
+			attempt,
+		});
+		await sleepUnlessCancelled(500 * attempt, signal);
+	}
+}
+
+async function readAnswer(response: StreamResponse, attempts: number): Promise<DownloadResult> {
+	const { statusCode: status, headers, body } = response;
+	if (status >= 300 && status < 400) {
+		discard(body);
+		return { ok: false, reason: 'redirect', status, target: originOf(headers?.location), attempts };
+	}
+	if (status < 200 || status >= 300) {
+		const text = (await readAtMost(body, ERROR_BODY_BYTES)).body.toString('utf8');
+		return { ok: false, reason: 'status', status, storageError: storageErrorText(text), attempts };
+	}
+	const declared = Number(headers?.['content-length']);
+	if (Number.isFinite(declared) && declared > MAX_DOWNLOAD_BYTES) {
+		discard(body);
+		return { ok: false, reason: 'too-large', bytes: declared, declared: true, attempts };
+	}
+	const read = await readAtMost(body, MAX_DOWNLOAD_BYTES);
+	if (read.truncated) return { ok: false, reason: 'too-large', bytes: read.body.length, declared: false, attempts };
+	return { ok: true, body: read.body, contentType: String(headers?.['content-type'] ?? ''), attempts };
+}
+
+interface ReadableBody extends AsyncIterable<unknown> {
+	destroy?: () => void;
+}
+
+function isStream(body: unknown): body is ReadableBody {
+	return !!body && typeof (body as ReadableBody)[Symbol.asyncIterator] === 'function';
+}
+
+function discard(body: unknown): void {
+	if (isStream(body)) body.destroy?.();
+}
+
+/** Reads a streamed body up to `limit` bytes; beyond it, stops reading and closes the connection. */
+async function readAtMost(body: unknown, limit: number): Promise<{ body: Buffer; truncated: boolean }> {
+	if (!isStream(body)) {
+		const buffer = toBuffer(body);
+		return buffer.length > limit ? { body: buffer.subarray(0, limit), truncated: true } : { body: buffer, truncated: false };
+	}
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		const buffer = toBuffer(chunk);
+		if (size + buffer.length > limit) {
+			chunks.push(buffer.subarray(0, limit - size));
+			body.destroy?.();
+			return { body: Buffer.concat(chunks), truncated: true };
+		}
+		chunks.push(buffer);
+		size += buffer.length;
+	}
+	return { body: Buffer.concat(chunks), truncated: false };
+}
+
+/** The error's code (CERT_HAS_EXPIRED, ERR_CANCELED…), never its text, which may quote the answer. */
+function errorCode(error: unknown): string | undefined {
+	for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+		const { code } = current as { code?: unknown };
+		if (typeof code === 'string' && /^[A-Z0-9_]{2,60}$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function toBuffer(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	if (typeof body === 'string') return Buffer.from(body, 'latin1');
+	return Buffer.alloc(0);
+}
+
+/** The origin of a redirect target (never its path or query, which may carry tokens). */
+function originOf(location: unknown): string {
+	if (typeof location !== 'string' || location === '') return 'an address it did not name';
+	try {
+		const origin = new URL(location).origin;
+		return origin === 'null' ? 'an address that is not a web address' : origin;
+	} catch {
+		return 'another path of the same address';
+	}
+}
+
+/**
+ * The code and message of a storage service's error answer (S3, Azure and GCS XML `<Error><Code>…</Code>
+ * <Message>…</Message>`; GCS JSON `{"error": {"code", "message"}}`; `{"code", "message"}`), else undefined: any
+ * other text (an HTML page, a stack trace, a local service's page) is never repeated.
+ */
+export function storageErrorText(text: string): string | undefined {
+	const xmlField = (name: string) => new RegExp(`<${name}>([^<]{1,300})</${name}>`).exec(text)?.[1];
+	let code: unknown = xmlField('Code');
+	let message: unknown = xmlField('Message');
+	if (code === undefined && message === undefined) {
+		try {
+			const parsed = JSON.parse(text) as Record<string, unknown>;
+			const record = (parsed?.error && typeof parsed.error === 'object' ? parsed.error : parsed) as Record<string, unknown>;
+			code = record?.code ?? record?.Code;
+			message = record?.message ?? record?.Message;
+		} catch {
+			return undefined;
+		}
+	}
+	const clean = (value: unknown, max: number) =>
+		typeof value === 'string' || typeof value === 'number'
+			? String(value)
+					.replace(/&lt;/g, '<')
+					.replace(/&gt;/g, '>')
+					.replace(/&quot;/g, '"')
+					.replace(/&apos;/g, "'")
+					.replace(/&amp;/g, '&')
+					.replace(/[\u0000-\u001f\u007f]+/g, ' ')
+					.trim()
+					.slice(0, max)
+			: '';
+	const said = [clean(code, 100), clean(message, 300)].filter(Boolean).join(': ');
+	return said || undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Which addresses a download may go to. Pure: no DNS (nodes cannot resolve names), only the address as written,
+// after WHATWG normalisation (`new URL` turns 0x7f000001, 2130706433, 0177.0.0.1 and 127.1 into 127.0.0.1, and
+// writes IPv6 in its short form, e.g. [::ffff:7f00:1]).
+// ---------------------------------------------------------------------------------------------------------------
+
+export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'reserved';
+
+const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
+	loopback: 'this computer (a loopback address)',
+	private: 'a private network address',
+	'link-local': 'a link-local address (such as a cloud metadata service)',
+	unspecified: 'an unspecified address',
+	reserved: 'a reserved address',
+};
+
+function isLoopbackName(host: string): boolean {
+	return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/**
+ * The kind of a URL host as WHATWG `new URL(...).hostname` gives it. Names are public except localhost, *.localhost
+ * (loopback), single-label names and the private-use suffixes .internal, .local, .home.arpa, .lan (they only resolve
+ * inside a network).
+ */
+export function hostKind(hostname: string): AddressKind {
+	const host = hostname.toLowerCase().replace(/\.$/, '');
+	if (host.startsWith('[') && host.endsWith(']')) return ipv6Kind(host.slice(1, -1));
+	const ipv4 = parseIpv4(host);
+	if (ipv4) return ipv4Kind(ipv4);
+	if (isLoopbackName(host)) return 'loopback';
+	if (!host.includes('.') || /\.(internal|local|home\.arpa|lan)$/.test(host)) return 'private';
+	return 'public';
+}
+
+function parseIpv4(host: string): number[] | undefined {
+	const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+	if (!match) return undefined;
+	const parts = match.slice(1).map(Number);
+	return parts.every((part) => part <= 255) ? parts : undefined;
+}
+
+function ipv4Kind([a, b]: number[]): AddressKind {
+	if (a === 127) return 'loopback';
+	if (a === 0) return 'unspecified';
+	if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) {
+		return 'private';
+	}
+	if (a === 169 && b === 254) return 'link-local';
+	// 192.0.0/24 (protocol assignments), 198.18/15 (benchmarking), 224/4 multicast, 240/4 and broadcast.
+	if ((a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224) return 'reserved';
+	return 'public';
+}
+
+/** The eight 16-bit groups of an IPv6 address as WHATWG serialises it (hex groups, at most one `::`). */
+function parseIpv6(text: string): number[] | undefined {
+	const halves = text.split('::');
+	if (halves.length > 2) return undefined;
+	const groups = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+	const head = groups(halves[0]);
+	const tail = halves.length === 2 ? groups(halves[1]) : [];
+	const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
+	const all = [...head, ...new Array<number>(Math.max(fill, 0)).fill(0), ...tail];
+	return all.length === 8 && all.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? all : undefined;
+}
+
+function ipv6Kind(text: string): AddressKind {
+	const groups = parseIpv6(text);
+	if (!groups) return 'reserved';
+	const embeddedIpv4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
+	const zeroUpTo = (count: number) => groups.slice(0, count).every((group) => group === 0);
+	if (zeroUpTo(8)) return 'unspecified';
+	if (zeroUpTo(7) && groups[7] === 1) return 'loopback';
+	// IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d): the IPv4 address.
+	if (zeroUpTo(5) && (groups[5] === 0xffff || groups[5] === 0)) return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
+	if (zeroUpTo(4) && groups[4] === 0xffff && groups[5] === 0) return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
+	// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach an IPv4 address too.
+	if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
+		return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
+	}
+	if (groups[0] === 0x2002) return ipv4Kind(embeddedIpv4(groups[1], groups[2]));
+	const first = groups[0];
+	if ((first & 0xfe00) === 0xfc00) return 'private';
+	if ((first & 0xffc0) === 0xfe80) return 'link-local';
+	if ((first & 0xffc0) === 0xfec0) return 'private';
+	if ((first & 0xff00) === 0xff00) return 'reserved';
+	if (zeroUpTo(1)) return 'reserved';
+	return 'public';
+}
+
+/**
+ * The parsed address a download may go to, or why not. https only, to a public address. When the credential's Base
+ * URL is itself on this computer (a local simulator), its links may also be http:// or https:// on the same host
+ * name as the Base URL (any port); any other loopback, private or link-local address stays refused.
+ */
+export function checkDownloadTarget(url: string, baseUrl: string): URL | string {
+	let target: URL;
+	try {
+		target = new URL(url);
+	} catch {
+		return 'is not a web address';
+	}
+	if (target.protocol !== 'https:' && target.protocol !== 'http:') return `is not an https:// address (it starts with ${target.protocol}//)`;
+	const kind = hostKind(target.hostname);
+	let base: URL | undefined;
+	try {
+		base = new URL(baseUrl);
+	} catch {
+		base = undefined;
+	}
+	const sameLocalHost = kind === 'loopback' && !!base && hostKind(base.hostname) === 'loopback' && base.hostname === target.hostname;
+	if (sameLocalHost) return target;
+	if (kind !== 'public') return `points to ${KIND_WORDS[kind]} (${target.hostname})`;
+	if (target.protocol !== 'https:') return 'is not an https:// address (it starts with http://, unencrypted)';
+	return target;
+}
