@@ -5,10 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { DOWNLOAD_FAULT_KINDS } from './downloads';
 import { FAULT_KINDS } from './faults';
 import { isRecord, parseJson, readBody, sendJson, type ApiResult } from './http';
 import { ALL_ROUTES } from './routes';
-import type { BurstLimit, FaultSpec, LatencyTable, RecordedRequest, RequestFilter, RouteKey, Simulator } from './types';
+import type { BurstLimit, DownloadFaultKind, FaultSpec, LatencyTable, RecordedRequest, RequestFilter, RouteKey, Simulator } from './types';
 
 export const CONTROL_PREFIX = '/__sim';
 
@@ -103,6 +104,21 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 			const spec = body.spec ?? null;
 			if (spec !== null && !isFaultSpec(spec)) return bad('Invalid fault spec');
 			simulator.setFaults(body.route, spec);
+			return ok();
+		}
+		case `POST ${CONTROL_PREFIX}/download-faults`: {
+			const sequence = unwrap(body, 'sequence') ?? null;
+			const valid = (kind: unknown) => kind === null || DOWNLOAD_FAULT_KINDS.includes(kind as DownloadFaultKind);
+			if (sequence !== null && !(Array.isArray(sequence) && sequence.every(valid))) {
+				return bad(`Body must be {"sequence": [${DOWNLOAD_FAULT_KINDS.map((kind) => `"${kind}"`).join(' | ')} | null, ...]} or null`);
+			}
+			simulator.setDownloadFaults(sequence as (DownloadFaultKind | null)[] | null);
+			return ok();
+		}
+		case `POST ${CONTROL_PREFIX}/report-link`: {
+			const template = unwrap(body, 'template') ?? null;
+			if (template !== null && typeof template !== 'string') return bad('Body must be {"template": "<link with {url}, {path}, {port}>"} or null');
+			simulator.setReportLink(template);
 			return ok();
 		}
 		case `POST ${CONTROL_PREFIX}/burst`: {

@@ -4,6 +4,7 @@
 export { startSimulator } from './server';
 export type {
 	BurstLimit,
+	DownloadFaultKind,
 	DownloadRecord,
 	FaultKind,
 	FaultSpec,
@@ -42,3 +43,4 @@ export { isinCheckDigit, makeIsin } from './isin';
 export { KEY_PROFILES, ORGANIZATION_MEMBERS, SIM_KEYS } from './keys';
 export type { Family, KeyProfile, SimKey } from './keys';
 export { ALL_ROUTES } from './routes';
+export { DOWNLOAD_FAULT_KINDS, OVERSIZED_BYTES, REDIRECT_PATH, SECRET_PAGE_TEXT } from './downloads';

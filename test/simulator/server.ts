@@ -36,6 +36,15 @@ function holdingsCount(body: unknown): number {
 	return isRecord(body) && Array.isArray(body.holdings) ? body.holdings.length : 0;
 }
 
+/** The host name of a Host header (no port), 127.0.0.1 when absent or unreadable. */
+function hostnameOf(host: string | null): string {
+	try {
+		return host ? new URL(`http://${host}`).hostname : HOST;
+	} catch {
+		return HOST;
+	}
+}
+
 function matches(request: RecordedRequest, filter: RequestFilter | undefined): boolean {
 	if (filter?.route !== undefined && request.route !== filter.route) return false;
 	if (filter?.key !== undefined && request.key !== filter.key) return false;
@@ -114,6 +123,8 @@ class SimulatorCore {
 			requests: (filter) =>
 				this.recorded.filter((request) => matches(request, filter)).map((request) => ({ ...request, headers: { ...request.headers } })),
 			downloads: () => this.documents.downloads(),
+			setDownloadFaults: (sequence) => this.documents.setFaults(sequence),
+			setReportLink: (template) => this.documents.setReportLink(template),
 			portfolioState: (org) => this.services.portfolios.state(org, this.now()),
 		};
 		return this.simulator;
@@ -240,6 +251,7 @@ class SimulatorCore {
 			body: validBody,
 			params: match.params,
 			now: this.now(),
+			requestHost: hostnameOf(headerValue(req, 'host')),
 		});
 	}
 }

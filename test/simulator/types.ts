@@ -95,10 +95,22 @@ export interface RequestFilter {
 	key?: string;
 }
 
+/**
+ * Faults of the download listener: `redirect` (302 to the other spelling of its host, REDIRECT_PATH), `secret-page`
+ * (500 HTML page quoting SECRET_PAGE_TEXT), `oversized` (200 PDF of OVERSIZED_BYTES with Content-Length),
+ * `oversized-unannounced` (the same, chunked, no Content-Length), `gcs-json-error` (403 Google Cloud Storage JSON).
+ */
+export type DownloadFaultKind = 'redirect' | 'secret-page' | 'oversized' | 'oversized-unannounced' | 'gcs-json-error';
+
 export interface DownloadRecord {
 	path: string;
 	headers: Record<string, string | string[] | undefined>;
 	status: number;
+	/** The download fault applied, or null. */
+	fault: DownloadFaultKind | null;
+	/** Oversized faults only: body bytes written so far, and whether the whole body was sent. */
+	bytes?: number;
+	complete?: boolean;
 }
 
 export interface SnapshotState {
@@ -133,6 +145,13 @@ export interface Simulator {
 	requests(filter?: RequestFilter): RecordedRequest[];
 	/** Requests seen by the download listener. */
 	downloads(): DownloadRecord[];
+	/** Download faults, consumed one per download request (`null` = no fault); null clears them. */
+	setDownloadFaults(sequence: (DownloadFaultKind | null)[] | null): void;
+	/**
+	 * The location_url POST /reports answers with: a template where `{url}` is the usual link, `{path}` the document's
+	 * path and `{port}` the download listener's port (e.g. 'http://169.254.169.254{path}'); null = the usual link.
+	 */
+	setReportLink(template: string | null): void;
 	/** Stored portfolios of an organization (org-a, org-b, org-c), including currency and holdings. */
 	portfolioState(org: string): PortfolioState[];
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { BENCHMARK_INDICES, SIM_KEYS, startSimulator, type Simulator } from '../index';
+import { BENCHMARK_INDICES, OVERSIZED_BYTES, REDIRECT_PATH, SECRET_PAGE_TEXT, SIM_KEYS, startSimulator, type Simulator } from '../index';
 import { COMPANIES, FUNDS, call, sleep, without } from './helpers';
 
 const HAS_POPPLER = spawnSync('which', ['pdftoppm']).status === 0;
@@ -156,5 +156,74 @@ describe('reports', () => {
 	it('is available to every valid key (not a data family)', async () => {
 		expect((await post(reportBody(), SIM_KEYS.esgOnly)).status).toBe(201);
 		expect((await post(reportBody(), SIM_KEYS.disabled)).status).toBe(403);
+	});
+
+	describe('download faults and report links (for clients\' download policies)', () => {
+		it('gives the link on the host name the API was addressed by', async () => {
+			const port = new URL(sim.url).port;
+			const res = await call(`http://localhost:${port}`, 'POST', '/reports', { body: reportBody() });
+			const link = new URL(res.body.document.location_url);
+			expect(link.hostname).toBe('localhost');
+			expect(link.port).toBe(new URL(sim.downloadUrl).port);
+			expect((await fetch(link)).status).toBe(200);
+		});
+
+		it('setReportLink fills {url}, {path} and {port} into the link; reset() restores the usual link', async () => {
+			sim.setReportLink('https://10.0.0.1:{port}{path}?was={url}');
+			const link = (await post(reportBody())).body.document.location_url as string;
+			const port = new URL(sim.downloadUrl).port;
+			expect(link).toMatch(new RegExp(`^https://10\\.0\\.0\\.1:${port}/documents/[0-9a-f]+\\.pdf\\?was=http://127\\.0\\.0\\.1:${port}/documents/`));
+			sim.reset();
+			expect(new URL((await post(reportBody())).body.document.location_url).origin).toBe(sim.downloadUrl);
+		});
+
+		it('answers the download faults in order, then normally, and records them', async () => {
+			sim.setDownloadFaults(['redirect', 'secret-page', 'gcs-json-error', null]);
+			const link = (await post(reportBody())).body.document.location_url as string;
+			const redirect = await fetch(link, { redirect: 'manual' });
+			expect(redirect.status).toBe(302);
+			const location = new URL(redirect.headers.get('location')!);
+			expect(location.hostname).toBe('localhost');
+			expect(`${location.pathname}${location.search}`).toBe(REDIRECT_PATH);
+			const page = await fetch(link);
+			expect(page.status).toBe(500);
+			expect(await page.text()).toContain(SECRET_PAGE_TEXT);
+			const gcs = await fetch(link);
+			expect(gcs.status).toBe(403);
+			expect((await gcs.json()).error).toMatchObject({ code: 403, message: expect.stringContaining('storage.objects.get') });
+			expect((await fetch(link)).status).toBe(200);
+			expect(sim.downloads().map((d) => [d.status, d.fault])).toEqual([
+				[302, 'redirect'],
+				[500, 'secret-page'],
+				[403, 'gcs-json-error'],
+				[200, null],
+			]);
+		});
+
+		it('oversized: a PDF of OVERSIZED_BYTES, announced or chunked; a client that stops early leaves it incomplete', async () => {
+			sim.setDownloadFaults(['oversized', 'oversized-unannounced']);
+			const link = (await post(reportBody())).body.document.location_url as string;
+			const announced = await fetch(link);
+			expect(announced.headers.get('content-length')).toBe(String(OVERSIZED_BYTES));
+			const reader = announced.body!.getReader();
+			const first = await reader.read();
+			expect(Buffer.from(first.value!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+			await reader.cancel();
+			const unannounced = await fetch(link);
+			expect(unannounced.headers.get('content-length')).toBeNull();
+			expect(unannounced.headers.get('transfer-encoding')).toBe('chunked');
+			await unannounced.body!.cancel();
+			await sleep(50);
+			const records = sim.downloads();
+			expect(records.map((record) => [record.fault, record.complete])).toEqual([
+				['oversized', false],
+				['oversized-unannounced', false],
+			]);
+			for (const record of records) expect(record.bytes).toBeLessThan(OVERSIZED_BYTES);
+		});
+
+		it('refuses unknown download fault kinds', () => {
+			expect(() => sim.setDownloadFaults(['teapot' as never])).toThrow('Unknown download fault kind: teapot');
+		});
 	});
 });

@@ -84,7 +84,7 @@ function createReport(context: RouteContext): ApiResult {
 	return {
 		status: 201,
 		body: {
-			document: { location_url: context.services.documents.add(pdf), request_id: randomUUID() },
+			document: { location_url: context.services.documents.add(pdf, context.requestHost), request_id: randomUUID() },
 			metadata: {
 				snapshot_at: snapshot.quarterEnd,
 				type,

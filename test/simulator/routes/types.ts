@@ -25,6 +25,8 @@ export interface RouteContext {
 	/** Decoded path parameters. */
 	params: Record<string, string>;
 	now: Date;
+	/** Host name the client addressed the API by (Host header, no port). */
+	requestHost: string;
 }
 
 export interface RouteDefinition extends RoutePattern {
