@@ -16,7 +16,7 @@ import type { IConnections, IDataObject, INode, IPairedItemData } from 'n8n-work
 import { lastCompletedQuarterEnd } from '../nodes/shared/dates';
 import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
 import { reportFileName } from '../nodes/SustainabilityReports/actions/generatePdfReport.operation';
-import { BENCHMARK_INDICES, SIM_KEYS, findIsins, startSimulator } from './simulator';
+import { BENCHMARK_INDICES, REDIRECT_PATH, SECRET_PAGE_TEXT, SIM_KEYS, findIsins, startSimulator } from './simulator';
 import type { Simulator } from './simulator';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
 
@@ -90,10 +90,10 @@ function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {})
 	return { nodes, connections };
 }
 
-async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, flow: Flow = {}) {
+async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, flow: Flow = {}, baseUrl = sim.url) {
 	return await runWorkflow(workflow(rows, parameters, flow), {
 		credentials: {
-			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: sim.url },
+			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl },
 			smtp: { host: 'localhost', port: 25, user: '', password: '', secure: false },
 		},
 		nodeTypes: { [NODE_TYPE]: new SustainabilityReports() },
@@ -406,6 +406,116 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			} finally {
 				await api.close();
 			}
+		});
+	});
+
+	describe('the PDF download: public https only, no redirect, capped, storage errors by code and message only', () => {
+		const description = (result: { error?: Error }) => String((result.error as { description?: string } | undefined)?.description);
+		const downloadPort = () => new URL(sim.downloadUrl).port;
+
+		it.each([
+			['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'a link-local address (such as a cloud metadata service) (169.254.169.254)'],
+			['https://0xa9fea9fe{path}', 'a link-local address (such as a cloud metadata service) (169.254.169.254)'],
+			['https://[::ffff:169.254.169.254]{path}', 'a link-local address (such as a cloud metadata service) ([::ffff:a9fe:a9fe])'],
+			['https://10.0.0.1{path}', 'a private network address (10.0.0.1)'],
+			['https://[fd00::1]{path}', 'a private network address ([fd00::1])'],
+			['https://0.0.0.0{path}', 'an unspecified address (0.0.0.0)'],
+			['https://intranet{path}', 'a private network address (intranet)'],
+		])('a link to %s is refused before any connection, also with a local Base URL', async (template, words) => {
+			sim.setReportLink(template);
+			const result = await run(sim, HOLDINGS, {});
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(`The report was created, but its download link points to ${words}, so it was not fetched`);
+			expect(description(result)).toContain('The report was generated and counts against the monthly quota');
+			expect(sim.requestCount({ route: ROUTE })).toBe(1);
+			expect(sim.downloads()).toHaveLength(0);
+		});
+
+		it('a local link is fetched only on the local host name of the Base URL (the simulator), in its normalised form', async () => {
+			const localhostBase = `http://localhost:${new URL(sim.url).port}`;
+			const fetched = await run(sim, HOLDINGS, {}, {}, localhostBase);
+			expect(fetched.error).toBeUndefined();
+			expect(String(fetched.items('Report')[0].json.location_url)).toMatch(/^http:\/\/localhost:\d+\/documents\//);
+			expect(sim.downloads()).toHaveLength(1);
+
+			// Another spelling of this computer is another local service as far as the Base URL says: refused.
+			sim.reset();
+			sim.setReportLink(`http://127.0.0.1:{port}{path}`);
+			const other = await run(sim, HOLDINGS, {}, {}, localhostBase);
+			expect(other.error?.message).toBe(
+				'The report was created, but its download link points to this computer (a loopback address) (127.0.0.1), so it was not fetched',
+			);
+			sim.setReportLink(`http://[::ffff:127.0.0.1]:{port}{path}`);
+			const mapped = await run(sim, HOLDINGS, {});
+			expect(mapped.error?.message).toBe(
+				'The report was created, but its download link points to this computer (a loopback address) ([::ffff:7f00:1]), so it was not fetched',
+			);
+			expect(sim.downloads()).toHaveLength(0);
+
+			// 0x7f000001 is 127.0.0.1 once normalised: the Base URL's own host, fetched at the normalised address.
+			sim.setReportLink(`http://0x7f000001:{port}{path}`);
+			const hex = await run(sim, HOLDINGS, {});
+			expect(hex.error).toBeUndefined();
+			expect(sim.downloads().map((download) => download.headers.host)).toEqual([`127.0.0.1:${downloadPort()}`]);
+		});
+
+		it('a redirect is not followed: the error names only the target origin, nothing is fetched there', async () => {
+			sim.setDownloadFaults(['redirect']);
+			const result = await run(sim, HOLDINGS, {});
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				`The report was created, but its download link answered with a redirect (302) to http://localhost:${downloadPort()}. Nothing was fetched there: a report link must answer with the PDF itself.`,
+			);
+			expect(JSON.stringify(result.run)).not.toContain('sim-redirect-token');
+			expect(sim.downloads().map((download) => [download.status, download.path])).toEqual([[302, expect.stringMatching(/^\/documents\//)]]);
+			expect(sim.downloads().some((download) => download.path === new URL(REDIRECT_PATH, 'http://x').pathname)).toBe(false);
+		});
+
+		it('an error page is never echoed: not in the error, not in the output, not in the run data; the link is kept', async () => {
+			sim.setDownloadFaults(['secret-page', 'secret-page', 'secret-page']);
+			const failed = await run(sim, HOLDINGS, {});
+			expect(failed.error?.message).toBe('The report was created, but the PDF download failed (500)');
+			expect(description(failed)).toContain('Tried 3 times.');
+			expect(JSON.stringify(failed.run)).not.toContain(SECRET_PAGE_TEXT);
+			expect(sim.downloads()).toHaveLength(3);
+
+			sim.reset();
+			sim.setDownloadFaults(['secret-page', 'secret-page', 'secret-page']);
+			const continued = await run(sim, HOLDINGS, {}, { onError: 'continueRegularOutput' });
+			expect(continued.status).toBe('success');
+			const items = continued.items('Report');
+			expect(items).toHaveLength(4);
+			for (const item of items) {
+				expect(item.json.error).toBe('The report was created, but the PDF download failed (500)');
+				expect(String(item.json.error_details)).toMatch(new RegExp(`Report link: http://127\\.0\\.0\\.1:${downloadPort()}/documents/[0-9a-f]+\\.pdf`));
+			}
+			expect(JSON.stringify(continued.run)).not.toContain(SECRET_PAGE_TEXT);
+		});
+
+		it('a storage service JSON error (Google Cloud Storage) is reported by its reason and message only', async () => {
+			sim.setDownloadFaults(['gcs-json-error']);
+			const result = await run(sim, HOLDINGS, {});
+			expect(result.error?.message).toBe(
+				'The report was created, but its download link has expired or is no longer valid (403: forbidden: Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.)',
+			);
+			expect(JSON.stringify(result.run)).not.toContain(SECRET_PAGE_TEXT);
+			expect(sim.downloads()).toHaveLength(1);
+		});
+
+		it.each([
+			['oversized', 'announced as 100.0 MB'],
+			['oversized-unannounced', 'the download was stopped there'],
+		] as const)('a body above 50 MB (%s) is refused and not read to the end', async (fault, how) => {
+			sim.setDownloadFaults([fault]);
+			const result = await run(sim, HOLDINGS, {});
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				`The report was created, but its download is larger than 50 MB (${how}), far more than a report, so it was not kept`,
+			);
+			const [download] = sim.downloads();
+			expect(download.fault).toBe(fault);
+			expect(download.complete).toBe(false);
+			expect(sim.downloads()).toHaveLength(1);
 		});
 	});
 

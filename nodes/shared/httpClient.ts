@@ -182,7 +182,7 @@ function originOf(location: unknown): string {
 
 /**
  * The code and message of a storage service's error answer (S3, Azure and GCS XML `<Error><Code>…</Code>
- * <Message>…</Message>`; GCS JSON `{"error": {"code", "message"}}`; `{"code", "message"}`), else undefined: any
+ * <Message>…</Message>`; GCS JSON `{"error": {"message", "errors": [{"reason"}]}}`; `{"code", "message"}`), else undefined: any
  * other text (an HTML page, a stack trace, a local service's page) is never repeated.
  */
 export function storageErrorText(text: string): string | undefined {
@@ -193,15 +193,17 @@ export function storageErrorText(text: string): string | undefined {
 		try {
 			const parsed = JSON.parse(text) as Record<string, unknown>;
 			const record = (parsed?.error && typeof parsed.error === 'object' ? parsed.error : parsed) as Record<string, unknown>;
-			code = record?.code ?? record?.Code;
+			// GCS puts the HTTP status in `code` and the word in errors[0].reason; only the reason says more.
+			const reason = Array.isArray(record?.errors) ? (record.errors[0] as { reason?: unknown } | undefined)?.reason : undefined;
+			code = typeof record?.code === 'string' ? record.code : (record?.Code ?? reason);
 			message = record?.message ?? record?.Message;
 		} catch {
 			return undefined;
 		}
 	}
 	const clean = (value: unknown, max: number) =>
-		typeof value === 'string' || typeof value === 'number'
-			? String(value)
+		typeof value === 'string'
+			? value
 					.replace(/&lt;/g, '<')
 					.replace(/&gt;/g, '>')
 					.replace(/&quot;/g, '"')

@@ -190,7 +190,7 @@ describe('reports', () => {
 			expect(await page.text()).toContain(SECRET_PAGE_TEXT);
 			const gcs = await fetch(link);
 			expect(gcs.status).toBe(403);
-			expect((await gcs.json()).error).toMatchObject({ code: 403, message: expect.stringContaining('storage.objects.get') });
+			expect(((await gcs.json()) as { error: unknown }).error).toMatchObject({ code: 403, message: expect.stringContaining('storage.objects.get') });
 			expect((await fetch(link)).status).toBe(200);
 			expect(sim.downloads().map((d) => [d.status, d.fault])).toEqual([
 				[302, 'redirect'],
