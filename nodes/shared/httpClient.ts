@@ -57,9 +57,7 @@ export async function downloadFile(
 	accept: string,
 	itemIndex?: number,
 ): Promise<DownloadResult> {
-	const credentials = await this.getCredentials<{ baseUrl?: unknown }>(CREDENTIAL_NAME, itemIndex);
-	const baseUrl = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
-	const target = checkDownloadTarget(url, baseUrl);
+	const target = checkDownloadTarget(url, await credentialBaseUrl.call(this, itemIndex));
 	if (typeof target === 'string') return { ok: false, reason: 'refused', problem: target };
 
 	const signal = this.getExecutionCancelSignal();
@@ -96,6 +94,12 @@ export async function downloadFile(
 		});
 		await sleepUnlessCancelled(500 * attempt, signal);
 	}
+}
+
+/** Only to tell whether the API runs on this computer (a simulator): the download itself carries no credential. */
+async function credentialBaseUrl(this: IExecuteFunctions, itemIndex?: number): Promise<string> {
+	const credentials = await this.getCredentials<{ baseUrl?: unknown }>(CREDENTIAL_NAME, itemIndex);
+	return typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 }
 
 async function readAnswer(response: StreamResponse, attempts: number): Promise<DownloadResult> {
@@ -209,7 +213,7 @@ export function storageErrorText(text: string): string | undefined {
 					.replace(/&quot;/g, '"')
 					.replace(/&apos;/g, "'")
 					.replace(/&amp;/g, '&')
-					.replace(/[\u0000-\u001f\u007f]+/g, ' ')
+					.replace(/\p{Cc}+/gu, ' ')
 					.trim()
 					.slice(0, max)
 			: '';

@@ -1,4 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets
+	-- test tooling runs in Node, outside n8n's sandbox; SECRET_PAGE_TEXT is a fake secret that clients must never echo */
 /**
  * Report documents and the second listener that serves them (another origin, S3-like presigned links).
  */

@@ -62,6 +62,28 @@ describe('control surface', () => {
 		expect((await control('GET', '/stats')).body.total).toBe(1);
 	});
 
+	it('sets the report link template and download faults', async () => {
+		const report = {
+			name: 'R',
+			identifier: 'r',
+			type: 'esg-overview',
+			snapshot_at: '2025-05-10',
+			holdings: [{ isin: COMPANIES[0], name: 'A', currency: 'EUR', weight: 100, market_value: 1 }],
+		};
+		expect((await control('POST', '/report-link', { template: 'https://10.0.0.1{path}' })).status).toBe(200);
+		const link = (await call(sim.url, 'POST', '/reports', { body: report })).body.document.location_url as string;
+		expect(link).toMatch(/^https:\/\/10\.0\.0\.1\/documents\/[0-9a-f]+\.pdf$/);
+		expect((await control('POST', '/report-link', { template: null })).status).toBe(200);
+		const usual = (await call(sim.url, 'POST', '/reports', { body: report })).body.document.location_url as string;
+		expect(new URL(usual).origin).toBe(sim.downloadUrl);
+
+		expect((await control('POST', '/download-faults', { sequence: ['secret-page', null] })).status).toBe(200);
+		expect((await fetch(usual)).status).toBe(500);
+		expect((await fetch(usual)).status).toBe(200);
+		expect((await control('POST', '/download-faults', { sequence: ['teapot'] })).status).toBe(400);
+		expect((await control('POST', '/report-link', { template: 42 })).status).toBe(400);
+	});
+
 	it('lists downloads and portfolios; unknown endpoints give 404', async () => {
 		expect((await control('GET', '/downloads')).body).toEqual({ downloads: [] });
 		await call(sim.url, 'POST', '/portfolios', {
