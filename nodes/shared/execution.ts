@@ -111,7 +111,7 @@ export async function runTasks<TTask, T>(
 	await Promise.all(Array.from({ length: workers }, worker));
 	const notSent = stoppedBy && notSentError(node, stoppedBy);
 	return {
-		outcomes: outcomes.map((outcome) => outcome ?? { state: 'not-sent', error: notSent! }),
+		outcomes: Array.from(tasks, (_, index) => outcomes[index] ?? { state: 'not-sent', error: notSent! }),
 		stoppedBy,
 	};
 }
@@ -140,20 +140,21 @@ export function withProgress(this: IExecuteFunctions, error: RunError, done: str
 /**
  * Runs one portfolio-level request per group through the executor. With continueOnFail a failed group (and a
  * group not sent after a stop error) becomes error items for its own input items while the others carry their
- * results; without it the first failure is thrown with `describeDone(groups that succeeded)` added.
+ * results; without it the first failure is thrown with what `describeDone` says was done before it.
  */
 export async function runGroups<TGroup extends { itemIndices: number[] }>(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	groups: TGroup[],
 	run: (group: TGroup) => Promise<INodeExecutionData[]>,
-	describeDone: (done: TGroup[], total: number) => string,
+	/** What was done before the failure of `failed`: "2 of 5 snapshots were stored (a, b)." */
+	describeDone: (done: TGroup[], failed: TGroup) => string,
 ): Promise<INodeExecutionData[]> {
 	const { outcomes } = await (runTasks<TGroup, INodeExecutionData[]>).call(this, groups, (group) => run(group));
-	const failure = outcomes.find((outcome) => outcome.state === 'failed');
-	if (failure && !this.continueOnFail()) {
+	const failed = outcomes.findIndex((outcome) => outcome.state === 'failed');
+	if (failed >= 0 && !this.continueOnFail()) {
 		const done = groups.filter((_, index) => outcomes[index].state === 'done');
-		throw withProgress.call(this, failure.error, describeDone(done, groups.length));
+		throw withProgress.call(this, (outcomes[failed] as { error: RunError }).error, describeDone(done, groups[failed]));
 	}
 	const output: INodeExecutionData[] = [];
 	outcomes.forEach((outcome, index) => {

@@ -192,9 +192,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		...entry,
 		itemIndices: (entry.ok ? entry.prepared.group : entry.group).itemIndices,
 	}));
-	const describeStored = (done: CheckedGroup[]) => {
+	const describeStored = (done: CheckedGroup[], failed: CheckedGroup) => {
 		const names = done.flatMap((entry) => (entry.ok ? [`${entry.prepared.portfolioId} at ${entry.prepared.quarterEnd}`] : []));
-		return `${names.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${names.length ? ` (${listNames(names)})` : ''}; running again is safe, as each snapshot replaces the one of its quarter.`;
+		return `${failed.ok ? `${failed.prepared.where}: not stored. ` : ''}${names.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${names.length ? ` (${listNames(names)})` : ''}; running again is safe, as each snapshot replaces the one of its quarter.`;
 	};
 	return await (runGroups<CheckedGroup>).call(this, items, runs, async (entry) => {
 		if (!entry.ok) throw entry.error;
