@@ -103,6 +103,7 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 		for (const isin of batches[index]) if (!answered.has(isin)) result.failed.set(isin, outcome.error);
 	});
 	if (firstFailure && !this.continueOnFail()) {
+		if (batches.length === 1) throw firstFailure;
 		const got = distinctIsins.length - result.failed.size;
 		throw withProgress.call(
 			this,

@@ -153,6 +153,8 @@ export async function runGroups<TGroup extends { itemIndices: number[] }>(
 	const { outcomes } = await (runTasks<TGroup, INodeExecutionData[]>).call(this, groups, (group) => run(group));
 	const failed = outcomes.findIndex((outcome) => outcome.state === 'failed');
 	if (failed >= 0 && !this.continueOnFail()) {
+		// One group: the error alone says it all.
+		if (groups.length === 1) throw (outcomes[failed] as { error: RunError }).error;
 		const done = groups.filter((_, index) => outcomes[index].state === 'done');
 		throw withProgress.call(this, (outcomes[failed] as { error: RunError }).error, describeDone(done, groups[failed]));
 	}
