@@ -102,13 +102,13 @@ describe('no orphan requests after Limit Exceeded (item 4)', () => {
 	it('with Concurrency 4, no batch starts after the quota answer and nothing arrives after the node returned', async () => {
 		sim.setMonthlyQuota(5);
 		const result = await run(isinItems(20), lookup({ batchSize: 1, concurrency: 4 }));
-		expect(result.error?.message).toMatch(/monthly request quota is used up/);
 		const atReturn = sim.requestCount({ route: SFDR });
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(sim.requestCount({ route: SFDR })).toBe(atReturn);
 		// Only requests already in flight when the first Limit Exceeded answer came may follow it.
 		expect(atReturn).toBeLessThanOrEqual(5 + 4);
 		expect(requestsAfterFirstLimitExceeded(SFDR)).toBeLessThanOrEqual(3);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		expect(sim.requestCount({ route: SFDR })).toBe(atReturn);
+		expect(result.error?.message).toMatch(/monthly request quota is used up/);
 	});
 
 	it('another node of the same execution sends nothing with that key after Limit Exceeded', async () => {
@@ -239,9 +239,19 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 		sim.setMonthlyQuota(2);
 		const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
 		const result = await run(rows, spec({}));
-		expect(result.error?.message).toMatch(/^This API key's monthly request quota is used up.* 2 of 6 .*before the run stopped/s);
 		expect(sim.requestCount({ route })).toBe(3);
 		expect(requestsAfterFirstLimitExceeded()).toBe(0);
+		expect(result.error?.message).toMatch(/^This API key's monthly request quota is used up.* 2 of 6 .*before the run stopped/s);
+	});
+
+	it.each(GROUP_OPERATIONS)('%s, continuing on fail: no POST after Limit Exceeded; the rest become error items', async (_name, route, spec) => {
+		sim.setMonthlyQuota(2);
+		const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
+		const result = await run(rows, spec({}, 'continueRegularOutput'));
+		expect(sim.requestCount({ route })).toBe(3);
+		const errors = result.items('Node').filter((item) => hasError(item.json));
+		expect(errors.map((item) => item.pairedItem)).toEqual([2, 3, 4, 5].map((item) => ({ item })));
+		expect(errors.slice(1).every((item) => /^Not sent: /.test(String(item.json.error)))).toBe(true);
 	});
 
 	it.each(GROUP_OPERATIONS)('%s: refuses a plan above Max Requests per Run before any request', async (_name, _route, spec) => {
