@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Requests, quota and partial failures (issue 11, items 3, 4, 5 and 7), run inside n8n's engine against the
  * simulator: every answer received is kept, a used-up quota stops the run and the execution, and Max Requests per

@@ -95,7 +95,7 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 		}
 	};
 
-	const { outcomes } = await (runTasks<string[], void>).call(this, batches, send, concurrency);
+	const { outcomes } = await (runTasks<string[], void>).call(this, batches, send, { concurrency, sameRequests: true });
 	let firstFailure: RunError | undefined;
 	outcomes.forEach((outcome, index) => {
 		if (outcome.state === 'done') return;

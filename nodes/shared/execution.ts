@@ -80,30 +80,29 @@ export interface TaskResults<T> {
 /**
  * The one executor for batches and groups. Runs `run` for each task, `concurrency` at a time, and keeps every
  * result. A failure stops the scheduling (no new task starts, those in flight are awaited) when it is a stop error
- * (used-up quota, 403, 400, request budget reached) or when the node does not continue on fail; otherwise the other
- * tasks go on. Never leaves a request running after it returns.
+ * (used-up quota, 403, request budget reached; 400 too when the tasks send `sameRequests`) or when the node does not
+ * continue on fail; otherwise the other tasks go on. Never leaves a request running after it returns.
  */
 export async function runTasks<TTask, T>(
 	this: IExecuteFunctions,
 	tasks: TTask[],
-	run: (task: TTask, isStopped: () => boolean) => Promise<T>,
-	concurrency = 1,
+	run: (task: TTask) => Promise<T>,
+	{ concurrency = 1, sameRequests = false }: { concurrency?: number; sameRequests?: boolean } = {},
 ): Promise<TaskResults<T>> {
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
 	const outcomes: Array<TaskOutcome<T> | undefined> = new Array(tasks.length);
 	let stoppedBy: RunError | undefined;
-	const isStopped = () => stoppedBy !== undefined;
 	let next = 0;
 	const worker = async () => {
 		while (!stoppedBy && next < tasks.length) {
 			const index = next++;
 			try {
-				outcomes[index] = { state: 'done', value: await run(tasks[index], isStopped) };
+				outcomes[index] = { state: 'done', value: await run(tasks[index]) };
 			} catch (caught) {
 				const error = asNodeError(node, caught);
 				outcomes[index] = { state: 'failed', error };
-				if (!stoppedBy && (isStopError(error) || !continueOnFail)) stoppedBy = error;
+				if (!stoppedBy && (isStopError(error, sameRequests) || !continueOnFail)) stoppedBy = error;
 			}
 		}
 	};

@@ -148,14 +148,15 @@ export function afterEachAnswer(context: object, pacer: Pacer, quotaUsedUp: bool
 
 /**
  * An answer after which nothing more is scheduled in this run: the quota is used up (429 Limit Exceeded), the key
- * or subscription is refused (403), the request is refused as malformed (400, the same for every batch), or the
- * run's request budget is reached.
+ * or subscription is refused (403), the run's request budget is reached, or, when every task sends the same kind
+ * of request (instrument batches differ only in their ISINs), the request is refused as malformed (400). A 400 for
+ * one group's or item's own data says nothing about the others.
  */
-export function isStopError(error: unknown): boolean {
+export function isStopError(error: unknown, badRequestStops: boolean): boolean {
 	if (!(error instanceof Error)) return false;
 	if (stopErrors.has(error)) return true;
 	if (!(error instanceof NodeApiError)) return false;
-	if (error.httpCode === '400' || error.httpCode === '403') return true;
+	if (error.httpCode === '403' || (badRequestStops && error.httpCode === '400')) return true;
 	return error.httpCode === '429' && (error.errorResponse as IDataObject | undefined)?.message === 'Limit Exceeded';
 }
 
