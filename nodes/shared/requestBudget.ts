@@ -39,7 +39,13 @@ const EXECUTION_FORGET_MS = 60 * 60_000;
 const stopErrors = new WeakSet<Error>();
 
 function executionState(context: object, pacer: Pacer): ExecutionState {
-	const id = (context as { getExecutionId?: () => string }).getExecutionId?.() ?? '';
+	let id = '';
+	try {
+		id = (context as { getExecutionId?: () => string | undefined }).getExecutionId?.() ?? '';
+	} catch {
+		// A context without an execution (e.g. loading options): nothing to remember.
+	}
+	if (!id) return { quotaUsedUp: false, lastUsedAt: 0 };
 	let byExecution = executions.get(pacer);
 	if (!byExecution) executions.set(pacer, (byExecution = new Map()));
 	const now = Date.now();
