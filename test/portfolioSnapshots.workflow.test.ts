@@ -408,8 +408,8 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		const { result } = await run(rows, createSnapshot());
 		expect(result.status).toBe('error');
 		expect(sim.requestCount({ route: POST })).toBe(2);
-		expect((result.error as Error & { description?: string }).description).toMatch(
-			/Item 3 \(first of the group .*\): not stored\. The 1 group\(s\) before it \(of 3\) were stored; running again is safe/,
+		expect(result.error?.message).toMatch(
+			/Item 3 \(first of the group .*\): not stored\. 1 of 3 snapshots were stored before the run stopped \(fund-a at \d{4}-03-31\); running again is safe/,
 		);
 	});
 

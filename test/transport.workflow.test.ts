@@ -54,7 +54,7 @@ describe('transport policy', () => {
 	it('never retries a used-up monthly quota, and never shows the key', async () => {
 		faults('429-limit');
 		const result = await lookup();
-		expect(result.error?.message).toMatch(/monthly quota \(10,000 requests\) is used up.*contact the vendor/);
+		expect(result.error?.message).toMatch(/monthly request quota is used up.*contact the vendor/);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
 		expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain('sim-all-families');
 	});

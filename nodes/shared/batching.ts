@@ -3,6 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { asNodeError } from './errors';
+import { runTasks, withProgress } from './execution';
+import type { RunError } from './execution';
 import type { ApiRoute } from './routes';
 import { apiRequest } from './transport';
 import type { RetryPolicy } from './transport';
@@ -26,6 +28,8 @@ export interface InstrumentLookupResult<TValue> {
 	requests: number;
 	/** Batches split in two after the gateway timed out. */
 	splits: number;
+	/** Only under continueOnFail: ISINs without an answer, with the error of their batch. */
+	failed: Map<string, RunError>;
 }
 
 /** Distinct values in first-seen order. */
@@ -42,6 +46,9 @@ export function chunk<T>(values: T[], size: number): T[][] {
 /**
  * Sends distinct ISINs to an /instruments/* route in batches of at most 10,000, merges the answers by ISIN,
  * and on a 504 splits the batch in two and asks for each half: ceil(N / batch size) requests when nothing fails.
+ * Batches go through the executor (runTasks): every answer received is kept. With continueOnFail the ISINs of a
+ * failed batch (or of one not sent after a stop error) come back in `failed`; without it the first failure is
+ * thrown, saying how many ISINs were answered before it.
  */
 export async function lookupInstruments<TEntry, TValue = TEntry>(
 	this: IExecuteFunctions,
@@ -51,13 +58,13 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 	isinOf: (entry: TEntry) => string | undefined,
 	options: InstrumentLookupOptions<TEntry, TValue> = {},
 ): Promise<InstrumentLookupResult<TValue>> {
-	// NaN would make no batch (or an empty one) and no worker: fall back to the defaults.
-	const wanted = (value: number | undefined, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
-	const batchSize = Math.max(1, Math.min(MAX_INSTRUMENTS_PER_REQUEST, Math.floor(wanted(options.batchSize, MAX_INSTRUMENTS_PER_REQUEST))));
-	const concurrency = Math.max(1, Math.floor(wanted(options.concurrency, 1)));
-	const result: InstrumentLookupResult<TValue> = { byIsin: new Map(), requests: 0, splits: 0 };
-	const queue = chunk(isins instanceof Set ? [...isins] : distinct(isins), batchSize);
+	const result: InstrumentLookupResult<TValue> = { byIsin: new Map(), requests: 0, splits: 0, failed: new Map() };
+	const { batchSize, concurrency } = batchSettings(options);
+	const distinctIsins = isins instanceof Set ? [...isins] : distinct(isins);
+	const batches = chunk(distinctIsins, batchSize);
 	const toValue = options.toValue ?? ((entry: TEntry) => entry as unknown as TValue);
+	/** ISINs of every batch the API answered (an unknown ISIN is answered but may have no entry). */
+	const answered = new Set<string>();
 
 	const send = async (batch: string[]): Promise<void> => {
 		let body: { data?: TEntry[] };
@@ -81,15 +88,37 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 			throw asNodeError(this.getNode(), error);
 		}
 		result.requests++;
+		for (const isin of batch) answered.add(isin);
 		for (const entry of body.data ?? []) {
 			const isin = isinOf(entry);
 			if (isin !== undefined && !result.byIsin.has(isin)) result.byIsin.set(isin, toValue(entry));
 		}
 	};
 
-	const worker = async () => {
-		for (let batch = queue.shift(); batch; batch = queue.shift()) await send(batch);
-	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+	const { outcomes } = await (runTasks<string[], void>).call(this, batches, send, { concurrency, sameRequests: true });
+	let firstFailure: RunError | undefined;
+	outcomes.forEach((outcome, index) => {
+		if (outcome.state === 'done') return;
+		if (outcome.state === 'failed') firstFailure ??= outcome.error;
+		for (const isin of batches[index]) if (!answered.has(isin)) result.failed.set(isin, outcome.error);
+	});
+	if (firstFailure && !this.continueOnFail()) {
+		if (batches.length === 1) throw firstFailure;
+		const got = distinctIsins.length - result.failed.size;
+		throw withProgress.call(
+			this,
+			firstFailure,
+			`The API answered for ${got.toLocaleString('en-US')} of the ${distinctIsins.length.toLocaleString('en-US')} distinct ISINs before the run stopped (${result.requests.toLocaleString('en-US')} of ${batches.length.toLocaleString('en-US')} batches); nothing is output when the node stops with an error. To keep the answers received when a batch fails, set Settings > On Error to "Continue".`,
+		);
+	}
 	return result;
+}
+
+/** Batch size (1..10,000) and concurrency (at least 1) from the options; NaN falls back to the defaults. */
+export function batchSettings(options: { batchSize?: number; concurrency?: number }): { batchSize: number; concurrency: number } {
+	const wanted = (value: number | undefined, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+	return {
+		batchSize: Math.max(1, Math.min(MAX_INSTRUMENTS_PER_REQUEST, Math.floor(wanted(options.batchSize, MAX_INSTRUMENTS_PER_REQUEST)))),
+		concurrency: Math.max(1, Math.floor(wanted(options.concurrency, 1))),
+	};
 }

@@ -6,6 +6,8 @@ export const MAX_INSTRUMENTS_PER_REQUEST = 10_000;
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** Spec 8: monthly requests per key. */
 export const MONTHLY_QUOTA = 10_000;
+/** Default of Max Requests per Run: about 5 % of the monthly quota, so one click cannot spend the month. */
+export const DEFAULT_MAX_REQUESTS = MONTHLY_QUOTA / 20;
 
 export const INSTRUMENT_TYPES = [
 	'stock',

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDisplayOptions, IExecuteFunctions, INodeParameterResourceLocator, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
+import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { describeDateProblem, readSnapshotDate } from './dates';
 import type { SnapshotDate } from './dates';
 import { groupItems, holdingRowsFromItems, holdingRowsFromJson, readHoldings, splitFieldList } from './holdings';
@@ -136,6 +136,30 @@ export const maxThrottleWaitOption: INodeProperties = {
 	default: 120,
 	description: 'When the API says "too many requests" (or is briefly unavailable), the node waits and tries again, up to this long in all per request. 0 fails at once. A used-up monthly quota is never retried.',
 };
+
+/** For the Options collection of every operation that can send more than one request (read by planRequests). */
+export const maxRequestsOption: INodeProperties = {
+	displayName: 'Max Requests per Run',
+	name: 'maxRequests',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_MAX_REQUESTS,
+	description:
+		'Most requests this node may send to the API in one run, retries included (each counts against the monthly quota; 500 is about 5% of 10,000). A run that needs more is refused before anything is sent. 0 = no limit.',
+};
+
+/** An Options collection holding only Max Requests per Run, for the group operations. */
+export function requestOptions(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options: [maxRequestsOption],
+	};
+}
 
 export function batchingOptions(): INodeProperties[] {
 	return [

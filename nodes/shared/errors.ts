@@ -1,7 +1,6 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { MONTHLY_QUOTA } from './constants';
 import type { ApiRoute } from './routes';
 
 export interface ApiResponse {
@@ -33,6 +32,9 @@ export function schemaProblems(body: unknown): string[] {
 	if (detail && typeof detail === 'object') return [JSON.stringify(detail)];
 	return [];
 }
+
+/** The start of the message for a used-up quota: the API does not say how large the quota is, so neither do we. */
+export const QUOTA_USED_UP = 'This API key\'s monthly request quota is used up (the API answered 429 "Limit Exceeded").';
 
 export function isQuotaExhausted(response: ApiResponse): boolean {
 	return response.statusCode === 429 && apiMessage(response.body) === 'Limit Exceeded';
@@ -85,7 +87,7 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 	} else if (statusCode === 413) {
 		message = `The ${route.label} request is larger than the API accepts (10 MB). Send fewer holdings per run, or use Group By to split them.`;
 	} else if (statusCode === 429 && said === 'Limit Exceeded') {
-		message = `This API key's monthly quota (${MONTHLY_QUOTA.toLocaleString('en-US')} requests) is used up. Requests will fail until next month; contact the vendor to raise the quota.`;
+		message = `${QUOTA_USED_UP} Requests with this key will fail until the quota renews next month; contact the vendor to raise the quota.`;
 	} else if (statusCode === 504) {
 		message = timeoutMessage(route);
 	} else if (statusCode === 500) {

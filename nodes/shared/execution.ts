@@ -1,7 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 
 import { asNodeError } from './errors';
+import { isStopError, reportRequestsSpent, requestsPlanned, requestsSent } from './requestBudget';
 
 /** An operation of one of our nodes: gets all input items at once (batching needs them together). */
 export interface Operation {
@@ -48,48 +49,139 @@ export async function routeOperation(
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`);
 	}
 	try {
-		return [await chosen.execute.call(this, items)];
+		const output = await chosen.execute.call(this, items);
+		reportRequestsSpent.call(this);
+		return [output];
 	} catch (error) {
 		if (this.continueOnFail()) {
+			reportRequestsSpent.call(this);
 			return [errorItemsFor(error as Error, items, items.map((_, index) => index))];
 		}
 		throw asNodeError(this.getNode(), error);
 	}
 }
 
+export type RunError = NodeApiError | NodeOperationError;
+
+export type TaskOutcome<T> =
+	| { state: 'done'; value: T }
+	/** The task's own request failed. */
+	| { state: 'failed'; error: RunError }
+	/** Never started: an earlier answer stopped the run (see isStopError). */
+	| { state: 'not-sent'; error: RunError };
+
+export interface TaskResults<T> {
+	/** One per task, in the tasks' order. */
+	outcomes: Array<TaskOutcome<T>>;
+	/** The error that stopped the scheduling, if one did. */
+	stoppedBy?: RunError;
+}
+
 /**
- * Runs one portfolio-level request per group; with continueOnFail a failing group turns into error items
- * for its own input items while the other groups go on.
+ * The one executor for batches and groups. Runs `run` for each task, `concurrency` at a time, and keeps every
+ * result. A failure stops the scheduling (no new task starts, those in flight are awaited) when it is a stop error
+ * (used-up quota, 403, request budget reached; 400 too when the tasks send `sameRequests`) or when the node does not
+ * continue on fail; otherwise the other tasks go on. Never leaves a request running after it returns.
  */
-export async function forEachGroup<TGroup extends { itemIndices: number[] }>(
+export async function runTasks<TTask, T>(
+	this: IExecuteFunctions,
+	tasks: TTask[],
+	run: (task: TTask) => Promise<T>,
+	{ concurrency = 1, sameRequests = false }: { concurrency?: number; sameRequests?: boolean } = {},
+): Promise<TaskResults<T>> {
+	const node = this.getNode();
+	const continueOnFail = this.continueOnFail();
+	const outcomes: Array<TaskOutcome<T> | undefined> = new Array(tasks.length);
+	let stoppedBy: RunError | undefined;
+	let next = 0;
+	const worker = async () => {
+		while (!stoppedBy && next < tasks.length) {
+			const index = next++;
+			try {
+				outcomes[index] = { state: 'done', value: await run(tasks[index]) };
+			} catch (caught) {
+				const error = asNodeError(node, caught);
+				outcomes[index] = { state: 'failed', error };
+				if (!stoppedBy && (isStopError(error, sameRequests) || !continueOnFail)) stoppedBy = error;
+			}
+		}
+	};
+	const workers = Math.max(1, Math.min(Math.floor(concurrency) || 1, tasks.length));
+	await Promise.all(Array.from({ length: workers }, worker));
+	const notSent = stoppedBy && notSentError(node, stoppedBy);
+	return {
+		outcomes: Array.from(tasks, (_, index) => outcomes[index] ?? { state: 'not-sent', error: notSent! }),
+		stoppedBy,
+	};
+}
+
+function notSentError(node: INode, cause: RunError): NodeOperationError {
+	return new NodeOperationError(node, `Not sent: an earlier request of this run failed, so no further requests were sent. ${cause.message}`, {
+		description: cause.description ?? undefined,
+	});
+}
+
+/**
+ * The first failure, with what the run did before it and what running again costs: the API's message stays first.
+ * `done` says what has data or was stored, e.g. "2 of 5 snapshots were stored (a, b)."
+ */
+export function withProgress(this: IExecuteFunctions, error: RunError, done: string): RunError {
+	const sent = requestsSent(this);
+	const planned = requestsPlanned(this);
+	const cost =
+		sent === undefined
+			? ''
+			: ` This run sent ${sent.toLocaleString('en-US')} request${sent === 1 ? '' : 's'}; running it again sends up to ${planned.toLocaleString('en-US')}.`;
+	error.message = `${error.message.replace(/\.?$/, '.')} ${done}${cost}`;
+	return error;
+}
+
+/**
+ * Runs one portfolio-level request per group through the executor. With continueOnFail a failed group (and a
+ * group not sent after a stop error) becomes error items for its own input items while the others carry their
+ * results; without it the first failure is thrown with what `describeDone` says was done before it.
+ */
+export async function runGroups<TGroup extends { itemIndices: number[] }>(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	groups: TGroup[],
 	run: (group: TGroup) => Promise<INodeExecutionData[]>,
+	/** What was done before the failure of `failed`: "2 of 5 snapshots were stored (a, b)." */
+	describeDone: (done: TGroup[], failed: TGroup) => string,
 ): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	for (const group of groups) {
-		try {
-			output.push(...(await run(group)));
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
-			output.push(...errorItemsFor(error as Error, items, group.itemIndices));
-		}
+	const { outcomes } = await (runTasks<TGroup, INodeExecutionData[]>).call(this, groups, (group) => run(group));
+	const failed = outcomes.findIndex((outcome) => outcome.state === 'failed');
+	if (failed >= 0 && !this.continueOnFail()) {
+		// One group: the error alone says it all.
+		if (groups.length === 1) throw (outcomes[failed] as { error: RunError }).error;
+		const done = groups.filter((_, index) => outcomes[index].state === 'done');
+		throw withProgress.call(this, (outcomes[failed] as { error: RunError }).error, describeDone(done, groups[failed]));
 	}
+	const output: INodeExecutionData[] = [];
+	outcomes.forEach((outcome, index) => {
+		if (outcome.state === 'done') output.push(...outcome.value);
+		else output.push(...errorItemsFor(outcome.error, items, groups[index].itemIndices));
+	});
 	return output;
+}
+
+/** "a, b, c and 7 more" for naming groups in a message. */
+export function listNames(names: string[], shown = 5): string {
+	if (names.length <= shown) return names.join(', ');
+	return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
 }
 
 export interface PreparedGroup<TGroup extends { itemIndices: number[] }, TInput> {
 	group: TGroup;
 	itemIndices: number[];
 	input?: TInput;
-	/** Only under continueOnFail: the group's bad input, thrown again when forEachGroup runs the group. */
+	/** Only under continueOnFail: the group's bad input, thrown again when runGroups runs the group. */
 	error?: Error;
 }
 
 /**
  * Reads every group's input before the first request is sent, so bad input anywhere fails the run with
- * nothing spent. Under continueOnFail a group with bad input keeps its error (forEachGroup turns it into
+ * nothing spent. Under continueOnFail a group with bad input keeps its error (runGroups turns it into
  * error items for that group) and the other groups go on.
  */
 export function prepareGroups<TGroup extends { itemIndices: number[] }, TInput>(

@@ -13,6 +13,7 @@ import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors
 import type { ApiResponse } from './errors';
 import { sendApiRequest } from './httpClient';
 import { pacerFor } from './pacing';
+import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
 import { sleepUnlessCancelled } from './sleep';
 import type { PaceSlot } from './pacing';
 import type { ApiRoute } from './routes';
@@ -101,6 +102,12 @@ export async function apiRequest<T = IDataObject>(
 	for (let attempt = 1; ; attempt++) {
 		let response: ApiResponse | undefined;
 		let networkFailure: string | undefined;
+		// Request accounting (requestBudget.ts): nothing is sent after a used-up quota or over Max Requests per Run.
+		const refusal = refusalBeforeTry(this, node, pacer, route.label, options.itemIndex);
+		if (refusal) {
+			pacer.release(slot);
+			throw refusal;
+		}
 		try {
 			response = await sendApiRequest.call(this, request);
 		} catch (error) {
@@ -111,6 +118,7 @@ export async function apiRequest<T = IDataObject>(
 			}
 		}
 
+		if (response) afterEachAnswer(this, pacer, isQuotaExhausted(response));
 		const throttled = !networkFailure && response!.statusCode === 429 && !isQuotaExhausted(response!);
 		// A throttled request did not count against the API's limit; anything else may have.
 		let paced = false;

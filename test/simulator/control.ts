@@ -127,6 +127,14 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 			simulator.setBurstLimit(limit);
 			return ok();
 		}
+		case `POST ${CONTROL_PREFIX}/quota`: {
+			const quota = unwrap(body, 'monthlyQuota') ?? null;
+			if (quota !== null && !(typeof quota === 'number' && Number.isInteger(quota) && quota >= 0)) {
+				return bad('Body must be a whole number of requests per key and month, or null, or {"monthlyQuota": ...}');
+			}
+			simulator.setMonthlyQuota(quota);
+			return ok();
+		}
 		case `POST ${CONTROL_PREFIX}/latency`: {
 			const latency = unwrap(body, 'latency') ?? {};
 			if (!isRecord(latency)) return bad('Body must be a latency table {"<route key>|default": {baseMs, perHoldingMs}}');

@@ -118,11 +118,17 @@ export class BurstLimiter {
 
 export class QuotaCounter {
 	private readonly usage = new Map<string, number>();
+	private override: number | undefined;
 
 	constructor(private readonly defaultQuota: number) {}
 
 	limitFor(profile: KeyProfile): number {
-		return profile.monthlyQuota ?? this.defaultQuota;
+		return profile.monthlyQuota ?? this.override ?? this.defaultQuota;
+	}
+
+	/** Quota of the keys without a fixed one until reset(); null restores the start option. */
+	setQuota(quota: number | null): void {
+		this.override = quota ?? undefined;
 	}
 
 	/** Counts one request of the key in the calendar month of `now`; returns the usage including it. */
@@ -135,5 +141,6 @@ export class QuotaCounter {
 
 	reset(): void {
 		this.usage.clear();
+		this.override = undefined;
 	}
 }

@@ -116,6 +116,7 @@ class SimulatorCore {
 			reset: () => this.reset(),
 			setFaults: (route, spec) => this.faults.set(route, spec),
 			setBurstLimit: (limit) => this.burst.setLimit(limit),
+			setMonthlyQuota: (quota) => this.quota.setQuota(quota),
 			setLatency: (latency) => {
 				this.latency = { ...latency };
 			},

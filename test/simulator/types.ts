@@ -140,6 +140,8 @@ export interface Simulator {
 	setFaults(route: RouteKey | '*', spec: FaultSpec | null): void;
 	setBurstLimit(limit: SimulatorOptions['burstLimit']): void;
 	setLatency(latency: SimulatorOptions['latency']): void;
+	/** Monthly quota of the keys without a fixed one (not sim-quota-5), until reset(); null restores `monthlyQuota`. */
+	setMonthlyQuota(quota: number | null): void;
 	/** Every request received on the API listener (including gateway rejections and faults, excluding /__sim/ control calls). */
 	requestCount(filter?: RequestFilter): number;
 	requests(filter?: RequestFilter): RecordedRequest[];

@@ -7,13 +7,15 @@ import {
 	portfolioGroups,
 	readHoldingsParameters,
 	removedSummary,
+	requestOptions,
 } from '../../shared/descriptions';
 import type { HoldingsInput } from '../../shared/descriptions';
 import { asNodeError, inputError } from '../../shared/errors';
-import { forEachGroup, pairedTo, prepareGroups } from '../../shared/execution';
+import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { describeGroupValues, holdingsBody } from '../../shared/holdings';
 import type { ItemGroup } from '../../shared/holdings';
+import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { parseTaxonomyKpi } from './kpis';
@@ -45,6 +47,7 @@ export const description: INodeProperties[] = [
 		default: 'summary',
 		displayOptions,
 	},
+	requestOptions(displayOptions),
 ];
 
 /** " (field = value, ...)" after a message about a group; '' without Group By. */
@@ -75,7 +78,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return input;
 	});
 
-	return await (forEachGroup<PreparedGroup<ItemGroup, HoldingsInput>>).call(this, items, groups, async (prepared) => {
+	const toSend = groups.filter((group) => !group.error).length;
+	planRequests.call(this, {
+		requests: toSend * 1,
+		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × 1 request`,
+		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
+	});
+
+	return await (runGroups<PreparedGroup<ItemGroup, HoldingsInput>>).call(this, items, groups, async (prepared) => {
 		if (prepared.error) throw prepared.error;
 		const { holdings, removed } = prepared.input!;
 		const { values } = prepared.group;
@@ -147,5 +157,5 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			});
 		}
 		return [{ json: { ...values, found: true, ...kpis, ...counts }, pairedItem }];
-	});
+	}, (done) => `${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their alignment before the run stopped; nothing is output when the node stops with an error.`);
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError, inputError } from '../../shared/errors';
-import { errorItemsFor } from '../../shared/execution';
+import { listNames, runGroups } from '../../shared/execution';
+import { planRequests } from '../../shared/requestBudget';
 import { hasLoneSurrogate, showValue } from '../../shared/values';
 
 /** Spec 2.2: the form of an identifier as POST and GET /portfolios return it. */
@@ -90,8 +91,9 @@ export function responseIdentifier(body: unknown, fallback: string | null): stri
 
 /**
  * Runs a per-item operation in two passes: every item is checked locally first (so bad input stops the run
- * before anything is changed), then the requests go out one by one. With continueOnFail a bad item, or one
- * the API refuses, becomes an error item while the others go on.
+ * before anything is changed), then the requests go out one by one through the executor (runGroups), within Max
+ * Requests per Run. With continueOnFail a bad item, or one the API refuses, becomes an error item while the others
+ * go on; a used-up quota stops the rest (error items saying they were not sent).
  */
 export async function perItem<T>(
 	this: IExecuteFunctions,
@@ -108,19 +110,22 @@ export async function perItem<T>(
 			prepared.push({ ok: false, error: asNodeError(this.getNode(), error) });
 		}
 	}
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const entry = prepared[itemIndex];
-		if (!entry.ok) {
-			output.push(...errorItemsFor(entry.error, items, [itemIndex]));
-			continue;
-		}
-		try {
-			output.push({ json: await run(entry.value, itemIndex), pairedItem: { item: itemIndex } });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
-			output.push(...errorItemsFor(asNodeError(this.getNode(), error), items, [itemIndex]));
-		}
-	}
-	return output;
+	const toSend = prepared.filter((entry) => entry.ok).length;
+	planRequests.call(this, {
+		requests: toSend,
+		breakdown: `${toSend.toLocaleString('en-US')} item${toSend === 1 ? '' : 's'} × 1 request`,
+		fewerRequests: 'send fewer items per run (for example through a Loop Over Items node)',
+	});
+	const tasks = prepared.map((entry, itemIndex) => ({ entry, itemIndex, itemIndices: [itemIndex] }));
+	return await (runGroups<(typeof tasks)[number]>).call(
+		this,
+		items,
+		tasks,
+		async ({ entry, itemIndex }) => {
+			if (!entry.ok) throw entry.error;
+			return [{ json: await run(entry.value, itemIndex), pairedItem: { item: itemIndex } }];
+		},
+		(done, failed) =>
+			`Item ${failed.itemIndex} failed; ${done.length} of ${toSend} items were sent and answered before the run stopped${done.length ? ` (${listNames(done.map((task) => `item ${task.itemIndex}`))})` : ''}.`,
+	);
 }

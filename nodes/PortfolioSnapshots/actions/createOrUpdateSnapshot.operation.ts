@@ -10,9 +10,11 @@ import {
 	readSnapshotDateParameter,
 	readTextParameter,
 	removedSummary,
+	requestOptions,
 } from '../../shared/descriptions';
 import { asNodeError } from '../../shared/errors';
-import { forEachGroup, pairedTo } from '../../shared/execution';
+import { listNames, pairedTo, runGroups } from '../../shared/execution';
+import { planRequests } from '../../shared/requestBudget';
 import { describeGroupValues, holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
@@ -70,6 +72,7 @@ export const description: INodeProperties[] = [
 	},
 	...holdingsProperties('portfolios', displayOptions),
 	groupByProperty(displayOptions, 'portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
+	requestOptions(displayOptions),
 ];
 
 interface PreparedGroup {
@@ -179,37 +182,34 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	});
 	refuseSameQuarter.call(this, checked);
 
-	let stored = 0;
 	const toStore = checked.filter((entry) => entry.ok).length;
+	planRequests.call(this, {
+		requests: toStore,
+		breakdown: `${toStore.toLocaleString('en-US')} group${toStore === 1 ? '' : 's'} × 1 request`,
+		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
+	});
 	const runs: CheckedGroup[] = checked.map((entry) => ({
 		...entry,
 		itemIndices: (entry.ok ? entry.prepared.group : entry.group).itemIndices,
 	}));
-	return await (forEachGroup<CheckedGroup>).call(this, items, runs, async (entry) => {
+	const describeStored = (done: CheckedGroup[], failed: CheckedGroup) => {
+		const names = done.flatMap((entry) => (entry.ok ? [`${entry.prepared.portfolioId} at ${entry.prepared.quarterEnd}`] : []));
+		return `${failed.ok ? `${failed.prepared.where}: not stored. ` : ''}${names.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${names.length ? ` (${listNames(names)})` : ''}; running again is safe, as each snapshot replaces the one of its quarter.`;
+	};
+	return await (runGroups<CheckedGroup>).call(this, items, runs, async (entry) => {
 		if (!entry.ok) throw entry.error;
 		const { prepared } = entry;
 		const itemIndex = prepared.group.itemIndices[0];
-		let body: IDataObject;
-		try {
-			body = await (apiRequest<IDataObject>).call(this, ROUTES.createSnapshot, {
-				body: {
-					identifier: prepared.portfolioId,
-					name: prepared.name,
-					currency: prepared.currency,
-					snapshot_at: prepared.date,
-					holdings: holdingsBody(prepared.holdings),
-				},
-				itemIndex,
-			});
-		} catch (error) {
-			const nodeError = asNodeError(this.getNode(), error);
-			if (stored > 0 && !this.continueOnFail()) {
-				const note = `${prepared.where}: not stored. The ${stored} group(s) before it (of ${toStore}) were stored; running again is safe, as each snapshot replaces the one of its quarter.`;
-				nodeError.description = nodeError.description ? `${nodeError.description}\n${note}` : note;
-			}
-			throw nodeError;
-		}
-		stored++;
+		const body = await (apiRequest<IDataObject>).call(this, ROUTES.createSnapshot, {
+			body: {
+				identifier: prepared.portfolioId,
+				name: prepared.name,
+				currency: prepared.currency,
+				snapshot_at: prepared.date,
+				holdings: holdingsBody(prepared.holdings),
+			},
+			itemIndex,
+		});
 		const message = responseMessage(body);
 		const parsed = message ? CREATE_MESSAGE.exec(message) : null;
 		return [
@@ -228,5 +228,5 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				pairedItem: pairedTo(prepared.group.itemIndices),
 			},
 		];
-	});
+	}, describeStored);
 }

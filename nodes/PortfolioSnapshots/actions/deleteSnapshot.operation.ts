@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { SnapshotDate } from '../../shared/dates';
-import { readSnapshotDateParameter } from '../../shared/descriptions';
+import { readSnapshotDateParameter, requestOptions } from '../../shared/descriptions';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import {
@@ -24,6 +24,7 @@ export const description: INodeProperties[] = [
 		hint: 'Any date in the quarter to delete. Deleting the only remaining snapshot deletes the whole portfolio.',
 		displayOptions: { show: { operation: ['deleteSnapshot'] } },
 	},
+	requestOptions({ show: { operation: ['deleteSnapshot'] } }),
 ];
 
 export type DeleteOutcome = 'snapshot_deleted' | 'portfolio_deleted' | 'not_found';

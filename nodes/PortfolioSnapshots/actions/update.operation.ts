@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import { textParameterValue } from '../../shared/descriptions';
+import { requestOptions, textParameterValue } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -39,6 +39,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
+	requestOptions(displayOptions),
 ];
 
 interface PreparedUpdate {

@@ -1,11 +1,19 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { lookupInstruments } from '../../shared/batching';
+import { batchSettings, lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
-import { batchingOptions, invalidIsinsProperty, maxThrottleWaitOption, numberParameterValue, readTextParameter } from '../../shared/descriptions';
+import {
+	batchingOptions,
+	invalidIsinsProperty,
+	maxRequestsOption,
+	maxThrottleWaitOption,
+	numberParameterValue,
+	readTextParameter,
+} from '../../shared/descriptions';
 import { copyJson, errorJson } from '../../shared/execution';
 import { compactKey } from '../../shared/holdings';
+import { planRequests } from '../../shared/requestBudget';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
 
@@ -97,6 +105,7 @@ export function instrumentProperties(operation: string): INodeProperties[] {
 				...batchingOptions(),
 				invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
 				maxThrottleWaitOption,
+				maxRequestsOption,
 			],
 		},
 	];
@@ -182,8 +191,16 @@ export async function executeInstrumentOperation<TEntry>(
 		});
 	}
 
-	// One result per ISIN the API answered for, made as the answers arrive.
-	const { byIsin: results } = await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
+	const batches = Math.ceil(isins.size / batchSettings({ batchSize }).batchSize);
+	planRequests.call(this, {
+		requests: batches,
+		breakdown: `${isins.size.toLocaleString('en-US')} distinct ISINs in batches of ${batchSettings({ batchSize }).batchSize.toLocaleString('en-US')}`,
+		fewerRequests: `raise Options > Batch Size (up to ${MAX_INSTRUMENTS_PER_REQUEST.toLocaleString('en-US')} ISINs per request)`,
+	});
+
+	// One result per ISIN the API answered for, made as the answers arrive; under continueOnFail the ISINs of a
+	// failed batch come back with its error.
+	const { byIsin: results, failed } = await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
 		batchSize,
 		concurrency,
 		extraBody,
@@ -218,15 +235,21 @@ export async function executeInstrumentOperation<TEntry>(
 			else rows.set(key, { entry, items: new Set([itemIndex]) });
 		});
 		return [...rows.values()].map(({ entry, items: paired }) => ({
-			json: resultFor(entry),
+			json: entry.isin && failed.has(entry.isin) ? { isin: entry.isin, ...errorJson(failed.get(entry.isin)!) } : resultFor(entry),
 			pairedItem: [...paired].map((item) => ({ item })),
 		}));
 	}
 
 	return items.map((item, index) => {
 		const entry = perItem[index];
-		const result = resultFor(entry);
 		const json = copyJson(item.json);
+		const failure = entry.isin ? failed.get(entry.isin) : undefined;
+		if (failure) {
+			const out: INodeExecutionData = { json: Object.assign(json, errorJson(failure)), pairedItem: { item: index } };
+			if (item.binary) out.binary = item.binary;
+			return out;
+		}
+		const result = resultFor(entry);
 		if (simplify) {
 			for (const [key, value] of Object.entries(result)) json[`${spec.resultKey}_${key}`] = value;
 		} else {

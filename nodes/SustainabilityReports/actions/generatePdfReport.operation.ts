@@ -19,12 +19,14 @@ import {
 	readSnapshotDateParameter,
 	readTextParameter,
 	removedSummary,
+	requestOptions,
 } from '../../shared/descriptions';
 import { asNodeError, findRequestId, inputError } from '../../shared/errors';
-import { forEachGroup, pairedTo } from '../../shared/execution';
-import { holdingsBody } from '../../shared/holdings';
+import { listNames, pairedTo, runGroups } from '../../shared/execution';
+import { describeGroupValues, holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
+import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
 import { apiRequest } from '../../shared/transport';
@@ -123,6 +125,7 @@ export const description: INodeProperties[] = [
 		description: 'For example, give this name to the Attachments option of a Send Email or Gmail node',
 		displayOptions: { show: { ...show, downloadPdf: [true] } },
 	},
+	requestOptions(displayOptions),
 ];
 
 /** Display names of the text parameters, for messages. */
@@ -168,11 +171,25 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 	});
 
-	return await (forEachGroup<PreparedGroup>).call(this, items, groups, async (group) => {
+	// One POST per report; the PDF downloads are not API requests.
+	const toSend = groups.filter((group) => !group.error).length;
+	planRequests.call(this, {
+		requests: toSend,
+		breakdown: `${toSend.toLocaleString('en-US')} report${toSend === 1 ? '' : 's'} × 1 request`,
+		fewerRequests: 'Group By a field with fewer distinct values (one report per group)',
+	});
+	/** Reports the API generated (and charged), also when their download failed afterwards. */
+	const generated: string[] = [];
+	const describeGenerated = () =>
+		`${generated.length} of ${toSend} report${toSend === 1 ? ' was' : 's were'} generated before the run stopped${generated.length ? ` (${listNames(generated)})` : ''}; nothing is output when the node stops with an error, and running again generates ${toSend === 1 ? 'it' : 'them'} anew. To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
+
+	return await (runGroups<PreparedGroup>).call(this, items, groups, async (group) => {
 		if (group.error) throw group.error;
 		const request = group.request!;
 		const itemIndex = group.itemIndices[0];
 		const answer = (await apiRequest.call(this, ROUTES.reports, { body: request.body, itemIndex })) as ReportAnswer;
+		const shownGroup = describeGroupValues(group.values, 40);
+		generated.push(`"${request.body.name as string}"${shownGroup ? ` (${shownGroup})` : ''}`);
 		const requestId = findRequestId(answer) ?? null;
 		const locationUrl = typeof answer.document?.location_url === 'string' ? answer.document.location_url : '';
 		const metadata = answer.metadata ?? {};
@@ -214,7 +231,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		json.file_name = fileName;
 		json.file_size = pdf.length;
 		return [{ json, binary: { [request.binaryProperty]: binaryData }, pairedItem: pairedTo(group.itemIndices) }];
-	});
+	}, describeGenerated);
 }
 
 /** Reads and checks a group's parameters and holdings (parameters with expressions at the group's first item). */

@@ -12,13 +12,15 @@ import {
 	portfolioGroups,
 	readHoldingsParameters,
 	readMethodologyId,
+	requestOptions,
 } from '../../shared/descriptions';
 import type { HoldingsInput } from '../../shared/descriptions';
 import { inputError } from '../../shared/errors';
-import { forEachGroup, prepareGroups } from '../../shared/execution';
+import { prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { holdingsBody } from '../../shared/holdings';
 import type { ItemGroup } from '../../shared/holdings';
+import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
@@ -29,6 +31,7 @@ export const description: INodeProperties[] = [
 	methodologyProperty(displayOptions, true, 'Methodology to classify the holdings under: pick one your API key can use, or type its ID'),
 	...holdingsProperties('sustainableInvestments', displayOptions),
 	groupByProperty(displayOptions, 'portfolios'),
+	requestOptions(displayOptions),
 ];
 
 interface GroupInput extends HoldingsInput {
@@ -52,7 +55,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return { methodologyId, ...readHoldingsParameters.call(this, 'sustainableInvestments', items, group.itemIndices) };
 	});
 
-	const output = await (forEachGroup<PreparedGroup<ItemGroup, GroupInput>>).call(this, items, groups, async (prepared) => {
+	const toSend = groups.filter((group) => !group.error && group.input!.holdings.length > 0).length;
+	planRequests.call(this, {
+		requests: toSend * 1,
+		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × 1 request`,
+		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
+	});
+
+	const output = await (runGroups<PreparedGroup<ItemGroup, GroupInput>>).call(this, items, groups, async (prepared) => {
 		if (prepared.error) throw prepared.error;
 		const { methodologyId, holdings, removed } = prepared.input!;
 		const first = prepared.itemIndices[0] ?? 0;
@@ -102,7 +112,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			pairedItem: { item },
 			...(!fromJson && items[item].binary ? { binary: items[item].binary } : {}),
 		}));
-	});
+	}, (done) => `${done.length} of ${groups.length} group${groups.length === 1 ? ' was' : 's were'} classified before the run stopped; nothing is output when the node stops with an error.`);
 	// One item per input item, in input order also across groups and error items (the sort is stable; with the
 	// JSON source every row belongs to the first item and keeps the array's order, classified rows first).
 	const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;

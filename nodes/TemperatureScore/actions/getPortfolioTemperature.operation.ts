@@ -9,11 +9,13 @@ import {
 	numberParameterValue,
 	readHoldingsParameters,
 	removedSummary,
+	requestOptions,
 } from '../../shared/descriptions';
 import { asNodeError, inputError } from '../../shared/errors';
-import { forEachGroup, pairedTo } from '../../shared/execution';
+import { pairedTo, runGroups } from '../../shared/execution';
 import { holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { formatSeconds } from '../../shared/values';
@@ -105,6 +107,7 @@ export const description: INodeProperties[] = [
 			'How long to keep asking before stopping with an error. The calculation goes on at the API, so a later run may find the scores ready.',
 		displayOptions: { show: { ...show, waitForCalculation: [true] } },
 	},
+	requestOptions(displayOptions),
 ];
 
 interface TemperatureData {
@@ -165,7 +168,17 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 	});
 
-	return await (forEachGroup<PreparedGroup>).call(this, items, groups, async (group) => {
+	// Worst case per group: a poll every Poll Interval until Maximum Wait (see calculate).
+	const perGroup = settings.wait ? 1 + Math.floor(settings.maxWaitMs / settings.intervalMs) : 1;
+	const toSend = groups.filter((group) => !group.error).length;
+	planRequests.call(this, {
+		requests: toSend * perGroup,
+		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × ${perGroup === 1 ? '1 request' : `up to ${perGroup} requests (one poll every Poll Interval while the API calculates, up to Maximum Wait)`}`,
+		fewerRequests: `Group By a field with fewer distinct values (one calculation per group)${perGroup > 1 ? ', or raise Poll Interval or lower Maximum Wait' : ''}`,
+		isMaximum: perGroup > 1,
+	});
+
+	return await (runGroups<PreparedGroup>).call(this, items, groups, async (group) => {
 		if (group.error) throw group.error;
 		const holdings = group.holdings!;
 		const removed = group.removed!;
@@ -184,7 +197,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			];
 		}
 		return perHoldingItems(group, holdings, removed, calculation);
-	});
+	}, (done) => `${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their temperature scores before the run stopped; nothing is output when the node stops with an error.`);
 }
 
 /** Asks the API, and while it answers is_lock = true waits Poll Interval and asks again, up to Maximum Wait. */
