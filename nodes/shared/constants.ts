@@ -23,7 +23,10 @@ export const INSTRUMENT_TYPES = [
 ] as const;
 export type InstrumentType = (typeof INSTRUMENT_TYPES)[number];
 
-/** Spec 4.13; the SEK credit index's provider is not named by the spec, so it is matched by suffix. */
+/**
+ * Spec 4.13. The spec names the SEK credit index only as `<index_provider> SEK IG Credit Index`; the service
+ * publishes it as Solactive's. Vendors add indices: any other name can be typed (Other Index) and the API decides.
+ */
 export const BENCHMARK_INDICES = [
 	'S&P 500',
 	'Nasdaq 100',
@@ -41,8 +44,16 @@ export const BENCHMARK_INDICES = [
 	'BEL 20',
 	'ATX 20',
 	'EURO STOXX 50',
-	'Nordic Credit Partners SEK IG Credit Index',
+	'Solactive SEK IG Credit Index',
 ] as const;
+
+/** Names earlier versions offered, still found in saved workflows: sent as the name the API publishes. */
+export const RENAMED_BENCHMARK_INDICES: Readonly<Record<string, (typeof BENCHMARK_INDICES)[number]>> = {
+	'Nordic Credit Partners SEK IG Credit Index': 'Solactive SEK IG Credit Index',
+};
+
+/** Longest benchmark index name sent: index names are short; this catches a whole cell or document mapped by mistake. */
+export const MAX_BENCHMARK_NAME_LENGTH = 200;
 
 export const REPORT_TYPES = [
 	{ name: 'ESG Overview', value: 'esg-overview' },
