@@ -451,7 +451,6 @@ describe('benchmark index: the SEK index, names not in the list, names of earlie
 		expect(sentIndex()).toBe('MSCI World');
 		expect(result.status).toBe('error');
 		expect(`${result.error?.message} ${(result.error as { description?: string }).description ?? ''}`).toMatch(/benchmark_index/);
-		if (process.env.PEEK) console.log(result.error?.message, '|', (result.error as { description?: string }).description);
 	});
 
 	it('an expression may give any index name: it is not refused locally', async () => {

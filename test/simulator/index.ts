@@ -9,6 +9,7 @@ export type {
 	FaultSpec,
 	LatencyModel,
 	LatencyTable,
+	MethodologiesShape,
 	PortfolioState,
 	RecordedRequest,
 	RequestFilter,
