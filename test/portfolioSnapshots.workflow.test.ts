@@ -140,6 +140,24 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 		}
 	});
 
+	it('a later quarter with another name in the sheet: the output names the portfolio by the name it was created with', async () => {
+		const rows = [
+			...holdingRows('fund-n', 'First Name', QUARTERS[0].date),
+			...holdingRows('fund-n', 'Second Name', QUARTERS[1].date),
+		];
+		const { result, out } = await run(rows, createSnapshot());
+		expect(result.error).toBeUndefined();
+		expect(state()[id('fund-n')].name).toBe('First Name');
+		expect(out.map((item) => [item.json.outcome, item.json.name, item.json.name_in_request])).toEqual([
+			['created', 'First Name', 'First Name'],
+			['updated', 'First Name', 'Second Name'],
+		]);
+		expect(out[0].json).not.toHaveProperty('name_note');
+		expect(out[1].json.name_note).toBe(
+			'Not applied: the API keeps the name the portfolio already has ("First Name"). Rename it with the Update operation.',
+		);
+	});
+
 	it('replaces the snapshot of a quarter when sent again with another date of that quarter', async () => {
 		await storeHistory();
 		const rows = holdingRows('fund-a', 'Renamed? No: name is kept', `${LAST_YEAR}-05-02`, 2);
@@ -147,6 +165,10 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 		expect(result.error).toBeUndefined();
 		expect(out).toHaveLength(1);
 		expect(out[0].json).toMatchObject({ outcome: 'updated', quarter_end: `${LAST_YEAR}-06-30`, snapshot_date: `${LAST_YEAR}-05-02` });
+		// Spec 3: the portfolio keeps its first name; the output does not claim the sheet's name, and says so.
+		expect(state()[id('fund-a')].name).toBe('Fund A');
+		expect(out[0].json).toMatchObject({ name: null, name_in_request: 'Renamed? No: name is kept' });
+		expect(out[0].json.name_note).toMatch(/^Not applied: the API keeps the name the portfolio already has\. Rename it with the Update operation\.$/);
 		const fundA = state()[id('fund-a')];
 		expect(fundA.name).toBe('Fund A');
 		expect(fundA.currency).toBe('EUR');
