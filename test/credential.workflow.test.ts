@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
-	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * The credential's Test button, run the way n8n's CredentialsTester.runRequestTest does it (packages/cli
  * credentials-tester.service.js, 2.20 and 2.41): the declarative `test.request` becomes the routing of a
@@ -7,9 +5,6 @@
  * and n8n's HTTP client); `responseSuccessBody` rules are checked on an answer that did not throw; a thrown
  * error gives its message. test/e2e/credential-test.ts runs the same cases inside a real `n8n start`.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
@@ -19,7 +14,6 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { Workflow, createEmptyRunExecutionData } from 'n8n-workflow';
-import get from 'lodash/get';
 
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
 import { startSimulator } from './simulator';
@@ -36,6 +30,11 @@ beforeAll(async () => {
 });
 afterAll(async () => sim.close());
 beforeEach(() => sim.reset());
+
+/** lodash.get with a dot path, as the CLI applies a responseSuccessBody rule. */
+function get(value: unknown, path: string): unknown {
+	return path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
+}
 
 /** What the dialog shows: `{ status, message }`, as CredentialsTester.runRequestTest computes it. */
 async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {

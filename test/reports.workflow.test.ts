@@ -462,6 +462,12 @@ describe('benchmark index: the SEK index, names not in the list, names of earlie
 		expect(sentIndex()).toBe('Vendor New Index 2026');
 	});
 
+	it('a Report ID over 200 characters is an input error naming the item and the field, nothing sent', async () => {
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, reportId: 'r'.repeat(20_000) });
+		expect(result.error?.message).toMatch(/^Item 0: Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted$/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
 	it('Other Index with an empty name: an input error, nothing sent', async () => {
 		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'other', benchmarkIndexName: '' });
 		expect(result.error?.message).toBe('Item 0: Benchmark Index Name is empty');

@@ -4,6 +4,15 @@ export const CREDENTIAL_NAME = 'sustainabilityComplianceApi';
 export const MAX_INSTRUMENTS_PER_REQUEST = 10_000;
 /** Spec 8: bodies above this get 413 from the gateway. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Identifiers go into the address (PUT/DELETE /portfolios/{identifier}) or are handed back for it (POST /portfolios,
+ * POST /reports). The spec sets no length; gateways refuse long request lines (431, 414), and no real identifier
+ * comes near these caps: a client Portfolio ID or Report ID of 200 characters, and a full returned identifier
+ * (svc-portfolio:<organization>_<Portfolio ID>) of 1,000, which stays under 4 KB even when URL-encoded.
+ */
+export const MAX_CLIENT_ID_LENGTH = 200;
+export const MAX_IDENTIFIER_LENGTH = 1000;
+
 /** Spec 8: monthly requests per key. */
 export const MONTHLY_QUOTA = 10_000;
 

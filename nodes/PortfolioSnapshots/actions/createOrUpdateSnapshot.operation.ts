@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
 import {
 	groupByProperty,
@@ -123,6 +124,12 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 		throw fail(
 			'Portfolio ID is empty',
 			'Give the portfolio an identifier (letters, digits, "-" and "_"), e.g. {{ $json.portfolio_id }}: portfolios stored without one cannot be updated or deleted.',
+		);
+	}
+	if (portfolioId.length > MAX_CLIENT_ID_LENGTH) {
+		throw fail(
+			`Portfolio ID is ${portfolioId.length} characters long ("${showValue(portfolioId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
+			'The API returns the ID inside the portfolio\'s identifier, which Update and Delete put in the address of the request: a long one would be refused there. Use a short ID such as global-equity, or check what is mapped to Portfolio ID.',
 		);
 	}
 	if (!PORTFOLIO_ID.test(portfolioId)) {

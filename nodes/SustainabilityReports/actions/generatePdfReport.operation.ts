@@ -8,7 +8,13 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { BENCHMARK_INDICES, MAX_BENCHMARK_NAME_LENGTH, RENAMED_BENCHMARK_INDICES, REPORT_TYPES } from '../../shared/constants';
+import {
+	BENCHMARK_INDICES,
+	MAX_BENCHMARK_NAME_LENGTH,
+	MAX_CLIENT_ID_LENGTH,
+	RENAMED_BENCHMARK_INDICES,
+	REPORT_TYPES,
+} from '../../shared/constants';
 import { lastCompletedQuarterEnd } from '../../shared/dates';
 import {
 	groupByProperty,
@@ -249,6 +255,14 @@ function prepareReport(
 	const reportId = text('reportId');
 	if (!reportId) {
 		throw inputError(node, first, 'Report ID is empty', 'The API requires a label for each report, for example the portfolio identifier.');
+	}
+	if (reportId.length > MAX_CLIENT_ID_LENGTH) {
+		throw inputError(
+			node,
+			first,
+			`Report ID is ${reportId.length} characters long ("${showValue(reportId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
+			'Use a short label such as the portfolio ID (it is also used in the file name), or check what is mapped to Report ID. Nothing was sent.',
+		);
 	}
 	const reportType = text('reportType', 'esg-overview');
 	if (!REPORT_TYPES.some(({ value }) => value === reportType)) {
