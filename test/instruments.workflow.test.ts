@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { findIsins, instrumentData, isinCheckDigit, startSimulator } from './simulator';
 import type { Simulator } from './simulator';
 import { makeIsin, makeIsins } from './helpers/isins';
@@ -187,8 +189,8 @@ describe('Sustainability Instruments inside n8n', () => {
 describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => {
 	const [good] = findIsins((d) => d.known && !d.isFund, 1);
 	const HUGE = 'A'.repeat(1024 * 1024);
-	const run = (items: Record<string, unknown>[], options: Record<string, unknown> = {}, onError?: 'continueRegularOutput') =>
-		runWorkflow(chainWorkflow(items, { ...instruments('getSfdrClassification', { options }), onError }), { credentials: credentialsFor(sim.url) });
+	const run = (items: IDataObject[], options: IDataObject = {}) =>
+		runWorkflow(chainWorkflow(items, instruments('getSfdrClassification', { options })), { credentials: credentialsFor(sim.url) });
 
 	it.each([
 		['an object', { code: 'US0378331005' }, /^Item 1: invalid ISIN: field "isin" holds an object \({"code":"US0378331005"}\), not text$/],
