@@ -13,7 +13,7 @@ import type {
 	INodeType,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { Workflow, createEmptyRunExecutionData } from 'n8n-workflow';
+import { NodeHelpers, Workflow, createEmptyRunExecutionData } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
 import { startSimulator } from './simulator';
@@ -125,10 +125,9 @@ describe('credential test (n8n-core RoutingNode, as the Test button)', () => {
 		expect(result.message).toMatch(/does not know this key/);
 	});
 
-	it('http:// to a host that is not loopback: refused, nothing sent, the message says to use https', async () => {
-		// 0.0.0.0 reaches the simulator's 127.0.0.1 listener on Linux, but it is not a loopback name: the key would travel.
-		const port = new URL(sim.url).port;
-		const result = await testCredential({ apiKey: 'sim-all-families', baseUrl: `http://0.0.0.0:${port}` });
+	// 0.0.0.0 reaches the simulator's 127.0.0.1 listener on Linux, but it is not a loopback name: the key would travel.
+	it.each(['http://0.0.0.0:PORT', ' HTTP://0.0.0.0:PORT/ '])('http:// to a host that is not loopback (%j): refused, nothing sent, the message says to use https', async (pattern) => {
+		const result = await testCredential({ apiKey: 'sim-all-families', baseUrl: pattern.replace('PORT', new URL(sim.url).port) });
 		expect(sim.requestCount()).toBe(0);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/must start with https:\/\/.*nothing was sent/i);
@@ -141,5 +140,23 @@ describe('credential test (n8n-core RoutingNode, as the Test button)', () => {
 		expect(sim.downloads()).toEqual([]);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/did not answer like the Sustainability Compliance API/);
+	});
+});
+
+describe('credential dialog: the notice under Base URL', () => {
+	const notice = credential.properties.find((property) => property.name === 'plainHttpNotice')!;
+	it.each([
+		['http://api.example.com', true],
+		['HTTP://api.example.com/', true],
+		[' http://10.0.0.1:8080', true],
+		['http://localhost.example.com', true],
+		['http://0.0.0.0:4010', true],
+		['http://localhost:4010', false],
+		['http://127.0.0.1:9/', false],
+		['http://[::1]:4010', false],
+		['https://api.example.com', false],
+		['', false],
+	])('%j: shown %s', (baseUrl, shown) => {
+		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null)).toBe(shown);
 	});
 });
