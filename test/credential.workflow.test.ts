@@ -157,6 +157,6 @@ describe('credential dialog: the notice under Base URL', () => {
 		['https://api.example.com', false],
 		['', false],
 	])('%j: shown %s', (baseUrl, shown) => {
-		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null)).toBe(shown);
+		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null, null)).toBe(shown);
 	});
 });
