@@ -40,6 +40,18 @@ export class SustainabilityComplianceApi implements ICredentialType {
 			description:
 				'Address of the API, as given by the vendor. Must start with https:// (http:// is accepted only for localhost and loopback addresses, for example a local simulator).',
 		},
+		{
+			displayName:
+				'This Base URL is refused: it must start with https://. The API key is never sent over plain http:// (only localhost and 127.0.0.1 may use it, for a local simulator). Test and every node send nothing to it.',
+			name: 'plainHttpNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: {
+					baseUrl: [{ _cnd: { regex: '^\\s*[hH][tT][tT][pP]://(?!(localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(:\\d+)?(/|\\s*$))' } }],
+				},
+			},
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -55,10 +67,14 @@ export class SustainabilityComplianceApi implements ICredentialType {
 	// to answers it did not throw on, so error statuses are let through to tell the 403 variants apart.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			// https only, http only for loopback hosts (as the nodes' transport). Any other Base URL makes the expression
+			// fail before a request exists: hash() throws the one expression error n8n passes on with a text of ours.
+			baseURL:
+				'={{ /^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "".hash("(refused: the base url must start with https:// - http:// only for localhost or 127.0.0.1. nothing was sent: the api key never travels unencrypted)") }}',
 			url: '/portfolios',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { findIsins, instrumentData, isinCheckDigit, startSimulator } from './simulator';
 import type { Simulator } from './simulator';
 import { makeIsin, makeIsins } from './helpers/isins';
@@ -181,5 +183,60 @@ describe('Sustainability Instruments inside n8n', () => {
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(3);
 		expect(result.items('Node').map((item) => (item.json.esg as { isin: string }).isin)).toEqual(isins);
+	});
+});
+
+describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => {
+	const [good] = findIsins((d) => d.known && !d.isFund, 1);
+	const HUGE = 'A'.repeat(1024 * 1024);
+	const run = (items: IDataObject[], options: IDataObject = {}) =>
+		runWorkflow(chainWorkflow(items, instruments('getSfdrClassification', { options })), { credentials: credentialsFor(sim.url) });
+
+	it.each([
+		['an object', { code: 'US0378331005' }, /^Item 1: invalid ISIN: field "isin" holds an object \({"code":"US0378331005"}\), not text$/],
+		['a list', ['US0378331005'], /^Item 1: invalid ISIN: field "isin" holds a list \(\["US0378331005"\]\), not text$/],
+		['a boolean', true, /^Item 1: invalid ISIN: field "isin" holds a boolean \(true\), not text$/],
+	])('Stop With an Error: %s is an input error naming the item and the field, nothing sent', async (_, value, message) => {
+		const result = await run([{ isin: good }, { isin: value }]);
+		expect(result.error?.message).toMatch(message);
+		expect((result.error as { description?: string }).description).toMatch(/Map the ISIN Field/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it.each(['skip', 'send'])('Invalid ISINs "%s": an object is reported on its item, never sent as "[object Object]"', async (policy) => {
+		const result = await run([{ isin: good }, { isin: { code: 'x' } }, { isin: false }], { invalidIsins: policy });
+		expect(result.error).toBeUndefined();
+		expect(sim.requests({ route: SFDR }).map((r) => (r.body as { holdings: unknown[] }).holdings)).toEqual([[{ isin: good }]]);
+		const out = result.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
+		expect(out[0]).toMatchObject({ isin: good, found: true });
+		expect(out[1]).toMatchObject({ isin: null, found: false, reason: 'invalid ISIN: field "isin" holds an object ({"code":"x"}), not text' });
+		expect(out[2]).toMatchObject({ isin: null, found: false, reason: 'invalid ISIN: field "isin" holds a boolean (false), not text' });
+	});
+
+	it('Send Anyway: a 1 MB value is not sent, and the output shows only its first characters', async () => {
+		const result = await run([{ isin: good }, { isin: HUGE }], { invalidIsins: 'send' });
+		expect(result.error).toBeUndefined();
+		const sent = sim.requests({ route: SFDR }).map((r) => JSON.stringify(r.body));
+		expect(sent).toHaveLength(1);
+		expect(sent[0]).not.toContain('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+		const second = result.items('Node')[1].json;
+		expect(second.sfdr).toMatchObject({ isin: null, found: false, reason: expect.stringMatching(/^invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\), far more than the 12 of an ISIN$/) });
+		expect(JSON.stringify(second.sfdr).length).toBeLessThan(500);
+	});
+
+	it('Stop With an Error: a 1 MB value is an input error whose message shows a short prefix', async () => {
+		const result = await run([{ isin: HUGE }]);
+		expect(result.error?.message).toMatch(/^Item 0: invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\)/);
+		expect(result.error?.message.length).toBeLessThan(200);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('A List Typed Here: an over-long entry is refused by its position', async () => {
+		const result = await runWorkflow(
+			chainWorkflow([{}], instruments('getSfdrClassification', { isinSource: 'list', isinList: `${good}, ${'B'.repeat(100)}` })),
+			{ credentials: credentialsFor(sim.url) },
+		);
+		expect(result.error?.message).toMatch(/^ISIN 2 of the list: invalid ISIN: 100 characters \("B{20}…"\)/);
+		expect(sim.requestCount()).toBe(0);
 	});
 });

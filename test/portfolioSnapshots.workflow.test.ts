@@ -140,6 +140,24 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 		}
 	});
 
+	it('a later quarter with another name in the sheet: the output names the portfolio by the name it was created with', async () => {
+		const rows = [
+			...holdingRows('fund-n', 'First Name', QUARTERS[0].date),
+			...holdingRows('fund-n', 'Second Name', QUARTERS[1].date),
+		];
+		const { result, out } = await run(rows, createSnapshot());
+		expect(result.error).toBeUndefined();
+		expect(state()[id('fund-n')].name).toBe('First Name');
+		expect(out.map((item) => [item.json.outcome, item.json.name, item.json.name_in_request])).toEqual([
+			['created', 'First Name', 'First Name'],
+			['updated', 'First Name', 'Second Name'],
+		]);
+		expect(out[0].json).not.toHaveProperty('name_note');
+		expect(out[1].json.name_note).toBe(
+			'Not applied: the API keeps the name the portfolio already has ("First Name"). Rename it with the Update operation.',
+		);
+	});
+
 	it('replaces the snapshot of a quarter when sent again with another date of that quarter', async () => {
 		await storeHistory();
 		const rows = holdingRows('fund-a', 'Renamed? No: name is kept', `${LAST_YEAR}-05-02`, 2);
@@ -147,6 +165,10 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 		expect(result.error).toBeUndefined();
 		expect(out).toHaveLength(1);
 		expect(out[0].json).toMatchObject({ outcome: 'updated', quarter_end: `${LAST_YEAR}-06-30`, snapshot_date: `${LAST_YEAR}-05-02` });
+		// Spec 3: the portfolio keeps its first name; the output does not claim the sheet's name, and says so.
+		expect(state()[id('fund-a')].name).toBe('Fund A');
+		expect(out[0].json).toMatchObject({ name: null, name_in_request: 'Renamed? No: name is kept' });
+		expect(out[0].json.name_note).toMatch(/^Not applied: the API keeps the name the portfolio already has\. Rename it with the Update operation\.$/);
 		const fundA = state()[id('fund-a')];
 		expect(fundA.name).toBe('Fund A');
 		expect(fundA.currency).toBe('EUR');
@@ -428,5 +450,44 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		expect(out[0].json).toMatchObject({ identifier: id('no-such-fund'), http_code: '400' });
 		expect(out[0].json.error).toMatch(/portfolio update/);
 		expect(out[1].json).toMatchObject({ identifier: id('fund-b'), name: 'Renamed' });
+	});
+});
+
+describe('over-long identifiers and ISINs are refused before any request', () => {
+	const LONG_IDENTIFIER = `svc-portfolio:${ORG}_${'x'.repeat(20_000)}`;
+
+	it.each([
+		['update', { updateFields: { name: 'N' } }],
+		['deleteSnapshot', { snapshotDate: `${LAST_YEAR}-03-31` }],
+	])('%s: a 20,000-character portfolio identifier is an input error naming the item and the field', async (operation, extra) => {
+		const { result } = await run([{ ok: 1 }, { identifier: LONG_IDENTIFIER }], {
+			type: 'portfolioSnapshots',
+			parameters: { operation, portfolio: byIdentifier('={{ $json.identifier ?? "svc-portfolio:org-a_short" }}'), ...extra },
+		});
+		expect(result.error?.message).toMatch(/^Item 1: Portfolio is 20\d{3} characters long \("svc-portfolio:org-a_x{20}…"\)/);
+		expect((result.error as { description?: string }).description).toMatch(/Nothing was sent/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('Create or Update Snapshot: a Portfolio ID over 200 characters is an input error, nothing sent', async () => {
+		const { result } = await run(holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date), createSnapshot());
+		expect(result.error?.message).toMatch(/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('a 1 MB ISIN in a holding: refused even with Invalid ISINs "Send Anyway"; with "Skip" the row is reported by a short prefix', async () => {
+		const rows = holdingRows('fund-l', 'Long ISIN', QUARTERS[0].date);
+		rows[1] = { ...rows[1], isin: 'D'.repeat(1024 * 1024) };
+		const sent = await run(rows, createSnapshot({ invalidIsins: 'send' }));
+		expect(sent.result.error?.message).toMatch(/^Item 1.*: invalid ISIN: 1048576 characters \("D{20}…"\), far more than the 12 of an ISIN$/);
+		expect(sim.requestCount()).toBe(0);
+
+		const skipped = await run(rows, createSnapshot({ invalidIsins: 'skip' }));
+		expect(skipped.result.error).toBeUndefined();
+		expect(JSON.stringify(sim.requests({ route: POST })[0].body)).not.toContain('DDDDDDDDDDDDDDDDDDDDDDDDD');
+		expect(skipped.out[0].json).toMatchObject({ removed_count: 1, holdings_count: 2 });
+		expect(skipped.out[0].json.removed_rows).toEqual([
+			expect.objectContaining({ item: 1, isin: `${'D'.repeat(20)}…`, reason: expect.stringMatching(/^invalid ISIN: 1048576 characters/) }),
+		]);
 	});
 });

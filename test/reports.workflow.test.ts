@@ -524,3 +524,63 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		expect(reportFileName('../..', 'mifid2', '2025-06-30')).toBe('report_mifid2_2025-06-30.pdf');
 	});
 });
+
+describe('benchmark index: the SEK index, names not in the list, names of earlier versions', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await startSimulator();
+	});
+	afterAll(async () => sim.close());
+	beforeEach(() => sim.reset());
+
+	const SOLACTIVE = 'Solactive SEK IG Credit Index';
+	const sentIndex = () => (sim.requests({ route: ROUTE })[0].body as IDataObject).benchmark_index;
+
+	it('the SEK index is listed under the name the service publishes, and the API takes it', async () => {
+		const node = new SustainabilityReports();
+		const benchmark = node.description.properties.find((property) => property.name === 'benchmarkIndex');
+		const names = (benchmark?.options ?? []).map((option) => ('value' in option ? option.value : undefined));
+		expect(names).toContain(SOLACTIVE);
+		expect(names).not.toContain('Nordic Credit Partners SEK IG Credit Index');
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: SOLACTIVE });
+		expect(result.error).toBeUndefined();
+		expect(sentIndex()).toBe(SOLACTIVE);
+		expect(result.items('Report')[0].json).toMatchObject({ benchmark_index: SOLACTIVE, default_benchmark: BENCHMARK_INDICES[SOLACTIVE] });
+	});
+
+	it('a saved workflow with the old SEK index name still runs: the name is sent as the Solactive one', async () => {
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'Nordic Credit Partners SEK IG Credit Index' });
+		expect(result.error).toBeUndefined();
+		expect(sentIndex()).toBe(SOLACTIVE);
+		expect(result.items('Report')[0].json.benchmark_index).toBe(SOLACTIVE);
+	});
+
+	it('Other Index: the typed name is sent as it is, and an index the API does not know comes back as its error', async () => {
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'other', benchmarkIndexName: ' MSCI World ' });
+		expect(sim.requestCount({ route: ROUTE })).toBe(1);
+		expect(sentIndex()).toBe('MSCI World');
+		expect(result.status).toBe('error');
+		expect(`${result.error?.message} ${(result.error as { description?: string }).description ?? ''}`).toMatch(/benchmark_index/);
+	});
+
+	it('an expression may give any index name: it is not refused locally', async () => {
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: `={{ "${SOLACTIVE}" }}` });
+		expect(result.error).toBeUndefined();
+		expect(sentIndex()).toBe(SOLACTIVE);
+		sim.reset();
+		await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: '={{ "Vendor New Index 2026" }}' });
+		expect(sentIndex()).toBe('Vendor New Index 2026');
+	});
+
+	it('a Report ID over 200 characters is an input error naming the item and the field, nothing sent', async () => {
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, reportId: 'r'.repeat(20_000) });
+		expect(result.error?.message).toMatch(/^Item 0: Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted$/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('Other Index with an empty name: an input error, nothing sent', async () => {
+		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'other', benchmarkIndexName: '' });
+		expect(result.error?.message).toBe('Item 0: Benchmark Index Name is empty');
+		expect(sim.requestCount()).toBe(0);
+	});
+});

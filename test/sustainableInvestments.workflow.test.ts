@@ -6,7 +6,7 @@ import { Workflow } from 'n8n-workflow';
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
 import { SustainableInvestments } from '../nodes/SustainableInvestments/SustainableInvestments.node';
 import { ClassificationMatcher, sustainabilityLabel } from '../nodes/SustainableInvestments/actions/classification';
-import { methodologyIdForRequest, parseMethodologies } from '../nodes/shared/methodologies';
+import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/methodologies';
 import { METHODOLOGIES, findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
 import type { Simulator } from './simulator';
 import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
@@ -116,9 +116,9 @@ describe('labels, matching and methodologies (units)', () => {
 		['ids only', { data: [7, 8] }, [[7, '7', undefined], [8, '8', undefined]]],
 		['a record without a name', [{ id: 9, description: 'Only a description' }], [[9, 'Only a description', undefined]]],
 		['a record without an id', [{ name: 'No id' }, { id: 10 }], [[10, 'Methodology 10', undefined]]],
-		['nothing usable', { message: 'ok' }, []],
 	])('parseMethodologies reads %s', (_, body, expected) => {
-		const parsed = parseMethodologies(body);
+		const read = readMethodologies(body);
+		const parsed = 'methodologies' in read ? read.methodologies : [];
 		expect(parsed.map((m) => [m.id, m.name, m.description])).toEqual(expected);
 	});
 
@@ -366,7 +366,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 	});
 
 	/** The node's list methods, called the way n8n's editor does: in n8n-core's LoadOptionsContext. */
-	function loadOptionsContext(apiKey = 'sim-all-families'): LoadOptionsContext {
+	function loadOptionsContext(apiKey = 'sim-all-families', baseUrl = sim.url): LoadOptionsContext {
 		const type = `${PACKAGE_NAME}.sustainableInvestments`;
 		const nodeTypes = new HarnessNodeTypes().add(type, new SustainableInvestments());
 		const node: INode = {
@@ -381,7 +381,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		const workflow = new Workflow({ id: 'load-options', nodes: [node], connections: {}, active: false, nodeTypes });
 		const credentialsHelper = new HarnessCredentialsHelper(
 			new HarnessCredentialTypes([new SustainabilityComplianceApi()]),
-			credentialsFor(sim.url, apiKey),
+			credentialsFor(baseUrl, apiKey),
 		);
 		const additionalData = {
 			credentialsHelper,
@@ -402,6 +402,60 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		const all = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext());
 		expect(all.results).toHaveLength(METHODOLOGIES.length);
 		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(3);
+	});
+
+	describe.each([
+		['an object keyed by id ({"data": {"1": "<name>"}})', 'id-keyed' as const, false],
+		['an object keyed by id with records', 'id-keyed-records' as const, true],
+		['a bare list', 'bare-array' as const, true],
+	])('the API answers the list as %s', (_, shape, withDescription) => {
+		let shaped: Simulator;
+		beforeAll(async () => {
+			shaped = await startSimulator({ methodologiesShape: shape });
+		});
+		afterAll(async () => shaped.close());
+		const expected = METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: withDescription ? m.description : undefined }));
+
+		it('Get Methodologies outputs one item per methodology', async () => {
+			const result = await runWorkflow(
+				chainWorkflow([{ a: 1 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+				{ credentials: credentialsFor(shaped.url) },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items('Node').map((item) => ({ id: item.json.id, name: item.json.name, description: item.json.description ?? undefined }))).toEqual(expected);
+		});
+
+		it('the dropdown and the list search list them', async () => {
+			const node = new SustainableInvestments();
+			const options = await node.methods.loadOptions.getMethodologies.call(loadOptionsContext('sim-all-families', shaped.url));
+			expect(options.map((o) => ({ id: o.value, name: o.name, description: o.description }))).toEqual(expected);
+			const search = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext('sim-all-families', shaped.url), 'mifid');
+			expect(search.results.map((r) => r.value)).toEqual([3]);
+		});
+	});
+
+	describe('the API answers the list in a shape nobody can read', () => {
+		let shaped: Simulator;
+		beforeAll(async () => {
+			shaped = await startSimulator({ methodologiesShape: 'unreadable' });
+		});
+		afterAll(async () => shaped.close());
+
+		it('Get Methodologies: an error naming the top-level keys, not 0 items', async () => {
+			const result = await runWorkflow(
+				chainWorkflow([{ a: 1 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+				{ credentials: credentialsFor(shaped.url) },
+			);
+			expect(result.error?.message).toMatch(/shape this node cannot read \(top-level keys: payload, metadata/);
+			expect(result.items('Node')).toHaveLength(0);
+		});
+
+		it('the dropdown: the same error instead of an empty list', async () => {
+			const node = new SustainableInvestments();
+			await expect(node.methods.loadOptions.getMethodologies.call(loadOptionsContext('sim-all-families', shaped.url))).rejects.toThrow(
+				/top-level keys: payload, metadata/,
+			);
+		});
 	});
 
 	it('the list explains a missing family', async () => {

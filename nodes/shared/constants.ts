@@ -4,6 +4,15 @@ export const CREDENTIAL_NAME = 'sustainabilityComplianceApi';
 export const MAX_INSTRUMENTS_PER_REQUEST = 10_000;
 /** Spec 8: bodies above this get 413 from the gateway. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Identifiers go into the address (PUT/DELETE /portfolios/{identifier}) or are handed back for it (POST /portfolios,
+ * POST /reports). The spec sets no length; gateways refuse long request lines (431, 414), and no real identifier
+ * comes near these caps: a client Portfolio ID or Report ID of 200 characters, and a full returned identifier
+ * (svc-portfolio:<organization>_<Portfolio ID>) of 1,000, which stays under 4 KB even when URL-encoded.
+ */
+export const MAX_CLIENT_ID_LENGTH = 200;
+export const MAX_IDENTIFIER_LENGTH = 1000;
+
 /** Spec 8: monthly requests per key. */
 export const MONTHLY_QUOTA = 10_000;
 /** Default of Max Requests per Run: about 5 % of the monthly quota, so one click cannot spend the month. */
@@ -25,7 +34,10 @@ export const INSTRUMENT_TYPES = [
 ] as const;
 export type InstrumentType = (typeof INSTRUMENT_TYPES)[number];
 
-/** Spec 4.13; the SEK credit index's provider is not named by the spec, so it is matched by suffix. */
+/**
+ * Spec 4.13. The spec names the SEK credit index only as `<index_provider> SEK IG Credit Index`; the service
+ * publishes it as Solactive's. Vendors add indices: any other name can be typed (Other Index) and the API decides.
+ */
 export const BENCHMARK_INDICES = [
 	'S&P 500',
 	'Nasdaq 100',
@@ -43,8 +55,16 @@ export const BENCHMARK_INDICES = [
 	'BEL 20',
 	'ATX 20',
 	'EURO STOXX 50',
-	'Nordic Credit Partners SEK IG Credit Index',
+	'Solactive SEK IG Credit Index',
 ] as const;
+
+/** Names earlier versions offered, still found in saved workflows: sent as the name the API publishes. */
+export const RENAMED_BENCHMARK_INDICES: Readonly<Record<string, (typeof BENCHMARK_INDICES)[number]>> = {
+	'Nordic Credit Partners SEK IG Credit Index': 'Solactive SEK IG Credit Index',
+};
+
+/** Longest benchmark index name sent: index names are short; this catches a whole cell or document mapped by mistake. */
+export const MAX_BENCHMARK_NAME_LENGTH = 200;
 
 export const REPORT_TYPES = [
 	{ name: 'ESG Overview', value: 'esg-overview' },

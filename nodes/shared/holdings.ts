@@ -4,7 +4,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { INSTRUMENT_TYPES } from './constants';
 import type { InstrumentType } from './constants';
 import { inputError } from './errors';
-import { describeInvalidIsin, isValidIsin, normalizeIsin } from './isin';
+import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import { parseLooseNumber } from './numbers';
 import { isBlank, kindOf, ownValue, scalarText, showValue } from './values';
 
@@ -227,6 +227,17 @@ export function readHoldings(
 		if (isin === '') isin = null;
 		if (rawIsin !== undefined && rawIsin !== null && typeof rawIsin !== 'string' && typeof rawIsin !== 'number') {
 			throw fail(`the ISIN must be text, got ${typeof rawIsin}`, 'Map the ISIN Field to a column of text values.');
+		}
+		const unsendable = isin === null ? undefined : unsendableIsin(rawIsin, isin);
+		if (unsendable) {
+			if (invalidIsin !== 'skip') {
+				throw fail(
+					`invalid ISIN: ${unsendable}`,
+					'Map the ISIN Field to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead. Nothing was sent.',
+				);
+			}
+			removed.push({ item: row.itemIndex, name: name ?? null, isin: showValue(isin, 20), reason: `invalid ISIN: ${unsendable}` });
+			continue;
 		}
 
 		const rawType = raw('instrument_type');

@@ -1,6 +1,23 @@
-import { showValue } from './values';
+import { kindOf, showValue } from './values';
 
 const ISIN_SHAPE = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
+
+/**
+ * Longest value ever sent as an ISIN, even with "Invalid ISINs: Send Anyway": an ISIN has 12 characters, and a
+ * longer value is a whole cell or document mapped by mistake (a megabyte would be sent, and echoed back).
+ */
+export const MAX_ISIN_INPUT_LENGTH = 64;
+
+/** Why a value cannot be an ISIN at all (not text, or far too long), shown by a short prefix only; else undefined. */
+export function unsendableIsin(raw: unknown, normalized: string): string | undefined {
+	if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number') {
+		return `${kindOf(raw)} (${showValue(raw, 30)}), not text`;
+	}
+	if (normalized.length > MAX_ISIN_INPUT_LENGTH) {
+		return `${normalized.length} characters ("${showValue(normalized, 20)}"), far more than the 12 of an ISIN`;
+	}
+	return undefined;
+}
 
 /** Trim, drop inner spaces and upper-case, as people paste ISINs from sheets and PDFs. */
 export function normalizeIsin(raw: unknown): string {

@@ -1,6 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { scalarText, showValue } from './values';
+import { kindOf, scalarText, showValue } from './values';
 
 export interface Methodology {
 	id: number | string;
@@ -10,41 +11,111 @@ export interface Methodology {
 }
 
 const ID_KEYS = ['id', 'methodology_id', 'methodologyId', 'value', 'key'];
-const NAME_KEYS = ['name', 'title', 'label', 'display_name', 'displayName', 'methodology_name', 'description'];
+const NAME_KEYS = ['name', 'title', 'label', 'display_name', 'displayName', 'methodology_name', 'methodologyName', 'description'];
+const WRAPPER_KEYS = ['data', 'methodologies', 'items', 'results'];
 
-function firstArray(body: unknown, depth = 0): unknown[] | undefined {
-	if (Array.isArray(body)) return body;
-	if (!body || typeof body !== 'object' || depth > 2) return undefined;
-	const record = body as Record<string, unknown>;
-	for (const key of ['data', 'methodologies', 'items', 'results']) {
-		const found = firstArray(record[key], depth + 1);
-		if (found) return found;
+const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+const isScalarId = (value: unknown): value is number | string => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
+const ownKeys = (record: IDataObject) => Object.keys(record).filter((key) => Object.prototype.hasOwnProperty.call(record, key));
+
+/** An object key that is a numeric id as a number (spec 4.9 sends `methodology_id` as a number), else as it is. */
+const idOf = (value: number | string): number | string => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value);
+
+/** One record: its id under one of ID_KEYS (or the key it was listed under), its name under one of NAME_KEYS. */
+function fromRecord(record: IDataObject, listedUnder?: string): Methodology | undefined {
+	const idKey = ID_KEYS.find((key) => isScalarId(record[key]));
+	const id = idKey ? (record[idKey] as number | string) : listedUnder === undefined ? undefined : idOf(listedUnder);
+	if (id === undefined) return undefined;
+	const nameKey = NAME_KEYS.find((key) => typeof record[key] === 'string' && record[key] !== '');
+	const description = typeof record.description === 'string' && nameKey !== 'description' ? record.description : undefined;
+	return { id, name: nameKey ? String(record[nameKey]) : `Methodology ${id}`, description, record };
+}
+
+/** A list entry: a bare id, or a record. */
+function fromEntry(entry: unknown): Methodology | undefined {
+	if (isScalarId(entry)) return { id: entry, name: String(entry), record: { id: entry } };
+	return isRecord(entry) ? fromRecord(entry) : undefined;
+}
+
+/**
+ * An object keyed by id: `{"7": "Article 2(17) strict"}` (the name as value) or `{"7": {"name": ...}}` (a record).
+ * Only when every value is a name or a record, so that a wrapper such as `{data, metadata}` is never read as one.
+ */
+function fromIdKeyed(record: IDataObject): Methodology[] | undefined {
+	const keys = ownKeys(record);
+	if (keys.length === 0) return [];
+	if (keys.every((key) => typeof record[key] === 'string')) {
+		return keys.map((key) => ({ id: idOf(key), name: String(record[key]) || `Methodology ${key}`, record: { id: idOf(key) } }));
+	}
+	if (keys.every((key) => isRecord(record[key]))) {
+		const methodologies = keys.map((key) => fromRecord(record[key] as IDataObject, key));
+		return methodologies.every(Boolean) ? (methodologies as Methodology[]) : undefined;
 	}
 	return undefined;
 }
 
-/**
- * The spec does not show the record shape of GET /sustainable-investments/methodologies, so this reads any
- * reasonable one: a bare array or one under data / methodologies / items; ids under id, methodology_id, ...
- */
-export function parseMethodologies(body: unknown): Methodology[] {
-	const list = firstArray(body) ?? [];
-	const methodologies: Methodology[] = [];
-	for (const entry of list) {
-		if (typeof entry === 'number' || typeof entry === 'string') {
-			methodologies.push({ id: entry, name: String(entry), record: { id: entry } });
-			continue;
-		}
-		if (!entry || typeof entry !== 'object') continue;
-		const record = entry as IDataObject;
-		const idKey = ID_KEYS.find((key) => typeof record[key] === 'number' || typeof record[key] === 'string');
-		if (!idKey) continue;
-		const id = record[idKey] as number | string;
-		const nameKey = NAME_KEYS.find((key) => typeof record[key] === 'string' && record[key] !== '');
-		const description = typeof record.description === 'string' && nameKey !== 'description' ? record.description : undefined;
-		methodologies.push({ id, name: nameKey ? String(record[nameKey]) : `Methodology ${id}`, description, record });
+function findMethodologies(body: unknown, depth: number): Methodology[] | undefined {
+	if (Array.isArray(body)) {
+		const read = body.map(fromEntry);
+		// A list whose entries are all unreadable is a shape this code does not know, not an empty list.
+		if (body.length > 0 && read.every((entry) => entry === undefined)) return undefined;
+		return read.filter((entry): entry is Methodology => entry !== undefined);
 	}
-	return methodologies;
+	if (!isRecord(body) || depth > 2) return undefined;
+	for (const key of WRAPPER_KEYS) {
+		if (body[key] === undefined || body[key] === null) continue;
+		const found = findMethodologies(body[key], depth + 1);
+		if (found) return found;
+	}
+	// At the top, only an object keyed by numeric ids: {"message": "ok"} is no list of methodologies.
+	if (depth === 0) {
+		const keys = ownKeys(body);
+		return keys.length > 0 && keys.every((key) => /^\d+$/.test(key)) ? fromIdKeyed(body) : undefined;
+	}
+	// A single record under data, else an object keyed by id.
+	if (ID_KEYS.some((key) => isScalarId(body[key])) && NAME_KEYS.some((key) => typeof body[key] === 'string')) {
+		const single = fromRecord(body);
+		return single ? [single] : undefined;
+	}
+	return fromIdKeyed(body);
+}
+
+/** How the answer looks, for the error: its top-level keys and those under a wrapper key. */
+function describeShape(body: unknown): string {
+	const describeList = (list: unknown[]) =>
+		list.length ? `a list of ${list.length} entries, the first being ${kindOf(list[0])}: ${showValue(list[0], 60)}` : 'an empty list';
+	if (Array.isArray(body)) return describeList(body);
+	if (!isRecord(body)) return `${kindOf(body)}: ${showValue(body, 60)}`;
+	const keys = ownKeys(body);
+	const parts = [`top-level keys: ${keys.length ? keys.slice(0, 10).join(', ') : '(none)'}`];
+	for (const key of WRAPPER_KEYS) {
+		const inner = body[key];
+		if (isRecord(inner)) parts.push(`keys under ${key}: ${ownKeys(inner).slice(0, 10).join(', ') || '(none)'}`);
+		else if (Array.isArray(inner)) parts.push(`${key} is ${describeList(inner)}`);
+		else if (inner !== undefined) parts.push(`${key} is ${kindOf(inner)}`);
+	}
+	return parts.join('; ');
+}
+
+/**
+ * The spec does not show the record shape of GET /sustainable-investments/methodologies (2.3), so any readable
+ * one is read: a bare list or one under data / methodologies / items / results (ids, or records with the id under
+ * id, methodology_id, ...), an object keyed by id whose values are names or records, or a single record. An
+ * answer in none of these shapes is an error naming the keys found, never an empty list.
+ */
+export function readMethodologies(body: unknown): { methodologies: Methodology[] } | { unreadable: string } {
+	const methodologies = findMethodologies(body, 0);
+	return methodologies ? { methodologies } : { unreadable: describeShape(body) };
+}
+
+/** readMethodologies for a node: an unreadable answer is an error saying what was found. */
+export function parseMethodologies(body: unknown, node: INode): Methodology[] {
+	const read = readMethodologies(body);
+	if ('methodologies' in read) return read.methodologies;
+	const message = `The API answered the list of methodologies in a shape this node cannot read (${read.unreadable})`;
+	const description =
+		'Expected a list of methodologies (records with an id and a name) or an object keyed by methodology id. Nothing else was sent. Type the methodology ID instead of picking it from the list, and tell the package maintainers the keys named here.';
+	throw new NodeOperationError(node, message, { description });
 }
 
 /**

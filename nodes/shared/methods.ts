@@ -30,7 +30,7 @@ export function parsePortfolioListing(body: unknown): { members: number | null; 
 
 export async function getMethodologies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const body = await apiRequest.call(this, ROUTES.methodologies);
-	return parseMethodologies(body).map((methodology) => ({
+	return parseMethodologies(body, this.getNode()).map((methodology) => ({
 		name: methodology.name,
 		value: methodology.id,
 		description: methodology.description,

@@ -79,6 +79,10 @@ interface Case {
 	expectMessage?: string | RegExp;
 	/** What the simulator must have answered to the test request. */
 	expectHttp?: number;
+	/** Nothing may reach the simulator, neither its API listener nor its download listener (a redirect target). */
+	expectNothingSent?: boolean;
+	/** Nothing may reach the download listener (where the simulator's 302/307 point). */
+	expectNoRedirectFollowed?: boolean;
 }
 
 /**
@@ -203,6 +207,23 @@ const CASES: Case[] = [
 		expectHttp: 403,
 	},
 	{
+		// 0.0.0.0 reaches the simulator's 127.0.0.1 listener, but is no loopback name: the key would travel in clear.
+		name: 'plain http:// Base URL of a host that is not loopback: refused, nothing sent',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => `http://0.0.0.0:${new URL(sim.url).port}`,
+		expectStatus: 'Error',
+		expectMessage: /must start with https:\/\//,
+		expectNothingSent: true,
+	},
+	{
+		name: 'the API answers 302 to another origin: not followed, the key stays',
+		apiKey: 'sim-all-families',
+		baseUrl: (sim) => sim.url,
+		before: async (sim) => sim.setFaults('GET /portfolios', { sequence: ['302'] }),
+		expectStatus: 'Error',
+		expectNoRedirectFollowed: true,
+	},
+	{
 		name: 'nothing listening at the Base URL',
 		apiKey: 'sim-all-families',
 		baseUrl: () => 'http://127.0.0.1:9',
@@ -321,6 +342,10 @@ export async function runCredentialChecks(
 				else if (seen[0].route !== (baseUrl.endsWith('/v1') ? null : 'GET /portfolios')) problems.push(`request went to ${seen[0].method} ${seen[0].path}`);
 				else if (seen[0].key !== c.apiKey) problems.push(`x-api-key was ${JSON.stringify(seen[0].key)}`);
 				if (http !== c.expectHttp) problems.push(`simulator answered ${http}, expected ${c.expectHttp}`);
+			}
+			if (c.expectNothingSent && seen.length) problems.push(`the simulator received ${seen.length} request(s), expected none`);
+			if ((c.expectNothingSent || c.expectNoRedirectFollowed) && sim.downloads().length) {
+				problems.push(`the redirect target received ${sim.downloads().length} request(s), expected none`);
 			}
 			if (problems.length) throw new Error(problems.join('; '));
 			summary.passed++;

@@ -137,7 +137,7 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 			textParam('reportId', 'growth-eu', 'rpt/../1', 'a?b#c'),
 			param('reportType', fc.constantFrom('esg-overview', 'mifid2', 'mifid2', 'pdf', '')),
 			fc.oneof(snapshotDateParam, fc.constant({ name: 'snapshotDate', literal: '' })),
-			param('benchmarkIndex', fc.constantFrom('S&P 500', 'DAX', 'OMX Stockholm', 'Nordic Credit Partners SEK IG Credit Index', 'S&P500', 'dax', '')),
+			param('benchmarkIndex', fc.constantFrom('S&P 500', 'DAX', 'OMX Stockholm', 'Solactive SEK IG Credit Index', 'Nordic Credit Partners SEK IG Credit Index', 'S&P500', 'dax', '')),
 			param('benchmarkFundIsin', fc.oneof(fc.constantFrom('', '', KNOWN_ISINS[5]), isinLike.filter((value) => typeof value === 'string'))),
 			param('methodology', fc.constantFrom<unknown>('', 1, 2, '3', 99, 'abc', 1.5)),
 			param('downloadPdf', fc.boolean(), fc.constantFrom(true, false, 'yes', 0, null)),

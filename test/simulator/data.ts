@@ -99,7 +99,7 @@ export const BENCHMARK_INDEX_NAMES = [
 	'BEL 20',
 	'ATX 20',
 	'EURO STOXX 50',
-	'Nordic Credit Partners SEK IG Credit Index',
+	'Solactive SEK IG Credit Index',
 ] as const;
 
 export const DEFAULT_BENCHMARK_INDEX = 'S&P 500';

@@ -10,6 +10,7 @@ export type {
 	FaultSpec,
 	LatencyModel,
 	LatencyTable,
+	MethodologiesShape,
 	PortfolioState,
 	RecordedRequest,
 	RequestFilter,

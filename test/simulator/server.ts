@@ -94,6 +94,7 @@ class SimulatorCore {
 			portfolios: new PortfolioStore(),
 			documents: this.documents,
 			temperatureLocks: new TemperatureLocks(options.temperatureLockRequests ?? 1),
+			methodologiesShape: options.methodologiesShape ?? 'records',
 		};
 		this.now = options.now ?? (() => new Date());
 		this.timeScale = options.timeScale ?? 1;

@@ -73,7 +73,14 @@ export interface SimulatorOptions {
 	now?: () => Date;
 	/** Print each request line to stderr. */
 	log?: boolean;
+	/**
+	 * Shape of the GET /sustainable-investments/methodologies answer (the spec does not show it); default 'records'.
+	 * See README "Methodologies".
+	 */
+	methodologiesShape?: MethodologiesShape;
 }
+
+export type MethodologiesShape = 'records' | 'id-keyed' | 'id-keyed-records' | 'bare-array' | 'unreadable';
 
 export interface RecordedRequest {
 	route: RouteKey | null;

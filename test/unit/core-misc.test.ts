@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY_POLICY, backoffDelay, checkBaseUrl, networkErrorCode } from '../../nodes/shared/transport';
-import { methodologyIdForRequest, parseMethodologies } from '../../nodes/shared/methodologies';
+import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/methodologies';
 import { chunk, distinct } from '../../nodes/shared/batching';
 import type { INode } from 'n8n-workflow';
 
@@ -54,10 +54,25 @@ describe('parseMethodologies', () => {
 		[[{ methodology_id: '7', title: 'B' }], [{ id: '7', name: 'B' }]],
 		[{ data: { methodologies: [{ id: 2, description: 'Only a description' }] } }, [{ id: 2, name: 'Only a description' }]],
 		[{ items: [3, 'x'] }, [{ id: 3, name: '3' }, { id: 'x', name: 'x' }]],
-		[{ data: [{ label: 'no id' }] }, []],
-		[null, []],
+		[{ data: [] }, []],
+		[{ data: { '7': 'Article 2(17) strict', '12': 'PAI based' } }, [{ id: 7, name: 'Article 2(17) strict' }, { id: 12, name: 'PAI based' }]],
+		[{ '3': 'Bare map' }, [{ id: 3, name: 'Bare map' }]],
+		[{ data: { '7': { name: 'Seven', description: 'D' }, x: { title: 'X' } } }, [{ id: 7, name: 'Seven' }, { id: 'x', name: 'X' }]],
+		[{ data: { id: 4, name: 'Single record' } }, [{ id: 4, name: 'Single record' }]],
+		[{ results: [{ methodologyId: 5, methodologyName: 'Camel' }] }, [{ id: 5, name: 'Camel' }]],
 	])('reads %j', (body, expected) => {
-		expect(parseMethodologies(body).map(({ id, name }) => ({ id, name }))).toEqual(expected);
+		const read = readMethodologies(body);
+		expect('methodologies' in read ? read.methodologies.map(({ id, name }) => ({ id, name })) : read).toEqual(expected);
+	});
+
+	it.each([
+		[{ data: [{ label: 'no id' }] }, /a list of 1 entries/],
+		[null, /null/],
+		[{ data: { '7': 'A', '8': 3 } }, /top-level keys: data; keys under data: 7, 8/],
+		[{ payload: [{ id: 1, name: 'A' }], metadata: {} }, /top-level keys: payload, metadata/],
+	])('an unreadable answer %j names what it found', (body, expected) => {
+		const read = readMethodologies(body);
+		expect('unreadable' in read ? read.unreadable : 'read').toMatch(expected);
 	});
 
 	it('sends numeric ids as numbers', () => {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { MAX_IDENTIFIER_LENGTH } from '../../shared/constants';
 import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, runGroups } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
@@ -56,6 +57,14 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			itemIndex,
 			'Portfolio is empty',
 			'Pick a portfolio from the list, or give its identifier (svc-portfolio:<organization>_<portfolio ID>).',
+		);
+	}
+	if (identifier.length > MAX_IDENTIFIER_LENGTH) {
+		throw inputError(
+			this.getNode(),
+			itemIndex,
+			`Portfolio is ${identifier.length} characters long ("${showValue(identifier, 40)}"); identifiers the API returns are far shorter (at most ${MAX_IDENTIFIER_LENGTH.toLocaleString('en-US')} accepted here)`,
+			'Such an address would be refused by the API gateway. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.',
 		);
 	}
 	if (hasLoneSurrogate(identifier)) {

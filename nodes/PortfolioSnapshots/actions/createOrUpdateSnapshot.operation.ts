@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
 import {
 	groupByProperty,
@@ -95,6 +96,23 @@ const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{
 
 
 
+/**
+ * The name the portfolio has after the request. Spec 3: an update keeps the name the portfolio was created with,
+ * so the name sent is only the portfolio's name when the API says so (a name in its answer) or when it created the
+ * portfolio; otherwise `name` is the one known from this run, or null, and `name_note` says the sent one was not applied.
+ */
+function portfolioName(body: IDataObject, outcome: 'created' | 'updated' | null, sent: string, known: string | undefined): IDataObject {
+	const answered = typeof body.name === 'string' && body.name ? body.name : undefined;
+	const name = answered ?? (outcome === 'created' ? sent : known);
+	const result: IDataObject = { name: name ?? null, name_in_request: sent };
+	if (name === sent) return result;
+	result.name_note =
+		outcome === 'updated'
+			? `Not applied: the API keeps the name the portfolio already has${name === undefined ? '' : ` ("${name}")`}. Rename it with the Update operation.`
+			: 'The API did not say whether it created or updated the portfolio, so its name is not known. Get Many lists it.';
+	return result;
+}
+
 /** Every check the API would make on one group's request, made locally so nothing is sent for a bad group. */
 function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], group: ItemGroup): PreparedGroup {
 	const node = this.getNode();
@@ -109,6 +127,12 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 		throw fail(
 			'Portfolio ID is empty',
 			'Give the portfolio an identifier (letters, digits, "-" and "_"), e.g. {{ $json.portfolio_id }}: portfolios stored without one cannot be updated or deleted.',
+		);
+	}
+	if (portfolioId.length > MAX_CLIENT_ID_LENGTH) {
+		throw fail(
+			`Portfolio ID is ${portfolioId.length} characters long ("${showValue(portfolioId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
+			'The API returns the ID inside the portfolio\'s identifier, which Update and Delete put in the address of the request: a long one would be refused there. Use a short ID such as global-equity, or check what is mapped to Portfolio ID.',
 		);
 	}
 	if (!PORTFOLIO_ID.test(portfolioId)) {
@@ -182,6 +206,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	});
 	refuseSameQuarter.call(this, checked);
 
+	// Names the portfolios have, as far as this run knows them without asking: the name a group created one with.
+	const knownNames = new Map<string, string>();
 	const toStore = checked.filter((entry) => entry.ok).length;
 	planRequests.call(this, {
 		requests: toStore,
@@ -212,17 +238,19 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		});
 		const message = responseMessage(body);
 		const parsed = message ? CREATE_MESSAGE.exec(message) : null;
+		const outcome = parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null;
+		if (outcome === 'created') knownNames.set(prepared.portfolioId, prepared.name);
 		return [
 			{
 				json: {
 					identifier: responseIdentifier(body, null),
 					message,
-					outcome: parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null,
+					outcome,
 					quarter_end: parsed ? parsed[2] : prepared.quarterEnd,
 					snapshot_date: prepared.date,
 					holdings_count: prepared.holdings.length,
 					portfolio_id: prepared.portfolioId,
-					name: prepared.name,
+					...portfolioName(body, outcome, prepared.name, knownNames.get(prepared.portfolioId)),
 					...removedSummary(prepared.removed),
 				},
 				pairedItem: pairedTo(prepared.group.itemIndices),

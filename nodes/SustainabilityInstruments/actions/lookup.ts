@@ -14,7 +14,7 @@ import {
 import { copyJson, errorJson } from '../../shared/execution';
 import { compactKey } from '../../shared/holdings';
 import { planRequests } from '../../shared/requestBudget';
-import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
+import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
 
 /** What differs between the four instruments operations. */
@@ -115,6 +115,8 @@ interface ItemIsin {
 	isin?: string;
 	/** Why the item has no ISIN to send (missing, or invalid and skipped). */
 	problem?: string;
+	/** Not text, or far too long: never sent, whatever the Invalid ISINs option says. */
+	unsendable?: boolean;
 }
 
 const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
@@ -155,24 +157,35 @@ export async function executeInstrumentOperation<TEntry>(
 	let perItem: ItemIsin[];
 	if (source === 'list') {
 		const list = readTextParameter.call(this, 'isinList', 0, 'ISINs');
-		perItem = list.split(/[\s,;]+/).map(normalizeIsin).filter(Boolean).map((isin) => ({ isin }));
+		perItem = list
+			.split(/[\s,;]+/)
+			.map(normalizeIsin)
+			.filter(Boolean)
+			.map((isin) => {
+				const why = unsendableIsin(isin, isin);
+				return why ? { problem: `invalid ISIN: ${why}`, unsendable: true } : { isin };
+			});
 	} else {
 		const field = readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
 		perItem = items.map((item) => {
 			const raw = readField(item.json, field);
 			const isin = normalizeIsin(raw);
+			const why = unsendableIsin(raw, isin);
+			if (why) return { problem: `invalid ISIN: field "${field}" holds ${why}`, unsendable: true };
 			return isin ? { isin } : { problem: `no ISIN in field "${field}"` };
 		});
 	}
 	for (let index = 0; index < perItem.length; index++) {
 		const entry = perItem[index];
-		if (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send') continue;
-		const reason = `invalid ISIN: ${describeInvalidIsin(entry.isin)}`;
+		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send')) continue;
+		const reason = entry.unsendable ? entry.problem! : `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
 		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
 			const where = source === 'list' ? `ISIN ${index + 1} of the list` : `Item ${index}`;
 			throw new NodeOperationError(node, `${where}: ${reason}`, {
 				itemIndex: source === 'list' ? 0 : index,
-				description: 'Nothing was sent. Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
+				description: entry.unsendable
+					? 'Nothing was sent. Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
+					: 'Nothing was sent. Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
 			});
 		}
 		perItem[index] = { problem: reason };

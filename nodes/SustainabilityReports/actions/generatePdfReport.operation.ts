@@ -7,7 +7,13 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { BENCHMARK_INDICES, REPORT_TYPES } from '../../shared/constants';
+import {
+	BENCHMARK_INDICES,
+	MAX_BENCHMARK_NAME_LENGTH,
+	MAX_CLIENT_ID_LENGTH,
+	RENAMED_BENCHMARK_INDICES,
+	REPORT_TYPES,
+} from '../../shared/constants';
 import { lastCompletedQuarterEnd } from '../../shared/dates';
 import {
 	groupByProperty,
@@ -30,12 +36,14 @@ import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
 import { apiRequest } from '../../shared/transport';
-import { showValue } from '../../shared/values';
+import { ownValue, showValue } from '../../shared/values';
 
 const show = { operation: ['generatePdfReport'] };
 const displayOptions = { show };
 
 const DEFAULT_BENCHMARK = 'S&P 500';
+/** Benchmark option that shows the Benchmark Index Name field. */
+const OTHER_BENCHMARK = 'other';
 
 export const description: INodeProperties[] = [
 	{
@@ -82,12 +90,25 @@ export const description: INodeProperties[] = [
 		displayName: 'Benchmark',
 		name: 'benchmarkIndex',
 		type: 'options',
-		options: [...BENCHMARK_INDICES]
-			.sort((a, b) => a.localeCompare(b))
-			.map((index) => ({ name: index, value: index })),
+		options: [
+			...[...BENCHMARK_INDICES].sort((a, b) => a.localeCompare(b)).map((index) => ({ name: index, value: index })),
+			{ name: 'Other Index (Type Its Name)', value: OTHER_BENCHMARK },
+		],
 		default: DEFAULT_BENCHMARK,
-		description: 'Index the portfolio is compared with. Benchmark ETF or Mutual Fund ISIN, when filled in, takes priority.',
+		description:
+			'Index the portfolio is compared with. Benchmark ETF or Mutual Fund ISIN, when filled in, takes priority. An expression may give any index name; the API decides whether it knows it.',
 		displayOptions,
+	},
+	{
+		displayName: 'Benchmark Index Name',
+		name: 'benchmarkIndexName',
+		type: 'string',
+		default: '',
+		// Not `required`: n8n shows this field whenever Benchmark is an expression, and would then stop the run.
+		placeholder: 'e.g. MSCI World',
+		description: 'Full name of an index the vendor offers that is not in the list, exactly as the vendor writes it',
+		hint: 'The API answers with an error naming the index if it does not know it',
+		displayOptions: { show: { ...show, benchmarkIndex: [OTHER_BENCHMARK] } },
 	},
 	{
 		displayName: 'Benchmark ETF or Mutual Fund ISIN',
@@ -135,6 +156,7 @@ const LABELS: Record<string, string> = {
 	reportType: 'Type',
 	benchmarkFundIsin: 'Benchmark ETF or Mutual Fund ISIN',
 	benchmarkIndex: 'Benchmark',
+	benchmarkIndexName: 'Benchmark Index Name',
 	binaryPropertyName: 'Put Output File in Field',
 };
 
@@ -250,6 +272,14 @@ function prepareReport(
 	if (!reportId) {
 		throw inputError(node, first, 'Report ID is empty', 'The API requires a label for each report, for example the portfolio identifier.');
 	}
+	if (reportId.length > MAX_CLIENT_ID_LENGTH) {
+		throw inputError(
+			node,
+			first,
+			`Report ID is ${reportId.length} characters long ("${showValue(reportId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
+			'Use a short label such as the portfolio ID (it is also used in the file name), or check what is mapped to Report ID. Nothing was sent.',
+		);
+	}
 	const reportType = text('reportType', 'esg-overview');
 	if (!REPORT_TYPES.some(({ value }) => value === reportType)) {
 		throw inputError(node, first, `Type "${showValue(reportType)}" is not a report type`, `Use one of: ${REPORT_TYPES.map(({ value }) => value).join(', ')}.`);
@@ -273,11 +303,7 @@ function prepareReport(
 		}
 		body.benchmark_etf_mutual_fund = fundIsin;
 	} else {
-		const index = text('benchmarkIndex', DEFAULT_BENCHMARK) || DEFAULT_BENCHMARK;
-		if (!(BENCHMARK_INDICES as readonly string[]).includes(index)) {
-			throw inputError(node, first, `Benchmark "${showValue(index)}" is not an index the API knows`, `Use one of: ${BENCHMARK_INDICES.join(', ')}.`);
-		}
-		body.benchmark_index = index;
+		body.benchmark_index = readBenchmarkIndex.call(this, first);
 	}
 	if (reportType === 'mifid2') {
 		const methodologyId = readMethodologyId.call(this, first);
@@ -396,4 +422,31 @@ export function reportFileName(reportId: string, type: string, quarterEnd: strin
 			.replace(/^[._]+|[._]+$/g, '');
 	const stem = [clean(reportId).slice(0, 100) || 'report', clean(type), clean(quarterEnd)].filter(Boolean).join('_');
 	return `${stem}.pdf`;
+}
+
+/**
+ * The index name to send: a listed one, one typed under Other Index, or any name an expression gives (vendors add
+ * indices; the API refuses names it does not know, naming them). A name earlier versions listed is sent as renamed.
+ */
+function readBenchmarkIndex(this: IExecuteFunctions, itemIndex: number): string {
+	const node = this.getNode();
+	const chosen = readTextParameter.call(this, 'benchmarkIndex', itemIndex, LABELS.benchmarkIndex, { fallback: DEFAULT_BENCHMARK });
+	let index = chosen || DEFAULT_BENCHMARK;
+	let label = LABELS.benchmarkIndex;
+	if (chosen === OTHER_BENCHMARK) {
+		label = LABELS.benchmarkIndexName;
+		index = readTextParameter.call(this, 'benchmarkIndexName', itemIndex, label);
+		if (!index) {
+			throw inputError(node, itemIndex, 'Benchmark Index Name is empty', `Type the index name exactly as the vendor writes it, or pick an index from the Benchmark list (${BENCHMARK_INDICES.join(', ')}).`);
+		}
+	}
+	if (index.length > MAX_BENCHMARK_NAME_LENGTH) {
+		throw inputError(
+			node,
+			itemIndex,
+			`${label} is ${index.length} characters long ("${showValue(index, 40)}"); an index name has at most ${MAX_BENCHMARK_NAME_LENGTH}`,
+			`Check what is mapped to ${label}: it should be an index name such as ${DEFAULT_BENCHMARK}.`,
+		);
+	}
+	return ownValue(RENAMED_BENCHMARK_INDICES, index) ?? index;
 }

@@ -9,7 +9,7 @@ export const description: INodeProperties[] = [];
 /** One item per methodology: id, name and description read from whatever shape the API uses, then the raw record. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const body = await apiRequest.call(this, ROUTES.methodologies, { itemIndex: 0 });
-	return parseMethodologies(body).map((methodology) => {
+	return parseMethodologies(body, this.getNode()).map((methodology) => {
 		const rawDescription = methodology.record.description;
 		const json: IDataObject = {
 			...methodology.record,

@@ -73,8 +73,8 @@ describe('reports', () => {
 
 	it('picks the benchmark: index given, ETF/mutual fund ISIN first', async () => {
 		expect((await post(reportBody({ benchmark_index: 'DAX' }))).body.metadata.default_benchmark).toBe(BENCHMARK_INDICES.DAX);
-		const sek = await post(reportBody({ benchmark_index: 'Nordic Credit Partners SEK IG Credit Index' }));
-		expect(sek.body.metadata.default_benchmark).toBe(BENCHMARK_INDICES['Nordic Credit Partners SEK IG Credit Index']);
+		const sek = await post(reportBody({ benchmark_index: 'Solactive SEK IG Credit Index' }));
+		expect(sek.body.metadata.default_benchmark).toBe(BENCHMARK_INDICES['Solactive SEK IG Credit Index']);
 		const etf = await post(reportBody({ benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] }));
 		expect(etf.body.metadata.default_benchmark).toBe(FUNDS[0]);
 		expect(new Set(Object.values(BENCHMARK_INDICES)).size).toBe(17);

@@ -59,14 +59,25 @@ function insights(context: RouteContext): ApiResult {
 	};
 }
 
-function methodologies(): ApiResult {
-	return {
-		status: 200,
-		body: {
-			data: METHODOLOGIES.map((methodology) => ({ ...methodology })),
-			metadata: { message: 'Methodologies fetched successfully' },
-		},
-	};
+/** The methodology list in the shape the simulator was started with (`methodologiesShape`; the spec leaves it open). */
+function methodologies(context: RouteContext): ApiResult {
+	const records = METHODOLOGIES.map((methodology) => ({ ...methodology }));
+	const metadata = { message: 'Methodologies fetched successfully' };
+	switch (context.services.methodologiesShape) {
+		case 'id-keyed':
+			return { status: 200, body: { data: Object.fromEntries(records.map((m) => [String(m.id), m.name])), metadata } };
+		case 'id-keyed-records':
+			return {
+				status: 200,
+				body: { data: Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])), metadata },
+			};
+		case 'bare-array':
+			return { status: 200, body: records };
+		case 'unreadable':
+			return { status: 200, body: { payload: records.map((m) => [m.id, m.name]), metadata } };
+		default:
+			return { status: 200, body: { data: records, metadata } };
+	}
 }
 
 export const SUSTAINABLE_INVESTMENT_ROUTES: RouteDefinition[] = [

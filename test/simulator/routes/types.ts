@@ -6,6 +6,7 @@ import type { RoutePattern } from '../gateway';
 import type { ApiResult } from '../http';
 import type { Family } from '../keys';
 import type { PortfolioStore } from '../portfolios';
+import type { MethodologiesShape } from '../types';
 import type { Schema } from '../validation';
 import type { TemperatureLocks } from './temperature';
 
@@ -13,6 +14,7 @@ export interface RouteServices {
 	portfolios: PortfolioStore;
 	documents: DocumentStore;
 	temperatureLocks: TemperatureLocks;
+	methodologiesShape: MethodologiesShape;
 }
 
 export interface RouteContext {
