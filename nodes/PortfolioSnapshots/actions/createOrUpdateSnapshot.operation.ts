@@ -16,7 +16,8 @@ import { forEachGroup, pairedTo } from '../../shared/execution';
 import { describeGroupValues, holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+import { apiRequestSettled } from '../../shared/settle';
+import type { SettledOutcome } from '../../shared/settle';
 import { showValue } from '../../shared/values';
 import { responseIdentifier, responseMessage } from './common';
 
@@ -190,8 +191,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const { prepared } = entry;
 		const itemIndex = prepared.group.itemIndices[0];
 		let body: IDataObject;
+		let settled: SettledOutcome | undefined;
 		try {
-			body = await (apiRequest<IDataObject>).call(this, ROUTES.createSnapshot, {
+			({ body, settled } = await (apiRequestSettled<IDataObject>).call(this, ROUTES.createSnapshot, prepared, {
 				body: {
 					identifier: prepared.portfolioId,
 					name: prepared.name,
@@ -200,7 +202,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					holdings: holdingsBody(prepared.holdings),
 				},
 				itemIndex,
-			});
+			}));
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error);
 			if (stored > 0 && !this.continueOnFail()) {
@@ -210,14 +212,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			throw nodeError;
 		}
 		stored++;
-		const message = responseMessage(body);
-		const parsed = message ? CREATE_MESSAGE.exec(message) : null;
+		const message = settled ? settled.message : responseMessage(body);
+		const parsed = message && !settled ? CREATE_MESSAGE.exec(message) : null;
 		return [
 			{
 				json: {
 					identifier: responseIdentifier(body, null),
 					message,
-					outcome: parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null,
+					outcome: settled ? settled.outcome : parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null,
 					quarter_end: parsed ? parsed[2] : prepared.quarterEnd,
 					snapshot_date: prepared.date,
 					holdings_count: prepared.holdings.length,
