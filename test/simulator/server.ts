@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import { handleControl, isControlPath } from './control';
 import { DocumentStore } from './downloads';
-import { faultResponse, FaultInjector } from './faults';
+import { faultResponse, FaultInjector, PASS_THROUGH_KINDS } from './faults';
 import {
 	BurstLimiter,
 	FORBIDDEN,
@@ -205,8 +205,10 @@ class SimulatorCore {
 		if (fault) {
 			record.fault = fault.kind;
 			if (fault.kind === 'drop') return 'drop';
-			if (fault.kind !== 'slow') return faultResponse(fault.kind, `${this.documents.baseUrl}/moved${url.pathname}`);
-			await this.sleeper.sleep(fault.slowMs);
+			if (fault.kind === 'slow') await this.sleeper.sleep(fault.slowMs);
+			else if (!PASS_THROUGH_KINDS.includes(fault.kind)) {
+				return faultResponse(fault.kind as Parameters<typeof faultResponse>[0], `${this.documents.baseUrl}/moved${url.pathname}`, record.headers);
+			}
 		}
 
 		// 7. Latency model and the gateway timeout.
@@ -232,8 +234,8 @@ class SimulatorCore {
 			validBody = value as Record<string, unknown>;
 		}
 
-		// 10. Route logic.
-		return route.handle({
+		// 10. Route logic. `processed-drop`: carried out (state, reports, quota), then the connection is dropped unanswered.
+		const answer = await route.handle({
 			services: this.services,
 			org: access.org,
 			key: profile.key,
@@ -241,6 +243,11 @@ class SimulatorCore {
 			params: match.params,
 			now: this.now(),
 		});
+		if (fault?.kind === 'processed-drop') return 'drop';
+		if (fault?.kind === 'echo-key-success' && isRecord(answer.body)) {
+			return { ...answer, body: { ...answer.body, echo: { headers: record.headers } } };
+		}
+		return answer;
 	}
 }
 
