@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { asNodeError } from './errors';
 import { parsePortfolioListing } from './methods';
 import type { PortfolioListing } from './methods';
 import { ROUTES } from './routes';
@@ -57,7 +58,7 @@ export async function apiRequestSettled<T = IDataObject>(
 				},
 			};
 		} catch (error) {
-			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS) throw error;
+			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS) throw asNodeError(this.getNode(), error);
 			const listed = findSnapshot(await listPortfolios.call(this, options.itemIndex), route, snapshot);
 			if (route.onUncertainOutcome === 'check-snapshot-stored') {
 				// Sent again either way: storing the same holdings at the same quarter end once more changes nothing,
@@ -86,7 +87,7 @@ export async function apiRequestSettled<T = IDataObject>(
 				}
 				continue;
 			}
-			throw error;
+			throw asNodeError(this.getNode(), error);
 		}
 	}
 }
