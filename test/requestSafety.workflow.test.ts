@@ -235,6 +235,8 @@ describe('the API key never appears in what the nodes output', () => {
 		const { result, out } = await run(snapshotRows('echo', `${LAST_YEAR}-05-10`), createSnapshot);
 		expect(result.error).toBeUndefined();
 		expect(sim.requests({ route: POST })[0].fault).toBe('echo-key-success');
+		expect(out[0].json.outcome).toBe('created');
+		expect(String(out[0].json.message)).toContain('(request key [API key hidden])');
 		expect(JSON.stringify(out)).not.toContain(KEY);
 	});
 });

@@ -245,7 +245,10 @@ class SimulatorCore {
 		});
 		if (fault?.kind === 'processed-drop') return 'drop';
 		if (fault?.kind === 'echo-key-success' && isRecord(answer.body)) {
-			return { ...answer, body: { ...answer.body, echo: { headers: record.headers } } };
+			// Quoted in the body and in the success message a node outputs (metadata.message).
+			const metadata = isRecord(answer.body.metadata) ? answer.body.metadata : undefined;
+			const quoted = metadata && typeof metadata.message === 'string' ? { metadata: { ...metadata, message: `${metadata.message} (request key ${record.key ?? ''})` } } : {};
+			return { ...answer, body: { ...answer.body, ...quoted, echo: { headers: record.headers } } };
 		}
 		return answer;
 	}
