@@ -73,6 +73,7 @@ async function main(): Promise<number> {
 	print(`faulted runs: ${summary.runs.length - summary.cut} in ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.cut ? ` (and ${summary.cut} stopped by the time limit, not counted)` : ''}`);
 	print(`requests: ${summary.requestsSeen} seen vs ${summary.faultFreeRequests} fault-free (${retries} retries); faults injected: ${faults}`);
 	print(`expected failures ("500 twice", retried once by design): ${summary.expected500}`);
+	print(`dropped after sending: ${summary.uncertainReports} run(s) with a PDF report reported uncertain (accepted), ${summary.settledSnapshots} snapshot(s) settled by the list of portfolios`);
 	for (const run of summary.runs.filter((record) => record.outcome === 'failed')) {
 		print(`FAILED run ${run.run} ${run.example} (replay: --replay ${run.seed} --example ${run.example}): ${run.problems.join('; ')}`);
 	}

@@ -5,7 +5,9 @@
  * dropped connection or a slow answer) whose outputs must equal the fault-free ones.
  * The temperature route answers at once here (no is_lock poll) to keep it short; the full soak polls.
  */
-import { runSoak } from '../soak/soak';
+import { isUncertainReport, runSoak } from '../soak/soak';
+import type { RecordedRequest } from './simulator';
+import type { WorkflowRunResult } from './workflow/runner';
 
 const SEED = Number(process.env.SOAK_SEED ?? 20251121);
 
@@ -23,3 +25,24 @@ it('example workflows give the fault-free output under injected faults (short so
 	expect(Object.values(summary.faults).reduce((sum, count) => sum + (count ?? 0), 0)).toBeGreaterThan(0);
 	expect(summary.requestsSeen).toBeGreaterThan(summary.faultFreeRequests);
 }, 60_000);
+
+describe('soak checks of requests dropped after sending', () => {
+	const reportRequest = (at: number, fault: RecordedRequest['fault'], body: unknown = { name: 'A' }): RecordedRequest => ({
+		route: 'POST /reports',
+		method: 'POST',
+		path: '/reports',
+		key: 'sim-all-families',
+		status: 0,
+		body,
+		headers: {},
+		fault,
+		at,
+	});
+	const failedRun = { error: new Error('The connection to the API dropped after the PDF report request was sent, before an answer came: whether the API carried it out is not known.') } as WorkflowRunResult;
+
+	it('accept the uncertain report error only after a dropped POST /reports that was not sent again', () => {
+		expect(isUncertainReport(failedRun, [reportRequest(1, 'processed-drop')])).toBe(true);
+		expect(isUncertainReport(failedRun, [reportRequest(1, 'processed-drop'), reportRequest(2, null)])).toBe(false);
+		expect(isUncertainReport(failedRun, [reportRequest(1, null)])).toBe(false);
+	});
+});

@@ -16,6 +16,7 @@
  * A throttle our rate cannot explain (next to nothing sent in the last second) teaches nothing: the transport's own
  * bounded backoff handles it.
  */
+import { createHash } from 'crypto';
 
 /** Window assumed first: the unit rate limits are usually stated in ("requests per second"). */
 export const PACE_WINDOW_MS = 1000;
@@ -146,10 +147,19 @@ export class Pacer {
 
 const pacers = new Map<string, Pacer>();
 
-/** The pacer of a credential, by Base URL and a fingerprint of the key (the key itself is not kept). */
+/**
+ * The identity of a credential: its Base URL and a SHA-256 digest of its key. Two keys never share it (a collision
+ * of SHA-256 is not to be found), and the key itself is not kept in memory longer than a request needs it.
+ * Per-credential state (pacing here, and anything else keyed per credential) uses it.
+ */
+export function credentialIdentity(baseUrl: string, apiKey: string): string {
+	return `${baseUrl}\u0000${createHash('sha256').update(apiKey, 'utf8').digest('hex')}`;
+}
+
+/** The pacer of a credential, by its identity (see credentialIdentity). */
 export function pacerFor(baseUrl: string, apiKey: string, now = Date.now()): Pacer {
 	for (const [key, pacer] of pacers) if (now - pacer.lastUsedAt > IDLE_FORGET_MS * 2) pacers.delete(key);
-	const key = `${baseUrl}\u0000${fingerprint(apiKey)}`;
+	const key = credentialIdentity(baseUrl, apiKey);
 	let pacer = pacers.get(key);
 	if (!pacer) {
 		pacer = new Pacer();
@@ -157,14 +167,4 @@ export function pacerFor(baseUrl: string, apiKey: string, now = Date.now()): Pac
 		pacers.set(key, pacer);
 	}
 	return pacer;
-}
-
-/** FNV-1a, 32 bits, and the length: tells keys apart without keeping them. */
-function fingerprint(text: string): string {
-	let hash = 0x811c9dc5;
-	for (let index = 0; index < text.length; index++) {
-		hash ^= text.charCodeAt(index);
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return `${hash.toString(16)}:${text.length}`;
 }

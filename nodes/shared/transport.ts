@@ -89,19 +89,25 @@ export async function apiRequest<T = IDataObject>(
 	};
 
 	// Every request of the credential in this process shares one pacing (see pacing.ts): unpaced until the API
-	// throttles us, then at most the learned number of request starts per second.
+	// throttles us, then at most the learned number of request starts per second. The wait for the first slot counts
+	// against Max Wait like any other.
 	const pacer = pacerFor(baseUrl, apiKey);
 	let slot: PaceSlot = pacer.reserve(Date.now());
+	let waitedMs = Math.max(0, slot.at - Date.now());
+	if (waitedMs > policy.maxTotalWaitMs) {
+		pacer.release(slot);
+		throw pacingWaitError(node, route, waitedMs, policy.maxTotalWaitMs, pacer, options.itemIndex);
+	}
 	await waitForSlot(pacer, slot, signal);
 
 	let retries = 0;
 	let serverErrorRetries = 0;
 	let networkRetries = 0;
 	let throttles = 0;
-	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		let response: ApiResponse | undefined;
-		let networkFailure: string | undefined;
+		let failure: NetworkFailure | undefined;
+		const sentAt = Date.now();
 		// Request accounting (requestBudget.ts): nothing is sent after a used-up quota or over Max Requests per Run.
 		const refusal = refusalBeforeTry(this, node, pacer, route.label, options.itemIndex);
 		if (refusal) {
@@ -111,24 +117,33 @@ export async function apiRequest<T = IDataObject>(
 		try {
 			response = await sendApiRequest.call(this, request);
 		} catch (error) {
-			networkFailure = signal?.aborted ? undefined : networkErrorCode(error);
-			if (!networkFailure) {
+			failure = signal?.aborted ? undefined : networkFailureOf(error);
+			if (!failure) {
 				pacer.accepted(slot);
-				throw asNodeError(node, error);
+				throw redactError(asNodeError(node, error), apiKey);
 			}
 		}
+		if (response) response = { ...response, body: redactKey(response.body, apiKey) };
 
+		// A try that timed out was time spent waiting, as much as a pause between tries.
+		if (failure?.kind === 'timeout') waitedMs += Date.now() - sentAt;
 		if (response) afterEachAnswer(this, pacer, isQuotaExhausted(response));
-		const throttled = !networkFailure && response!.statusCode === 429 && !isQuotaExhausted(response!);
+		const throttled = !failure && response!.statusCode === 429 && !isQuotaExhausted(response!);
 		// A throttled request did not count against the API's limit; anything else may have.
 		let paced = false;
 		if (throttled) paced = pacer.throttled(slot);
+		else if (failure?.reached === 'never') pacer.release(slot);
 		else pacer.accepted(slot);
 		if (response && response.statusCode >= 200 && response.statusCode < 300) return response.body as T;
 
+		if (failure?.reached === 'maybe' && route.onUncertainOutcome !== 'send-again') {
+			throw new UncertainOutcomeError(node, route, failure, attempt, policy.requestTimeoutMs, options.itemIndex);
+		}
+
 		let retryable = false;
-		if (networkFailure) {
-			retryable = networkRetries++ < policy.maxNetworkRetries && retries < policy.maxRetries;
+		if (failure) {
+			const limit = failure.kind === 'secure-connection' ? 0 : failure.kind === 'host-not-found' ? HOST_NOT_FOUND_RETRIES : policy.maxNetworkRetries;
+			retryable = networkRetries++ < limit && retries < policy.maxRetries;
 		} else if (throttled) {
 			throttles++;
 			retryable = retries < policy.maxRetries;
@@ -155,14 +170,7 @@ export async function apiRequest<T = IDataObject>(
 		// Max Wait 0 means no retry at all, even when the next slot is free at once.
 		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs || policy.maxTotalWaitMs <= 0) {
 			if (next) pacer.release(next);
-			if (networkFailure) {
-				throw new NodeApiError(node, { message: networkFailure } as JsonObject, {
-					// The code stays out of the message: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
-					message: `Could not reach the API for the ${route.label}, after ${attempt} tries.`,
-					description: `Connection error: ${networkFailure}. Waited ${formatSeconds(waitedMs)} in all between tries. Check the Base URL and the network, then run again.`,
-					itemIndex: options.itemIndex,
-				});
-			}
+			if (failure) throw networkError(node, route, baseUrl, failure, attempt, waitedMs, options.itemIndex);
 			if (retries > 0 && (response!.statusCode === 429 || response!.statusCode === 503)) {
 				throw exhaustedRetriesError(node, route, response!, attempt, waitedMs, options.itemIndex);
 			}
@@ -172,7 +180,7 @@ export async function apiRequest<T = IDataObject>(
 		retries++;
 		this.logger.debug('Sustainability Compliance API: retrying request', {
 			route: `${route.method} ${route.path}`,
-			status: networkFailure ?? response!.statusCode,
+			status: failure?.code ?? response!.statusCode,
 			apiMessage: response ? apiMessage(response.body) : undefined,
 			waitMs: delay,
 			attempt,
@@ -181,6 +189,101 @@ export async function apiRequest<T = IDataObject>(
 		slot = next!;
 		await waitForSlot(pacer, slot, signal);
 		waitedMs += delay;
+	}
+}
+
+/** A name that does not resolve is usually a typo, which a retry cannot fix; one retry covers a resolver hiccup. */
+const HOST_NOT_FOUND_RETRIES = 1;
+
+const KEY_PLACEHOLDER = '[API key hidden]';
+
+/**
+ * The API's answer with every occurrence of the key replaced, so that no output, error message or stored error body
+ * can show it (an answer may quote the request's headers). An answer without the key (the rule) is returned as it is
+ * after one native scan of its JSON text (about 25 ms for 10,000 instruments); only one that holds it is walked, and
+ * only the strings holding it are copied.
+ */
+export function redactKey<T>(value: T, apiKey: string): T {
+	if (!apiKey) return value;
+	// The key as it appears inside JSON text (escaped like any string).
+	if (value && typeof value === 'object' && !JSON.stringify(value).includes(JSON.stringify(apiKey).slice(1, -1))) return value;
+	const redact = (current: unknown): unknown => {
+		if (typeof current === 'string') return current.includes(apiKey) ? current.split(apiKey).join(KEY_PLACEHOLDER) : current;
+		if (!current || typeof current !== 'object') return current;
+		if (Array.isArray(current)) {
+			let copy: unknown[] | undefined;
+			for (let index = 0; index < current.length; index++) {
+				const entry = redact(current[index]);
+				if (entry !== current[index]) (copy ??= current.slice())[index] = entry;
+			}
+			return copy ?? current;
+		}
+		let copy: Record<string, unknown> | undefined;
+		for (const [name, entry] of Object.entries(current)) {
+			const redacted = redact(entry);
+			const shownName = name.includes(apiKey) ? name.split(apiKey).join(KEY_PLACEHOLDER) : name;
+			if (redacted !== entry || shownName !== name) {
+				copy ??= { ...(current as Record<string, unknown>) };
+				if (shownName !== name) delete copy[name];
+				copy[shownName] = redacted;
+			}
+		}
+		return copy ?? current;
+	};
+	return redact(value) as T;
+}
+
+/** An error thrown by n8n's request helper, with the key taken out of its texts. */
+function redactError<E extends NodeApiError | NodeOperationError>(error: E, apiKey: string): E {
+	if (!apiKey) return error;
+	error.message = redactKey(error.message, apiKey);
+	if (typeof error.description === 'string') error.description = redactKey(error.description, apiKey);
+	if (error instanceof NodeApiError && Array.isArray(error.messages)) error.messages = redactKey(error.messages, apiKey);
+	return error;
+}
+
+/** The first slot is further away than Max Wait allows: nothing is sent, the slot is given back. */
+function pacingWaitError(
+	node: INode,
+	route: ApiRoute,
+	waitMs: number,
+	maxWaitMs: number,
+	pacer: ReturnType<typeof pacerFor>,
+	itemIndex?: number,
+): NodeApiError {
+	return new NodeApiError(node, { message: 'paced' } as JsonObject, {
+		message: `The ${route.label} request would have had to wait ${formatSeconds(waitMs)} for its turn, more than Max Wait When Throttled (${formatSeconds(maxWaitMs)}), so it was not sent.`,
+		description: `The API recently answered "too many requests" to this API key, so every request of the key in this n8n (other executions and nodes too) now takes turns: at most ${pacer.limit ?? '?'} every ${formatSeconds(pacer.windowMs)}. This wait is that pacing, not the monthly quota. Nothing was sent and no request was spent. Raise Max Wait When Throttled, or run again when the other runs with this key are done.`,
+		itemIndex,
+	});
+}
+
+/**
+ * The request may have reached the API and been carried out, but no answer came. Thrown instead of sending again
+ * on a route whose repetition could do something twice (see `onUncertainOutcome` in routes.ts); settle.ts turns it
+ * into an answer where a read can tell what happened.
+ */
+export class UncertainOutcomeError extends NodeApiError {
+	constructor(
+		node: INode,
+		readonly route: ApiRoute,
+		readonly networkFailure: NetworkFailure,
+		attempts: number,
+		timeoutMs: number,
+		itemIndex?: number,
+	) {
+		const what =
+			networkFailure.kind === 'timeout'
+				? `The API did not answer the ${route.label} request within ${formatSeconds(timeoutMs)}`
+				: `The connection to the API dropped after the ${route.label} request was sent, before an answer came`;
+		const advice =
+			route.uncertainAdvice ??
+			'It was not sent again. Check with the Portfolio Snapshots node\'s Get Many operation what is stored now, then run again only for what is missing.';
+		super(node, { message: networkFailure.code } as JsonObject, {
+			message: `${what}: whether the API carried it out is not known.`,
+			description: `${advice}\nConnection error: ${networkFailure.code}, on try ${attempts}.`,
+			itemIndex,
+		});
 	}
 }
 
@@ -235,22 +338,39 @@ function exhaustedRetriesError(
 	return base;
 }
 
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-	'UND_ERR_SOCKET',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
+export interface NetworkFailure {
+	code: string;
+	/** `never`: the request surely did not reach the API; `maybe`: it may have been received and carried out. */
+	reached: 'never' | 'maybe';
+	kind: 'connection' | 'timeout' | 'host-not-found' | 'secure-connection';
+	/** For a failed secure connection: the reason in plain words. */
+	reason?: string;
+}
 
-/** The code of a dropped connection or timeout anywhere in the error's cause chain, else undefined. */
-export function networkErrorCode(error: unknown): string | undefined {
+/** Failures before anything was sent: no connection, no address, no route. */
+const NEVER_REACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+/** Failures after the request may have been sent. */
+const MAYBE_REACHED_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'UND_ERR_SOCKET']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+
+/** Certificate and handshake failures, in plain words (never the OpenSSL text). */
+const SECURE_CONNECTION_REASONS: Array<[RegExp, string]> = [
+	[/^CERT_HAS_EXPIRED$/, 'its certificate has expired'],
+	[/^CERT_NOT_YET_VALID$/, 'its certificate is not valid yet'],
+	[/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)$/, 'its certificate is self-signed, not issued by a trusted authority'],
+	[/^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE)$/, 'its certificate could not be verified against a trusted authority'],
+	[/^ERR_TLS_CERT_ALTNAME_INVALID$/, 'its certificate is issued for another host name'],
+	[/^CERT_REVOKED$/, 'its certificate has been revoked'],
+	[/^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER)$/, 'the address does not answer in https (is it an http:// address, or the wrong port?)'],
+	[/^(ERR_SSL_|ERR_TLS_|CERT_|EPROTO)/, 'the secure handshake failed'],
+];
+
+function secureConnectionReason(code: string): string | undefined {
+	return SECURE_CONNECTION_REASONS.find(([pattern]) => pattern.test(code))?.[1];
+}
+
+/** What kind of network failure the error is, from anywhere in its cause chain; undefined when it is not one. */
+export function networkFailureOf(error: unknown): NetworkFailure | undefined {
 	let current: unknown = error;
 	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
 		// n8n-core wraps axios errors in a NodeApiError: the code lands in httpCode, the raw text in messages.
@@ -262,17 +382,67 @@ export function networkErrorCode(error: unknown): string | undefined {
 			response?: unknown;
 		};
 		if (response && typeof response === 'object' && 'status' in response) return undefined;
+		const texts = [message, ...(Array.isArray(messages) ? messages : [])].filter((text): text is string => typeof text === 'string');
 		for (const candidate of [code, httpCode]) {
-			if (typeof candidate === 'string' && NETWORK_CODES.has(candidate)) return candidate;
-		}
-		for (const text of [message, ...(Array.isArray(messages) ? messages : [])]) {
-			if (typeof text === 'string' && /socket hang up|timeout of \d+ms exceeded|ECONNRESET/i.test(text)) {
-				return /timeout/i.test(text) ? 'ETIMEDOUT' : 'ECONNRESET';
+			if (typeof candidate !== 'string') continue;
+			const reason = secureConnectionReason(candidate);
+			if (reason) return { code: candidate, reached: 'never', kind: 'secure-connection', reason };
+			if (NEVER_REACHED_CODES.has(candidate)) {
+				return { code: candidate, reached: 'never', kind: candidate === 'ENOTFOUND' ? 'host-not-found' : 'connection' };
 			}
+			if (TIMEOUT_CODES.has(candidate) || (candidate === 'ECONNABORTED' && texts.some((text) => /timeout/i.test(text)))) {
+				return { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' };
+			}
+			if (MAYBE_REACHED_CODES.has(candidate)) {
+				// Reset during the handshake: nothing of the request was sent yet.
+				if (texts.some((text) => /before secure TLS connection was established/i.test(text))) {
+					return { code: candidate, reached: 'never', kind: 'secure-connection', reason: 'the server closed the connection during the secure handshake' };
+				}
+				return { code: candidate, reached: 'maybe', kind: 'connection' };
+			}
+		}
+		for (const text of texts) {
+			if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' };
+			if (/socket hang up|ECONNRESET/i.test(text)) return { code: 'ECONNRESET', reached: 'maybe', kind: 'connection' };
 		}
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
+}
+
+/** The code of a dropped connection, timeout or failed connection anywhere in the error's cause chain, else undefined. */
+export function networkErrorCode(error: unknown): string | undefined {
+	return networkFailureOf(error)?.code;
+}
+
+function networkError(
+	node: INode,
+	route: ApiRoute,
+	baseUrl: string,
+	failure: NetworkFailure,
+	attempts: number,
+	waitedMs: number,
+	itemIndex?: number,
+): NodeApiError {
+	const { origin, hostname } = new URL(baseUrl);
+	const tries = `${attempts} ${attempts === 1 ? 'try' : 'tries'}`;
+	let message: string;
+	let description: string;
+	if (failure.kind === 'host-not-found') {
+		message = `Could not find the API host "${hostname}" for the ${route.label}: the name in the credential's Base URL does not resolve to an address.`;
+		description = `Check the Base URL in the credential (${origin}) for a typo, and that this n8n can reach the internet (DNS, proxy). Nothing reached the API and no request was spent (${tries}).`;
+	} else if (failure.kind === 'secure-connection') {
+		message = `Could not set up a secure connection to ${origin} for the ${route.label}: ${failure.reason}.`;
+		description = `Nothing was sent to the API and no request was spent. Check the Base URL in the credential (https:// and the right port); if the address is right, the server's certificate is the problem: tell the vendor. Error code: ${failure.code}.`;
+	} else if (failure.kind === 'timeout') {
+		message = `The API did not answer the ${route.label} request in time, after ${tries}.`;
+		description = `Waited ${formatSeconds(waitedMs)} in all, counting the tries that timed out, within Max Wait When Throttled. Try again later, or send fewer holdings per request.`;
+	} else {
+		// The code stays out of the message: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
+		message = `Could not reach the API for the ${route.label}, after ${tries}.`;
+		description = `Connection error: ${failure.code}. Waited ${formatSeconds(waitedMs)} in all between tries. Check the Base URL and the network, then run again.`;
+	}
+	return new NodeApiError(node, { message: failure.code } as JsonObject, { message, description, itemIndex });
 }
 
 async function resolveCredential(this: RequestContext, itemIndex?: number): Promise<{ baseUrl: string; apiKey: string }> {

@@ -12,7 +12,23 @@ import {
 import type { ApiResult } from './http';
 import type { FaultKind, FaultSpec, RouteKey } from './types';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['429-message', '429-status', '429-limit', '503', '500', '504', '302', '307', 'drop', 'slow'];
+export const FAULT_KINDS: readonly FaultKind[] = [
+	'429-message',
+	'429-status',
+	'429-limit',
+	'503',
+	'500',
+	'504',
+	'302',
+	'307',
+	'drop',
+	'processed-drop',
+	'slow',
+	'echo-key',
+	'echo-key-success',
+];
+/** Kinds that let the request go on to the route logic (and change its answer or drop it afterwards). */
+export const PASS_THROUGH_KINDS: readonly FaultKind[] = ['slow', 'processed-drop', 'echo-key-success'];
 export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['503'];
 export const DEFAULT_SLOW_MS = 2000;
 export const DEFAULT_FAULT_SEED = 1;
@@ -86,11 +102,18 @@ export class FaultInjector {
 }
 
 /**
- * The response of a fault kind that answers at once (not `drop` nor `slow`). The redirects point at `redirectTo`:
+ * The response of a fault kind that answers at once (not `drop`, `processed-drop`, `slow` nor `echo-key-success`). The redirects point at `redirectTo`:
  * another origin, where a client that follows them would take the request (and its key) along.
  */
-export function faultResponse(kind: Exclude<FaultKind, 'drop' | 'slow'>, redirectTo: string): ApiResult {
+export function faultResponse(
+	kind: Exclude<FaultKind, 'drop' | 'slow' | 'processed-drop' | 'echo-key-success'>,
+	redirectTo: string,
+	headers: Record<string, unknown> = {},
+): ApiResult {
 	switch (kind) {
+		case 'echo-key':
+			// An API that quotes the request back in its error, headers (and so the key) included.
+			return { status: 400, body: { message: 'Bad request', request: { headers } } };
 		case '302':
 		case '307':
 			return { status: Number(kind), body: { message: 'Moved' }, headers: { location: redirectTo } };

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import { handleControl, isControlPath } from './control';
 import { DocumentStore } from './downloads';
-import { faultResponse, FaultInjector } from './faults';
+import { faultResponse, FaultInjector, PASS_THROUGH_KINDS } from './faults';
 import {
 	BurstLimiter,
 	FORBIDDEN,
@@ -218,8 +218,10 @@ class SimulatorCore {
 		if (fault) {
 			record.fault = fault.kind;
 			if (fault.kind === 'drop') return 'drop';
-			if (fault.kind !== 'slow') return faultResponse(fault.kind, `${this.documents.baseUrl}/moved${url.pathname}`);
-			await this.sleeper.sleep(fault.slowMs);
+			if (fault.kind === 'slow') await this.sleeper.sleep(fault.slowMs);
+			else if (!PASS_THROUGH_KINDS.includes(fault.kind)) {
+				return faultResponse(fault.kind as Parameters<typeof faultResponse>[0], `${this.documents.baseUrl}/moved${url.pathname}`, record.headers);
+			}
 		}
 
 		// 7. Latency model and the gateway timeout.
@@ -245,8 +247,8 @@ class SimulatorCore {
 			validBody = value as Record<string, unknown>;
 		}
 
-		// 10. Route logic.
-		return route.handle({
+		// 10. Route logic. `processed-drop`: carried out (state, reports, quota), then the connection is dropped unanswered.
+		const answer = await route.handle({
 			services: this.services,
 			org: access.org,
 			key: profile.key,
@@ -255,6 +257,14 @@ class SimulatorCore {
 			now: this.now(),
 			requestHost: hostnameOf(headerValue(req, 'host')),
 		});
+		if (fault?.kind === 'processed-drop') return 'drop';
+		if (fault?.kind === 'echo-key-success' && isRecord(answer.body)) {
+			// Quoted in the body and in the success message a node outputs (metadata.message).
+			const metadata = isRecord(answer.body.metadata) ? answer.body.metadata : undefined;
+			const quoted = metadata && typeof metadata.message === 'string' ? { metadata: { ...metadata, message: `${metadata.message} (request key ${record.key ?? ''})` } } : {};
+			return { ...answer, body: { ...answer.body, ...quoted, echo: { headers: record.headers } } };
+		}
+		return answer;
 	}
 }
 

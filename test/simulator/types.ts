@@ -18,7 +18,20 @@ export type RouteKey =
 	| 'POST /temperature-score/insights'
 	| 'POST /reports';
 
-export type FaultKind = '429-message' | '429-status' | '429-limit' | '503' | '500' | '504' | '302' | '307' | 'drop' | 'slow';
+export type FaultKind =
+	| '429-message'
+	| '429-status'
+	| '429-limit'
+	| '503'
+	| '500'
+	| '504'
+	| '302'
+	| '307'
+	| 'drop'
+	| 'processed-drop'
+	| 'slow'
+	| 'echo-key'
+	| 'echo-key-success';
 
 /**
  * Faults of one route, or of '*' (every route whose own spec is absent or spent: sequence used up and no probability).

@@ -1,4 +1,4 @@
-import { PACE_WINDOW_MS, Pacer, pacerFor } from '../../nodes/shared/pacing';
+import { PACE_WINDOW_MS, Pacer, credentialIdentity, pacerFor } from '../../nodes/shared/pacing';
 
 /** `count` requests started 5 ms apart from `start`, each answered (accepted) 3 ms after it started. */
 function acceptBurst(pacer: Pacer, count: number, start = 0): number {
@@ -84,5 +84,13 @@ describe('Pacer (shared pacing per credential)', () => {
 		expect(pacerFor('http://127.0.0.1:1', 'key-a')).toBe(a);
 		expect(pacerFor('http://127.0.0.1:1', 'key-b')).not.toBe(a);
 		expect(pacerFor('http://127.0.0.1:2', 'key-a')).not.toBe(a);
+	});
+
+	it('never shares a pacer between two keys, also keys a 32-bit fingerprint could not tell apart', () => {
+		// Same length and the same 32-bit FNV-1a hash: one credential's throttles would have slowed the other.
+		const [first, second] = ['sim-key-007yzx', 'sim-key-00e6ad'];
+		expect(pacerFor('http://127.0.0.1:3', first)).not.toBe(pacerFor('http://127.0.0.1:3', second));
+		expect(credentialIdentity('http://127.0.0.1:3', first)).not.toBe(credentialIdentity('http://127.0.0.1:3', second));
+		expect(credentialIdentity('http://127.0.0.1:3', first)).not.toContain(first);
 	});
 });

@@ -19,7 +19,7 @@ import { planRequests } from '../../shared/requestBudget';
 import { describeGroupValues, holdingsBody } from '../../shared/holdings';
 import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+import { apiRequestSettled } from '../../shared/settle';
 import { showValue } from '../../shared/values';
 import { responseIdentifier, responseMessage } from './common';
 
@@ -101,7 +101,7 @@ const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{
  * so the name sent is only the portfolio's name when the API says so (a name in its answer) or when it created the
  * portfolio; otherwise `name` is the one known from this run, or null, and `name_note` says the sent one was not applied.
  */
-function portfolioName(body: IDataObject, outcome: 'created' | 'updated' | null, sent: string, known: string | undefined): IDataObject {
+function portfolioName(body: IDataObject, outcome: string | null, sent: string, known: string | undefined): IDataObject {
 	const answered = typeof body.name === 'string' && body.name ? body.name : undefined;
 	const name = answered ?? (outcome === 'created' ? sent : known);
 	const result: IDataObject = { name: name ?? null, name_in_request: sent };
@@ -226,7 +226,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (!entry.ok) throw entry.error;
 		const { prepared } = entry;
 		const itemIndex = prepared.group.itemIndices[0];
-		const body = await (apiRequest<IDataObject>).call(this, ROUTES.createSnapshot, {
+		const { body, settled } = await (apiRequestSettled<IDataObject>).call(this, ROUTES.createSnapshot, prepared, {
 			body: {
 				identifier: prepared.portfolioId,
 				name: prepared.name,
@@ -236,9 +236,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			},
 			itemIndex,
 		});
-		const message = responseMessage(body);
-		const parsed = message ? CREATE_MESSAGE.exec(message) : null;
-		const outcome = parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null;
+		const message = settled ? settled.message : responseMessage(body);
+		const parsed = message && !settled ? CREATE_MESSAGE.exec(message) : null;
+		const outcome = settled ? settled.outcome : parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null;
 		if (outcome === 'created') knownNames.set(prepared.portfolioId, prepared.name);
 		return [
 			{

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { SnapshotDate } from '../../shared/dates';
 import { readSnapshotDateParameter, requestOptions } from '../../shared/descriptions';
 import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+import { apiRequestSettled } from '../../shared/settle';
 import {
 	perItem,
 	portfolioLocator,
@@ -51,15 +51,16 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			snapshot: readSnapshotDateParameter.call(this, itemIndex),
 		}),
 		async ({ identifier, snapshot }, itemIndex) => {
-			const body = await (apiRequest<IDataObject>).call(this, ROUTES.deleteSnapshot, {
-				identifier,
-				body: { snapshot_at: snapshot.date },
-				itemIndex,
-			});
-			const message = responseMessage(body);
+			const { body, settled } = await (apiRequestSettled<IDataObject>).call(
+				this,
+				ROUTES.deleteSnapshot,
+				{ portfolioId: identifier, quarterEnd: snapshot.quarterEnd },
+				{ identifier, body: { snapshot_at: snapshot.date }, itemIndex },
+			);
+			const message = settled ? settled.message : responseMessage(body);
 			return {
 				identifier: responseIdentifier(body, identifier),
-				outcome: deleteOutcome(message),
+				outcome: settled ? (settled.outcome as DeleteOutcome) : deleteOutcome(message),
 				message,
 				quarter_end: snapshot.quarterEnd,
 				snapshot_date: snapshot.date,

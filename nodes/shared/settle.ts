@@ -1,0 +1,114 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { asNodeError } from './errors';
+import { parsePortfolioListing } from './methods';
+import type { PortfolioListing } from './methods';
+import { ROUTES } from './routes';
+import type { ApiRoute } from './routes';
+import { apiRequest, UncertainOutcomeError } from './transport';
+import type { ApiRequestOptions } from './transport';
+
+/**
+ * Requests that may have reached the API without an answer (connection dropped after sending, client timeout), on
+ * routes whose repetition is not harmless by itself: a safe read (GET /portfolios) tells what happened, as the
+ * route's `onUncertainOutcome` says, and the request is sent again only where that is right.
+ */
+
+/** The snapshot a request is about: the Portfolio ID as sent to POST (or the identifier as returned) and its quarter end. */
+export interface SnapshotRef {
+	portfolioId: string;
+	quarterEnd: string;
+}
+
+export interface SettledOutcome {
+	/** What the list of portfolios shows: the snapshot is stored, or it (or its whole portfolio) is gone. */
+	outcome: 'stored' | 'snapshot_deleted' | 'portfolio_deleted';
+	/** Our own words, replacing the API's message that never came (or cannot be believed). */
+	message: string;
+}
+
+export interface SettledAnswer<T> {
+	body: T;
+	/** Present when the outcome was settled by reading the list of portfolios rather than by the API's answer. */
+	settled?: SettledOutcome;
+}
+
+/** Sends at most this many times in all before the outcome is left uncertain. */
+const MAX_SENDS = 3;
+
+/** apiRequest, with the uncertain outcome of the route settled where a read can settle it. */
+export async function apiRequestSettled<T = IDataObject>(
+	this: IExecuteFunctions,
+	route: ApiRoute,
+	snapshot: SnapshotRef,
+	options: ApiRequestOptions = {},
+): Promise<SettledAnswer<T>> {
+	// POST /portfolios: once the list showed the snapshot stored after a drop, the next answer's "created"/"updated"
+	// may describe our own earlier request's work, so it is not repeated.
+	let storedBeforeResend = false;
+	for (let send = 1; ; send++) {
+		try {
+			const body = await (apiRequest<T>).call(this, route, options);
+			if (!storedBeforeResend) return { body };
+			return {
+				body,
+				settled: {
+					outcome: 'stored',
+					message: `Snapshot stored at ${snapshot.quarterEnd}. The connection dropped after an earlier try was sent, so whether this request created the portfolio or updated it is not known; it was sent again to be sure the holdings are these.`,
+				},
+			};
+		} catch (error) {
+			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS) throw asNodeError(this.getNode(), error);
+			const listed = findSnapshot(await listPortfolios.call(this, options.itemIndex), route, snapshot);
+			if (route.onUncertainOutcome === 'check-snapshot-stored') {
+				// Sent again either way: storing the same holdings at the same quarter end once more changes nothing,
+				// and an earlier snapshot of that quarter may still hold the old holdings.
+				if (listed.snapshotListed) storedBeforeResend = true;
+				continue;
+			}
+			if (route.onUncertainOutcome === 'check-snapshot-deleted') {
+				if (!listed.portfolio) {
+					return {
+						body: {} as T,
+						settled: {
+							outcome: 'portfolio_deleted',
+							message: 'Portfolio no longer stored. The connection dropped after the deletion was sent; the list of portfolios shows the portfolio is gone (it had no other listed snapshot).',
+						},
+					};
+				}
+				if (!listed.snapshotListed) {
+					return {
+						body: {} as T,
+						settled: {
+							outcome: 'snapshot_deleted',
+							message: `Snapshot at ${snapshot.quarterEnd} no longer stored. The connection dropped after the deletion was sent; the list of portfolios shows the portfolio without that snapshot.`,
+						},
+					};
+				}
+				continue;
+			}
+			throw asNodeError(this.getNode(), error);
+		}
+	}
+}
+
+async function listPortfolios(this: IExecuteFunctions, itemIndex?: number): Promise<PortfolioListing[]> {
+	return parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex })).funds;
+}
+
+/**
+ * The listed portfolio the request is about. DELETE names it exactly; POST sends only the client Portfolio ID, which
+ * the API returns as `svc-portfolio:<organization>_<Portfolio ID>`.
+ */
+function findSnapshot(
+	funds: PortfolioListing[],
+	route: ApiRoute,
+	snapshot: SnapshotRef,
+): { portfolio: PortfolioListing | undefined; snapshotListed: boolean } {
+	const matches =
+		route.onUncertainOutcome === 'check-snapshot-stored'
+			? funds.filter((fund) => fund.identifier.startsWith('svc-portfolio:') && fund.identifier.endsWith(`_${snapshot.portfolioId}`))
+			: funds.filter((fund) => fund.identifier === snapshot.portfolioId);
+	const listing = matches.find((fund) => fund.snapshots.some((date) => date.slice(0, 10) === snapshot.quarterEnd));
+	return { portfolio: listing ?? matches[0], snapshotListed: listing !== undefined };
+}

@@ -1,0 +1,267 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
+/**
+ * Requests that may have reached the API without an answer, the pacing wait within Max Wait, and the key kept out of
+ * everything the nodes output: each seen from real node runs inside n8n's engine against the simulator.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { DEFAULT_RETRY_POLICY } from '../nodes/shared/transport';
+import { pacerFor } from '../nodes/shared/pacing';
+import { makeIsin, makeIsins } from './helpers/isins';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import type { NodeSpec } from './helpers/workflows';
+import { findIsins, startSimulator } from './simulator';
+import type { Simulator } from './simulator';
+import { runWorkflow } from './workflow/runner';
+
+const POST = 'POST /portfolios' as const;
+const GET = 'GET /portfolios' as const;
+const DELETE = 'DELETE /portfolios/{identifier}' as const;
+const REPORTS = 'POST /reports' as const;
+const SFDR = 'POST /instruments/sustainability-profile' as const;
+const KEY = 'sim-all-families';
+/** Used by the pacing test only: its pacer starts fresh whatever the other tests did. */
+const KEY_2 = 'sim-all-families-2';
+const LAST_YEAR = new Date().getUTCFullYear() - 1;
+const id = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+});
+afterAll(async () => sim.close());
+beforeEach(() => {
+	sim.reset();
+	sim.setBurstLimit(null);
+});
+
+async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
+	const result = await runWorkflow(chainWorkflow(items, spec), { credentials: credentialsFor(sim.url, apiKey) });
+	return { result, out: result.items('Node') };
+}
+
+function snapshotRows(portfolioId: string, date: string): IDataObject[] {
+	return [
+		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 },
+		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'Stock', currency: 'EUR', weight: 40, market_value: 400 },
+	];
+}
+
+const createSnapshot: NodeSpec = {
+	type: 'portfolioSnapshots',
+	parameters: {
+		operation: 'createOrUpdateSnapshot',
+		portfolioId: '={{ $json.portfolio_id }}',
+		portfolioName: '={{ $json.portfolio_name }}',
+		snapshotDate: '={{ $json.date }}',
+		currency: 'EUR',
+		groupBy: 'portfolio_id, date',
+	},
+};
+
+const deleteSnapshot: NodeSpec = {
+	type: 'portfolioSnapshots',
+	parameters: {
+		operation: 'deleteSnapshot',
+		portfolio: { __rl: true, mode: 'id', value: '={{ $json.identifier }}' },
+		snapshotDate: '={{ $json.date }}',
+	},
+};
+
+const REPORT_ROWS: IDataObject[] = findIsins((data) => data.known && !data.isFund, 2, 'SE').map((isin, index) => ({
+	isin,
+	name: `Holding ${index}`,
+	instrument_type: 'Stock',
+	currency: 'SEK',
+	'Weight %': 50,
+	'Market Value': 1000,
+}));
+const report = (onError?: NodeSpec['onError']): NodeSpec => ({
+	type: 'sustainabilityReports',
+	parameters: { operation: 'generatePdfReport', reportName: 'Nordic Fund', reportId: 'nordic' },
+	...(onError ? { onError } : {}),
+});
+
+describe('a request the API processed, then the connection dropped', () => {
+	it('POST /portfolios: a first snapshot is reported stored, never "updated", and is stored once', async () => {
+		sim.setFaults(POST, { sequence: ['processed-drop'] });
+		const { result, out } = await run(snapshotRows('fresh', `${LAST_YEAR}-05-10`), createSnapshot);
+		expect(result.error).toBeUndefined();
+		expect(out).toHaveLength(1);
+		expect(out[0].json.outcome).toBe('stored');
+		expect(String(out[0].json.message)).toContain('connection dropped');
+		expect(String(out[0].json.message)).not.toMatch(/updated successfully/i);
+		expect(sim.requestCount({ route: GET })).toBe(1);
+		const state = sim.portfolioState('org-a');
+		expect(state.filter((p) => p.identifier === id('fresh'))).toHaveLength(1);
+		expect(state.find((p) => p.identifier === id('fresh'))!.snapshots.map((s) => s.date)).toEqual([`${LAST_YEAR}-06-30`]);
+	});
+
+	it('POST /portfolios: dropped before the API stored it, the list shows nothing and the answer to the resend is believed', async () => {
+		sim.setFaults(POST, { sequence: ['drop'] });
+		const { result, out } = await run(snapshotRows('fresh', `${LAST_YEAR}-05-10`), createSnapshot);
+		expect(result.error).toBeUndefined();
+		expect(out[0].json.outcome).toBe('created');
+		expect(sim.requestCount({ route: POST })).toBe(2);
+		expect(sim.requestCount({ route: GET })).toBe(1);
+	});
+
+	it.each([
+		['a single snapshot', [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`], 'snapshot_deleted', 1],
+		['the whole portfolio (its last snapshot)', [`${LAST_YEAR}-03-31`], 'portfolio_deleted', 0],
+	])('DELETE of %s: reports it deleted, not not_found, and sends no second DELETE', async (_, dates, outcome, left) => {
+		for (const date of dates) expect((await run(snapshotRows('del', date), createSnapshot)).result.error).toBeUndefined();
+		sim.setFaults(DELETE, { sequence: ['processed-drop'] });
+		const { result, out } = await run([{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }], deleteSnapshot);
+		expect(result.error).toBeUndefined();
+		expect(out).toHaveLength(1);
+		expect(out[0].json.outcome).toBe(outcome);
+		expect(sim.requestCount({ route: DELETE })).toBe(1);
+		const portfolio = sim.portfolioState('org-a').find((p) => p.identifier === id('del'));
+		expect(portfolio?.snapshots.length ?? 0).toBe(left);
+	});
+
+	it('DELETE dropped before the API carried it out: the snapshot is still listed, so the DELETE is sent again', async () => {
+		for (const date of [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`]) await run(snapshotRows('del', date), createSnapshot);
+		sim.setFaults(DELETE, { sequence: ['drop'] });
+		const { result, out } = await run([{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }], deleteSnapshot);
+		expect(result.error).toBeUndefined();
+		expect(out[0].json.outcome).toBe('snapshot_deleted');
+		expect(sim.requestCount({ route: DELETE })).toBe(2);
+	});
+
+	it('POST /reports: one report generated and charged, never a second POST; the error says the outcome is uncertain', async () => {
+		sim.setFaults(REPORTS, { sequence: ['processed-drop'] });
+		const { result } = await run(REPORT_ROWS, report());
+		expect(sim.requestCount({ route: REPORTS })).toBe(1);
+		expect(sim.requests({ route: REPORTS })[0].fault).toBe('processed-drop');
+		expect(result.error?.message).toContain('whether the API carried it out is not known');
+		expect((result.error as { description?: string } | undefined)?.description).toContain('may have been generated');
+		expect((result.error as { description?: string } | undefined)?.description).toContain('costs one more request');
+	});
+
+	it('POST /reports with continueOnFail: an error item paired to the input, never a second POST', async () => {
+		sim.setFaults(REPORTS, { sequence: ['processed-drop'] });
+		const { result, out } = await run(REPORT_ROWS, report('continueRegularOutput'));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount({ route: REPORTS })).toBe(1);
+		expect(out).toHaveLength(REPORT_ROWS.length);
+		out.forEach((item, index) => {
+			expect(String(item.json.error)).toContain('not known');
+			expect(item.pairedItem).toEqual({ item: index });
+		});
+	});
+});
+
+describe('client timeouts', () => {
+	const defaultTimeout = DEFAULT_RETRY_POLICY.requestTimeoutMs;
+	beforeEach(() => {
+		DEFAULT_RETRY_POLICY.requestTimeoutMs = 300;
+	});
+	afterEach(() => {
+		DEFAULT_RETRY_POLICY.requestTimeoutMs = defaultTimeout;
+	});
+
+	it('POST /reports that times out is not sent again', async () => {
+		sim.setFaults(REPORTS, { sequence: ['slow', 'slow'], slowMs: 1500 });
+		const { result } = await run(REPORT_ROWS, report());
+		expect(sim.requestCount({ route: REPORTS })).toBe(1);
+		expect(result.error?.message).toContain('did not answer');
+		expect(result.error?.message).toContain('not known');
+	});
+
+	it('count against Max Wait When Throttled: a try that timed out is time waited', async () => {
+		sim.setFaults(SFDR, { sequence: ['slow', 'slow', 'slow', 'slow'], slowMs: 1500 });
+		const { result } = await run(
+			makeIsins(2, 300, 'US').map((isin) => ({ isin })),
+			{ type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0.2 } } },
+		);
+		expect(sim.requestCount({ route: SFDR })).toBe(1);
+		expect(result.error?.message).toContain('did not answer');
+	});
+});
+
+describe('the first pacing wait counts against Max Wait When Throttled', () => {
+	const lookup = (options: IDataObject) => ({
+		type: 'sustainabilityInstruments',
+		parameters: { operation: 'getSfdrClassification', options: { batchSize: 1, concurrency: 1, ...options } },
+	});
+
+	it('with Max Wait 0, a run behind a paced one fails at once, saying it was our own pacing, and sends nothing', async () => {
+		sim.setBurstLimit({ requests: 2, windowMs: 1000 });
+		// Teaches the pacer of this key the limit (the throttles of this run are within its Max Wait).
+		const teach = await run(makeIsins(6, 400, 'US').map((isin) => ({ isin })), lookup({ maxThrottleWait: 60 }), KEY_2);
+		expect(teach.result.error).toBeUndefined();
+		const before = sim.requestCount({ route: SFDR });
+		// A precondition, not the behaviour under test: the key is now paced.
+		expect(pacerFor(sim.url, KEY_2).limit).toBeDefined();
+
+		const { result } = await run(makeIsins(2, 500, 'US').map((isin) => ({ isin })), lookup({ maxThrottleWait: 0 }), KEY_2);
+		expect(sim.requestCount({ route: SFDR })).toBe(before);
+		expect(result.error?.message).toContain('would have had to wait');
+		expect(result.error?.message).toContain('Max Wait When Throttled');
+		expect((result.error as { description?: string } | undefined)?.description).toContain('not the monthly quota');
+
+		// A wait longer than what Max Wait allows: refused as well, and the slot it would have taken is given back.
+		const short = await run(makeIsins(2, 500, 'US').map((isin) => ({ isin })), lookup({ maxThrottleWait: 0.1 }), KEY_2);
+		expect(sim.requestCount({ route: SFDR })).toBe(before);
+		expect(short.result.error?.message).toContain('more than Max Wait When Throttled (0.1 s)');
+	});
+});
+
+describe('the API key never appears in what the nodes output', () => {
+	it('an error answer quoting the request headers: message, description and stored body hide the key', async () => {
+		sim.setFaults(SFDR, { sequence: ['echo-key'] });
+		const { result } = await run([{ isin: makeIsin(1, 'US') }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } });
+		expect(result.error).toBeDefined();
+		const everything = JSON.stringify({ error: result.error, cause: (result.error as { cause?: unknown }).cause, run: result.runData ?? null });
+		expect(everything).not.toContain(KEY);
+		expect(everything).toContain('[API key hidden]');
+	});
+
+	it('with continueOnFail, the error item hides the key', async () => {
+		sim.setFaults(SFDR, { sequence: ['echo-key'] });
+		const { out } = await run([{ isin: makeIsin(1, 'US') }], {
+			type: 'sustainabilityInstruments',
+			parameters: { operation: 'getSfdrClassification' },
+			onError: 'continueRegularOutput',
+		});
+		expect(out).toHaveLength(1);
+		expect(JSON.stringify(out)).not.toContain(KEY);
+	});
+
+	it('a success answer echoing the key: the output hides it', async () => {
+		sim.setFaults(POST, { sequence: ['echo-key-success'] });
+		const { result, out } = await run(snapshotRows('echo', `${LAST_YEAR}-05-10`), createSnapshot);
+		expect(result.error).toBeUndefined();
+		expect(sim.requests({ route: POST })[0].fault).toBe('echo-key-success');
+		expect(out[0].json.outcome).toBe('created');
+		expect(String(out[0].json.message)).toContain('(request key [API key hidden])');
+		expect(JSON.stringify(out)).not.toContain(KEY);
+	});
+});
+
+describe('network errors in plain words', () => {
+	it('a host that does not resolve is named, in our words', async () => {
+		const result = await runWorkflow(
+			chainWorkflow([{ isin: makeIsin(1, 'US') }], {
+				type: 'sustainabilityInstruments',
+				parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0 } },
+			}),
+			{ credentials: credentialsFor('https://api.nonexistent.invalid', KEY) },
+		);
+		expect(result.error?.message).toContain('Could not find the API host "api.nonexistent.invalid"');
+		expect((result.error as { description?: string } | undefined)?.description).toContain('no request was spent');
+	});
+
+	it('https to a plain http listener: a secure-connection error without OpenSSL text', async () => {
+		const result = await runWorkflow(
+			chainWorkflow([{ isin: makeIsin(1, 'US') }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			{ credentials: credentialsFor(sim.url.replace('http:', 'https:'), KEY) },
+		);
+		const origin = new URL(sim.url.replace('http:', 'https:')).origin;
+		expect(result.error?.message).toContain(`Could not set up a secure connection to ${origin}`);
+		const text = `${result.error?.message} ${(result.error as { description?: string } | undefined)?.description}`;
+		expect(text).not.toMatch(/routines|ssl3_|openssl/i);
+	});
+});
