@@ -1,10 +1,8 @@
-import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './constants';
 import type { ApiResponse } from './errors';
 import { sleepUnlessCancelled } from './sleep';
-import { networkErrorCode } from './transport';
-import type { RequestContext } from './transport';
 
 /**
  * The one HTTP client of the package, with a redirect policy per kind of request:
@@ -14,6 +12,8 @@ import type { RequestContext } from './transport';
  * - Downloads (the report's pre-signed `document.location_url`) carry no key (`httpRequest`), go to https addresses
  *   on the public internet only, follow no redirect, and stop reading at MAX_DOWNLOAD_BYTES.
  */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
 export async function sendApiRequest(this: RequestContext, request: IHttpRequestOptions): Promise<ApiResponse> {
 	return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 		...request,
@@ -21,6 +21,83 @@ export async function sendApiRequest(this: RequestContext, request: IHttpRequest
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 	})) as ApiResponse;
+}
+
+export interface NetworkFailure {
+	code: string;
+	/** `never`: the request surely did not reach the API; `maybe`: it may have been received and carried out. */
+	reached: 'never' | 'maybe';
+	kind: 'connection' | 'timeout' | 'host-not-found' | 'secure-connection';
+	/** For a failed secure connection: the reason in plain words. */
+	reason?: string;
+}
+
+/** Failures before anything was sent: no connection, no address, no route. */
+const NEVER_REACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+/** Failures after the request may have been sent. */
+const MAYBE_REACHED_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'UND_ERR_SOCKET']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+
+/** Certificate and handshake failures, in plain words (never the OpenSSL text). */
+const SECURE_CONNECTION_REASONS: Array<[RegExp, string]> = [
+	[/^CERT_HAS_EXPIRED$/, 'its certificate has expired'],
+	[/^CERT_NOT_YET_VALID$/, 'its certificate is not valid yet'],
+	[/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)$/, 'its certificate is self-signed, not issued by a trusted authority'],
+	[/^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE)$/, 'its certificate could not be verified against a trusted authority'],
+	[/^ERR_TLS_CERT_ALTNAME_INVALID$/, 'its certificate is issued for another host name'],
+	[/^CERT_REVOKED$/, 'its certificate has been revoked'],
+	[/^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER)$/, 'the address does not answer in https (is it an http:// address, or the wrong port?)'],
+	[/^(ERR_SSL_|ERR_TLS_|CERT_|EPROTO)/, 'the secure handshake failed'],
+];
+
+function secureConnectionReason(code: string): string | undefined {
+	return SECURE_CONNECTION_REASONS.find(([pattern]) => pattern.test(code))?.[1];
+}
+
+/** What kind of network failure the error is, from anywhere in its cause chain; undefined when it is not one. */
+export function networkFailureOf(error: unknown): NetworkFailure | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+		// n8n-core wraps axios errors in a NodeApiError: the code lands in httpCode, the raw text in messages.
+		const { code, httpCode, message, messages, response } = current as {
+			code?: unknown;
+			httpCode?: unknown;
+			message?: unknown;
+			messages?: unknown;
+			response?: unknown;
+		};
+		if (response && typeof response === 'object' && 'status' in response) return undefined;
+		const texts = [message, ...(Array.isArray(messages) ? messages : [])].filter((text): text is string => typeof text === 'string');
+		for (const candidate of [code, httpCode]) {
+			if (typeof candidate !== 'string') continue;
+			const reason = secureConnectionReason(candidate);
+			if (reason) return { code: candidate, reached: 'never', kind: 'secure-connection', reason };
+			if (NEVER_REACHED_CODES.has(candidate)) {
+				return { code: candidate, reached: 'never', kind: candidate === 'ENOTFOUND' ? 'host-not-found' : 'connection' };
+			}
+			if (TIMEOUT_CODES.has(candidate) || (candidate === 'ECONNABORTED' && texts.some((text) => /timeout/i.test(text)))) {
+				return { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' };
+			}
+			if (MAYBE_REACHED_CODES.has(candidate)) {
+				// Reset during the handshake: nothing of the request was sent yet.
+				if (texts.some((text) => /before secure TLS connection was established/i.test(text))) {
+					return { code: candidate, reached: 'never', kind: 'secure-connection', reason: 'the server closed the connection during the secure handshake' };
+				}
+				return { code: candidate, reached: 'maybe', kind: 'connection' };
+			}
+		}
+		for (const text of texts) {
+			if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' };
+			if (/socket hang up|ECONNRESET/i.test(text)) return { code: 'ECONNRESET', reached: 'maybe', kind: 'connection' };
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** The code of a dropped connection, timeout or failed connection anywhere in the error's cause chain, else undefined. */
+export function networkErrorCode(error: unknown): string | undefined {
+	return networkFailureOf(error)?.code;
 }
 
 /** A report PDF is a few MB at most; far above it the link is not a report. */

@@ -1,4 +1,5 @@
-import { DEFAULT_RETRY_POLICY, backoffDelay, checkBaseUrl, networkErrorCode } from '../../nodes/shared/transport';
+import { networkErrorCode } from '../../nodes/shared/httpClient';
+import { DEFAULT_RETRY_POLICY, backoffDelay, checkBaseUrl } from '../../nodes/shared/transport';
 import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/methodologies';
 import { chunk, distinct } from '../../nodes/shared/batching';
 import type { INode } from 'n8n-workflow';
