@@ -14,13 +14,33 @@ import { sleepUnlessCancelled } from './sleep';
  */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
-export async function sendApiRequest(this: RequestContext, request: IHttpRequestOptions): Promise<ApiResponse> {
-	return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+/** An API answer, with its body as sent: a search of that text is far cheaper than walking the parsed body. */
+export interface ApiAnswer extends ApiResponse {
+	/** Undefined when the helper gave the body already parsed. */
+	text?: string;
+}
+
+export async function sendApiRequest(this: RequestContext, request: IHttpRequestOptions): Promise<ApiAnswer> {
+	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 		...request,
+		// Parsed here rather than by axios, so the text stays at hand (see ApiAnswer).
+		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 	})) as ApiResponse;
+	if (typeof response.body !== 'string') return response;
+	return { ...response, body: parseJsonText(response.body), text: response.body };
+}
+
+/** As axios parses an answer: JSON when it is JSON, otherwise the text as it came (an error page, an empty body). */
+function parseJsonText(text: string): unknown {
+	if (text === '') return text;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
 }
 
 export interface NetworkFailure {
