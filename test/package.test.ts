@@ -2,18 +2,20 @@
 	-- test tooling runs in Node, outside n8n's sandbox */
 import { existsSync, readFileSync } from 'fs';
 import { dirname, join } from 'path';
+import type { INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import packageJson from '../package.json';
 import { packageNodeLoadErrors, packageNodeTypes } from './workflow/packageNodes';
 
 const root = join(__dirname, '..');
+const sourceOf = (distPath: string) => join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 
 describe('package', () => {
 	it('loads every node package.json registers, each with a codex file, both icons and usableAsTool', () => {
 		expect(packageNodeLoadErrors).toEqual([]);
 		expect(packageNodeTypes).toHaveLength(packageJson.n8n.nodes.length);
 		for (const distPath of packageJson.n8n.nodes) {
-			const source = join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+			const source = sourceOf(distPath);
 			const codex = JSON.parse(readFileSync(source.replace(/\.ts$/, '.json'), 'utf8')) as { node: string };
 			const node = packageNodeTypes.find((type) => codex.node === `${packageJson.name}.${type.description.name}`);
 			expect(node).toBeDefined();
@@ -22,6 +24,26 @@ describe('package', () => {
 			for (const icon of [description.icon.light, description.icon.dark]) {
 				expect(existsSync(join(dirname(source), icon.replace('file:', '')))).toBe(true);
 			}
+		}
+	});
+
+	it("routes every value of each node's Operation option, and nothing else", async () => {
+		for (const distPath of packageJson.n8n.nodes) {
+			const source = sourceOf(distPath);
+			const [NodeClass] = Object.values((await import(source)) as Record<string, new () => INodeType>);
+			const { description } = new NodeClass();
+			const operation = description.properties.find((property) => property.name === 'operation');
+			const options = ((operation?.options ?? []) as INodePropertyOptions[]).map((option) => option.value);
+			const router = (await import(join(dirname(source), 'actions', 'router'))) as {
+				operations: Record<string, { execute?: unknown }>;
+			};
+			const routed = Object.keys(router.operations);
+			expect({ node: description.name, routed: [...routed].sort() }).toEqual({
+				node: description.name,
+				routed: [...options].sort(),
+			});
+			expect(options).toContain(operation!.default);
+			for (const name of routed) expect(typeof router.operations[name].execute).toBe('function');
 		}
 	});
 

@@ -1,10 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { routeOperation } from '../../shared/execution';
+import type { Operation } from '../../shared/execution';
 import * as getPortfolioAlignment from './getPortfolioAlignment.operation';
 
+/** The values of the node's Operation option: test/package.test.ts checks they are exactly the ones routed here. */
+export type EuTaxonomyOperation = 'getPortfolioAlignment';
+
+export const operations: Record<EuTaxonomyOperation, Operation> = {
+	getPortfolioAlignment,
+};
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeOperation.call(this, {
-		getPortfolioAlignment,
-	});
+	return await routeOperation.call(this, operations);
 }

@@ -1,12 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { routeOperation } from '../../shared/execution';
+import type { Operation } from '../../shared/execution';
 import * as classifyHoldings from './classifyHoldings.operation';
 import * as getMethodologies from './getMethodologies.operation';
 
+/** The values of the node's Operation option: test/package.test.ts checks they are exactly the ones routed here. */
+export type SustainableInvestmentsOperation = 'classifyHoldings' | 'getMethodologies';
+
+export const operations: Record<SustainableInvestmentsOperation, Operation> = {
+	classifyHoldings,
+	getMethodologies,
+};
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeOperation.call(this, {
-		classifyHoldings,
-		getMethodologies,
-	});
+	return await routeOperation.call(this, operations);
 }

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { INSTRUMENT_TYPES, MONTHLY_QUOTA } from '../../shared/constants';
+import { MONTHLY_QUOTA } from '../../shared/constants';
 import {
 	groupByProperty,
 	holdingsProperties,
@@ -20,6 +20,8 @@ import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { formatSeconds } from '../../shared/values';
 import { sleepUnlessCancelled } from '../../shared/sleep';
+import { groupFields, perHoldingItems } from './summary';
+import type { Calculation, TemperatureData } from './summary';
 
 const show = { operation: ['getPortfolioTemperature'] };
 const displayOptions = { show };
@@ -110,23 +112,10 @@ export const description: INodeProperties[] = [
 	requestOptions(displayOptions),
 ];
 
-interface TemperatureData {
-	portfolio?: { companies?: IDataObject[]; funds?: IDataObject[]; industries?: IDataObject[] };
-	job_metadata?: { is_lock?: boolean };
-	[key: string]: unknown;
-}
-
 interface WaitSettings {
 	wait: boolean;
 	intervalMs: number;
 	maxWaitMs: number;
-}
-
-interface Calculation {
-	data: TemperatureData;
-	locked: boolean;
-	requests: number;
-	waitedMs: number;
 }
 
 interface PreparedGroup extends ItemGroup {
@@ -134,8 +123,6 @@ interface PreparedGroup extends ItemGroup {
 	removed?: RemovedRow[];
 	error?: Error;
 }
-
-const FUND_TYPES = ['etf', 'mutual-fund'];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
@@ -235,125 +222,6 @@ async function calculate(
 	}
 }
 
-function perHoldingItems(
-	group: PreparedGroup,
-	holdings: SourcedHolding[],
-	removed: RemovedRow[],
-	calculation: Calculation,
-): INodeExecutionData[] {
-	const { data, locked } = calculation;
-	const itemsByIsin = new Map<string, number[]>();
-	for (const { holding, itemIndex } of holdings) {
-		const list = itemsByIsin.get(holding.isin!) ?? [];
-		if (!list.includes(itemIndex)) list.push(itemIndex);
-		itemsByIsin.set(holding.isin!, list);
-	}
-	const shared = groupFields(group);
-	const rows: INodeExecutionData[] = [];
-	const returned = new Set<string>();
-	const scored = { count: 0, withScore: 0, marketValue: 0, weightedSum: 0 };
-	let totalMarketValue = 0;
-
-	const addRow = (entry: IDataObject, type: 'company' | 'fund') => {
-		const { isin: companyIsin, public_isin: fundIsin } = entry;
-		const isin = String((type === 'fund' ? (fundIsin ?? companyIsin) : (companyIsin ?? fundIsin)) ?? '');
-		returned.add(isin);
-		const marketValue = typeof entry.market_value === 'number' ? entry.market_value : null;
-		const score = typeof entry.temperature_score === 'number' ? entry.temperature_score : null;
-		if (score !== null) scored.withScore++;
-		if (marketValue !== null && marketValue > 0) {
-			totalMarketValue += marketValue;
-			if (score !== null) {
-				scored.count++;
-				scored.marketValue += marketValue;
-				scored.weightedSum += marketValue * score;
-			}
-		}
-		const json: IDataObject = {
-			...shared,
-			isin,
-			name: entry.name ?? null,
-			type,
-			temperature_score: score,
-			target: entry.target ?? null,
-			base_year: entry.base_year ?? null,
-			industry: entry.industry ?? null,
-			aum: entry.aum ?? null,
-			market_value: entry.market_value ?? null,
-		};
-		// Spec 4.12: objects may carry more fields; they are kept, after the documented ones.
-		for (const [key, value] of Object.entries(entry)) {
-			if (!(key in json) && key !== 'public_isin') json[key] = value;
-		}
-		if (locked) json.calculating = true;
-		rows.push({ json, pairedItem: pairedTo(itemsByIsin.get(isin) ?? group.itemIndices) });
-	};
-	for (const company of data.portfolio?.companies ?? []) addRow(company, 'company');
-	for (const fund of data.portfolio?.funds ?? []) addRow(fund, 'fund');
-
-	// Holdings sent but not listed: the API skipped them under the rules of spec 2.1.
-	const skipped = holdings
-		.filter(({ holding }) => !returned.has(holding.isin!))
-		.map(({ holding, itemIndex }) => ({
-			item: itemIndex,
-			name: holding.name ?? null,
-			isin: holding.isin,
-			reason: skipReason(holding.instrument_type, holding.market_value),
-		}));
-
-	const temperature = scored.marketValue > 0 ? round(scored.weightedSum / scored.marketValue, 4) : null;
-	const currencies = [...new Set(holdings.map(({ holding }) => holding.currency ?? 'EUR'))];
-	const summary: IDataObject = {
-		...shared,
-		type: 'portfolio',
-		portfolio_temperature_score: locked ? null : temperature,
-		calculation_method:
-			'Market-value-weighted mean: sum(market_value × temperature_score) ÷ sum(market_value), over the listed companies and funds that have a temperature score and a market value above 0',
-		covered_market_value: scored.marketValue,
-		total_market_value: totalMarketValue,
-		covered_market_value_percent:
-			locked || totalMarketValue <= 0 ? null : round((scored.marketValue / totalMarketValue) * 100, 2),
-		holdings_count: holdings.length,
-		companies_count: data.portfolio?.companies?.length ?? 0,
-		funds_count: data.portfolio?.funds?.length ?? 0,
-		scored_count: scored.withScore,
-		unscored_count: rows.length - scored.withScore,
-		weighted_count: scored.count,
-		currencies,
-		...(currencies.length > 1
-			? { currency_note: 'Holdings are in several currencies; market values are weighted as given, without conversion.' }
-			: {}),
-		industries: (data.portfolio?.industries ?? []) as IDataObject[],
-		skipped_count: skipped.length,
-		skipped_rows: skipped as unknown as IDataObject[],
-		...removedSummary(removed),
-		requests: calculation.requests,
-		waited_seconds: round(calculation.waitedMs / 1000, 1),
-		...(locked ? { calculating: true } : {}),
-	};
-	rows.push({ json: summary, pairedItem: pairedTo(group.itemIndices) });
-	return rows;
-}
-
-function skipReason(instrumentType: string | undefined, marketValue: number | undefined): string {
-	if (instrumentType && !(INSTRUMENT_TYPES as readonly string[]).includes(instrumentType)) {
-		return `skipped by the API: instrument type "${instrumentType}" is not one the temperature route takes, and the ISIN is not a fund it knows`;
-	}
-	if (instrumentType && FUND_TYPES.includes(instrumentType) && marketValue === 0) {
-		return 'skipped by the API: ETF or mutual fund with market value 0';
-	}
-	return 'not listed in the API answer';
-}
-
-function groupFields(group: ItemGroup): IDataObject {
-	return { ...(group.values as IDataObject) };
-}
-
 function summarizeReasons(removed: RemovedRow[]): string {
 	return [...new Set(removed.map((row) => row.reason))].join(', ');
-}
-
-function round(value: number, digits: number): number {
-	const factor = 10 ** digits;
-	return Math.round(value * factor) / factor;
 }

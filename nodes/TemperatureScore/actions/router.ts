@@ -1,10 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { routeOperation } from '../../shared/execution';
+import type { Operation } from '../../shared/execution';
 import * as getPortfolioTemperature from './getPortfolioTemperature.operation';
 
+/** The values of the node's Operation option: test/package.test.ts checks they are exactly the ones routed here. */
+export type TemperatureScoreOperation = 'getPortfolioTemperature';
+
+export const operations: Record<TemperatureScoreOperation, Operation> = {
+	getPortfolioTemperature,
+};
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeOperation.call(this, {
-		getPortfolioTemperature,
-	});
+	return await routeOperation.call(this, operations);
 }

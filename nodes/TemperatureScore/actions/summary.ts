@@ -1,0 +1,182 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { INSTRUMENT_TYPES } from '../../shared/constants';
+import { removedSummary } from '../../shared/descriptions';
+import { pairedTo } from '../../shared/execution';
+import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
+
+export interface TemperatureData {
+	portfolio?: { companies?: IDataObject[]; funds?: IDataObject[]; industries?: IDataObject[] };
+	job_metadata?: { is_lock?: boolean };
+	[key: string]: unknown;
+}
+
+/** One group's answer from the temperature route, with what it took to get it. */
+export interface Calculation {
+	data: TemperatureData;
+	/** The API was still calculating (is_lock) when the answer was taken. */
+	locked: boolean;
+	requests: number;
+	waitedMs: number;
+}
+
+const FUND_TYPES = ['etf', 'mutual-fund'];
+
+/** What the summary adds up over the listed companies and funds. */
+interface Weighting {
+	withScore: number;
+	/** Listed with a score and a market value above 0: the ones the portfolio temperature is weighted over. */
+	weighted: number;
+	coveredMarketValue: number;
+	weightedSum: number;
+	totalMarketValue: number;
+}
+
+/**
+ * Output "Per Holding": one item per company and fund the API listed, paired to the input items with that ISIN,
+ * then one summary item for the group: the portfolio temperature (market-value-weighted mean of the scores), its
+ * coverage, and the holdings sent that the API did not list.
+ */
+export function perHoldingItems(
+	group: ItemGroup,
+	holdings: SourcedHolding[],
+	removed: RemovedRow[],
+	calculation: Calculation,
+): INodeExecutionData[] {
+	const { data, locked } = calculation;
+	const itemsByIsin = inputItemsByIsin(holdings);
+	const shared = groupFields(group);
+	const rows: INodeExecutionData[] = [];
+	const returned = new Set<string>();
+	const weighting: Weighting = { withScore: 0, weighted: 0, coveredMarketValue: 0, weightedSum: 0, totalMarketValue: 0 };
+
+	const addRow = (entry: IDataObject, type: 'company' | 'fund') => {
+		const json = holdingJson(shared, entry, type);
+		returned.add(json.isin as string);
+		addToWeighting(weighting, entry);
+		if (locked) json.calculating = true;
+		rows.push({ json, pairedItem: pairedTo(itemsByIsin.get(json.isin as string) ?? group.itemIndices) });
+	};
+	for (const company of data.portfolio?.companies ?? []) addRow(company, 'company');
+	for (const fund of data.portfolio?.funds ?? []) addRow(fund, 'fund');
+
+	const summary = portfolioSummary(shared, holdings, removed, calculation, weighting, rows.length, returned);
+	rows.push({ json: summary, pairedItem: pairedTo(group.itemIndices) });
+	return rows;
+}
+
+export function groupFields(group: ItemGroup): IDataObject {
+	return { ...(group.values as IDataObject) };
+}
+
+/** The input items of each ISIN sent, in input order, each once. */
+function inputItemsByIsin(holdings: SourcedHolding[]): Map<string, number[]> {
+	const itemsByIsin = new Map<string, number[]>();
+	for (const { holding, itemIndex } of holdings) {
+		const list = itemsByIsin.get(holding.isin!) ?? [];
+		if (!list.includes(itemIndex)) list.push(itemIndex);
+		itemsByIsin.set(holding.isin!, list);
+	}
+	return itemsByIsin;
+}
+
+/** A listed company or fund as an output item: the documented fields first, then whatever else the API sent. */
+function holdingJson(shared: IDataObject, entry: IDataObject, type: 'company' | 'fund'): IDataObject {
+	const { isin: companyIsin, public_isin: fundIsin } = entry;
+	const isin = String((type === 'fund' ? (fundIsin ?? companyIsin) : (companyIsin ?? fundIsin)) ?? '');
+	const json: IDataObject = {
+		...shared,
+		isin,
+		name: entry.name ?? null,
+		type,
+		temperature_score: typeof entry.temperature_score === 'number' ? entry.temperature_score : null,
+		target: entry.target ?? null,
+		base_year: entry.base_year ?? null,
+		industry: entry.industry ?? null,
+		aum: entry.aum ?? null,
+		market_value: entry.market_value ?? null,
+	};
+	// Spec 4.12: objects may carry more fields; they are kept, after the documented ones.
+	for (const [key, value] of Object.entries(entry)) {
+		if (!(key in json) && key !== 'public_isin') json[key] = value;
+	}
+	return json;
+}
+
+function addToWeighting(weighting: Weighting, entry: IDataObject): void {
+	const marketValue = typeof entry.market_value === 'number' ? entry.market_value : null;
+	const score = typeof entry.temperature_score === 'number' ? entry.temperature_score : null;
+	if (score !== null) weighting.withScore++;
+	if (marketValue === null || marketValue <= 0) return;
+	weighting.totalMarketValue += marketValue;
+	if (score === null) return;
+	weighting.weighted++;
+	weighting.coveredMarketValue += marketValue;
+	weighting.weightedSum += marketValue * score;
+}
+
+function portfolioSummary(
+	shared: IDataObject,
+	holdings: SourcedHolding[],
+	removed: RemovedRow[],
+	{ data, locked, requests, waitedMs }: Calculation,
+	weighting: Weighting,
+	listedCount: number,
+	returned: Set<string>,
+): IDataObject {
+	// Holdings sent but not listed: the API skipped them under the rules of spec 2.1.
+	const skipped = holdings
+		.filter(({ holding }) => !returned.has(holding.isin!))
+		.map(({ holding, itemIndex }) => ({
+			item: itemIndex,
+			name: holding.name ?? null,
+			isin: holding.isin,
+			reason: skipReason(holding.instrument_type, holding.market_value),
+		}));
+	const { coveredMarketValue, totalMarketValue } = weighting;
+	const temperature = coveredMarketValue > 0 ? round(weighting.weightedSum / coveredMarketValue, 4) : null;
+	const currencies = [...new Set(holdings.map(({ holding }) => holding.currency ?? 'EUR'))];
+	return {
+		...shared,
+		type: 'portfolio',
+		portfolio_temperature_score: locked ? null : temperature,
+		calculation_method:
+			'Market-value-weighted mean: sum(market_value × temperature_score) ÷ sum(market_value), over the listed companies and funds that have a temperature score and a market value above 0',
+		covered_market_value: coveredMarketValue,
+		total_market_value: totalMarketValue,
+		covered_market_value_percent:
+			locked || totalMarketValue <= 0 ? null : round((coveredMarketValue / totalMarketValue) * 100, 2),
+		holdings_count: holdings.length,
+		companies_count: data.portfolio?.companies?.length ?? 0,
+		funds_count: data.portfolio?.funds?.length ?? 0,
+		scored_count: weighting.withScore,
+		unscored_count: listedCount - weighting.withScore,
+		weighted_count: weighting.weighted,
+		currencies,
+		...(currencies.length > 1
+			? { currency_note: 'Holdings are in several currencies; market values are weighted as given, without conversion.' }
+			: {}),
+		industries: (data.portfolio?.industries ?? []) as IDataObject[],
+		skipped_count: skipped.length,
+		skipped_rows: skipped as unknown as IDataObject[],
+		...removedSummary(removed),
+		requests,
+		waited_seconds: round(waitedMs / 1000, 1),
+		...(locked ? { calculating: true } : {}),
+	};
+}
+
+function skipReason(instrumentType: string | undefined, marketValue: number | undefined): string {
+	if (instrumentType && !(INSTRUMENT_TYPES as readonly string[]).includes(instrumentType)) {
+		return `skipped by the API: instrument type "${instrumentType}" is not one the temperature route takes, and the ISIN is not a fund it knows`;
+	}
+	if (instrumentType && FUND_TYPES.includes(instrumentType) && marketValue === 0) {
+		return 'skipped by the API: ETF or mutual fund with market value 0';
+	}
+	return 'not listed in the API answer';
+}
+
+function round(value: number, digits: number): number {
+	const factor = 10 ** digits;
+	return Math.round(value * factor) / factor;
+}
