@@ -1,4 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDisplayOptions, IExecuteFunctions, INodeParameterResourceLocator, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
@@ -245,15 +244,18 @@ export function textParameterValue(
 	value: unknown,
 	itemIndex: number,
 	label: string,
-	where = `Item ${itemIndex}`,
+	where?: string,
 ): string {
 	if (value === undefined || value === null) return '';
 	const text = scalarText(value);
 	if (text === undefined) {
-		throw new NodeOperationError(node, `${where}: ${label} must be text, got ${kindOf(value)}: ${showValue(value)}`, {
+		throw inputError(
+			node,
 			itemIndex,
-			description: `Check what is mapped to ${label}: the expression gives ${kindOf(value)}, not a text. Nothing was sent.`,
-		});
+			`${label} must be text, got ${kindOf(value)}: ${showValue(value)}`,
+			`Check what is mapped to ${label}: the expression gives ${kindOf(value)}, not a text.`,
+			{ where },
+		);
 	}
 	return text.trim();
 }
@@ -274,10 +276,12 @@ export function numberParameterValue(
 	if (value === undefined || value === null || value === '') return undefined;
 	const parsed = typeof value === 'number' || typeof value === 'string' ? parseLooseNumber(value) : undefined;
 	if (parsed === undefined) {
-		throw new NodeOperationError(node, `Item ${itemIndex}: ${label} must be a number, got ${kindOf(value)}: ${showValue(value)}`, {
+		throw inputError(
+			node,
 			itemIndex,
-			description: `Give ${label} as a number${range.min !== undefined && range.max !== undefined ? ` from ${range.min} to ${range.max}` : ''}, or check the expression that sets it. Nothing was sent.`,
-		});
+			`${label} must be a number, got ${kindOf(value)}: ${showValue(value)}`,
+			`Give ${label} as a number${range.min !== undefined && range.max !== undefined ? ` from ${range.min} to ${range.max}` : ''}, or check the expression that sets it.`,
+		);
 	}
 	let number = range.integer ? Math.floor(parsed) : parsed;
 	if (range.min !== undefined) number = Math.max(range.min, number);
@@ -352,10 +356,9 @@ export function readSnapshotDateParameter(
 	itemIndex: number,
 	options: { where?: string; emptyDefault?: () => string; invalidFix?: string } = {},
 ): SnapshotDate {
-	const { where = `Item ${itemIndex}`, emptyDefault, invalidFix = 'Correct the date. Nothing was sent.' } = options;
+	const { where, emptyDefault, invalidFix = 'Correct the date.' } = options;
 	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
-	const fail = (message: string, fix: string) =>
-		new NodeOperationError(this.getNode(), `${where}: ${message}`, { itemIndex, description: fix });
+	const fail = (message: string, fix: string) => inputError(this.getNode(), itemIndex, message, fix, { where });
 	if (isBlank(value)) {
 		if (emptyDefault) {
 			const date = emptyDefault();
@@ -364,7 +367,7 @@ export function readSnapshotDateParameter(
 		}
 		throw fail(
 			'Snapshot Date is empty',
-			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}. Nothing was sent.',
+			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}.',
 		);
 	}
 	const read = readSnapshotDate(value);

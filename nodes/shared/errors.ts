@@ -128,10 +128,32 @@ function toJsonObject(body: unknown, statusCode: number): JsonObject {
 	return { message: typeof body === 'string' ? body.slice(0, 500) : `HTTP ${statusCode}`, httpCode: String(statusCode) };
 }
 
-/** Bad input, caught before any request is spent: names the item, the field and the fix. */
-export function inputError(node: INode, itemIndex: number | undefined, message: string, fix?: string): NodeOperationError {
-	const where = itemIndex === undefined ? '' : `Item ${itemIndex}: `;
-	return new NodeOperationError(node, `${where}${message}`, { itemIndex, description: fix });
+export interface InputErrorOptions {
+	/** Names the input instead of "Item N", e.g. "Item 0, holding 3 of Holdings (JSON)"; '' for no prefix. */
+	where?: string;
+	/**
+	 * Found when the request was about to go, after other requests of the run may have gone: the error can only
+	 * say that this request was not sent.
+	 */
+	atRequest?: boolean;
+}
+
+/**
+ * Bad input: `Item N: <message>`, with the fix and what was not sent as the description. Made before the
+ * request it concerns, so nothing was spent on it.
+ */
+export function inputError(
+	node: INode,
+	itemIndex: number | undefined,
+	message: string,
+	fix?: string,
+	{ where = itemIndex === undefined ? '' : `Item ${itemIndex}`, atRequest = false }: InputErrorOptions = {},
+): NodeOperationError {
+	const notSent = atRequest ? 'This request was not sent.' : 'Nothing was sent.';
+	return new NodeOperationError(node, where ? `${where}: ${message}` : message, {
+		itemIndex,
+		description: fix ? `${fix} ${notSent}` : notSent,
+	});
 }
 
 /** Errors leave our nodes as NodeApiError or NodeOperationError, whatever threw them. */

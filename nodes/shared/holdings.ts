@@ -1,4 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from './constants';
@@ -194,9 +193,7 @@ export function readHoldings(
 	const removed: RemovedRow[] = [];
 
 	for (const row of rows) {
-		const where = row.where ?? `Item ${row.itemIndex}`;
-		const fail = (message: string, fix?: string) =>
-			new NodeOperationError(node, `${where}: ${message}`, { itemIndex: row.itemIndex, description: fix });
+		const fail = (message: string, fix?: string) => inputError(node, row.itemIndex, message, fix, { where: row.where });
 		if (!row.json || typeof row.json !== 'object' || Array.isArray(row.json)) {
 			throw fail('is not an object with holding fields', 'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.');
 		}
@@ -233,7 +230,7 @@ export function readHoldings(
 			if (invalidIsin !== 'skip') {
 				throw fail(
 					`invalid ISIN: ${unsendable}`,
-					'Map the ISIN Field to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead. Nothing was sent.',
+					'Map the ISIN Field to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.',
 				);
 			}
 			removed.push({ item: row.itemIndex, name: name ?? null, isin: showValue(isin, 20), reason: `invalid ISIN: ${unsendable}` });

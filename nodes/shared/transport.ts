@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
-import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors';
+import { apiErrorFor, apiMessage, asNodeError, inputError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
 import { networkFailureOf, sendApiRequest } from './httpClient';
 import type { NetworkFailure, RequestContext } from './httpClient';
@@ -57,10 +57,12 @@ export async function apiRequest<T = IDataObject>(
 	const { baseUrl, apiKey } = await resolveCredential.call(this, options.itemIndex);
 	if (options.identifier !== undefined && hasLoneSurrogate(options.identifier)) {
 		// encodeURIComponent would throw "URI malformed": refuse by name, nothing is sent.
-		throw new NodeOperationError(
+		throw inputError(
 			node,
-			`${options.itemIndex === undefined ? '' : `Item ${options.itemIndex}: `}the portfolio identifier "${showValue(options.identifier)}" contains a broken character and cannot be put in the address of the ${route.label} request`,
-			{ itemIndex: options.itemIndex, description: 'The text has half of a two-part character (for example an emoji cut in two). Correct the identifier. Nothing was sent.' },
+			options.itemIndex,
+			`the portfolio identifier "${showValue(options.identifier)}" contains a broken character and cannot be put in the address of the ${route.label} request`,
+			'The text has half of a two-part character (for example an emoji cut in two). Correct the identifier.',
+			{ atRequest: true },
 		);
 	}
 	const path =
@@ -390,13 +392,12 @@ export function checkBaseUrl(node: INode, raw: string): string {
 function assertBodySize(node: INode, route: ApiRoute, body: IDataObject, itemIndex?: number): void {
 	const bytes = Buffer.byteLength(JSON.stringify(body), 'utf8');
 	if (bytes > MAX_BODY_BYTES) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
+			itemIndex,
 			`The ${route.label} request would be ${(bytes / 1024 / 1024).toFixed(1)} MB; the API accepts at most 10 MB`,
-			{
-				itemIndex,
-				description: 'Nothing was sent. Send fewer holdings per run (Group By splits a portfolio input into one request per group), or shorten long text fields.',
-			},
+			'Send fewer holdings per run (Group By splits a portfolio input into one request per group), or shorten long text fields.',
+			{ where: '', atRequest: true },
 		);
 	}
 }

@@ -72,7 +72,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				`no holding is left to send${groupSuffix(group.values)}: ${
 					input.removed.length ? `all ${input.removed.length} rows are cash or have no ISIN` : 'there are no holdings'
 				}`,
-				'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value. Nothing was sent.',
+				'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value.',
 			);
 		}
 		return input;

@@ -64,7 +64,7 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			this.getNode(),
 			itemIndex,
 			`Portfolio is ${identifier.length} characters long ("${showValue(identifier, 40)}"); identifiers the API returns are far shorter (at most ${MAX_IDENTIFIER_LENGTH.toLocaleString('en-US')} accepted here)`,
-			'Such an address would be refused by the API gateway. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.',
+			'Such an address would be refused by the API gateway. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many.',
 		);
 	}
 	if (hasLoneSurrogate(identifier)) {
@@ -72,7 +72,7 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			this.getNode(),
 			itemIndex,
 			`Portfolio "${showValue(identifier, 60)}" contains a broken character (half of a two-part character such as an emoji)`,
-			'Such a text cannot be put in the address of the request. Pick the portfolio from the list, or correct the identifier. Nothing was sent.',
+			'Such a text cannot be put in the address of the request. Pick the portfolio from the list, or correct the identifier.',
 		);
 	}
 	if (!identifier.startsWith(IDENTIFIER_PREFIX)) {
@@ -80,7 +80,7 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			this.getNode(),
 			itemIndex,
 			`Portfolio "${showValue(identifier, 60)}" is not a portfolio identifier as the API returns it`,
-			`The API needs the full identifier, which starts with "${IDENTIFIER_PREFIX}", e.g. ${IDENTIFIER_PREFIX}<organization>_${showValue(identifier, 30)}. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.`,
+			`The API needs the full identifier, which starts with "${IDENTIFIER_PREFIX}", e.g. ${IDENTIFIER_PREFIX}<organization>_${showValue(identifier, 30)}. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many.`,
 		);
 	}
 	return identifier;

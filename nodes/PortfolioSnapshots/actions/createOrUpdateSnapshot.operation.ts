@@ -1,4 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
@@ -13,7 +12,7 @@ import {
 	removedSummary,
 	requestOptions,
 } from '../../shared/descriptions';
-import { asNodeError } from '../../shared/errors';
+import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { describeGroupValues, holdingsBody } from '../../shared/holdings';
@@ -119,8 +118,7 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 	const itemIndex = group.itemIndices[0];
 	const shown = describeGroupValues(group.values, 40);
 	const where = shown ? `Item ${itemIndex} (first of the group ${shown})` : `Item ${itemIndex}`;
-	const fail = (message: string, fix: string) =>
-		new NodeOperationError(node, `${where}: ${message}`, { itemIndex, description: `${fix} Nothing was sent.` });
+	const fail = (message: string, fix: string) => inputError(node, itemIndex, message, fix, { where });
 
 	const portfolioId = readTextParameter.call(this, 'portfolioId', itemIndex, 'Portfolio ID', { where });
 	if (!portfolioId) {
@@ -150,7 +148,7 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 	const currency = readIsoCurrency(node, readTextParameter.call(this, 'currency', itemIndex, 'Currency', { where }) || 'USD', itemIndex, {
 		label: 'Currency',
 		where,
-		fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead. Nothing was sent.',
+		fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead.',
 	});
 
 	const { holdings, removed } = readHoldingsParameters.call(this, 'portfolios', items, group.itemIndices);
@@ -179,12 +177,9 @@ function refuseSameQuarter(this: IExecuteFunctions, checked: Checked[]): void {
 		const [first] = clash;
 		const dates = [...new Set(clash.map((p) => p.date))].join(', ');
 		const message = `${clash.map((p) => p.where).join(' and ')} would all store portfolio "${first.portfolioId}" at the same quarter end ${first.quarterEnd} (snapshot dates ${dates}); each would silently replace the one before`;
-		const fix = 'A portfolio holds one snapshot per quarter. Put all holdings of a quarter in one group (one date per portfolio and quarter), or correct the Snapshot Date or Portfolio ID of the groups named. Nothing was sent for them.';
+		const fix = 'A portfolio holds one snapshot per quarter. Put all holdings of a quarter in one group (one date per portfolio and quarter), or correct the Snapshot Date or Portfolio ID of the groups named.';
 		for (const prepared of clash) {
-			const error = new NodeOperationError(this.getNode(), message, {
-				itemIndex: prepared.group.itemIndices[0],
-				description: fix,
-			});
+			const error = inputError(this.getNode(), prepared.group.itemIndices[0], message, fix, { where: '' });
 			if (!this.continueOnFail()) throw error;
 			const index = checked.findIndex((entry) => entry.ok && entry.prepared === prepared);
 			checked[index] = { ok: false, group: prepared.group, error };

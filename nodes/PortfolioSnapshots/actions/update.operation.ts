@@ -55,18 +55,18 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedUpdate {
 	if (fields.name !== undefined) {
 		const name = textParameterValue(node, fields.name, itemIndex, 'Update Fields > Name');
 		if (!name) {
-			throw inputError(node, itemIndex, 'Update Fields > Name is empty', 'Give the new name, or remove the Name field to keep the current one. Nothing was sent.');
+			throw inputError(node, itemIndex, 'Update Fields > Name is empty', 'Give the new name, or remove the Name field to keep the current one.');
 		}
 		changes.name = name;
 	}
 	if (fields.currency !== undefined) {
 		changes.currency = readIsoCurrency(node, textParameterValue(node, fields.currency, itemIndex, 'Update Fields > Currency'), itemIndex, {
 			label: 'Update Fields > Currency',
-			fix: 'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK. Nothing was sent.',
+			fix: 'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK.',
 		});
 	}
 	if (Object.keys(changes).length === 0) {
-		throw inputError(node, itemIndex, 'nothing to update', 'Add Name and/or Currency under Update Fields. Nothing was sent.');
+		throw inputError(node, itemIndex, 'nothing to update', 'Add Name and/or Currency under Update Fields.');
 	}
 	return { identifier, changes };
 }

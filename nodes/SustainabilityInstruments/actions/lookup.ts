@@ -1,4 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { batchSettings, lookupInstruments } from '../../shared/batching';
@@ -11,6 +10,7 @@ import {
 	numberParameterValue,
 	readTextParameter,
 } from '../../shared/descriptions';
+import { inputError } from '../../shared/errors';
 import { copyJson, errorJson } from '../../shared/execution';
 import { compactKey } from '../../shared/holdings';
 import { planRequests } from '../../shared/requestBudget';
@@ -180,13 +180,15 @@ export async function executeInstrumentOperation<TEntry>(
 		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send')) continue;
 		const reason = entry.unsendable ? entry.problem! : `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
 		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
-			const where = source === 'list' ? `ISIN ${index + 1} of the list` : `Item ${index}`;
-			throw new NodeOperationError(node, `${where}: ${reason}`, {
-				itemIndex: source === 'list' ? 0 : index,
-				description: entry.unsendable
-					? 'Nothing was sent. Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
-					: 'Nothing was sent. Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
-			});
+			throw inputError(
+				node,
+				source === 'list' ? 0 : index,
+				reason,
+				entry.unsendable
+					? 'Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
+					: 'Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
+				{ where: source === 'list' ? `ISIN ${index + 1} of the list` : undefined },
+			);
 		}
 		perItem[index] = { problem: reason };
 	}
@@ -196,12 +198,12 @@ export async function executeInstrumentOperation<TEntry>(
 	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
 	if (isins.size === 0 && !spec.emptyIsAllowed) {
 		const what = source === 'list' ? 'The ISINs list is empty' : items.length === 0 ? 'There are no input items' : 'No input item has an ISIN';
-		throw new NodeOperationError(node, `${what}: the ${spec.route.label} needs at least one instrument`, {
-			description:
-				source === 'list'
-					? 'Type at least one ISIN.'
-					: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN. Nothing was sent.',
-		});
+		throw inputError(
+			node,
+			undefined,
+			`${what}: the ${spec.route.label} needs at least one instrument`,
+			source === 'list' ? 'Type at least one ISIN.' : 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
+		);
 	}
 
 	const batches = Math.ceil(isins.size / batchSettings({ batchSize }).batchSize);

@@ -277,7 +277,7 @@ function prepareReport(
 			node,
 			first,
 			`Report ID is ${reportId.length} characters long ("${showValue(reportId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
-			'Use a short label such as the portfolio ID (it is also used in the file name), or check what is mapped to Report ID. Nothing was sent.',
+			'Use a short label such as the portfolio ID (it is also used in the file name), or check what is mapped to Report ID.',
 		);
 	}
 	const reportType = text('reportType', 'esg-overview');
