@@ -7,11 +7,12 @@ import { groupItems, holdingRowsFromItems, holdingRowsFromJson, readHoldings, sp
 import { inputError } from './errors';
 import { methodologyIdForRequest } from './methodologies';
 import { parseLooseNumber } from './numbers';
+import { removesRows } from './routes';
+import type { HoldingsRoute } from './routes';
 import { isBlank, kindOf, scalarText, showValue } from './values';
 import type {
 	CashRowPolicy,
 	HoldingKey,
-	HoldingsRoute,
 	InvalidIsinPolicy,
 	ItemGroup,
 	RemovedRow,
@@ -93,7 +94,7 @@ export function holdingsProperties(route: HoldingsRoute, displayOptions: IDispla
 		},
 		{ ...invalidIsinsProperty('Leave the row out and list it in the output'), displayOptions },
 	];
-	if (route !== 'portfolios') {
+	if (removesRows(route.holdings)) {
 		properties.push({
 			displayName: 'Cash and Rows Without ISIN',
 			name: 'cashRows',
@@ -203,7 +204,7 @@ export function readHoldingsParameters(
 		route,
 		fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<Record<HoldingKey, string>>,
 		invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
-		cashRows: route === 'portfolios' ? undefined : (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy),
+		cashRows: removesRows(route.holdings) ? (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy) : undefined,
 	});
 }
 

@@ -73,9 +73,8 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 	const details: string[] = [];
 	if (statusCode === 403 && said === 'Missing Authentication Token') {
 		message =
-			route.path === '/temperature-score/insights'
-				? 'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.'
-				: `This API address does not serve ${route.method} ${route.path}. Check the Base URL in the credential (no extra path after the host).`;
+			route.notServedMessage ??
+			`This API address does not serve ${route.method} ${route.path}. Check the Base URL in the credential (no extra path after the host).`;
 	} else if (statusCode >= 300 && statusCode < 400) {
 		message = `The API address answered the ${route.label} request with a redirect (${statusCode}) to ${redirectTarget(response)}. Nothing was sent there: the key goes to the credential's Base URL only. Put the address the API is served at in the credential's Base URL.`;
 	} else if (statusCode === 403) {
@@ -99,18 +98,26 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 	}
 	if (said) details.unshift(`API response (${statusCode}): ${said}`);
 	if (requestId) details.push(`Request ID (quote it to support): ${requestId}`);
-	return new NodeApiError(node, toJsonObject(body, statusCode), {
+	const error = new NodeApiError(node, toJsonObject(body, statusCode), {
 		message,
 		description: details.join('\n') || undefined,
 		httpCode: String(statusCode),
 		itemIndex,
 	});
+	apiAnswers.set(error, { statusCode, said });
+	return error;
+}
+
+/** What the API answered, by the error made of it: read from the answer, never from our message. */
+const apiAnswers = new WeakMap<NodeApiError, { statusCode: number; said?: string }>();
+
+/** The status and the API's own words of the answer an error was made of (undefined for errors not made of an answer). */
+export function apiAnswerOf(error: unknown): { statusCode: number; said?: string } | undefined {
+	return error instanceof NodeApiError ? apiAnswers.get(error) : undefined;
 }
 
 function timeoutMessage(route: ApiRoute): string {
-	if (route.path === '/reports') {
-		return 'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.';
-	}
+	if (route.timeoutMessage) return route.timeoutMessage;
 	if (route.onTimeout === 'fewer-holdings') {
 		return `The ${route.label} took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.`;
 	}

@@ -5,10 +5,8 @@ import type { InstrumentType } from './constants';
 import { inputError } from './errors';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import { parseLooseNumber } from './numbers';
+import type { HoldingsRoute } from './routes';
 import { isBlank, kindOf, ownValue, scalarText, showValue } from './values';
-
-/** The routes that take holdings, each with its own requirements (spec 2.1). */
-export type HoldingsRoute = 'portfolios' | 'reports' | 'taxonomy' | 'sustainableInvestments' | 'temperature';
 
 export type HoldingKey = 'isin' | 'name' | 'instrument_type' | 'currency' | 'weight' | 'market_value';
 
@@ -38,6 +36,7 @@ export type InvalidIsinPolicy = 'fail' | 'skip' | 'send';
 export type CashRowPolicy = 'remove' | 'error';
 
 export interface HoldingsReadOptions {
+	/** The route the holdings go to: its holdings rule says what each one needs. */
 	route: HoldingsRoute;
 	/** Column names the user set; unset ones are found among the usual headers. */
 	fieldNames?: Partial<Record<HoldingKey, string>>;
@@ -82,33 +81,6 @@ const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 		parameter: 'Market Value Field',
 		aliases: ['marketvalue', 'mv', 'marketval', 'value', 'positionvalue', 'amount'],
 	},
-};
-
-/** What each route needs of every holding it is sent. */
-const REQUIRED: Record<HoldingsRoute, HoldingKey[]> = {
-	portfolios: ['name', 'currency', 'market_value'],
-	reports: ['isin', 'name', 'currency', 'weight', 'market_value'],
-	taxonomy: ['isin', 'name', 'instrument_type', 'market_value'],
-	sustainableInvestments: ['isin', 'name', 'instrument_type', 'market_value'],
-	temperature: ['isin', 'name', 'instrument_type', 'market_value'],
-};
-
-/** Routes where a row without an ISIN cannot be sent, so cash-like rows are taken out (or refused). */
-const NEEDS_ISIN: Record<HoldingsRoute, boolean> = {
-	portfolios: false,
-	reports: true,
-	taxonomy: true,
-	sustainableInvestments: true,
-	temperature: true,
-};
-
-/** Routes that refuse cash rows even when they carry an ISIN (spec 2.1: "cash rows must be removed"). */
-const REFUSES_CASH: Record<HoldingsRoute, boolean> = {
-	portfolios: false,
-	reports: false,
-	taxonomy: true,
-	sustainableInvestments: true,
-	temperature: false,
 };
 
 const TYPE_SYNONYMS: Record<string, InstrumentType> = {
@@ -188,7 +160,7 @@ export function readHoldings(
 ): { holdings: SourcedHolding[]; removed: RemovedRow[] } {
 	const { route, invalidIsin = 'fail', cashRows = 'remove' } = options;
 	const resolver = new FieldResolver(options.fieldNames);
-	const required = REQUIRED[route];
+	const rule = route.holdings;
 	const holdings: SourcedHolding[] = [];
 	const removed: RemovedRow[] = [];
 
@@ -242,8 +214,7 @@ export function readHoldings(
 		if (!isBlank(rawType)) {
 			instrumentType = normalizeInstrumentType(rawType);
 			if (!instrumentType) {
-				if (route === 'temperature' && typeof rawType === 'string') {
-					// The temperature route itself skips unknown types (unless the ISIN is a fund), so they may be sent.
+				if (rule.sendsUnknownTypes && typeof rawType === 'string') {
 					instrumentType = rawType.trim().toLowerCase();
 				} else {
 					throw fail(
@@ -255,7 +226,7 @@ export function readHoldings(
 		}
 
 		const isCash = instrumentType === 'cash';
-		if ((NEEDS_ISIN[route] && isin === null) || (REFUSES_CASH[route] && isCash)) {
+		if ((rule.needsIsin && isin === null) || (rule.refusesCash && isCash)) {
 			const reason = isCash ? 'cash row' : 'no ISIN';
 			if (cashRows === 'error') {
 				throw fail(
@@ -317,10 +288,10 @@ export function readHoldings(
 			holding.market_value = marketValue;
 		}
 
-		for (const field of required) {
+		for (const field of rule.required) {
 			if (field === 'isin' ? holding.isin === null : holding[field] === undefined) throw missing(field);
 		}
-		if (route === 'portfolios' && holding.market_value === 0) {
+		if (rule.needsNonZeroMarketValue && holding.market_value === 0) {
 			throw fail('the market value is 0; a stored snapshot needs a non-zero market value for every holding', 'Remove rows with no position, or correct the value.');
 		}
 		holdings.push({ itemIndex: row.itemIndex, holding });

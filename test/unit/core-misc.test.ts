@@ -2,7 +2,9 @@ import { networkErrorCode } from '../../nodes/shared/httpClient';
 import { DEFAULT_RETRY_POLICY, backoffDelay, checkBaseUrl } from '../../nodes/shared/transport';
 import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/methodologies';
 import { chunk, distinct } from '../../nodes/shared/batching';
-import { inputError } from '../../nodes/shared/errors';
+import { apiAnswerOf, apiErrorFor, inputError } from '../../nodes/shared/errors';
+import { ROUTES } from '../../nodes/shared/routes';
+import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 const node = { name: 'Test' } as INode;
@@ -108,5 +110,14 @@ describe('inputError', () => {
 			message: 'too large',
 			description: 'Send fewer. This request was not sent.',
 		});
+	});
+});
+
+describe('apiAnswerOf', () => {
+	it('gives the status and the API\'s own words of the answer an error was made of, never our message', () => {
+		const noData = apiErrorFor(node, ROUTES.taxonomy, { statusCode: 400, body: { data: { message: 'No data found for the given parameters' } }, headers: {} });
+		expect(apiAnswerOf(noData)).toEqual({ statusCode: 400, said: 'No data found for the given parameters' });
+		const ours = new NodeApiError(node, { message: 'x' }, { message: 'No data found for the given parameters', httpCode: '400' });
+		expect(apiAnswerOf(ours)).toBeUndefined();
 	});
 });

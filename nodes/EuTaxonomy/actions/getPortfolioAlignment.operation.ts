@@ -10,7 +10,7 @@ import {
 	requestOptions,
 } from '../../shared/descriptions';
 import type { HoldingsInput } from '../../shared/descriptions';
-import { asNodeError, inputError } from '../../shared/errors';
+import { apiAnswerOf, asNodeError, inputError } from '../../shared/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { describeGroupValues, holdingsBody } from '../../shared/holdings';
@@ -20,13 +20,10 @@ import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { parseTaxonomyKpi } from './kpis';
 
-/** Spec 4.11 / 7: what the API answers when none of the holdings has taxonomy data or a market value. */
-export const NO_DATA_FOUND = 'No data found for the given parameters';
-
 const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
 
 export const description: INodeProperties[] = [
-	...holdingsProperties('taxonomy', displayOptions),
+	...holdingsProperties(ROUTES.taxonomy, displayOptions),
 	groupByProperty(displayOptions, 'portfolios'),
 	{
 		displayName: 'Output',
@@ -57,14 +54,14 @@ function groupSuffix(values: Record<string, unknown>): string {
 }
 
 function isNoDataFound(error: unknown): boolean {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '400') return false;
-	return `${error.message}\n${error.description ?? ''}`.includes(NO_DATA_FOUND);
+	const answer = apiAnswerOf(error);
+	return answer?.statusCode === 400 && answer.said?.includes(ROUTES.taxonomy.noDataAnswer) === true;
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const output = this.getNodeParameter('output', 0, 'summary') as 'summary' | 'table';
 	const groups = (prepareGroups<ItemGroup, HoldingsInput>).call(this, portfolioGroups.call(this, items), (group) => {
-		const input = readHoldingsParameters.call(this, 'taxonomy', items, group.itemIndices);
+		const input = readHoldingsParameters.call(this, ROUTES.taxonomy, items, group.itemIndices);
 		if (input.holdings.length === 0) {
 			throw inputError(
 				this.getNode(),
@@ -106,9 +103,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings.length} holding${
 				holdings.length === 1 ? ' has' : 's has'
 			} taxonomy data or a market value`;
-			const explanation = `The API answered "${NO_DATA_FOUND}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
+			const explanation = `The API answered "${ROUTES.taxonomy.noDataAnswer}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
 			if (!this.continueOnFail()) {
-				throw new NodeApiError(this.getNode(), { message: NO_DATA_FOUND } as JsonObject, {
+				throw new NodeApiError(this.getNode(), { message: ROUTES.taxonomy.noDataAnswer } as JsonObject, {
 					message,
 					description: explanation,
 					httpCode: '400',

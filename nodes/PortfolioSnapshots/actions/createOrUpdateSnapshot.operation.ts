@@ -70,7 +70,7 @@ export const description: INodeProperties[] = [
 		hint: 'Any date in the quarter: the snapshot is stored at the quarter end (shown in the output). For holdings as of today, use {{ $today }}.',
 		displayOptions,
 	},
-	...holdingsProperties('portfolios', displayOptions),
+	...holdingsProperties(ROUTES.createSnapshot, displayOptions),
 	groupByProperty(displayOptions, 'portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
 	requestOptions(displayOptions),
 ];
@@ -151,7 +151,7 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 		fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead.',
 	});
 
-	const { holdings, removed } = readHoldingsParameters.call(this, 'portfolios', items, group.itemIndices);
+	const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.createSnapshot, items, group.itemIndices);
 	if (holdings.length === 0) {
 		throw fail(
 			removed.length ? `none of the ${removed.length} holdings can be stored (${removed[0].reason}, ...)` : 'there are no holdings',

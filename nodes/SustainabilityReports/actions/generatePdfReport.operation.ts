@@ -125,7 +125,7 @@ export const description: INodeProperties[] = [
 		false,
 		"Sustainable-investment methodology of the MiFID II report: pick one your API key can use, or type its ID. Empty uses the API's default.",
 	),
-	...holdingsProperties('reports', displayOptions),
+	...holdingsProperties(ROUTES.reports, displayOptions),
 	groupByProperty(displayOptions, 'reports'),
 	{
 		displayName: 'Download PDF',
@@ -318,7 +318,7 @@ function prepareReport(
 		}
 	}
 
-	const { holdings, removed } = readHoldingsParameters.call(this, 'reports', items, group.itemIndices);
+	const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.reports, items, group.itemIndices);
 	if (holdings.length === 0) {
 		throw inputError(
 			node,

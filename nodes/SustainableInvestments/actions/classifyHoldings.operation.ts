@@ -29,7 +29,7 @@ const displayOptions = { show: { operation: ['classifyHoldings'] } };
 
 export const description: INodeProperties[] = [
 	methodologyProperty(displayOptions, true, 'Methodology to classify the holdings under: pick one your API key can use, or type its ID'),
-	...holdingsProperties('sustainableInvestments', displayOptions),
+	...holdingsProperties(ROUTES.sustainableInvestments, displayOptions),
 	groupByProperty(displayOptions, 'portfolios'),
 	requestOptions(displayOptions),
 ];
@@ -52,7 +52,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const groups = (prepareGroups<ItemGroup, GroupInput>).call(this, portfolioGroups.call(this, items), (group): GroupInput => {
 		const first = group.itemIndices[0] ?? 0;
 		const methodologyId = readMethodology.call(this, first);
-		return { methodologyId, ...readHoldingsParameters.call(this, 'sustainableInvestments', items, group.itemIndices) };
+		return { methodologyId, ...readHoldingsParameters.call(this, ROUTES.sustainableInvestments, items, group.itemIndices) };
 	});
 
 	const toSend = groups.filter((group) => !group.error && group.input!.holdings.length > 0).length;

@@ -56,7 +56,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions,
 	},
-	...withTemperatureHints(holdingsProperties('temperature', displayOptions)),
+	...withTemperatureHints(holdingsProperties(ROUTES.temperature, displayOptions)),
 	groupByProperty(displayOptions, 'portfolios'),
 	{
 		displayName: 'Output',
@@ -152,7 +152,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// Every group's holdings are checked before the first request, so bad input costs nothing.
 	const groups: PreparedGroup[] = portfolioGroups.call(this, items).map((group) => {
 		try {
-			const { holdings, removed } = readHoldingsParameters.call(this, 'temperature', items, group.itemIndices);
+			const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.temperature, items, group.itemIndices);
 			if (holdings.length === 0) {
 				throw inputError(
 					node,
