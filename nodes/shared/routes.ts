@@ -33,6 +33,8 @@ export interface HoldingsRule {
 	sendsUnknownTypes: boolean;
 	/** A market value of 0 is refused: a stored snapshot needs a non-zero market value for every holding. */
 	needsNonZeroMarketValue: boolean;
+	/** What the route does with a field, said under Holding Fields where its column is chosen. */
+	fieldHints?: Partial<Record<HoldingKey, string>>;
 }
 
 export interface ApiRoute {
@@ -93,7 +95,14 @@ export const ROUTES = {
 		noDataAnswer: 'No data found for the given parameters',
 	}),
 	temperature: route('POST', '/temperature-score/insights', 'temperature score', 'fewer-holdings', {
-		holdings: { ...ISIN_HOLDINGS, sendsUnknownTypes: true },
+		holdings: {
+			...ISIN_HOLDINGS,
+			sendsUnknownTypes: true,
+			fieldHints: {
+				currency: 'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
+				weight: 'Optional here: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
+			},
+		},
 		notServedMessage:
 			'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
 	}),

@@ -10,13 +10,9 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../../nodes/shared/constants';
 import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/dates';
-import {
-	groupItems,
-	holdingRowsFromJson,
-	normalizeInstrumentType,
-	readHoldings,
-} from '../../nodes/shared/holdings';
-import type { HoldingRow, HoldingsReadOptions, InvalidIsinPolicy, CashRowPolicy } from '../../nodes/shared/holdings';
+import { groupItems } from '../../nodes/shared/grouping';
+import { holdingRowsFromJson, normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
+import type { CashRowPolicy, HoldingRow, HoldingsReadOptions, InvalidIsinPolicy } from '../../nodes/shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
 import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
 import { parseLooseNumber } from '../../nodes/shared/numbers';

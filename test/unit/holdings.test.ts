@@ -1,7 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { groupItems, normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
+import { groupItems } from '../../nodes/shared/grouping';
+import { normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
 import type { HoldingRow } from '../../nodes/shared/holdings';
 import { ROUTES } from '../../nodes/shared/routes';
 

@@ -1,20 +1,15 @@
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import {
-	groupByProperty,
-	holdingsProperties,
-	portfolioGroups,
-	readHoldingsParameters,
-	removedSummary,
-	requestOptions,
-} from '../../shared/descriptions';
-import type { HoldingsInput } from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/holdings';
+import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
+import type { ItemGroup } from '../../shared/grouping';
+import { readHoldingsParameters } from '../../shared/parameters';
+import type { HoldingsInput } from '../../shared/parameters';
 import { apiAnswerOf, asNodeError, inputError } from '../../shared/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
-import { describeGroupValues, holdingsBody } from '../../shared/holdings';
-import type { ItemGroup } from '../../shared/holdings';
 import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -22,9 +17,9 @@ import { parseTaxonomyKpi } from './kpis';
 
 const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
 
-export const description: INodeProperties[] = [
-	...holdingsProperties(ROUTES.taxonomy, displayOptions),
-	groupByProperty(displayOptions, 'portfolios'),
+const properties: INodeProperties[] = [
+	...holdingsProperties(ROUTES.taxonomy),
+	groupByProperty('portfolios'),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -42,10 +37,11 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'summary',
-		displayOptions,
 	},
-	requestOptions(displayOptions),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 /** " (field = value, ...)" after a message about a group; '' without Group By. */
 function groupSuffix(values: Record<string, unknown>): string {

@@ -10,42 +10,39 @@ import { hasLoneSurrogate, showValue } from '../../shared/values';
 const IDENTIFIER_PREFIX = 'svc-portfolio:';
 
 /** The portfolio to update or delete from: picked from GET /portfolios, or typed as returned by the API. */
-export function portfolioLocator(operation: string): INodeProperties {
-	return {
-		displayName: 'Portfolio',
-		name: 'portfolio',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The stored portfolio. Each input item may name another one (use an expression in By Identifier mode).',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a portfolio...',
-				typeOptions: { searchListMethod: 'searchPortfolios', searchable: true },
-			},
-			{
-				displayName: 'By Identifier',
-				name: 'id',
-				type: 'string',
-				placeholder: 'svc-portfolio:<organization>_<portfolio ID>',
-				hint: 'The identifier exactly as the API returned it, in the form svc-portfolio:&lt;organization&gt;_&lt;Portfolio ID&gt;, e.g. the "identifier" output of Create or Update Snapshot or Get Many',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: `^\\s*${IDENTIFIER_PREFIX}.+`,
-							errorMessage: `Not an identifier the API returned: it starts with "${IDENTIFIER_PREFIX}"`,
-						},
+export const portfolioLocator: INodeProperties = {
+	displayName: 'Portfolio',
+	name: 'portfolio',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The stored portfolio. Each input item may name another one (use an expression in By Identifier mode).',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a portfolio...',
+			typeOptions: { searchListMethod: 'searchPortfolios', searchable: true },
+		},
+		{
+			displayName: 'By Identifier',
+			name: 'id',
+			type: 'string',
+			placeholder: 'svc-portfolio:<organization>_<portfolio ID>',
+			hint: 'The identifier exactly as the API returned it, in the form svc-portfolio:&lt;organization&gt;_&lt;Portfolio ID&gt;, e.g. the "identifier" output of Create or Update Snapshot or Get Many',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: `^\\s*${IDENTIFIER_PREFIX}.+`,
+						errorMessage: `Not an identifier the API returned: it starts with "${IDENTIFIER_PREFIX}"`,
 					},
-				],
-			},
-		],
-		displayOptions: { show: { operation: [operation] } },
-	};
-}
+				},
+			],
+		},
+	],
+};
 
 /** The identifier to put in the path, checked before any request; encoding is the transport's job. */
 export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: number): string {

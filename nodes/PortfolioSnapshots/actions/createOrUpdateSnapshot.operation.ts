@@ -1,22 +1,17 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import {
-	groupByProperty,
-	holdingsProperties,
-	portfolioGroups,
-	readHoldingsParameters,
-	readSnapshotDateParameter,
-	readTextParameter,
-	removedSummary,
-	requestOptions,
-} from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
+import type { ItemGroup } from '../../shared/grouping';
+import { readHoldingsParameters, readSnapshotDateParameter, readTextParameter } from '../../shared/parameters';
 import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
-import { describeGroupValues, holdingsBody } from '../../shared/holdings';
-import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
 import { apiRequestSettled } from '../../shared/settle';
 import { showValue } from '../../shared/values';
@@ -28,7 +23,7 @@ const displayOptions = { show: { operation: [OPERATION] } };
 /** Spec 2.2: only these keep the returned identifier usable in a URL path. */
 const PORTFOLIO_ID = /^[A-Za-z0-9_-]+$/;
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Portfolio ID',
 		name: 'portfolioId',
@@ -38,7 +33,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. global-equity or {{ $json.portfolio_id }}',
 		description: 'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted.',
 		hint: 'Use the same ID every quarter to build up the history of one portfolio. Update and Delete Snapshot then find it in their portfolio list.',
-		displayOptions,
 	},
 	{
 		displayName: 'Portfolio Name',
@@ -48,7 +42,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. Global Equity Fund',
 		description: 'Shown in the vendor\'s application. Only used when the portfolio is first created; rename it later with the Update operation.',
-		displayOptions,
 	},
 	{
 		displayName: 'Currency',
@@ -58,7 +51,6 @@ export const description: INodeProperties[] = [
 		default: 'USD',
 		description: 'ISO 4217 currency of the portfolio',
 		hint: 'Only set when the portfolio is first created; later snapshots keep the currency it has. Change it with the Update operation.',
-		displayOptions,
 	},
 	{
 		displayName: 'Snapshot Date',
@@ -68,12 +60,13 @@ export const description: INodeProperties[] = [
 		required: true,
 		description: 'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused.',
 		hint: 'Any date in the quarter: the snapshot is stored at the quarter end (shown in the output). For holdings as of today, use {{ $today }}.',
-		displayOptions,
 	},
-	...holdingsProperties(ROUTES.createSnapshot, displayOptions),
-	groupByProperty(displayOptions, 'portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
-	requestOptions(displayOptions),
+	...holdingsProperties(ROUTES.createSnapshot),
+	groupByProperty('portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 interface PreparedGroup {
 	group: ItemGroup;

@@ -1,7 +1,9 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import { requestOptions, textParameterValue } from '../../shared/descriptions';
+import { requestOptions } from '../../shared/descriptions';
+import { textParameterValue } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -9,8 +11,8 @@ import { perItem, portfolioLocator, readPortfolioIdentifier, responseIdentifier,
 
 const displayOptions = { show: { operation: ['update'] } };
 
-export const description: INodeProperties[] = [
-	portfolioLocator('update'),
+const properties: INodeProperties[] = [
+	portfolioLocator,
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -18,7 +20,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'Only the fields added here are sent; the others stay as they are',
-		displayOptions,
 		options: [
 			{
 				displayName: 'Currency',
@@ -39,8 +40,10 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	requestOptions(displayOptions),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 interface PreparedUpdate {
 	identifier: string;

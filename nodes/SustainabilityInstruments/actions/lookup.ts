@@ -2,17 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { batchSettings, lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
-import {
-	batchingOptions,
-	invalidIsinsProperty,
-	maxRequestsOption,
-	maxThrottleWaitOption,
-	numberParameterValue,
-	readTextParameter,
-} from '../../shared/descriptions';
+import { batchingOptions, invalidIsinsProperty, maxRequestsOption, maxThrottleWaitOption } from '../../shared/descriptions';
+import { compactKey } from '../../shared/holdings';
+import { numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { copyJson, errorJson } from '../../shared/execution';
-import { compactKey } from '../../shared/holdings';
 import { planRequests } from '../../shared/requestBudget';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
@@ -30,86 +24,82 @@ export interface InstrumentOperationSpec<TEntry> {
 	extraBody?: (this: IExecuteFunctions) => IDataObject;
 }
 
-/** Parameters shared by the four operations, shown for the given operation. */
-export function instrumentProperties(operation: string): INodeProperties[] {
-	const show = { operation: [operation] };
-	return [
-		{
-			displayName: 'ISINs From',
-			name: 'isinSource',
-			type: 'options',
-			options: [
-				{ name: 'A Field of Each Input Item', value: 'field' },
-				{ name: 'A List Typed Here', value: 'list' },
-			],
-			default: 'field',
-			displayOptions: { show },
-		},
-		{
-			displayName: 'ISIN Field',
-			name: 'isinField',
-			type: 'string',
-			default: 'isin',
-			required: true,
-			placeholder: 'isin',
-			description: 'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
-			displayOptions: { show: { ...show, isinSource: ['field'] } },
-		},
-		{
-			displayName: 'ISINs',
-			name: 'isinList',
-			type: 'string',
-			typeOptions: { rows: 4 },
-			default: '',
-			required: true,
-			placeholder: 'US0378331005, DE0007164600',
-			description: 'ISINs separated by commas, spaces or new lines',
-			displayOptions: { show: { ...show, isinSource: ['list'] } },
-		},
-		{
-			displayName: 'Output',
-			name: 'outputMode',
-			type: 'options',
-			options: [
-				{
-					name: 'Add to Input Items',
-					value: 'addToItems',
-					description: 'Every input item comes out once, in order, with the result added',
-				},
-				{
-					name: 'One Item per Instrument',
-					value: 'perInstrument',
-					description: 'One item per distinct ISIN',
-				},
-			],
-			default: 'addToItems',
-			displayOptions: { show: { ...show, isinSource: ['field'] } },
-		},
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
-			hint: 'Turn on to write the results straight into a sheet: one flat column per value',
-			displayOptions: { show },
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: { show },
-			options: [
-				...batchingOptions(),
-				invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
-				maxThrottleWaitOption,
-				maxRequestsOption,
-			],
-		},
-	];
-}
+/** Where the ISINs come from and the shape of the output: the same in the four operations. */
+export const instrumentProperties: INodeProperties[] = [
+	{
+		displayName: 'ISINs From',
+		name: 'isinSource',
+		type: 'options',
+		options: [
+			{ name: 'A Field of Each Input Item', value: 'field' },
+			{ name: 'A List Typed Here', value: 'list' },
+		],
+		default: 'field',
+	},
+	{
+		displayName: 'ISIN Field',
+		name: 'isinField',
+		type: 'string',
+		default: 'isin',
+		required: true,
+		placeholder: 'isin',
+		description: 'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
+		displayOptions: { show: { isinSource: ['field'] } },
+	},
+	{
+		displayName: 'ISINs',
+		name: 'isinList',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'US0378331005, DE0007164600',
+		description: 'ISINs separated by commas, spaces or new lines',
+		displayOptions: { show: { isinSource: ['list'] } },
+	},
+	{
+		displayName: 'Output',
+		name: 'outputMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Add to Input Items',
+				value: 'addToItems',
+				description: 'Every input item comes out once, in order, with the result added',
+			},
+			{
+				name: 'One Item per Instrument',
+				value: 'perInstrument',
+				description: 'One item per distinct ISIN',
+			},
+		],
+		default: 'addToItems',
+		displayOptions: { show: { isinSource: ['field'] } },
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
+		hint: 'Turn on to write the results straight into a sheet: one flat column per value',
+	},
+];
+
+/** The Options collection of the instrument lookups. */
+export const instrumentOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		...batchingOptions,
+		invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
+		maxThrottleWaitOption,
+		maxRequestsOption,
+	],
+};
 
 interface ItemIsin {
 	isin?: string;
