@@ -9,7 +9,7 @@ export interface ApiResponse {
 	headers: Record<string, unknown>;
 }
 
-/** The API's own words: gateway errors carry `message`, API errors `data.message` (spec 7). */
+/** The API's own words: gateway errors carry `message`, API errors `data.message`. */
 export function apiMessage(body: unknown): string | undefined {
 	if (!body || typeof body !== 'object') return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
 	const record = body as { message?: unknown; error?: unknown; data?: { message?: unknown } };

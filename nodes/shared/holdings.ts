@@ -149,8 +149,8 @@ class FieldResolver {
 }
 
 /**
- * Turns rows into the holdings a route accepts, checking every requirement of spec 2.1 locally so that no
- * request is spent on a body the API would refuse. Rows the route cannot take (cash, no ISIN, skipped
+ * Turns rows into the holdings a route accepts, checking every requirement of its holdings rule locally so that
+ * no request is spent on a body the API would refuse. Rows the route cannot take (cash, no ISIN, skipped
  * invalid ISINs) come back in `removed`, never silently dropped.
  */
 export function readHoldings(

@@ -103,7 +103,7 @@ export function numberParameterValue(
 	return number;
 }
 
-/** The chosen methodology's ID (spec 4.9: a number, whichever mode gave it), or undefined when none is chosen. */
+/** The chosen methodology's ID (a number, as the API takes it, whichever mode gave it), or undefined when none is chosen. */
 export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): number | undefined {
 	const locator = this.getNodeParameter('methodology', itemIndex, { mode: 'list', value: '' }) as
 		| INodeParameterResourceLocator
@@ -124,7 +124,7 @@ export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): n
 }
 
 /**
- * The Snapshot Date parameter at an item, checked as the API would check it (spec 4.1, 4.4). `where`
+ * The Snapshot Date parameter at an item, checked as the API checks it (unreadable dates and future years are refused). `where`
  * names the item (and group) in the message. Empty is refused, unless `emptyDefault` gives the date to use.
  */
 export function readSnapshotDateParameter(

@@ -16,7 +16,7 @@ import { formatSeconds, hasLoneSurrogate, showValue } from './values';
 export interface RetryPolicy {
 	/** Retries after the first try, for throttles (429), 503 and dropped connections together. */
 	maxRetries: number;
-	/** Retries of a 500: the spec says retry once. */
+	/** Retries of a 500: the vendor asks to retry once, then contact support. */
 	maxServerErrorRetries: number;
 	/** Retries of a dropped connection or a client-side timeout. */
 	maxNetworkRetries: number;
@@ -46,7 +46,7 @@ export interface ApiRequestOptions {
 	retry?: Partial<RetryPolicy>;
 }
 
-/** One request to the API with the retry policy of spec sections 7 and 8. Returns the parsed success body. */
+/** One request to the API, retried as the vendor asks (throttles and 503 with backoff, a 500 once, never a used-up quota). Returns the parsed success body. */
 export async function apiRequest<T = IDataObject>(
 	this: RequestContext,
 	route: ApiRoute,

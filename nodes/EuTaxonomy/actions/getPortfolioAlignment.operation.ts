@@ -114,7 +114,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 
 		if (output === 'table') {
-			// Every KPI is optional (spec 4.11): an answer without any still gives the group one row, so its items are not lost.
+			// The API may leave out any KPI: an answer without any still gives the group one row, so its items are not lost.
 			if (Object.keys(kpis).length === 0) {
 				return [
 					{

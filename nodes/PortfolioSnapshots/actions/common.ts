@@ -6,7 +6,7 @@ import { listNames, runGroups } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { hasLoneSurrogate, showValue } from '../../shared/values';
 
-/** Spec 2.2: the form of an identifier as POST and GET /portfolios return it. */
+/** The start of an identifier as POST and GET /portfolios return it: svc-portfolio:<organization>_<Portfolio ID>. */
 const IDENTIFIER_PREFIX = 'svc-portfolio:';
 
 /** The portfolio to update or delete from: picked from GET /portfolios, or typed as returned by the API. */

@@ -20,7 +20,7 @@ import { responseIdentifier, responseMessage } from './common';
 const OPERATION = 'createOrUpdateSnapshot';
 const displayOptions = { show: { operation: [OPERATION] } };
 
-/** Spec 2.2: only these keep the returned identifier usable in a URL path. */
+/** The API puts the Portfolio ID in the identifier it returns: only these characters keep it usable in a URL path. */
 const PORTFOLIO_ID = /^[A-Za-z0-9_-]+$/;
 
 const properties: INodeProperties[] = [
@@ -89,7 +89,7 @@ const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{
 
 
 /**
- * The name the portfolio has after the request. Spec 3: an update keeps the name the portfolio was created with,
+ * The name the portfolio has after the request. The API keeps the name a portfolio was created with on an update,
  * so the name sent is only the portfolio's name when the API says so (a name in its answer) or when it created the
  * portfolio; otherwise `name` is the one known from this run, or null, and `name_note` says the sent one was not applied.
  */

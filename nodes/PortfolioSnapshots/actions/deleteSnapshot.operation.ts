@@ -34,7 +34,7 @@ export const description: INodeProperties[] = updateDisplayOptions(displayOption
 
 export type DeleteOutcome = 'snapshot_deleted' | 'portfolio_deleted' | 'not_found';
 
-/** Spec 3: the four messages of DELETE /portfolios/{identifier}. */
+/** The four messages DELETE /portfolios/{identifier} answers with. */
 const OUTCOMES: Record<string, DeleteOutcome> = {
 	'fund snapshot deleted successfully': 'snapshot_deleted',
 	'fund deleted successfully with all snapshots': 'portfolio_deleted',

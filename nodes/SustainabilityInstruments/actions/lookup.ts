@@ -19,7 +19,7 @@ export interface InstrumentOperationSpec<TEntry> {
 	isinOf: (entry: TEntry) => string | undefined;
 	/** The result for one ISIN, with `found`; `simplify` flattens {value, unit} pairs and nested maps. */
 	toResult: (entry: TEntry, simplify: boolean) => IDataObject;
-	/** The route answers an empty list (not an error) when no entry has an ISIN (spec 4.5). */
+	/** The route answers an empty list (not an error) when no entry has an ISIN (the SFDR route does). */
 	emptyIsAllowed: boolean;
 	extraBody?: (this: IExecuteFunctions) => IDataObject;
 }
