@@ -5,18 +5,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
+import { HOLDING_FIELDS } from './holdings';
 import type { HoldingKey } from './holdings';
 import { removesRows } from './routes';
 import type { HoldingsRoute } from './routes';
-
-const HOLDING_FIELD_COLUMNS: Array<[displayName: string, name: HoldingKey, header: string]> = [
-	['ISIN Field', 'isin', 'ISIN'],
-	['Name Field', 'name', 'Name'],
-	['Instrument Type Field', 'instrument_type', 'Type'],
-	['Currency Field', 'currency', 'Currency'],
-	['Weight Field', 'weight', 'Weight'],
-	['Market Value Field', 'market_value', 'Market Value'],
-];
 
 /** The Holding Fields collection, with what the route does with a field said where its column is chosen. */
 function holdingFieldsProperty(fieldHints: Partial<Record<HoldingKey, string>> = {}): INodeProperties {
@@ -28,10 +20,11 @@ function holdingFieldsProperty(fieldHints: Partial<Record<HoldingKey, string>> =
 		default: {},
 		description: 'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
 		hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
-		options: HOLDING_FIELD_COLUMNS.map(([displayName, name, header]) => {
-			const usual = `Name of the input field that holds the ${name === 'isin' ? 'ISIN' : name.replace('_', ' ')}. Leave empty to use "${name}" or a usual header such as "${header}" (case and spaces ignored).`;
+		options: (Object.keys(HOLDING_FIELDS) as HoldingKey[]).map((name) => {
+			const { label, parameter, header } = HOLDING_FIELDS[name];
+			const usual = `Name of the input field that holds the ${label}. Leave empty to use "${name}" or a usual header such as "${header}" (case and spaces ignored).`;
 			return {
-				displayName,
+				displayName: parameter,
 				name,
 				type: 'string',
 				default: '',

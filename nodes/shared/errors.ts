@@ -53,7 +53,6 @@ const FORBIDDEN_MESSAGES: Record<string, string> = {
 		'The API refused more than 10,000 instruments in one request. Lower the Batch Size option to 10,000 or less.',
 };
 
-/** Turns a non-success answer into an error a non-developer can act on; the API's words stay in the description. */
 /** The origin a redirect points to (never its path or query, which may carry tokens). */
 function redirectTarget(response: ApiResponse): string {
 	const location = response.headers?.location;
@@ -65,6 +64,7 @@ function redirectTarget(response: ApiResponse): string {
 	}
 }
 
+/** Turns a non-success answer into an error a non-developer can act on; the API's words stay in the description. */
 export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse, itemIndex?: number): NodeApiError {
 	const { statusCode, body } = response;
 	const said = apiMessage(body);

@@ -53,32 +53,42 @@ export interface HoldingRow {
 }
 
 interface FieldSpec {
+	/** How messages name the field. */
 	label: string;
+	/** Its parameter under Holding Fields. */
 	parameter: string;
+	/** The usual header shown as an example (and placeholder) under Holding Fields. */
+	header: string;
+	/** Headers found without mapping, compared ignoring case, spaces and punctuation. */
 	aliases: string[];
 }
 
-const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
-	isin: { label: 'ISIN', parameter: 'ISIN Field', aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'] },
+/** The holding fields in the order the API and the Holding Fields collection list them. */
+export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
+	isin: { label: 'ISIN', parameter: 'ISIN Field', header: 'ISIN', aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'] },
 	name: {
 		label: 'name',
 		parameter: 'Name Field',
+		header: 'Name',
 		aliases: ['name', 'instrumentname', 'securityname', 'holdingname', 'holding', 'security', 'instrument', 'description'],
 	},
 	instrument_type: {
 		label: 'instrument type',
 		parameter: 'Instrument Type Field',
+		header: 'Type',
 		aliases: ['instrumenttype', 'type', 'assettype', 'assetclass', 'securitytype', 'instrument_type'],
 	},
-	currency: { label: 'currency', parameter: 'Currency Field', aliases: ['currency', 'ccy', 'currencycode', 'curr'] },
+	currency: { label: 'currency', parameter: 'Currency Field', header: 'Currency', aliases: ['currency', 'ccy', 'currencycode', 'curr'] },
 	weight: {
 		label: 'weight',
 		parameter: 'Weight Field',
+		header: 'Weight',
 		aliases: ['weight', 'weightpercent', 'weightpct', 'portfolioweight', 'weight%', 'percentofportfolio', 'allocation'],
 	},
 	market_value: {
 		label: 'market value',
 		parameter: 'Market Value Field',
+		header: 'Market Value',
 		aliases: ['marketvalue', 'mv', 'marketval', 'value', 'positionvalue', 'amount'],
 	},
 };
