@@ -10,7 +10,7 @@ import { apiRequest } from './transport';
 import type { RetryPolicy } from './transport';
 
 export interface InstrumentLookupOptions<TEntry = unknown, TValue = TEntry> {
-	/** ISINs per request, at most 10,000 (spec 8). */
+	/** ISINs per request, at most 10,000 (the API refuses more). */
 	batchSize?: number;
 	/** Requests in flight at once. */
 	concurrency?: number;

@@ -1,19 +1,19 @@
 export const CREDENTIAL_NAME = 'sustainabilityComplianceApi';
 
-/** Spec 8: per request on /instruments/* routes; more gives 403. */
+/** Instruments per request on the /instruments/* routes: the API refuses more with 403. */
 export const MAX_INSTRUMENTS_PER_REQUEST = 10_000;
-/** Spec 8: bodies above this get 413 from the gateway. */
+/** The gateway refuses larger request bodies with 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /**
  * Identifiers go into the address (PUT/DELETE /portfolios/{identifier}) or are handed back for it (POST /portfolios,
- * POST /reports). The spec sets no length; gateways refuse long request lines (431, 414), and no real identifier
+ * POST /reports). The API sets no length; gateways refuse long request lines (431, 414), and no real identifier
  * comes near these caps: a client Portfolio ID or Report ID of 200 characters, and a full returned identifier
  * (svc-portfolio:<organization>_<Portfolio ID>) of 1,000, which stays under 4 KB even when URL-encoded.
  */
 export const MAX_CLIENT_ID_LENGTH = 200;
 export const MAX_IDENTIFIER_LENGTH = 1000;
 
-/** Spec 8: monthly requests per key. */
+/** Requests per key and calendar month; beyond it the API answers 429 "Limit Exceeded". */
 export const MONTHLY_QUOTA = 10_000;
 /** Default of Max Requests per Run: about 5 % of the monthly quota, so one click cannot spend the month. */
 export const DEFAULT_MAX_REQUESTS = MONTHLY_QUOTA / 20;
@@ -35,8 +35,8 @@ export const INSTRUMENT_TYPES = [
 export type InstrumentType = (typeof INSTRUMENT_TYPES)[number];
 
 /**
- * Spec 4.13. The spec names the SEK credit index only as `<index_provider> SEK IG Credit Index`; the service
- * publishes it as Solactive's. Vendors add indices: any other name can be typed (Other Index) and the API decides.
+ * The benchmark indices the API offers for reports. The vendor's documentation names the SEK credit index only as
+ * `<index_provider> SEK IG Credit Index`; the service publishes it as Solactive's. Vendors add indices: any other name can be typed (Other Index) and the API decides.
  */
 export const BENCHMARK_INDICES = [
 	'S&P 500',

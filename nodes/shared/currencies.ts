@@ -1,6 +1,6 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
+import { inputError } from './errors';
 import { showValue } from './values';
 
 /** ISO 4217 active codes with their names, for the currency dropdowns. */
@@ -56,10 +56,8 @@ export function readIsoCurrency(
 ): string {
 	const currency = text.toUpperCase();
 	if (!isIsoCurrency(currency)) {
-		const where = options.where ?? `Item ${itemIndex}`;
-		throw new NodeOperationError(node, `${where}: ${options.label} "${showValue(currency, 20)}" is not an ISO 4217 currency code`, {
-			itemIndex,
-			description: options.fix,
+		throw inputError(node, itemIndex, `${options.label} "${showValue(currency, 20)}" is not an ISO 4217 currency code`, options.fix, {
+			where: options.where,
 		});
 	}
 	return currency;

@@ -5,7 +5,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?
 export interface SnapshotDate {
 	/** The date as given, YYYY-MM-DD. */
 	date: string;
-	/** The end of its quarter, where the API stores it (spec 2.2). */
+	/** The end of its quarter: the API moves every snapshot date there. */
 	quarterEnd: string;
 }
 

@@ -1,39 +1,39 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IDisplayOptions, IExecuteFunctions, INodeParameterResourceLocator, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+/**
+ * Parameter blocks shared by the operations, without displayOptions: each operation attaches its own with n8n's
+ * `updateDisplayOptions`. Their readers are in parameters.ts.
+ */
+import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
-import { describeDateProblem, readSnapshotDate } from './dates';
-import type { SnapshotDate } from './dates';
-import { groupItems, holdingRowsFromItems, holdingRowsFromJson, readHoldings, splitFieldList } from './holdings';
-import { inputError } from './errors';
-import { methodologyIdForRequest } from './methodologies';
-import { parseLooseNumber } from './numbers';
-import { isBlank, kindOf, scalarText, showValue } from './values';
-import type {
-	CashRowPolicy,
-	HoldingKey,
-	HoldingsRoute,
-	InvalidIsinPolicy,
-	ItemGroup,
-	RemovedRow,
-	SourcedHolding,
-} from './holdings';
+import { HOLDING_FIELDS } from './holdings';
+import type { HoldingKey } from './holdings';
+import { removesRows } from './routes';
+import type { HoldingsRoute } from './routes';
 
-const holdingFieldOptions: INodeProperties[] = [
-	['ISIN Field', 'isin', 'ISIN', 'isin'],
-	['Name Field', 'name', 'Name', 'name'],
-	['Instrument Type Field', 'instrument_type', 'Type', 'instrument_type'],
-	['Currency Field', 'currency', 'Currency', 'currency'],
-	['Weight Field', 'weight', 'Weight', 'weight'],
-	['Market Value Field', 'market_value', 'Market Value', 'market_value'],
-].map(([displayName, name, header, apiField]) => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	placeholder: header,
-	description: `Name of the input field that holds the ${apiField === 'isin' ? 'ISIN' : apiField.replace('_', ' ')}. Leave empty to use "${apiField}" or a usual header such as "${header}" (case and spaces ignored).`,
-}));
+/** The Holding Fields collection, with what the route does with a field said where its column is chosen. */
+function holdingFieldsProperty(fieldHints: Partial<Record<HoldingKey, string>> = {}): INodeProperties {
+	return {
+		displayName: 'Holding Fields',
+		name: 'holdingFields',
+		type: 'collection',
+		placeholder: 'Map a Column',
+		default: {},
+		description: 'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
+		hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
+		options: (Object.keys(HOLDING_FIELDS) as HoldingKey[]).map((name) => {
+			const { label, parameter, header } = HOLDING_FIELDS[name];
+			const usual = `Name of the input field that holds the ${label}. Leave empty to use "${name}" or a usual header such as "${header}" (case and spaces ignored).`;
+			return {
+				displayName: parameter,
+				name,
+				type: 'string',
+				default: '',
+				placeholder: header,
+				description: fieldHints[name] ? `${usual} ${fieldHints[name]}` : usual,
+			};
+		}),
+	};
+}
 
 /** What to do with an ISIN that fails the check digit; `skipped` says where a skipped one is reported. */
 export function invalidIsinsProperty(skipped: string): INodeProperties {
@@ -51,71 +51,63 @@ export function invalidIsinsProperty(skipped: string): INodeProperties {
 	};
 }
 
-/** Where holdings come from, how their columns are named, and what to do with rows a route cannot take. */
-export function holdingsProperties(route: HoldingsRoute, displayOptions: IDisplayOptions): INodeProperties[] {
-	const properties: INodeProperties[] = [
+const holdingsSourceProperty: INodeProperties = {
+	displayName: 'Holdings Source',
+	name: 'holdingsSource',
+	type: 'options',
+	options: [
 		{
-			displayName: 'Holdings Source',
-			name: 'holdingsSource',
-			type: 'options',
-			options: [
-				{
-					name: 'Input Items',
-					value: 'items',
-					description: 'Each input item is one holding, for example one row of a sheet',
-				},
-				{
-					name: 'JSON',
-					value: 'json',
-					description: 'A JSON array of holdings given in the Holdings (JSON) field',
-				},
-			],
-			default: 'items',
-			displayOptions,
+			name: 'Input Items',
+			value: 'items',
+			description: 'Each input item is one holding, for example one row of a sheet',
 		},
 		{
-			displayName: 'Holdings (JSON)',
-			name: 'holdingsJson',
-			type: 'json',
-			default: '[\n  {\n    "isin": "US0378331005",\n    "name": "Apple Inc.",\n    "instrument_type": "stock",\n    "currency": "USD",\n    "weight": 100,\n    "market_value": 1000000\n  }\n]',
-			description: 'Array of holdings with isin, name, instrument_type, currency, weight and market_value',
-			displayOptions: { show: { ...displayOptions.show, holdingsSource: ['json'] } },
+			name: 'JSON',
+			value: 'json',
+			description: 'A JSON array of holdings given in the Holdings (JSON) field',
 		},
+	],
+	default: 'items',
+};
+
+const holdingsJsonProperty: INodeProperties = {
+	displayName: 'Holdings (JSON)',
+	name: 'holdingsJson',
+	type: 'json',
+	default: '[\n  {\n    "isin": "US0378331005",\n    "name": "Apple Inc.",\n    "instrument_type": "stock",\n    "currency": "USD",\n    "weight": 100,\n    "market_value": 1000000\n  }\n]',
+	description: 'Array of holdings with isin, name, instrument_type, currency, weight and market_value',
+	displayOptions: { show: { holdingsSource: ['json'] } },
+};
+
+const cashRowsProperty: INodeProperties = {
+	displayName: 'Cash and Rows Without ISIN',
+	name: 'cashRows',
+	type: 'options',
+	options: [
 		{
-			displayName: 'Holding Fields',
-			name: 'holdingFields',
-			type: 'collection',
-			placeholder: 'Map a Column',
-			default: {},
-			description: 'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
-			hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
-			options: holdingFieldOptions,
-			displayOptions,
+			name: 'Remove and Report',
+			value: 'remove',
+			description: 'Leave them out of the request and list them in the output',
 		},
-		{ ...invalidIsinsProperty('Leave the row out and list it in the output'), displayOptions },
+		{ name: 'Stop With an Error', value: 'error', description: 'Nothing is sent; the error names the row' },
+	],
+	default: 'remove',
+	description: 'The API does not accept cash rows or rows without an ISIN for this operation',
+};
+
+/** Where holdings come from, how their columns are named, and (by the route's holdings rule) what to do with rows it cannot take. */
+export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
+	return [
+		holdingsSourceProperty,
+		holdingsJsonProperty,
+		holdingFieldsProperty(route.holdings.fieldHints),
+		invalidIsinsProperty('Leave the row out and list it in the output'),
+		...(removesRows(route.holdings) ? [cashRowsProperty] : []),
 	];
-	if (route !== 'portfolios') {
-		properties.push({
-			displayName: 'Cash and Rows Without ISIN',
-			name: 'cashRows',
-			type: 'options',
-			options: [
-				{
-					name: 'Remove and Report',
-					value: 'remove',
-					description: 'Leave them out of the request and list them in the output',
-				},
-				{ name: 'Stop With an Error', value: 'error', description: 'Nothing is sent; the error names the row' },
-			],
-			default: 'remove',
-			description: 'The API does not accept cash rows or rows without an ISIN for this operation',
-			displayOptions,
-		});
-	}
-	return properties;
 }
 
-export function groupByProperty(displayOptions: IDisplayOptions, what: string): INodeProperties {
+/** Group By, shown for the Input Items source; `what` names what the groups become, e.g. "portfolios". */
+export function groupByProperty(what: string): INodeProperties {
 	return {
 		displayName: 'Group By',
 		name: 'groupBy',
@@ -123,7 +115,7 @@ export function groupByProperty(displayOptions: IDisplayOptions, what: string): 
 		default: '',
 		placeholder: 'e.g. portfolio_id',
 		description: `Input field(s), comma-separated, whose values split the input into several ${what}: one request each. Parameters with expressions are read from the first item of each group. Leave empty to treat all items as one.`,
-		displayOptions: { show: { ...displayOptions.show, holdingsSource: ['items'] } },
+		displayOptions: { show: { holdingsSource: ['items'] } },
 	};
 }
 
@@ -148,148 +140,41 @@ export const maxRequestsOption: INodeProperties = {
 		'Most requests this node may send to the API in one run, retries included (each counts against the monthly quota; 500 is about 5% of 10,000). A run that needs more is refused before anything is sent. 0 = no limit.',
 };
 
-/** An Options collection holding only Max Requests per Run, for the group operations. */
-export function requestOptions(displayOptions: IDisplayOptions): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions,
-		options: [maxRequestsOption],
-	};
-}
+/** An Options collection holding only Max Requests per Run, for the group and per-item operations. */
+export const requestOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [maxRequestsOption],
+};
 
-export function batchingOptions(): INodeProperties[] {
-	return [
-		{
-			displayName: 'Batch Size',
-			name: 'batchSize',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_INSTRUMENTS_PER_REQUEST },
-			default: MAX_INSTRUMENTS_PER_REQUEST,
-			description: 'Distinct ISINs per request (the API takes at most 10,000). Larger batches use fewer of the monthly requests.',
-		},
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 8 },
-			default: 1,
-			description: 'Requests sent at the same time when there is more than one batch',
-		},
-	];
-}
-
-export interface HoldingsInput {
-	holdings: SourcedHolding[];
-	removed: RemovedRow[];
-}
-
-/** Reads the holdings of a group of items (or of the JSON parameter) with the node's holdings parameters. */
-export function readHoldingsParameters(
-	this: IExecuteFunctions,
-	route: HoldingsRoute,
-	items: INodeExecutionData[],
-	itemIndices: number[],
-): HoldingsInput {
-	const first = itemIndices[0] ?? 0;
-	const source = this.getNodeParameter('holdingsSource', first, 'items') as string;
-	const rows =
-		source === 'json'
-			? holdingRowsFromJson(this.getNode(), this.getNodeParameter('holdingsJson', first), first)
-			: holdingRowsFromItems(items, itemIndices);
-	return readHoldings(this.getNode(), rows, {
-		route,
-		fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<Record<HoldingKey, string>>,
-		invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
-		cashRows: route === 'portfolios' ? undefined : (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy),
-	});
-}
-
-/**
- * The portfolios to send: one per Group By value (items source), or one for all items. With the JSON source
- * the array parameter is one portfolio, read once, and every input item is paired to it.
- */
-export function portfolioGroups(this: IExecuteFunctions, items: INodeExecutionData[]): ItemGroup[] {
-	const source = this.getNodeParameter('holdingsSource', 0, 'items') as string;
-	const groupBy = source === 'items' ? splitFieldList(this.getNodeParameter('groupBy', 0, '')) : [];
-	if (items.length === 0) return [];
-	return groupItems(this.getNode(), items, groupBy);
-}
-
-/** The part of the output that says which rows were left out and why. */
-export function removedSummary(removed: RemovedRow[]): { removed_count: number; removed_rows: RemovedRow[] } {
-	return { removed_count: removed.length, removed_rows: removed };
-}
-
-/**
- * A text parameter at an item, trimmed ('' when empty). An expression giving an object or a list is refused,
- * naming the item and the parameter, instead of sending "[object Object]" (or failing on String(value)).
- */
-export function readTextParameter(
-	this: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	label: string,
-	options: { where?: string; fallback?: string } = {},
-): string {
-	const value = this.getNodeParameter(name, itemIndex, options.fallback ?? '') as unknown;
-	return textParameterValue(this.getNode(), value, itemIndex, label, options.where);
-}
-
-/** The check of readTextParameter, for a value already read (e.g. a field of a collection parameter). */
-export function textParameterValue(
-	node: ReturnType<IExecuteFunctions['getNode']>,
-	value: unknown,
-	itemIndex: number,
-	label: string,
-	where = `Item ${itemIndex}`,
-): string {
-	if (value === undefined || value === null) return '';
-	const text = scalarText(value);
-	if (text === undefined) {
-		throw new NodeOperationError(node, `${where}: ${label} must be text, got ${kindOf(value)}: ${showValue(value)}`, {
-			itemIndex,
-			description: `Check what is mapped to ${label}: the expression gives ${kindOf(value)}, not a text. Nothing was sent.`,
-		});
-	}
-	return text.trim();
-}
-
-/**
- * A number parameter or option already read: a number, or numeric text an expression gave ("5"). Empty gives
- * undefined; anything else (text, NaN, Infinity, an object) is refused naming the item, because it would be
- * sent as text or null (a schema error at the API) or break the batching. Whole numbers are rounded down and
- * values are kept within min..max, as the editor does.
- */
-export function numberParameterValue(
-	node: ReturnType<IExecuteFunctions['getNode']>,
-	value: unknown,
-	itemIndex: number,
-	label: string,
-	range: { min?: number; max?: number; integer?: boolean } = {},
-): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const parsed = typeof value === 'number' || typeof value === 'string' ? parseLooseNumber(value) : undefined;
-	if (parsed === undefined) {
-		throw new NodeOperationError(node, `Item ${itemIndex}: ${label} must be a number, got ${kindOf(value)}: ${showValue(value)}`, {
-			itemIndex,
-			description: `Give ${label} as a number${range.min !== undefined && range.max !== undefined ? ` from ${range.min} to ${range.max}` : ''}, or check the expression that sets it. Nothing was sent.`,
-		});
-	}
-	let number = range.integer ? Math.floor(parsed) : parsed;
-	if (range.min !== undefined) number = Math.max(range.min, number);
-	if (range.max !== undefined) number = Math.min(range.max, number);
-	return number;
-}
+/** Batch Size and Concurrency, for the Options collection of the instrument lookups. */
+export const batchingOptions: INodeProperties[] = [
+	{
+		displayName: 'Batch Size',
+		name: 'batchSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_INSTRUMENTS_PER_REQUEST },
+		default: MAX_INSTRUMENTS_PER_REQUEST,
+		description: 'Distinct ISINs per request (the API takes at most 10,000). Larger batches use fewer of the monthly requests.',
+	},
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 8 },
+		default: 1,
+		description: 'Requests sent at the same time when there is more than one batch',
+	},
+];
 
 /**
  * The methodology picker shared by Sustainable Investments and Reports: a list loaded from the API (the record
  * shape is not documented, so the loader reads any reasonable one), or an ID typed in.
  */
-export function methodologyProperty(displayOptions: IDisplayOptions, required: boolean, description: string): INodeProperties {
+export function methodologyProperty(required: boolean, description: string): INodeProperties {
 	return {
 		displayName: 'Methodology',
 		name: 'methodology',
@@ -319,55 +204,5 @@ export function methodologyProperty(displayOptions: IDisplayOptions, required: b
 				],
 			},
 		],
-		displayOptions,
 	};
-}
-
-/** The chosen methodology's ID (spec 4.9: a number, whichever mode gave it), or undefined when none is chosen. */
-export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): number | undefined {
-	const locator = this.getNodeParameter('methodology', itemIndex, { mode: 'list', value: '' }) as
-		| INodeParameterResourceLocator
-		| string
-		| number;
-	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
-	const id = methodologyIdForRequest(typeof raw === 'string' ? raw.trim() : raw);
-	if (id === undefined) return undefined;
-	if (typeof id !== 'number') {
-		throw inputError(
-			this.getNode(),
-			itemIndex,
-			`methodology ID "${showValue(id)}" is not a number`,
-			'The API takes the numeric ID of a methodology, for example 1. Run Sustainable Investments > Get Methodologies to see the IDs your key can use.',
-		);
-	}
-	return id;
-}
-
-/**
- * The Snapshot Date parameter at an item, checked as the API would check it (spec 4.1, 4.4). `where`
- * names the item (and group) in the message. Empty is refused, unless `emptyDefault` gives the date to use.
- */
-export function readSnapshotDateParameter(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	options: { where?: string; emptyDefault?: () => string; invalidFix?: string } = {},
-): SnapshotDate {
-	const { where = `Item ${itemIndex}`, emptyDefault, invalidFix = 'Correct the date. Nothing was sent.' } = options;
-	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
-	const fail = (message: string, fix: string) =>
-		new NodeOperationError(this.getNode(), `${where}: ${message}`, { itemIndex, description: fix });
-	if (isBlank(value)) {
-		if (emptyDefault) {
-			const date = emptyDefault();
-			const read = readSnapshotDate(date);
-			return 'problem' in read ? { date, quarterEnd: date } : read;
-		}
-		throw fail(
-			'Snapshot Date is empty',
-			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}. Nothing was sent.',
-		);
-	}
-	const read = readSnapshotDate(value);
-	if ('problem' in read) throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, invalidFix);
-	return read;
 }

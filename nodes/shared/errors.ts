@@ -9,7 +9,7 @@ export interface ApiResponse {
 	headers: Record<string, unknown>;
 }
 
-/** The API's own words: gateway errors carry `message`, API errors `data.message` (spec 7). */
+/** The API's own words: gateway errors carry `message`, API errors `data.message`. */
 export function apiMessage(body: unknown): string | undefined {
 	if (!body || typeof body !== 'object') return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
 	const record = body as { message?: unknown; error?: unknown; data?: { message?: unknown } };
@@ -53,7 +53,6 @@ const FORBIDDEN_MESSAGES: Record<string, string> = {
 		'The API refused more than 10,000 instruments in one request. Lower the Batch Size option to 10,000 or less.',
 };
 
-/** Turns a non-success answer into an error a non-developer can act on; the API's words stay in the description. */
 /** The origin a redirect points to (never its path or query, which may carry tokens). */
 function redirectTarget(response: ApiResponse): string {
 	const location = response.headers?.location;
@@ -65,6 +64,7 @@ function redirectTarget(response: ApiResponse): string {
 	}
 }
 
+/** Turns a non-success answer into an error a non-developer can act on; the API's words stay in the description. */
 export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse, itemIndex?: number): NodeApiError {
 	const { statusCode, body } = response;
 	const said = apiMessage(body);
@@ -73,9 +73,8 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 	const details: string[] = [];
 	if (statusCode === 403 && said === 'Missing Authentication Token') {
 		message =
-			route.path === '/temperature-score/insights'
-				? 'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.'
-				: `This API address does not serve ${route.method} ${route.path}. Check the Base URL in the credential (no extra path after the host).`;
+			route.notServedMessage ??
+			`This API address does not serve ${route.method} ${route.path}. Check the Base URL in the credential (no extra path after the host).`;
 	} else if (statusCode >= 300 && statusCode < 400) {
 		message = `The API address answered the ${route.label} request with a redirect (${statusCode}) to ${redirectTarget(response)}. Nothing was sent there: the key goes to the credential's Base URL only. Put the address the API is served at in the credential's Base URL.`;
 	} else if (statusCode === 403) {
@@ -99,18 +98,26 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 	}
 	if (said) details.unshift(`API response (${statusCode}): ${said}`);
 	if (requestId) details.push(`Request ID (quote it to support): ${requestId}`);
-	return new NodeApiError(node, toJsonObject(body, statusCode), {
+	const error = new NodeApiError(node, toJsonObject(body, statusCode), {
 		message,
 		description: details.join('\n') || undefined,
 		httpCode: String(statusCode),
 		itemIndex,
 	});
+	apiAnswers.set(error, { statusCode, said });
+	return error;
+}
+
+/** What the API answered, by the error made of it: read from the answer, never from our message. */
+const apiAnswers = new WeakMap<NodeApiError, { statusCode: number; said?: string }>();
+
+/** The status and the API's own words of the answer an error was made of (undefined for errors not made of an answer). */
+export function apiAnswerOf(error: unknown): { statusCode: number; said?: string } | undefined {
+	return error instanceof NodeApiError ? apiAnswers.get(error) : undefined;
 }
 
 function timeoutMessage(route: ApiRoute): string {
-	if (route.path === '/reports') {
-		return 'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.';
-	}
+	if (route.timeoutMessage) return route.timeoutMessage;
 	if (route.onTimeout === 'fewer-holdings') {
 		return `The ${route.label} took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.`;
 	}
@@ -128,10 +135,32 @@ function toJsonObject(body: unknown, statusCode: number): JsonObject {
 	return { message: typeof body === 'string' ? body.slice(0, 500) : `HTTP ${statusCode}`, httpCode: String(statusCode) };
 }
 
-/** Bad input, caught before any request is spent: names the item, the field and the fix. */
-export function inputError(node: INode, itemIndex: number | undefined, message: string, fix?: string): NodeOperationError {
-	const where = itemIndex === undefined ? '' : `Item ${itemIndex}: `;
-	return new NodeOperationError(node, `${where}${message}`, { itemIndex, description: fix });
+export interface InputErrorOptions {
+	/** Names the input instead of "Item N", e.g. "Item 0, holding 3 of Holdings (JSON)"; '' for no prefix. */
+	where?: string;
+	/**
+	 * Found when the request was about to go, after other requests of the run may have gone: the error can only
+	 * say that this request was not sent.
+	 */
+	atRequest?: boolean;
+}
+
+/**
+ * Bad input: `Item N: <message>`, with the fix and what was not sent as the description. Made before the
+ * request it concerns, so nothing was spent on it.
+ */
+export function inputError(
+	node: INode,
+	itemIndex: number | undefined,
+	message: string,
+	fix?: string,
+	{ where = itemIndex === undefined ? '' : `Item ${itemIndex}`, atRequest = false }: InputErrorOptions = {},
+): NodeOperationError {
+	const notSent = atRequest ? 'This request was not sent.' : 'Nothing was sent.';
+	return new NodeOperationError(node, where ? `${where}: ${message}` : message, {
+		itemIndex,
+		description: fix ? `${fix} ${notSent}` : notSent,
+	});
 }
 
 /** Errors leave our nodes as NodeApiError or NodeOperationError, whatever threw them. */

@@ -1,4 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from './constants';
@@ -6,10 +5,8 @@ import type { InstrumentType } from './constants';
 import { inputError } from './errors';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import { parseLooseNumber } from './numbers';
+import type { HoldingsRoute } from './routes';
 import { isBlank, kindOf, ownValue, scalarText, showValue } from './values';
-
-/** The routes that take holdings, each with its own requirements (spec 2.1). */
-export type HoldingsRoute = 'portfolios' | 'reports' | 'taxonomy' | 'sustainableInvestments' | 'temperature';
 
 export type HoldingKey = 'isin' | 'name' | 'instrument_type' | 'currency' | 'weight' | 'market_value';
 
@@ -39,6 +36,7 @@ export type InvalidIsinPolicy = 'fail' | 'skip' | 'send';
 export type CashRowPolicy = 'remove' | 'error';
 
 export interface HoldingsReadOptions {
+	/** The route the holdings go to: its holdings rule says what each one needs. */
 	route: HoldingsRoute;
 	/** Column names the user set; unset ones are found among the usual headers. */
 	fieldNames?: Partial<Record<HoldingKey, string>>;
@@ -55,61 +53,44 @@ export interface HoldingRow {
 }
 
 interface FieldSpec {
+	/** How messages name the field. */
 	label: string;
+	/** Its parameter under Holding Fields. */
 	parameter: string;
+	/** The usual header shown as an example (and placeholder) under Holding Fields. */
+	header: string;
+	/** Headers found without mapping, compared ignoring case, spaces and punctuation. */
 	aliases: string[];
 }
 
-const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
-	isin: { label: 'ISIN', parameter: 'ISIN Field', aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'] },
+/** The holding fields in the order the API and the Holding Fields collection list them. */
+export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
+	isin: { label: 'ISIN', parameter: 'ISIN Field', header: 'ISIN', aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'] },
 	name: {
 		label: 'name',
 		parameter: 'Name Field',
+		header: 'Name',
 		aliases: ['name', 'instrumentname', 'securityname', 'holdingname', 'holding', 'security', 'instrument', 'description'],
 	},
 	instrument_type: {
 		label: 'instrument type',
 		parameter: 'Instrument Type Field',
+		header: 'Type',
 		aliases: ['instrumenttype', 'type', 'assettype', 'assetclass', 'securitytype', 'instrument_type'],
 	},
-	currency: { label: 'currency', parameter: 'Currency Field', aliases: ['currency', 'ccy', 'currencycode', 'curr'] },
+	currency: { label: 'currency', parameter: 'Currency Field', header: 'Currency', aliases: ['currency', 'ccy', 'currencycode', 'curr'] },
 	weight: {
 		label: 'weight',
 		parameter: 'Weight Field',
+		header: 'Weight',
 		aliases: ['weight', 'weightpercent', 'weightpct', 'portfolioweight', 'weight%', 'percentofportfolio', 'allocation'],
 	},
 	market_value: {
 		label: 'market value',
 		parameter: 'Market Value Field',
+		header: 'Market Value',
 		aliases: ['marketvalue', 'mv', 'marketval', 'value', 'positionvalue', 'amount'],
 	},
-};
-
-/** What each route needs of every holding it is sent. */
-const REQUIRED: Record<HoldingsRoute, HoldingKey[]> = {
-	portfolios: ['name', 'currency', 'market_value'],
-	reports: ['isin', 'name', 'currency', 'weight', 'market_value'],
-	taxonomy: ['isin', 'name', 'instrument_type', 'market_value'],
-	sustainableInvestments: ['isin', 'name', 'instrument_type', 'market_value'],
-	temperature: ['isin', 'name', 'instrument_type', 'market_value'],
-};
-
-/** Routes where a row without an ISIN cannot be sent, so cash-like rows are taken out (or refused). */
-const NEEDS_ISIN: Record<HoldingsRoute, boolean> = {
-	portfolios: false,
-	reports: true,
-	taxonomy: true,
-	sustainableInvestments: true,
-	temperature: true,
-};
-
-/** Routes that refuse cash rows even when they carry an ISIN (spec 2.1: "cash rows must be removed"). */
-const REFUSES_CASH: Record<HoldingsRoute, boolean> = {
-	portfolios: false,
-	reports: false,
-	taxonomy: true,
-	sustainableInvestments: true,
-	temperature: false,
 };
 
 const TYPE_SYNONYMS: Record<string, InstrumentType> = {
@@ -178,8 +159,8 @@ class FieldResolver {
 }
 
 /**
- * Turns rows into the holdings a route accepts, checking every requirement of spec 2.1 locally so that no
- * request is spent on a body the API would refuse. Rows the route cannot take (cash, no ISIN, skipped
+ * Turns rows into the holdings a route accepts, checking every requirement of its holdings rule locally so that
+ * no request is spent on a body the API would refuse. Rows the route cannot take (cash, no ISIN, skipped
  * invalid ISINs) come back in `removed`, never silently dropped.
  */
 export function readHoldings(
@@ -189,14 +170,12 @@ export function readHoldings(
 ): { holdings: SourcedHolding[]; removed: RemovedRow[] } {
 	const { route, invalidIsin = 'fail', cashRows = 'remove' } = options;
 	const resolver = new FieldResolver(options.fieldNames);
-	const required = REQUIRED[route];
+	const rule = route.holdings;
 	const holdings: SourcedHolding[] = [];
 	const removed: RemovedRow[] = [];
 
 	for (const row of rows) {
-		const where = row.where ?? `Item ${row.itemIndex}`;
-		const fail = (message: string, fix?: string) =>
-			new NodeOperationError(node, `${where}: ${message}`, { itemIndex: row.itemIndex, description: fix });
+		const fail = (message: string, fix?: string) => inputError(node, row.itemIndex, message, fix, { where: row.where });
 		if (!row.json || typeof row.json !== 'object' || Array.isArray(row.json)) {
 			throw fail('is not an object with holding fields', 'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.');
 		}
@@ -233,7 +212,7 @@ export function readHoldings(
 			if (invalidIsin !== 'skip') {
 				throw fail(
 					`invalid ISIN: ${unsendable}`,
-					'Map the ISIN Field to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead. Nothing was sent.',
+					'Map the ISIN Field to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.',
 				);
 			}
 			removed.push({ item: row.itemIndex, name: name ?? null, isin: showValue(isin, 20), reason: `invalid ISIN: ${unsendable}` });
@@ -245,8 +224,7 @@ export function readHoldings(
 		if (!isBlank(rawType)) {
 			instrumentType = normalizeInstrumentType(rawType);
 			if (!instrumentType) {
-				if (route === 'temperature' && typeof rawType === 'string') {
-					// The temperature route itself skips unknown types (unless the ISIN is a fund), so they may be sent.
+				if (rule.sendsUnknownTypes && typeof rawType === 'string') {
 					instrumentType = rawType.trim().toLowerCase();
 				} else {
 					throw fail(
@@ -258,7 +236,7 @@ export function readHoldings(
 		}
 
 		const isCash = instrumentType === 'cash';
-		if ((NEEDS_ISIN[route] && isin === null) || (REFUSES_CASH[route] && isCash)) {
+		if ((rule.needsIsin && isin === null) || (rule.refusesCash && isCash)) {
 			const reason = isCash ? 'cash row' : 'no ISIN';
 			if (cashRows === 'error') {
 				throw fail(
@@ -320,10 +298,10 @@ export function readHoldings(
 			holding.market_value = marketValue;
 		}
 
-		for (const field of required) {
+		for (const field of rule.required) {
 			if (field === 'isin' ? holding.isin === null : holding[field] === undefined) throw missing(field);
 		}
-		if (route === 'portfolios' && holding.market_value === 0) {
+		if (rule.needsNonZeroMarketValue && holding.market_value === 0) {
 			throw fail('the market value is 0; a stored snapshot needs a non-zero market value for every holding', 'Remove rows with no position, or correct the value.');
 		}
 		holdings.push({ itemIndex: row.itemIndex, holding });
@@ -361,62 +339,7 @@ export function holdingRowsFromJson(node: INode, value: unknown, itemIndex: numb
 	}));
 }
 
-export interface ItemGroup {
-	/** The group's values, by field name as given in Group By. */
-	values: Record<string, unknown>;
-	itemIndices: number[];
-}
-
-/** Splits input items by the values of the Group By fields, in the order groups first appear. */
-export function groupItems(node: INode, items: INodeExecutionData[], groupBy: string[]): ItemGroup[] {
-	if (groupBy.length === 0) return [{ values: {}, itemIndices: items.map((_, index) => index) }];
-	const groups = new Map<string, ItemGroup>();
-	const keyCache = new Map<string, Map<string, string>>();
-	items.forEach((item, itemIndex) => {
-		const json = item.json;
-		const signature = Object.keys(json).join('\u0000');
-		let byCompact = keyCache.get(signature);
-		if (!byCompact) {
-			byCompact = new Map(Object.keys(json).map((key) => [compactKey(key), key]));
-			keyCache.set(signature, byCompact);
-		}
-		const values: Record<string, unknown> = {};
-		for (const field of groupBy) {
-			const key = Object.prototype.hasOwnProperty.call(json, field) ? field : byCompact.get(compactKey(field));
-			const value = key === undefined ? undefined : json[key];
-			if (isBlank(value)) {
-				throw inputError(node, itemIndex, `the Group By field "${field}" is empty or missing`, `Every input item needs a value in "${field}", or remove it from Group By.`);
-			}
-			// A data property even for a field named __proto__: the value stays a group value, not a prototype.
-			Object.defineProperty(values, field, { value, enumerable: true, writable: true, configurable: true });
-		}
-		const groupKey = JSON.stringify(groupBy.map((field) => values[field]));
-		const group = groups.get(groupKey);
-		if (group) group.itemIndices.push(itemIndex);
-		else groups.set(groupKey, { values, itemIndices: [itemIndex] });
-	});
-	return [...groups.values()];
-}
-
-/**
- * A group's Group By values for messages: `field = "value", ...`, each value cut to `max` characters;
- * '' when there is no Group By.
- */
-export function describeGroupValues(values: Record<string, unknown>, max = Infinity): string {
-	return Object.entries(values)
-		.map(([field, value]) => {
-			let text: string | undefined;
-			try {
-				text = JSON.stringify(value);
-			} catch {
-				text = undefined;
-			}
-			return `${field} = ${showValue(text ?? value, max)}`;
-		})
-		.join(', ');
-}
-
-export function splitFieldList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map(String).map((v) => v.trim()).filter(Boolean);
-	return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
+/** The part of the output that says which rows were left out and why. */
+export function removedSummary(removed: RemovedRow[]): { removed_count: number; removed_rows: RemovedRow[] } {
+	return { removed_count: removed.length, removed_rows: removed };
 }

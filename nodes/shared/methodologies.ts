@@ -18,7 +18,7 @@ const isRecord = (value: unknown): value is IDataObject => !!value && typeof val
 const isScalarId = (value: unknown): value is number | string => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
 const ownKeys = (record: IDataObject) => Object.keys(record).filter((key) => Object.prototype.hasOwnProperty.call(record, key));
 
-/** An object key that is a numeric id as a number (spec 4.9 sends `methodology_id` as a number), else as it is. */
+/** An object key that is a numeric id as a number (the API takes `methodology_id` as a number), else as it is. */
 const idOf = (value: number | string): number | string => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value);
 
 /** One record: its id under one of ID_KEYS (or the key it was listed under), its name under one of NAME_KEYS. */
@@ -98,7 +98,7 @@ function describeShape(body: unknown): string {
 }
 
 /**
- * The spec does not show the record shape of GET /sustainable-investments/methodologies (2.3), so any readable
+ * The vendor does not document the record shape of GET /sustainable-investments/methodologies, so any readable
  * one is read: a bare list or one under data / methodologies / items / results (ids, or records with the id under
  * id, methodology_id, ...), an object keyed by id whose values are names or records, or a single record. An
  * answer in none of these shapes is an error naming the keys found, never an empty list.
@@ -119,7 +119,7 @@ export function parseMethodologies(body: unknown, node: INode): Methodology[] {
 }
 
 /**
- * The API wants a number (spec 4.9); ids that look numeric are sent as numbers. Anything else comes back as
+ * The API takes `methodology_id` as a number; ids that look numeric are sent as numbers. Anything else comes back as
  * text for the caller to refuse by name (NaN and Infinity too: JSON would send them as null).
  */
 export function methodologyIdForRequest(value: unknown): number | string | undefined {

@@ -1,6 +1,6 @@
 /**
  * Shared pacing of the requests of one credential (API key + Base URL) for the API's short-burst limit, whose
- * threshold and window the vendor does not publish (spec 8).
+ * threshold and window the vendor does not publish.
  *
  * Requests go out unpaced until the API throttles one (429 Too Many Requests) that our own recent rate explains.
  * Then the limit is learned as the number of our requests the API accepted in the last second, and every request of

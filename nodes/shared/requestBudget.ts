@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS } from './constants';
-import { numberParameterValue } from './descriptions';
+import { numberParameterValue } from './parameters';
 import { QUOTA_USED_UP } from './errors';
 import type { Pacer } from './pacing';
 

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
-import { apiErrorFor, apiMessage, asNodeError, isQuotaExhausted } from './errors';
+import { apiErrorFor, apiMessage, asNodeError, inputError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
 import { networkFailureOf, sendApiRequest } from './httpClient';
 import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
@@ -16,7 +16,7 @@ import { formatSeconds, hasLoneSurrogate, showValue } from './values';
 export interface RetryPolicy {
 	/** Retries after the first try, for throttles (429), 503 and dropped connections together. */
 	maxRetries: number;
-	/** Retries of a 500: the spec says retry once. */
+	/** Retries of a 500: the vendor asks to retry once, then contact support. */
 	maxServerErrorRetries: number;
 	/** Retries of a dropped connection or a client-side timeout. */
 	maxNetworkRetries: number;
@@ -46,7 +46,7 @@ export interface ApiRequestOptions {
 	retry?: Partial<RetryPolicy>;
 }
 
-/** One request to the API with the retry policy of spec sections 7 and 8. Returns the parsed success body. */
+/** One request to the API, retried as the vendor asks (throttles and 503 with backoff, a 500 once, never a used-up quota). Returns the parsed success body. */
 export async function apiRequest<T = IDataObject>(
 	this: RequestContext,
 	route: ApiRoute,
@@ -57,10 +57,12 @@ export async function apiRequest<T = IDataObject>(
 	const { baseUrl, apiKey } = await resolveCredential.call(this, options.itemIndex);
 	if (options.identifier !== undefined && hasLoneSurrogate(options.identifier)) {
 		// encodeURIComponent would throw "URI malformed": refuse by name, nothing is sent.
-		throw new NodeOperationError(
+		throw inputError(
 			node,
-			`${options.itemIndex === undefined ? '' : `Item ${options.itemIndex}: `}the portfolio identifier "${showValue(options.identifier)}" contains a broken character and cannot be put in the address of the ${route.label} request`,
-			{ itemIndex: options.itemIndex, description: 'The text has half of a two-part character (for example an emoji cut in two). Correct the identifier. Nothing was sent.' },
+			options.itemIndex,
+			`the portfolio identifier "${showValue(options.identifier)}" contains a broken character and cannot be put in the address of the ${route.label} request`,
+			'The text has half of a two-part character (for example an emoji cut in two). Correct the identifier.',
+			{ atRequest: true },
 		);
 	}
 	const path =
@@ -394,13 +396,12 @@ export function checkBaseUrl(node: INode, raw: string): string {
 function assertBodySize(node: INode, route: ApiRoute, body: IDataObject, itemIndex?: number): void {
 	const bytes = Buffer.byteLength(JSON.stringify(body), 'utf8');
 	if (bytes > MAX_BODY_BYTES) {
-		throw new NodeOperationError(
+		throw inputError(
 			node,
+			itemIndex,
 			`The ${route.label} request would be ${(bytes / 1024 / 1024).toFixed(1)} MB; the API accepts at most 10 MB`,
-			{
-				itemIndex,
-				description: 'Nothing was sent. Send fewer holdings per run (Group By splits a portfolio input into one request per group), or shorten long text fields.',
-			},
+			'Send fewer holdings per run (Group By splits a portfolio input into one request per group), or shorten long text fields.',
+			{ where: '', atRequest: true },
 		);
 	}
 }

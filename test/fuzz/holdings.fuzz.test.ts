@@ -10,16 +10,13 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../../nodes/shared/constants';
 import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/dates';
-import {
-	groupItems,
-	holdingRowsFromJson,
-	normalizeInstrumentType,
-	readHoldings,
-} from '../../nodes/shared/holdings';
-import type { HoldingRow, HoldingsRoute, InvalidIsinPolicy, CashRowPolicy } from '../../nodes/shared/holdings';
+import { groupItems } from '../../nodes/shared/grouping';
+import { holdingRowsFromJson, normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
+import type { CashRowPolicy, HoldingRow, HoldingsReadOptions, InvalidIsinPolicy } from '../../nodes/shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
 import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
 import { parseLooseNumber } from '../../nodes/shared/numbers';
+import { ROUTES as API_ROUTES } from '../../nodes/shared/routes';
 import { showValue } from '../../nodes/shared/values';
 import { withCheckDigit } from '../helpers/isins';
 import { resolveSnapshot } from '../simulator/dates';
@@ -40,8 +37,16 @@ import {
 } from './arbitraries';
 
 const node: INode = { id: '1', name: 'Fuzz', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} };
-const ROUTES: HoldingsRoute[] = ['portfolios', 'reports', 'taxonomy', 'sustainableInvestments', 'temperature'];
-const REQUIRED: Record<HoldingsRoute, string[]> = {
+const HOLDINGS_ROUTES = {
+	portfolios: API_ROUTES.createSnapshot,
+	reports: API_ROUTES.reports,
+	taxonomy: API_ROUTES.taxonomy,
+	sustainableInvestments: API_ROUTES.sustainableInvestments,
+	temperature: API_ROUTES.temperature,
+};
+type HoldingsRouteName = keyof typeof HOLDINGS_ROUTES;
+const ROUTES = Object.keys(HOLDINGS_ROUTES) as HoldingsRouteName[];
+const REQUIRED: Record<HoldingsRouteName, string[]> = {
 	portfolios: ['name', 'currency', 'market_value'],
 	reports: ['isin', 'name', 'currency', 'weight', 'market_value'],
 	taxonomy: ['isin', 'name', 'instrument_type', 'market_value'],
@@ -49,6 +54,10 @@ const REQUIRED: Record<HoldingsRoute, string[]> = {
 	temperature: ['isin', 'name', 'instrument_type', 'market_value'],
 };
 const params = { seed: FUZZ_SEED };
+
+function readAs(input: HoldingRow[], options: Omit<HoldingsReadOptions, 'route'> & { route: HoldingsRouteName }) {
+	return readHoldings(node, input, { ...options, route: HOLDINGS_ROUTES[options.route] });
+}
 
 /** Nothing may leak onto Object.prototype (the fuzzed rows carry `__proto__` and `constructor` keys). */
 function expectNoPollution(): void {
@@ -80,7 +89,7 @@ describe('readHoldings (every route)', () => {
 				const input: HoldingRow[] = json.map((entry, itemIndex) => ({ json: entry as IDataObject, itemIndex }));
 				let read: ReturnType<typeof readHoldings>;
 				try {
-					read = readHoldings(node, input, options);
+					read = readAs(input, options);
 				} catch (error) {
 					expectNamesRow(error, input);
 					expectNoPollution();
@@ -114,7 +123,7 @@ describe('readHoldings (every route)', () => {
 					}
 				}
 				// Deterministic: the same rows read again give the same holdings.
-				expect(readHoldings(node, input, options)).toEqual(read);
+				expect(readAs(input, options)).toEqual(read);
 				expectNoPollution();
 			}),
 			{ ...params, numRuns: runs(600) },
@@ -126,7 +135,7 @@ describe('readHoldings (every route)', () => {
 			fc.property(row, policies, (json, options) => {
 				const input: HoldingRow[] = [{ json: json as IDataObject, itemIndex: 3, where: 'Item 3, holding 7 of Holdings (JSON)' }];
 				try {
-					const { holdings, removed } = readHoldings(node, input, options);
+					const { holdings, removed } = readAs(input, options);
 					expect(holdings.length + removed.length).toBe(1);
 				} catch (error) {
 					expectNamesRow(error, input);
@@ -155,7 +164,7 @@ describe('readHoldings (every route)', () => {
 					return;
 				}
 				try {
-					const { holdings, removed } = readHoldings(node, input, options);
+					const { holdings, removed } = readAs(input, options);
 					expect(holdings.length + removed.length).toBe(input.length);
 				} catch (error) {
 					expectNamesRow(error, input);
@@ -179,7 +188,7 @@ describe('readHoldings (every route)', () => {
 		]);
 		const error = (() => {
 			try {
-				readHoldings(node, [{ json: json as IDataObject, itemIndex: 0 }], { route: 'taxonomy' });
+				readHoldings(node, [{ json: json as IDataObject, itemIndex: 0 }], { route: API_ROUTES.taxonomy });
 			} catch (caught) {
 				return caught as NodeOperationError;
 			}

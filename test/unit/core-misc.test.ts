@@ -2,6 +2,9 @@ import { networkErrorCode } from '../../nodes/shared/httpClient';
 import { DEFAULT_RETRY_POLICY, backoffDelay, checkBaseUrl } from '../../nodes/shared/transport';
 import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/methodologies';
 import { chunk, distinct } from '../../nodes/shared/batching';
+import { apiAnswerOf, apiErrorFor, inputError } from '../../nodes/shared/errors';
+import { ROUTES } from '../../nodes/shared/routes';
+import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 const node = { name: 'Test' } as INode;
@@ -87,5 +90,34 @@ describe('batching helpers', () => {
 	it('dedupes in order and chunks', () => {
 		expect(distinct(['a', 'b', 'a', 'c'])).toEqual(['a', 'b', 'c']);
 		expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+	});
+});
+
+describe('inputError', () => {
+	it('names the item and ends the fix with what was not sent', () => {
+		const error = inputError(node, 3, 'Portfolio Name is empty', 'Give the portfolio a name.');
+		expect(error.message).toBe('Item 3: Portfolio Name is empty');
+		expect(error.description).toBe('Give the portfolio a name. Nothing was sent.');
+		expect(error.context.itemIndex).toBe(3);
+	});
+
+	it('takes a longer name for the input, no prefix without an item, and says only this request when found at send time', () => {
+		expect(inputError(node, 0, 'invalid ISIN', 'Fix it.', { where: 'Item 0, holding 2 of Holdings (JSON)' }).message).toBe(
+			'Item 0, holding 2 of Holdings (JSON): invalid ISIN',
+		);
+		expect(inputError(node, undefined, 'No input item has an ISIN').message).toBe('No input item has an ISIN');
+		expect(inputError(node, 1, 'too large', 'Send fewer.', { where: '', atRequest: true })).toMatchObject({
+			message: 'too large',
+			description: 'Send fewer. This request was not sent.',
+		});
+	});
+});
+
+describe('apiAnswerOf', () => {
+	it('gives the status and the API\'s own words of the answer an error was made of, never our message', () => {
+		const noData = apiErrorFor(node, ROUTES.taxonomy, { statusCode: 400, body: { data: { message: 'No data found for the given parameters' } }, headers: {} });
+		expect(apiAnswerOf(noData)).toEqual({ statusCode: 400, said: 'No data found for the given parameters' });
+		const ours = new NodeApiError(node, { message: 'x' }, { message: 'No data found for the given parameters', httpCode: '400' });
+		expect(apiAnswerOf(ours)).toBeUndefined();
 	});
 });

@@ -1,8 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { groupItems, normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
+import { groupItems } from '../../nodes/shared/grouping';
+import { normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
 import type { HoldingRow } from '../../nodes/shared/holdings';
+import { ROUTES } from '../../nodes/shared/routes';
 
 const node: INode = {
 	id: '1',
@@ -29,7 +31,7 @@ describe('readHoldings', () => {
 		const { holdings } = readHoldings(
 			node,
 			rows({ ISIN: ' us0378331005', Name: 'Apple', Type: 'Stock', Currency: 'usd', Weight: '12.5%', 'Market Value': '1 234,50' }),
-			{ route: 'taxonomy' },
+			{ route: ROUTES.taxonomy },
 		);
 		expect(holdings).toEqual([
 			{
@@ -41,7 +43,7 @@ describe('readHoldings', () => {
 
 	it('uses the field names the user set', () => {
 		const { holdings } = readHoldings(node, rows({ code: 'US0378331005', title: 'Apple', kind: 'ETF', mv: 5 }), {
-			route: 'temperature',
+			route: ROUTES.temperature,
 			fieldNames: { isin: 'code', name: 'Title', instrument_type: 'kind', market_value: 'MV' },
 		});
 		expect(holdings[0].holding).toEqual({ isin: 'US0378331005', name: 'Apple', instrument_type: 'etf', market_value: 5 });
@@ -62,7 +64,7 @@ describe('readHoldings', () => {
 		const { holdings, removed } = readHoldings(
 			node,
 			rows(apple, { name: 'Cash EUR', instrument_type: 'cash', market_value: 10 }, { ...apple, isin: '', name: 'Unlisted' }),
-			{ route: 'taxonomy' },
+			{ route: ROUTES.taxonomy },
 		);
 		expect(holdings.map((h) => h.itemIndex)).toEqual([0]);
 		expect(removed).toEqual([
@@ -73,7 +75,7 @@ describe('readHoldings', () => {
 
 	it('keeps cash rows in portfolio snapshots (isin may be null)', () => {
 		const { holdings, removed } = readHoldings(node, rows({ name: 'Cash', currency: 'EUR', market_value: 10, instrument_type: 'cash' }), {
-			route: 'portfolios',
+			route: ROUTES.createSnapshot,
 		});
 		expect(removed).toEqual([]);
 		expect(holdings[0].holding.isin).toBeNull();
@@ -81,14 +83,14 @@ describe('readHoldings', () => {
 
 	it('refuses cash rows when asked to', () => {
 		const error = errorOf(() =>
-			readHoldings(node, rows(apple, { name: 'Cash', instrument_type: 'cash', market_value: 1 }), { route: 'sustainableInvestments', cashRows: 'error' }),
+			readHoldings(node, rows(apple, { name: 'Cash', instrument_type: 'cash', market_value: 1 }), { route: ROUTES.sustainableInvestments, cashRows: 'error' }),
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toMatch(/^Item 1: /);
 	});
 
 	it('names the item, the field and the fix when a required field is missing', () => {
-		const error = errorOf(() => readHoldings(node, rows(apple, { ...apple, market_value: undefined }), { route: 'taxonomy' }));
+		const error = errorOf(() => readHoldings(node, rows(apple, { ...apple, market_value: undefined }), { route: ROUTES.taxonomy }));
 		expect(error.message).toBe('Item 1: the market value is missing (looked for a field named "marketvalue", "mv", "marketval", "value")');
 		expect(error.description).toMatch(/Market Value Field/);
 		expect(error.context.itemIndex).toBe(1);
@@ -103,21 +105,21 @@ describe('readHoldings', () => {
 		[{ instrument_type: 'crypto' }, /instrument type "crypto" is not one the API knows/],
 		[{ isin: 'US0378331006' }, /invalid ISIN: "US0378331006" fails the ISIN check digit/],
 	])('refuses %p', (patch, message) => {
-		expect(errorOf(() => readHoldings(node, rows({ ...apple, ...patch }), { route: 'reports' })).message).toMatch(message);
+		expect(errorOf(() => readHoldings(node, rows({ ...apple, ...patch }), { route: ROUTES.reports })).message).toMatch(message);
 	});
 
 	it('skips invalid ISINs and reports them, or sends them, as asked', () => {
 		const bad = { ...apple, isin: 'US0378331006' };
-		expect(readHoldings(node, rows(bad), { route: 'reports', invalidIsin: 'skip' }).removed[0].reason).toMatch(/check digit/);
-		expect(readHoldings(node, rows(bad), { route: 'reports', invalidIsin: 'send' }).holdings).toHaveLength(1);
+		expect(readHoldings(node, rows(bad), { route: ROUTES.reports, invalidIsin: 'skip' }).removed[0].reason).toMatch(/check digit/);
+		expect(readHoldings(node, rows(bad), { route: ROUTES.reports, invalidIsin: 'send' }).holdings).toHaveLength(1);
 	});
 
 	it('refuses a zero market value in a snapshot', () => {
-		expect(errorOf(() => readHoldings(node, rows({ ...apple, market_value: 0 }), { route: 'portfolios' })).message).toMatch(/market value is 0/);
+		expect(errorOf(() => readHoldings(node, rows({ ...apple, market_value: 0 }), { route: ROUTES.createSnapshot })).message).toMatch(/market value is 0/);
 	});
 
 	it('passes unknown instrument types to the temperature route, which skips them itself', () => {
-		const { holdings } = readHoldings(node, rows({ ...apple, instrument_type: 'Crypto' }), { route: 'temperature' });
+		const { holdings } = readHoldings(node, rows({ ...apple, instrument_type: 'Crypto' }), { route: ROUTES.temperature });
 		expect(holdings[0].holding.instrument_type).toBe('crypto');
 	});
 });

@@ -1,33 +1,25 @@
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import {
-	groupByProperty,
-	holdingsProperties,
-	portfolioGroups,
-	readHoldingsParameters,
-	removedSummary,
-	requestOptions,
-} from '../../shared/descriptions';
-import type { HoldingsInput } from '../../shared/descriptions';
-import { asNodeError, inputError } from '../../shared/errors';
+import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/holdings';
+import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
+import type { ItemGroup } from '../../shared/grouping';
+import { readHoldingsParameters } from '../../shared/parameters';
+import type { HoldingsInput } from '../../shared/parameters';
+import { apiAnswerOf, asNodeError, inputError } from '../../shared/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
-import { describeGroupValues, holdingsBody } from '../../shared/holdings';
-import type { ItemGroup } from '../../shared/holdings';
 import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { parseTaxonomyKpi } from './kpis';
 
-/** Spec 4.11 / 7: what the API answers when none of the holdings has taxonomy data or a market value. */
-export const NO_DATA_FOUND = 'No data found for the given parameters';
-
 const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
 
-export const description: INodeProperties[] = [
-	...holdingsProperties('taxonomy', displayOptions),
-	groupByProperty(displayOptions, 'portfolios'),
+const properties: INodeProperties[] = [
+	...holdingsProperties(ROUTES.taxonomy),
+	groupByProperty('portfolios'),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -45,10 +37,11 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'summary',
-		displayOptions,
 	},
-	requestOptions(displayOptions),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 /** " (field = value, ...)" after a message about a group; '' without Group By. */
 function groupSuffix(values: Record<string, unknown>): string {
@@ -57,14 +50,14 @@ function groupSuffix(values: Record<string, unknown>): string {
 }
 
 function isNoDataFound(error: unknown): boolean {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '400') return false;
-	return `${error.message}\n${error.description ?? ''}`.includes(NO_DATA_FOUND);
+	const answer = apiAnswerOf(error);
+	return answer?.statusCode === 400 && answer.said?.includes(ROUTES.taxonomy.noDataAnswer) === true;
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const output = this.getNodeParameter('output', 0, 'summary') as 'summary' | 'table';
 	const groups = (prepareGroups<ItemGroup, HoldingsInput>).call(this, portfolioGroups.call(this, items), (group) => {
-		const input = readHoldingsParameters.call(this, 'taxonomy', items, group.itemIndices);
+		const input = readHoldingsParameters.call(this, ROUTES.taxonomy, items, group.itemIndices);
 		if (input.holdings.length === 0) {
 			throw inputError(
 				this.getNode(),
@@ -72,7 +65,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				`no holding is left to send${groupSuffix(group.values)}: ${
 					input.removed.length ? `all ${input.removed.length} rows are cash or have no ISIN` : 'there are no holdings'
 				}`,
-				'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value. Nothing was sent.',
+				'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value.',
 			);
 		}
 		return input;
@@ -106,9 +99,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings.length} holding${
 				holdings.length === 1 ? ' has' : 's has'
 			} taxonomy data or a market value`;
-			const explanation = `The API answered "${NO_DATA_FOUND}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
+			const explanation = `The API answered "${ROUTES.taxonomy.noDataAnswer}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
 			if (!this.continueOnFail()) {
-				throw new NodeApiError(this.getNode(), { message: NO_DATA_FOUND } as JsonObject, {
+				throw new NodeApiError(this.getNode(), { message: ROUTES.taxonomy.noDataAnswer } as JsonObject, {
 					message,
 					description: explanation,
 					httpCode: '400',
@@ -121,7 +114,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 
 		if (output === 'table') {
-			// Every KPI is optional (spec 4.11): an answer without any still gives the group one row, so its items are not lost.
+			// The API may leave out any KPI: an answer without any still gives the group one row, so its items are not lost.
 			if (Object.keys(kpis).length === 0) {
 				return [
 					{

@@ -27,7 +27,7 @@ const ALIGNMENT_SCOPES: Record<string, TaxonomyScope> = {
 
 /**
  * `taxonomy_eligible[_<measure>][_excluding_sovereign_bonds]_%` and
- * `taxonomy_alignment[_<scope>][_<measure>][_excluding_sovereign_bonds]_%` (spec 4.11); no measure = total.
+ * `taxonomy_alignment[_<scope>][_<measure>][_excluding_sovereign_bonds]_%`, as the API names them; no measure = total.
  */
 const KPI_KEY =
 	/^taxonomy_(?:(eligible)|alignment(?:_(enabling|transitional|fossil_gas|nuclear|no_gas_and_nuclear))?)(?:_(turnover|capex|opex))?(_excluding_sovereign_bonds)?_%$/;

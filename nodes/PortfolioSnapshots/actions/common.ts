@@ -6,46 +6,43 @@ import { listNames, runGroups } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { hasLoneSurrogate, showValue } from '../../shared/values';
 
-/** Spec 2.2: the form of an identifier as POST and GET /portfolios return it. */
+/** The start of an identifier as POST and GET /portfolios return it: svc-portfolio:<organization>_<Portfolio ID>. */
 const IDENTIFIER_PREFIX = 'svc-portfolio:';
 
 /** The portfolio to update or delete from: picked from GET /portfolios, or typed as returned by the API. */
-export function portfolioLocator(operation: string): INodeProperties {
-	return {
-		displayName: 'Portfolio',
-		name: 'portfolio',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The stored portfolio. Each input item may name another one (use an expression in By Identifier mode).',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a portfolio...',
-				typeOptions: { searchListMethod: 'searchPortfolios', searchable: true },
-			},
-			{
-				displayName: 'By Identifier',
-				name: 'id',
-				type: 'string',
-				placeholder: 'svc-portfolio:<organization>_<portfolio ID>',
-				hint: 'The identifier exactly as the API returned it, in the form svc-portfolio:&lt;organization&gt;_&lt;Portfolio ID&gt;, e.g. the "identifier" output of Create or Update Snapshot or Get Many',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: `^\\s*${IDENTIFIER_PREFIX}.+`,
-							errorMessage: `Not an identifier the API returned: it starts with "${IDENTIFIER_PREFIX}"`,
-						},
+export const portfolioLocator: INodeProperties = {
+	displayName: 'Portfolio',
+	name: 'portfolio',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The stored portfolio. Each input item may name another one (use an expression in By Identifier mode).',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a portfolio...',
+			typeOptions: { searchListMethod: 'searchPortfolios', searchable: true },
+		},
+		{
+			displayName: 'By Identifier',
+			name: 'id',
+			type: 'string',
+			placeholder: 'svc-portfolio:<organization>_<portfolio ID>',
+			hint: 'The identifier exactly as the API returned it, in the form svc-portfolio:&lt;organization&gt;_&lt;Portfolio ID&gt;, e.g. the "identifier" output of Create or Update Snapshot or Get Many',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: `^\\s*${IDENTIFIER_PREFIX}.+`,
+						errorMessage: `Not an identifier the API returned: it starts with "${IDENTIFIER_PREFIX}"`,
 					},
-				],
-			},
-		],
-		displayOptions: { show: { operation: [operation] } },
-	};
-}
+				},
+			],
+		},
+	],
+};
 
 /** The identifier to put in the path, checked before any request; encoding is the transport's job. */
 export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: number): string {
@@ -64,7 +61,7 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			this.getNode(),
 			itemIndex,
 			`Portfolio is ${identifier.length} characters long ("${showValue(identifier, 40)}"); identifiers the API returns are far shorter (at most ${MAX_IDENTIFIER_LENGTH.toLocaleString('en-US')} accepted here)`,
-			'Such an address would be refused by the API gateway. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.',
+			'Such an address would be refused by the API gateway. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many.',
 		);
 	}
 	if (hasLoneSurrogate(identifier)) {
@@ -72,7 +69,7 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			this.getNode(),
 			itemIndex,
 			`Portfolio "${showValue(identifier, 60)}" contains a broken character (half of a two-part character such as an emoji)`,
-			'Such a text cannot be put in the address of the request. Pick the portfolio from the list, or correct the identifier. Nothing was sent.',
+			'Such a text cannot be put in the address of the request. Pick the portfolio from the list, or correct the identifier.',
 		);
 	}
 	if (!identifier.startsWith(IDENTIFIER_PREFIX)) {
@@ -80,7 +77,7 @@ export function readPortfolioIdentifier(this: IExecuteFunctions, itemIndex: numb
 			this.getNode(),
 			itemIndex,
 			`Portfolio "${showValue(identifier, 60)}" is not a portfolio identifier as the API returns it`,
-			`The API needs the full identifier, which starts with "${IDENTIFIER_PREFIX}", e.g. ${IDENTIFIER_PREFIX}<organization>_${showValue(identifier, 30)}. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many. Nothing was sent.`,
+			`The API needs the full identifier, which starts with "${IDENTIFIER_PREFIX}", e.g. ${IDENTIFIER_PREFIX}<organization>_${showValue(identifier, 30)}. Pick the portfolio from the list, or map the "identifier" field of Create or Update Snapshot or Get Many.`,
 		);
 	}
 	return identifier;

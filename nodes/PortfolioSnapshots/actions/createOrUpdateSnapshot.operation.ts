@@ -1,23 +1,17 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import {
-	groupByProperty,
-	holdingsProperties,
-	portfolioGroups,
-	readHoldingsParameters,
-	readSnapshotDateParameter,
-	readTextParameter,
-	removedSummary,
-	requestOptions,
-} from '../../shared/descriptions';
-import { asNodeError } from '../../shared/errors';
+import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
+import type { ItemGroup } from '../../shared/grouping';
+import { readHoldingsParameters, readSnapshotDateParameter, readTextParameter } from '../../shared/parameters';
+import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
-import { describeGroupValues, holdingsBody } from '../../shared/holdings';
-import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
 import { apiRequestSettled } from '../../shared/settle';
 import { showValue } from '../../shared/values';
@@ -26,10 +20,10 @@ import { responseIdentifier, responseMessage } from './common';
 const OPERATION = 'createOrUpdateSnapshot';
 const displayOptions = { show: { operation: [OPERATION] } };
 
-/** Spec 2.2: only these keep the returned identifier usable in a URL path. */
+/** The API puts the Portfolio ID in the identifier it returns: only these characters keep it usable in a URL path. */
 const PORTFOLIO_ID = /^[A-Za-z0-9_-]+$/;
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Portfolio ID',
 		name: 'portfolioId',
@@ -39,7 +33,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. global-equity or {{ $json.portfolio_id }}',
 		description: 'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted.',
 		hint: 'Use the same ID every quarter to build up the history of one portfolio. Update and Delete Snapshot then find it in their portfolio list.',
-		displayOptions,
 	},
 	{
 		displayName: 'Portfolio Name',
@@ -49,7 +42,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. Global Equity Fund',
 		description: 'Shown in the vendor\'s application. Only used when the portfolio is first created; rename it later with the Update operation.',
-		displayOptions,
 	},
 	{
 		displayName: 'Currency',
@@ -59,7 +51,6 @@ export const description: INodeProperties[] = [
 		default: 'USD',
 		description: 'ISO 4217 currency of the portfolio',
 		hint: 'Only set when the portfolio is first created; later snapshots keep the currency it has. Change it with the Update operation.',
-		displayOptions,
 	},
 	{
 		displayName: 'Snapshot Date',
@@ -69,12 +60,13 @@ export const description: INodeProperties[] = [
 		required: true,
 		description: 'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused.',
 		hint: 'Any date in the quarter: the snapshot is stored at the quarter end (shown in the output). For holdings as of today, use {{ $today }}.',
-		displayOptions,
 	},
-	...holdingsProperties('portfolios', displayOptions),
-	groupByProperty(displayOptions, 'portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
-	requestOptions(displayOptions),
+	...holdingsProperties(ROUTES.createSnapshot),
+	groupByProperty('portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 interface PreparedGroup {
 	group: ItemGroup;
@@ -97,7 +89,7 @@ const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{
 
 
 /**
- * The name the portfolio has after the request. Spec 3: an update keeps the name the portfolio was created with,
+ * The name the portfolio has after the request. The API keeps the name a portfolio was created with on an update,
  * so the name sent is only the portfolio's name when the API says so (a name in its answer) or when it created the
  * portfolio; otherwise `name` is the one known from this run, or null, and `name_note` says the sent one was not applied.
  */
@@ -119,8 +111,7 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 	const itemIndex = group.itemIndices[0];
 	const shown = describeGroupValues(group.values, 40);
 	const where = shown ? `Item ${itemIndex} (first of the group ${shown})` : `Item ${itemIndex}`;
-	const fail = (message: string, fix: string) =>
-		new NodeOperationError(node, `${where}: ${message}`, { itemIndex, description: `${fix} Nothing was sent.` });
+	const fail = (message: string, fix: string) => inputError(node, itemIndex, message, fix, { where });
 
 	const portfolioId = readTextParameter.call(this, 'portfolioId', itemIndex, 'Portfolio ID', { where });
 	if (!portfolioId) {
@@ -150,10 +141,10 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 	const currency = readIsoCurrency(node, readTextParameter.call(this, 'currency', itemIndex, 'Currency', { where }) || 'USD', itemIndex, {
 		label: 'Currency',
 		where,
-		fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead. Nothing was sent.',
+		fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead.',
 	});
 
-	const { holdings, removed } = readHoldingsParameters.call(this, 'portfolios', items, group.itemIndices);
+	const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.createSnapshot, items, group.itemIndices);
 	if (holdings.length === 0) {
 		throw fail(
 			removed.length ? `none of the ${removed.length} holdings can be stored (${removed[0].reason}, ...)` : 'there are no holdings',
@@ -179,12 +170,9 @@ function refuseSameQuarter(this: IExecuteFunctions, checked: Checked[]): void {
 		const [first] = clash;
 		const dates = [...new Set(clash.map((p) => p.date))].join(', ');
 		const message = `${clash.map((p) => p.where).join(' and ')} would all store portfolio "${first.portfolioId}" at the same quarter end ${first.quarterEnd} (snapshot dates ${dates}); each would silently replace the one before`;
-		const fix = 'A portfolio holds one snapshot per quarter. Put all holdings of a quarter in one group (one date per portfolio and quarter), or correct the Snapshot Date or Portfolio ID of the groups named. Nothing was sent for them.';
+		const fix = 'A portfolio holds one snapshot per quarter. Put all holdings of a quarter in one group (one date per portfolio and quarter), or correct the Snapshot Date or Portfolio ID of the groups named.';
 		for (const prepared of clash) {
-			const error = new NodeOperationError(this.getNode(), message, {
-				itemIndex: prepared.group.itemIndices[0],
-				description: fix,
-			});
+			const error = inputError(this.getNode(), prepared.group.itemIndices[0], message, fix, { where: '' });
 			if (!this.continueOnFail()) throw error;
 			const index = checked.findIndex((entry) => entry.ok && entry.prepared === prepared);
 			checked[index] = { ok: false, group: prepared.group, error };

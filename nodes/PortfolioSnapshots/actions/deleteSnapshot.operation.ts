@@ -1,7 +1,9 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { SnapshotDate } from '../../shared/dates';
-import { readSnapshotDateParameter, requestOptions } from '../../shared/descriptions';
+import { requestOptions } from '../../shared/descriptions';
+import { readSnapshotDateParameter } from '../../shared/parameters';
 import { ROUTES } from '../../shared/routes';
 import { apiRequestSettled } from '../../shared/settle';
 import {
@@ -12,8 +14,10 @@ import {
 	responseMessage,
 } from './common';
 
-export const description: INodeProperties[] = [
-	portfolioLocator('deleteSnapshot'),
+const displayOptions = { show: { operation: ['deleteSnapshot'] } };
+
+const properties: INodeProperties[] = [
+	portfolioLocator,
 	{
 		displayName: 'Snapshot Date',
 		name: 'snapshotDate',
@@ -22,14 +26,15 @@ export const description: INodeProperties[] = [
 		required: true,
 		description: 'Any date in the quarter whose snapshot to delete (snapshots are stored at quarter ends). Deleting the last listed snapshot deletes the portfolio.',
 		hint: 'Any date in the quarter to delete. Deleting the only remaining snapshot deletes the whole portfolio.',
-		displayOptions: { show: { operation: ['deleteSnapshot'] } },
 	},
-	requestOptions({ show: { operation: ['deleteSnapshot'] } }),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 export type DeleteOutcome = 'snapshot_deleted' | 'portfolio_deleted' | 'not_found';
 
-/** Spec 3: the four messages of DELETE /portfolios/{identifier}. */
+/** The four messages DELETE /portfolios/{identifier} answers with. */
 const OUTCOMES: Record<string, DeleteOutcome> = {
 	'fund snapshot deleted successfully': 'snapshot_deleted',
 	'fund deleted successfully with all snapshots': 'portfolio_deleted',

@@ -1,20 +1,20 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { numberParameterValue, textParameterValue } from '../../shared/descriptions';
+import { numberParameterValue, textParameterValue } from '../../shared/parameters';
 import { parsePortfolioListing } from '../../shared/methods';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 
 const displayOptions = { show: { operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
-		displayOptions,
 	},
 	{
 		displayName: 'Limit',
@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
-		displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false] } },
 	},
 	{
 		displayName: 'Options',
@@ -31,7 +31,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions,
 		options: [
 			{
 				displayName: 'Name Contains',
@@ -44,6 +43,8 @@ export const description: INodeProperties[] = [
 		],
 	},
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 /** One request for the whole run: every portfolio of the organization, also those made in the vendor's app. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

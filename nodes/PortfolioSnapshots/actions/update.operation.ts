@@ -1,7 +1,9 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import { requestOptions, textParameterValue } from '../../shared/descriptions';
+import { requestOptions } from '../../shared/descriptions';
+import { textParameterValue } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -9,8 +11,8 @@ import { perItem, portfolioLocator, readPortfolioIdentifier, responseIdentifier,
 
 const displayOptions = { show: { operation: ['update'] } };
 
-export const description: INodeProperties[] = [
-	portfolioLocator('update'),
+const properties: INodeProperties[] = [
+	portfolioLocator,
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -18,7 +20,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'Only the fields added here are sent; the others stay as they are',
-		displayOptions,
 		options: [
 			{
 				displayName: 'Currency',
@@ -39,8 +40,10 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	requestOptions(displayOptions),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 interface PreparedUpdate {
 	identifier: string;
@@ -55,18 +58,18 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedUpdate {
 	if (fields.name !== undefined) {
 		const name = textParameterValue(node, fields.name, itemIndex, 'Update Fields > Name');
 		if (!name) {
-			throw inputError(node, itemIndex, 'Update Fields > Name is empty', 'Give the new name, or remove the Name field to keep the current one. Nothing was sent.');
+			throw inputError(node, itemIndex, 'Update Fields > Name is empty', 'Give the new name, or remove the Name field to keep the current one.');
 		}
 		changes.name = name;
 	}
 	if (fields.currency !== undefined) {
 		changes.currency = readIsoCurrency(node, textParameterValue(node, fields.currency, itemIndex, 'Update Fields > Currency'), itemIndex, {
 			label: 'Update Fields > Currency',
-			fix: 'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK. Nothing was sent.',
+			fix: 'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK.',
 		});
 	}
 	if (Object.keys(changes).length === 0) {
-		throw inputError(node, itemIndex, 'nothing to update', 'Add Name and/or Currency under Update Fields. Nothing was sent.');
+		throw inputError(node, itemIndex, 'nothing to update', 'Add Name and/or Currency under Update Fields.');
 	}
 	return { identifier, changes };
 }

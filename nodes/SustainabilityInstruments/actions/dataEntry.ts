@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { flattenMeasures, hasAnyValue } from './lookup';
 
-/** Entry shape of sustainability-data, business-involvements and esg-data (spec 2.3). */
+/** Entry shape of sustainability-data, business-involvements and esg-data: `sustainability_data` and `metadata` (isin, is_fund). */
 export interface InstrumentDataEntry {
 	sustainability_data?: IDataObject | null;
 	metadata?: { isin?: string; is_fund?: boolean };

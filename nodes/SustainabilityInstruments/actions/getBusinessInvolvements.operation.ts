@@ -1,10 +1,11 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { numberParameterValue } from '../../shared/descriptions';
+import { numberParameterValue } from '../../shared/parameters';
 import { ROUTES } from '../../shared/routes';
 import { isinOfDataEntry } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
-import { executeInstrumentOperation, hasAnyValue, instrumentProperties } from './lookup';
+import { executeInstrumentOperation, hasAnyValue, instrumentOptions, instrumentProperties } from './lookup';
 
 const minimumThreshold: INodeProperties = {
 	displayName: 'Minimum Threshold',
@@ -14,13 +15,13 @@ const minimumThreshold: INodeProperties = {
 	default: 0,
 	description: "Sent to the API as minimum_threshold, which filters the involvements it reports (the vendor's documentation does not define the scale)",
 	hint: 'Leave at 0 to get every involvement',
-	displayOptions: { show: { operation: ['getBusinessInvolvements'] } },
 };
 
-/** The operation's fields, with Minimum Threshold just above the Options collection. */
-export const description: INodeProperties[] = instrumentProperties('getBusinessInvolvements').flatMap((property) =>
-	property.name === 'options' ? [minimumThreshold, property] : [property],
-);
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['getBusinessInvolvements'] } }, [
+	...instrumentProperties,
+	minimumThreshold,
+	instrumentOptions,
+]);
 
 /** Scores as they are; involvements flattened to `<category>_weight` and `<category>_count` when simplifying. */
 function toResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {

@@ -1,11 +1,15 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { ROUTES } from '../../shared/routes';
 import { isinOfDataEntry, measuresResult } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
-import { executeInstrumentOperation, instrumentProperties } from './lookup';
+import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';
 
-export const description: INodeProperties[] = instrumentProperties('getPaiIndicators');
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['getPaiIndicators'] } }, [
+	...instrumentProperties,
+	instrumentOptions,
+]);
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<InstrumentDataEntry>).call(this, items, {

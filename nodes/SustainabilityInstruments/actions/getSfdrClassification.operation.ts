@@ -1,14 +1,18 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { ROUTES } from '../../shared/routes';
-import { executeInstrumentOperation, instrumentProperties } from './lookup';
+import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';
 
 interface SfdrEntry {
 	isin?: string;
 	sustainability_profile?: { classification?: number | null; description?: string | null; metadata?: unknown };
 }
 
-export const description: INodeProperties[] = instrumentProperties('getSfdrClassification');
+export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['getSfdrClassification'] } }, [
+	...instrumentProperties,
+	instrumentOptions,
+]);
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<SfdrEntry>).call(this, items, {

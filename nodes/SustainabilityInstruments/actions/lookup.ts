@@ -1,18 +1,12 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { batchSettings, lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
-import {
-	batchingOptions,
-	invalidIsinsProperty,
-	maxRequestsOption,
-	maxThrottleWaitOption,
-	numberParameterValue,
-	readTextParameter,
-} from '../../shared/descriptions';
-import { copyJson, errorJson } from '../../shared/execution';
+import { batchingOptions, invalidIsinsProperty, maxRequestsOption, maxThrottleWaitOption } from '../../shared/descriptions';
 import { compactKey } from '../../shared/holdings';
+import { numberParameterValue, readTextParameter } from '../../shared/parameters';
+import { inputError } from '../../shared/errors';
+import { copyJson, errorJson } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
@@ -25,91 +19,87 @@ export interface InstrumentOperationSpec<TEntry> {
 	isinOf: (entry: TEntry) => string | undefined;
 	/** The result for one ISIN, with `found`; `simplify` flattens {value, unit} pairs and nested maps. */
 	toResult: (entry: TEntry, simplify: boolean) => IDataObject;
-	/** The route answers an empty list (not an error) when no entry has an ISIN (spec 4.5). */
+	/** The route answers an empty list (not an error) when no entry has an ISIN (the SFDR route does). */
 	emptyIsAllowed: boolean;
 	extraBody?: (this: IExecuteFunctions) => IDataObject;
 }
 
-/** Parameters shared by the four operations, shown for the given operation. */
-export function instrumentProperties(operation: string): INodeProperties[] {
-	const show = { operation: [operation] };
-	return [
-		{
-			displayName: 'ISINs From',
-			name: 'isinSource',
-			type: 'options',
-			options: [
-				{ name: 'A Field of Each Input Item', value: 'field' },
-				{ name: 'A List Typed Here', value: 'list' },
-			],
-			default: 'field',
-			displayOptions: { show },
-		},
-		{
-			displayName: 'ISIN Field',
-			name: 'isinField',
-			type: 'string',
-			default: 'isin',
-			required: true,
-			placeholder: 'isin',
-			description: 'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
-			displayOptions: { show: { ...show, isinSource: ['field'] } },
-		},
-		{
-			displayName: 'ISINs',
-			name: 'isinList',
-			type: 'string',
-			typeOptions: { rows: 4 },
-			default: '',
-			required: true,
-			placeholder: 'US0378331005, DE0007164600',
-			description: 'ISINs separated by commas, spaces or new lines',
-			displayOptions: { show: { ...show, isinSource: ['list'] } },
-		},
-		{
-			displayName: 'Output',
-			name: 'outputMode',
-			type: 'options',
-			options: [
-				{
-					name: 'Add to Input Items',
-					value: 'addToItems',
-					description: 'Every input item comes out once, in order, with the result added',
-				},
-				{
-					name: 'One Item per Instrument',
-					value: 'perInstrument',
-					description: 'One item per distinct ISIN',
-				},
-			],
-			default: 'addToItems',
-			displayOptions: { show: { ...show, isinSource: ['field'] } },
-		},
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
-			hint: 'Turn on to write the results straight into a sheet: one flat column per value',
-			displayOptions: { show },
-		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: { show },
-			options: [
-				...batchingOptions(),
-				invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
-				maxThrottleWaitOption,
-				maxRequestsOption,
-			],
-		},
-	];
-}
+/** Where the ISINs come from and the shape of the output: the same in the four operations. */
+export const instrumentProperties: INodeProperties[] = [
+	{
+		displayName: 'ISINs From',
+		name: 'isinSource',
+		type: 'options',
+		options: [
+			{ name: 'A Field of Each Input Item', value: 'field' },
+			{ name: 'A List Typed Here', value: 'list' },
+		],
+		default: 'field',
+	},
+	{
+		displayName: 'ISIN Field',
+		name: 'isinField',
+		type: 'string',
+		default: 'isin',
+		required: true,
+		placeholder: 'isin',
+		description: 'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
+		displayOptions: { show: { isinSource: ['field'] } },
+	},
+	{
+		displayName: 'ISINs',
+		name: 'isinList',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'US0378331005, DE0007164600',
+		description: 'ISINs separated by commas, spaces or new lines',
+		displayOptions: { show: { isinSource: ['list'] } },
+	},
+	{
+		displayName: 'Output',
+		name: 'outputMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Add to Input Items',
+				value: 'addToItems',
+				description: 'Every input item comes out once, in order, with the result added',
+			},
+			{
+				name: 'One Item per Instrument',
+				value: 'perInstrument',
+				description: 'One item per distinct ISIN',
+			},
+		],
+		default: 'addToItems',
+		displayOptions: { show: { isinSource: ['field'] } },
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
+		hint: 'Turn on to write the results straight into a sheet: one flat column per value',
+	},
+];
+
+/** The Options collection of the instrument lookups. */
+export const instrumentOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		...batchingOptions,
+		invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
+		maxThrottleWaitOption,
+		maxRequestsOption,
+	],
+};
 
 interface ItemIsin {
 	isin?: string;
@@ -180,13 +170,15 @@ export async function executeInstrumentOperation<TEntry>(
 		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send')) continue;
 		const reason = entry.unsendable ? entry.problem! : `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
 		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
-			const where = source === 'list' ? `ISIN ${index + 1} of the list` : `Item ${index}`;
-			throw new NodeOperationError(node, `${where}: ${reason}`, {
-				itemIndex: source === 'list' ? 0 : index,
-				description: entry.unsendable
-					? 'Nothing was sent. Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
-					: 'Nothing was sent. Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
-			});
+			throw inputError(
+				node,
+				source === 'list' ? 0 : index,
+				reason,
+				entry.unsendable
+					? 'Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
+					: 'Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
+				{ where: source === 'list' ? `ISIN ${index + 1} of the list` : undefined },
+			);
 		}
 		perItem[index] = { problem: reason };
 	}
@@ -196,12 +188,12 @@ export async function executeInstrumentOperation<TEntry>(
 	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
 	if (isins.size === 0 && !spec.emptyIsAllowed) {
 		const what = source === 'list' ? 'The ISINs list is empty' : items.length === 0 ? 'There are no input items' : 'No input item has an ISIN';
-		throw new NodeOperationError(node, `${what}: the ${spec.route.label} needs at least one instrument`, {
-			description:
-				source === 'list'
-					? 'Type at least one ISIN.'
-					: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN. Nothing was sent.',
-		});
+		throw inputError(
+			node,
+			undefined,
+			`${what}: the ${spec.route.label} needs at least one instrument`,
+			source === 'list' ? 'Type at least one ISIN.' : 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
+		);
 	}
 
 	const batches = Math.ceil(isins.size / batchSettings({ batchSize }).batchSize);

@@ -1,4 +1,4 @@
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -15,22 +15,14 @@ import {
 	REPORT_TYPES,
 } from '../../shared/constants';
 import { lastCompletedQuarterEnd } from '../../shared/dates';
-import {
-	groupByProperty,
-	holdingsProperties,
-	methodologyProperty,
-	portfolioGroups,
-	readHoldingsParameters,
-	readMethodologyId,
-	readSnapshotDateParameter,
-	readTextParameter,
-	removedSummary,
-	requestOptions,
-} from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, methodologyProperty, requestOptions } from '../../shared/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
+import type { ItemGroup } from '../../shared/grouping';
+import { readHoldingsParameters, readMethodologyId, readSnapshotDateParameter, readTextParameter } from '../../shared/parameters';
 import { asNodeError, findRequestId, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
-import { describeGroupValues, holdingsBody } from '../../shared/holdings';
-import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
 import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
@@ -38,14 +30,13 @@ import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
 import { apiRequest } from '../../shared/transport';
 import { ownValue, showValue } from '../../shared/values';
 
-const show = { operation: ['generatePdfReport'] };
-const displayOptions = { show };
+const displayOptions = { show: { operation: ['generatePdfReport'] } };
 
 const DEFAULT_BENCHMARK = 'S&P 500';
 /** Benchmark option that shows the Benchmark Index Name field. */
 const OTHER_BENCHMARK = 'other';
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Report Name',
 		name: 'reportName',
@@ -54,7 +45,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'Balanced Fund Q3 2025',
 		description: 'Name shown in the report, for example the portfolio or client name',
-		displayOptions,
 	},
 	{
 		displayName: 'Report ID',
@@ -65,7 +55,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'balanced-fund',
 		description:
 			'Your own label for this report (the API requires one; it is not linked to stored portfolios). Also used in the file name.',
-		displayOptions,
 	},
 	{
 		displayName: 'Report Type',
@@ -74,7 +63,6 @@ export const description: INodeProperties[] = [
 		options: REPORT_TYPES.map(({ name, value }) => ({ name, value })),
 		default: 'esg-overview',
 		description: 'Kind of report to build',
-		displayOptions,
 	},
 	{
 		displayName: 'Snapshot Date',
@@ -84,7 +72,6 @@ export const description: INodeProperties[] = [
 		description:
 			'Date of the holdings; the report uses the end of its quarter. Leave empty for the last completed quarter end. Dates in a future year are refused.',
 		hint: 'Any date in the quarter to report on; leave empty for the last completed quarter',
-		displayOptions,
 	},
 	{
 		displayName: 'Benchmark',
@@ -97,7 +84,6 @@ export const description: INodeProperties[] = [
 		default: DEFAULT_BENCHMARK,
 		description:
 			'Index the portfolio is compared with. Benchmark ETF or Mutual Fund ISIN, when filled in, takes priority. An expression may give any index name; the API decides whether it knows it.',
-		displayOptions,
 	},
 	{
 		displayName: 'Benchmark Index Name',
@@ -108,7 +94,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. MSCI World',
 		description: 'Full name of an index the vendor offers that is not in the list, exactly as the vendor writes it',
 		hint: 'The API answers with an error naming the index if it does not know it',
-		displayOptions: { show: { ...show, benchmarkIndex: [OTHER_BENCHMARK] } },
+		displayOptions: { show: { benchmarkIndex: [OTHER_BENCHMARK] } },
 	},
 	{
 		displayName: 'Benchmark ETF or Mutual Fund ISIN',
@@ -118,15 +104,16 @@ export const description: INodeProperties[] = [
 		placeholder: 'IE00B5BMR087',
 		description: 'ISIN of an ETF or mutual fund to compare with instead of the Benchmark index. Leave empty to use the index.',
 		hint: 'When filled in, this fund is the benchmark and the index above is not sent',
-		displayOptions,
 	},
-	methodologyProperty(
-		{ show: { ...show, reportType: ['mifid2'] } },
-		false,
-		"Sustainable-investment methodology of the MiFID II report: pick one your API key can use, or type its ID. Empty uses the API's default.",
-	),
-	...holdingsProperties('reports', displayOptions),
-	groupByProperty(displayOptions, 'reports'),
+	{
+		...methodologyProperty(
+			false,
+			"Sustainable-investment methodology of the MiFID II report: pick one your API key can use, or type its ID. Empty uses the API's default.",
+		),
+		displayOptions: { show: { reportType: ['mifid2'] } },
+	},
+	...holdingsProperties(ROUTES.reports),
+	groupByProperty('reports'),
 	{
 		displayName: 'Download PDF',
 		name: 'downloadPdf',
@@ -134,7 +121,6 @@ export const description: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to download the PDF at once and output it as a file (the link expires). When off, only the link is returned.',
-		displayOptions,
 	},
 	{
 		displayName: 'Put Output File in Field',
@@ -144,10 +130,12 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: 'The name of the output binary field to put the PDF in',
 		description: 'For example, give this name to the Attachments option of a Send Email or Gmail node',
-		displayOptions: { show: { ...show, downloadPdf: [true] } },
+		displayOptions: { show: { downloadPdf: [true] } },
 	},
-	requestOptions(displayOptions),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 /** Display names of the text parameters, for messages. */
 const LABELS: Record<string, string> = {
@@ -277,7 +265,7 @@ function prepareReport(
 			node,
 			first,
 			`Report ID is ${reportId.length} characters long ("${showValue(reportId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
-			'Use a short label such as the portfolio ID (it is also used in the file name), or check what is mapped to Report ID. Nothing was sent.',
+			'Use a short label such as the portfolio ID (it is also used in the file name), or check what is mapped to Report ID.',
 		);
 	}
 	const reportType = text('reportType', 'esg-overview');
@@ -318,7 +306,7 @@ function prepareReport(
 		}
 	}
 
-	const { holdings, removed } = readHoldingsParameters.call(this, 'reports', items, group.itemIndices);
+	const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.reports, items, group.itemIndices);
 	if (holdings.length === 0) {
 		throw inputError(
 			node,

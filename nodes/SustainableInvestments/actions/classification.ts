@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { normalizeIsin } from '../../shared/isin';
 
-/** Entry of `data` in the answer of POST /sustainable-investments/insights (spec 4.9). */
+/** Entry of `data` in the answer of POST /sustainable-investments/insights. */
 export interface ClassificationEntry {
 	name?: string;
 	isin?: string;

@@ -1,3 +1,4 @@
+import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -5,21 +6,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	groupByProperty,
-	holdingsProperties,
-	methodologyProperty,
-	portfolioGroups,
-	readHoldingsParameters,
-	readMethodologyId,
-	requestOptions,
-} from '../../shared/descriptions';
-import type { HoldingsInput } from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, methodologyProperty, requestOptions } from '../../shared/descriptions';
+import { holdingsBody } from '../../shared/holdings';
+import { portfolioGroups } from '../../shared/grouping';
+import type { ItemGroup } from '../../shared/grouping';
+import { readHoldingsParameters, readMethodologyId } from '../../shared/parameters';
+import type { HoldingsInput } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
-import { holdingsBody } from '../../shared/holdings';
-import type { ItemGroup } from '../../shared/holdings';
 import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -27,12 +22,14 @@ import { ClassificationMatcher, LABELS, classificationColumns } from './classifi
 
 const displayOptions = { show: { operation: ['classifyHoldings'] } };
 
-export const description: INodeProperties[] = [
-	methodologyProperty(displayOptions, true, 'Methodology to classify the holdings under: pick one your API key can use, or type its ID'),
-	...holdingsProperties('sustainableInvestments', displayOptions),
-	groupByProperty(displayOptions, 'portfolios'),
-	requestOptions(displayOptions),
+const properties: INodeProperties[] = [
+	methodologyProperty(true, 'Methodology to classify the holdings under: pick one your API key can use, or type its ID'),
+	...holdingsProperties(ROUTES.sustainableInvestments),
+	groupByProperty('portfolios'),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 interface GroupInput extends HoldingsInput {
 	methodologyId: number | string;
@@ -52,7 +49,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const groups = (prepareGroups<ItemGroup, GroupInput>).call(this, portfolioGroups.call(this, items), (group): GroupInput => {
 		const first = group.itemIndices[0] ?? 0;
 		const methodologyId = readMethodology.call(this, first);
-		return { methodologyId, ...readHoldingsParameters.call(this, 'sustainableInvestments', items, group.itemIndices) };
+		return { methodologyId, ...readHoldingsParameters.call(this, ROUTES.sustainableInvestments, items, group.itemIndices) };
 	});
 
 	const toSend = groups.filter((group) => !group.error && group.input!.holdings.length > 0).length;

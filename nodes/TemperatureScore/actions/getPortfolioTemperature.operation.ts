@@ -1,20 +1,15 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MONTHLY_QUOTA } from '../../shared/constants';
-import {
-	groupByProperty,
-	holdingsProperties,
-	portfolioGroups,
-	numberParameterValue,
-	readHoldingsParameters,
-	removedSummary,
-	requestOptions,
-} from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { portfolioGroups } from '../../shared/grouping';
+import type { ItemGroup } from '../../shared/grouping';
+import { numberParameterValue, readHoldingsParameters } from '../../shared/parameters';
 import { asNodeError, inputError } from '../../shared/errors';
 import { pairedTo, runGroups } from '../../shared/execution';
-import { holdingsBody } from '../../shared/holdings';
-import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -23,43 +18,21 @@ import { sleepUnlessCancelled } from '../../shared/sleep';
 import { groupFields, perHoldingItems } from './summary';
 import type { Calculation, TemperatureData } from './summary';
 
-const show = { operation: ['getPortfolioTemperature'] };
-const displayOptions = { show };
-
-/** Spec 2.1: what the temperature route does with currency and weight, said where those columns are chosen. */
-const FIELD_HINTS: Record<string, string> = {
-	currency:
-		'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
-	weight:
-		'Optional here: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
-};
-
-function withTemperatureHints(properties: INodeProperties[]): INodeProperties[] {
-	return properties.map((property) => {
-		if (property.name !== 'holdingFields' || !Array.isArray(property.options)) return property;
-		return {
-			...property,
-			options: (property.options as INodeProperties[]).map((option) =>
-				FIELD_HINTS[option.name] ? { ...option, description: `${option.description} ${FIELD_HINTS[option.name]}` } : option,
-			),
-		};
-	});
-}
+const displayOptions = { show: { operation: ['getPortfolioTemperature'] } };
 
 const DEFAULT_POLL_SECONDS = 15;
 const DEFAULT_MAX_WAIT_SECONDS = 180;
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Each holding needs an ISIN, a name, an instrument type and a market value. Currency is optional (none sent: the API assumes EUR). Weight is optional: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
 		name: 'temperatureHoldingsNotice',
 		type: 'notice',
 		default: '',
-		displayOptions,
 	},
-	...withTemperatureHints(holdingsProperties('temperature', displayOptions)),
-	groupByProperty(displayOptions, 'portfolios'),
+	...holdingsProperties(ROUTES.temperature),
+	groupByProperty('portfolios'),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -79,7 +52,6 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'perHolding',
-		displayOptions,
 	},
 	{
 		displayName: 'Wait for Calculation',
@@ -88,7 +60,6 @@ export const description: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to wait while the API is still calculating the scores (is_lock) and ask again until they are ready. When off, an answer still being calculated is returned as it came, marked calculating = true.',
-		displayOptions,
 	},
 	{
 		displayName: 'Poll Interval (Seconds)',
@@ -97,7 +68,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_POLL_SECONDS,
 		description: `Seconds between two requests while the API is calculating. Each request counts against the key's monthly quota (${MONTHLY_QUOTA.toLocaleString('en-US')}): a portfolio costs at most 1 + Maximum Wait ÷ Poll Interval requests.`,
-		displayOptions: { show: { ...show, waitForCalculation: [true] } },
+		displayOptions: { show: { waitForCalculation: [true] } },
 	},
 	{
 		displayName: 'Maximum Wait (Seconds)',
@@ -107,10 +78,12 @@ export const description: INodeProperties[] = [
 		default: DEFAULT_MAX_WAIT_SECONDS,
 		description:
 			'How long to keep asking before stopping with an error. The calculation goes on at the API, so a later run may find the scores ready.',
-		displayOptions: { show: { ...show, waitForCalculation: [true] } },
+		displayOptions: { show: { waitForCalculation: [true] } },
 	},
-	requestOptions(displayOptions),
+	requestOptions,
 ];
+
+export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 interface WaitSettings {
 	wait: boolean;
@@ -139,7 +112,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// Every group's holdings are checked before the first request, so bad input costs nothing.
 	const groups: PreparedGroup[] = portfolioGroups.call(this, items).map((group) => {
 		try {
-			const { holdings, removed } = readHoldingsParameters.call(this, 'temperature', items, group.itemIndices);
+			const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.temperature, items, group.itemIndices);
 			if (holdings.length === 0) {
 				throw inputError(
 					node,

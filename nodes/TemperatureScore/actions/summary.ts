@@ -1,9 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../../shared/constants';
-import { removedSummary } from '../../shared/descriptions';
 import { pairedTo } from '../../shared/execution';
-import type { ItemGroup, RemovedRow, SourcedHolding } from '../../shared/holdings';
+import type { ItemGroup } from '../../shared/grouping';
+import { removedSummary } from '../../shared/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 
 export interface TemperatureData {
 	portfolio?: { companies?: IDataObject[]; funds?: IDataObject[]; industries?: IDataObject[] };
@@ -96,7 +97,7 @@ function holdingJson(shared: IDataObject, entry: IDataObject, type: 'company' | 
 		aum: entry.aum ?? null,
 		market_value: entry.market_value ?? null,
 	};
-	// Spec 4.12: objects may carry more fields; they are kept, after the documented ones.
+	// The API may add fields to these objects; they are kept, after the documented ones.
 	for (const [key, value] of Object.entries(entry)) {
 		if (!(key in json) && key !== 'public_isin') json[key] = value;
 	}
@@ -124,7 +125,8 @@ function portfolioSummary(
 	listedCount: number,
 	returned: Set<string>,
 ): IDataObject {
-	// Holdings sent but not listed: the API skipped them under the rules of spec 2.1.
+	// Holdings sent but not listed: the API skipped them (an unknown instrument type that is not a fund, or an ETF or
+	// mutual fund with market value 0).
 	const skipped = holdings
 		.filter(({ holding }) => !returned.has(holding.isin!))
 		.map(({ holding, itemIndex }) => ({

@@ -1,0 +1,152 @@
+import type { IExecuteFunctions, INodeParameterResourceLocator, INodeExecutionData } from 'n8n-workflow';
+
+import { describeDateProblem, readSnapshotDate } from './dates';
+import type { SnapshotDate } from './dates';
+import { inputError } from './errors';
+import { holdingRowsFromItems, holdingRowsFromJson, readHoldings } from './holdings';
+import type { CashRowPolicy, HoldingKey, InvalidIsinPolicy, RemovedRow, SourcedHolding } from './holdings';
+import { methodologyIdForRequest } from './methodologies';
+import { parseLooseNumber } from './numbers';
+import { removesRows } from './routes';
+import type { HoldingsRoute } from './routes';
+import { isBlank, kindOf, scalarText, showValue } from './values';
+
+export interface HoldingsInput {
+	holdings: SourcedHolding[];
+	removed: RemovedRow[];
+}
+
+/** Reads the holdings of a group of items (or of the JSON parameter) with the node's holdings parameters. */
+export function readHoldingsParameters(
+	this: IExecuteFunctions,
+	route: HoldingsRoute,
+	items: INodeExecutionData[],
+	itemIndices: number[],
+): HoldingsInput {
+	const first = itemIndices[0] ?? 0;
+	const source = this.getNodeParameter('holdingsSource', first, 'items') as string;
+	const rows =
+		source === 'json'
+			? holdingRowsFromJson(this.getNode(), this.getNodeParameter('holdingsJson', first), first)
+			: holdingRowsFromItems(items, itemIndices);
+	return readHoldings(this.getNode(), rows, {
+		route,
+		fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<Record<HoldingKey, string>>,
+		invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
+		cashRows: removesRows(route.holdings) ? (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy) : undefined,
+	});
+}
+
+/**
+ * A text parameter at an item, trimmed ('' when empty). An expression giving an object or a list is refused,
+ * naming the item and the parameter, instead of sending "[object Object]" (or failing on String(value)).
+ */
+export function readTextParameter(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	options: { where?: string; fallback?: string } = {},
+): string {
+	const value = this.getNodeParameter(name, itemIndex, options.fallback ?? '') as unknown;
+	return textParameterValue(this.getNode(), value, itemIndex, label, options.where);
+}
+
+/** The check of readTextParameter, for a value already read (e.g. a field of a collection parameter). */
+export function textParameterValue(
+	node: ReturnType<IExecuteFunctions['getNode']>,
+	value: unknown,
+	itemIndex: number,
+	label: string,
+	where?: string,
+): string {
+	if (value === undefined || value === null) return '';
+	const text = scalarText(value);
+	if (text === undefined) {
+		throw inputError(
+			node,
+			itemIndex,
+			`${label} must be text, got ${kindOf(value)}: ${showValue(value)}`,
+			`Check what is mapped to ${label}: the expression gives ${kindOf(value)}, not a text.`,
+			{ where },
+		);
+	}
+	return text.trim();
+}
+
+/**
+ * A number parameter or option already read: a number, or numeric text an expression gave ("5"). Empty gives
+ * undefined; anything else (text, NaN, Infinity, an object) is refused naming the item, because it would be
+ * sent as text or null (a schema error at the API) or break the batching. Whole numbers are rounded down and
+ * values are kept within min..max, as the editor does.
+ */
+export function numberParameterValue(
+	node: ReturnType<IExecuteFunctions['getNode']>,
+	value: unknown,
+	itemIndex: number,
+	label: string,
+	range: { min?: number; max?: number; integer?: boolean } = {},
+): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const parsed = typeof value === 'number' || typeof value === 'string' ? parseLooseNumber(value) : undefined;
+	if (parsed === undefined) {
+		throw inputError(
+			node,
+			itemIndex,
+			`${label} must be a number, got ${kindOf(value)}: ${showValue(value)}`,
+			`Give ${label} as a number${range.min !== undefined && range.max !== undefined ? ` from ${range.min} to ${range.max}` : ''}, or check the expression that sets it.`,
+		);
+	}
+	let number = range.integer ? Math.floor(parsed) : parsed;
+	if (range.min !== undefined) number = Math.max(range.min, number);
+	if (range.max !== undefined) number = Math.min(range.max, number);
+	return number;
+}
+
+/** The chosen methodology's ID (a number, as the API takes it, whichever mode gave it), or undefined when none is chosen. */
+export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): number | undefined {
+	const locator = this.getNodeParameter('methodology', itemIndex, { mode: 'list', value: '' }) as
+		| INodeParameterResourceLocator
+		| string
+		| number;
+	const raw = typeof locator === 'object' && locator !== null ? locator.value : locator;
+	const id = methodologyIdForRequest(typeof raw === 'string' ? raw.trim() : raw);
+	if (id === undefined) return undefined;
+	if (typeof id !== 'number') {
+		throw inputError(
+			this.getNode(),
+			itemIndex,
+			`methodology ID "${showValue(id)}" is not a number`,
+			'The API takes the numeric ID of a methodology, for example 1. Run Sustainable Investments > Get Methodologies to see the IDs your key can use.',
+		);
+	}
+	return id;
+}
+
+/**
+ * The Snapshot Date parameter at an item, checked as the API checks it (unreadable dates and future years are refused). `where`
+ * names the item (and group) in the message. Empty is refused, unless `emptyDefault` gives the date to use.
+ */
+export function readSnapshotDateParameter(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: { where?: string; emptyDefault?: () => string; invalidFix?: string } = {},
+): SnapshotDate {
+	const { where, emptyDefault, invalidFix = 'Correct the date.' } = options;
+	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
+	const fail = (message: string, fix: string) => inputError(this.getNode(), itemIndex, message, fix, { where });
+	if (isBlank(value)) {
+		if (emptyDefault) {
+			const date = emptyDefault();
+			const read = readSnapshotDate(date);
+			return 'problem' in read ? { date, quarterEnd: date } : read;
+		}
+		throw fail(
+			'Snapshot Date is empty',
+			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}.',
+		);
+	}
+	const read = readSnapshotDate(value);
+	if ('problem' in read) throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, invalidFix);
+	return read;
+}
