@@ -94,7 +94,7 @@ describe('Sustainability Instruments inside n8n', () => {
 	});
 
 	it('refuses an invalid ISIN before any request, naming the item', async () => {
-		const items = [{ isin: makeIsin(1) }, { isin: 'US0378331006' }];
+		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'US0378331006' }];
 		const result = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), { credentials: credentialsFor(sim.url) });
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/^Item 1: invalid ISIN: "US0378331006" fails the ISIN check digit/);
@@ -102,7 +102,7 @@ describe('Sustainability Instruments inside n8n', () => {
 	});
 
 	it('skips and reports invalid ISINs when asked, and marks them under Continue on error', async () => {
-		const items = [{ isin: makeIsin(1) }, { isin: 'NOT-AN-ISIN' }, {}];
+		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'NOT-AN-ISIN' }, {}];
 		const skip = await runWorkflow(
 			chainWorkflow(items, instruments('getSfdrClassification', { options: { invalidIsins: 'skip' } })),
 			{ credentials: credentialsFor(sim.url) },
@@ -156,7 +156,7 @@ describe('Sustainability Instruments inside n8n', () => {
 	});
 
 	it('says in plain words that the key has no access to the family, and keeps the API words', async () => {
-		const result = await runWorkflow(chainWorkflow([{ isin: makeIsin(3) }], instruments('getSfdrClassification')), {
+		const result = await runWorkflow(chainWorkflow([{ isin: makeIsin('XS', 3) }], instruments('getSfdrClassification')), {
 			credentials: credentialsFor(sim.url, 'sim-esg-only'),
 		});
 		expect(result.error?.message).toMatch(/subscription does not include this data family/);

@@ -37,8 +37,8 @@ beforeEach(() => sim.reset());
 
 function holdingRows(portfolioId: string, portfolioName: string, date: string, scale = 1): IDataObject[] {
 	return [
-		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 * scale },
-		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: '350.00' },
+		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 * scale },
+		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: '350.00' },
 		// Cash: no ISIN, allowed on POST /portfolios.
 		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: '', name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
 	];
@@ -126,8 +126,8 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 			currency: 'EUR',
 			snapshot_at: `${LAST_YEAR}-08-01`,
 			holdings: [
-				{ isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'stock', currency: 'USD', weight: 60, market_value: 600 },
-				{ isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: 350 },
+				{ isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'stock', currency: 'USD', weight: 60, market_value: 600 },
+				{ isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: 350 },
 				{ isin: null, name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
 			],
 		});

@@ -39,9 +39,9 @@ export const KNOWN_ISINS = [
 	'IE00BK5BQT80',
 	'SE0000115446',
 	'DE0001102580',
-	makeIsin(4711, 'US'),
-	makeIsin(815, 'FR'),
-	makeIsin(42, 'XX'),
+	makeIsin('US', 4711),
+	makeIsin('FR', 815),
+	makeIsin('XX', 42),
 ];
 
 export const HOSTILE_STRINGS = [
