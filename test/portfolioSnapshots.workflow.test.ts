@@ -1,14 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { startSimulator } from './simulator';
-import type { PortfolioState, Simulator } from './simulator';
+import type { PortfolioState } from './simulator';
 import { makeIsin } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
 import { searchPortfolios } from '../nodes/shared/methods';
+import { useSimulator } from './helpers/simulator';
 
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
@@ -28,12 +28,7 @@ const QUARTERS = [
 	{ date: `${LAST_YEAR}-08-01T00:00:00`, quarterEnd: `${LAST_YEAR}-09-30` },
 ];
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 function holdingRows(portfolioId: string, portfolioName: string, date: string, scale = 1): IDataObject[] {
 	return [

@@ -21,6 +21,7 @@ import type { Simulator } from './simulator';
 import { chainWorkflow } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const NODE_TYPE = `${PACKAGE_NAME}.sustainabilityReports`;
 const ROUTE = 'POST /reports' as const;
@@ -101,15 +102,7 @@ function hasPdftoppm(): boolean {
 }
 
 describe('Sustainability Reports node (workflow, simulator)', () => {
-	let sim: Simulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({});
-	});
-	afterAll(async () => {
-		await sim.close();
-	});
-	beforeEach(() => sim.reset());
+	const sim = useSimulator();
 
 	it('creates the report, downloads the PDF without the API key and hands it to Send Email as an attachment', async () => {
 		const result = await run(sim, HOLDINGS, { snapshotDate: '2025-08-14T00:00:00' }, { email: true });
@@ -499,12 +492,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 });
 
 describe('benchmark index: the SEK index, names not in the list, names of earlier versions', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.close());
-	beforeEach(() => sim.reset());
+	const sim = useSimulator();
 
 	const SOLACTIVE = 'Solactive SEK IG Credit Index';
 	const sentIndex = () => (sim.requests({ route: ROUTE })[0].body as IDataObject).benchmark_index;

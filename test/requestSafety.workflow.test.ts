@@ -10,9 +10,9 @@ import { pacerFor } from '../nodes/shared/pacing';
 import { makeIsin, makeIsins } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { findIsins, startSimulator } from './simulator';
-import type { Simulator } from './simulator';
+import { findIsins } from './simulator';
 import { runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
@@ -25,15 +25,8 @@ const KEY_2 = 'sim-all-families-2';
 const LAST_YEAR = new Date().getUTCFullYear() - 1;
 const id = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => {
-	sim.reset();
-	sim.setBurstLimit(null);
-});
+const sim = useSimulator();
+beforeEach(() => sim.setBurstLimit(null));
 
 async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
 	const result = await runWorkflow(chainWorkflow(items, spec), { credentials: credentialsFor(sim.url, apiKey) });

@@ -8,6 +8,7 @@ import { SIM_KEYS, findIsins, instrumentData, startSimulator } from './simulator
 import type { Simulator } from './simulator';
 import { chainWorkflow } from './helpers/workflows';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const NODE_TYPE = `${PACKAGE_NAME}.temperatureScore`;
 const ROUTE = 'POST /temperature-score/insights' as const;
@@ -45,15 +46,7 @@ const PORTFOLIO: IDataObject[] = [
 ];
 
 describe('Temperature Score node (workflow, simulator)', () => {
-	let sim: Simulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 2 });
-	});
-	afterAll(async () => {
-		await sim.close();
-	});
-	beforeEach(() => sim.reset());
+	const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 2 });
 
 	it('waits while is_lock is true (locks + 1 requests), then returns one item per holding paired by ISIN and a portfolio summary', async () => {
 		const result = await run(sim, PORTFOLIO, { pollInterval: 1, maxWait: 30 });
