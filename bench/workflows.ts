@@ -1,7 +1,8 @@
 /** Workflows the benchmarks run inside n8n's engine (test/workflow/runner.ts), and how their time is read. */
 import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 
-import { CREDENTIAL_REF } from '../test/helpers/workflows';
+import { CREDENTIAL_REF, INPUT_NODE, chainWorkflow } from '../test/helpers/workflows';
+import type { NodeSpec } from '../test/helpers/workflows';
 import { packageNodeTypes } from '../test/workflow/packageNodes';
 import { PACKAGE_NAME, runWorkflow } from '../test/workflow/runner';
 import type { RunWorkflowOptions, WorkflowInput, WorkflowRunResult } from '../test/workflow/runner';
@@ -11,8 +12,6 @@ import { PLAIN_REQUEST_TYPE, PlainRequest } from './nodes/PlainRequest.node';
 export const NODE = 'Node';
 export const INPUT = 'Input';
 
-type Position = [number, number];
-
 export interface NodeUnderTest {
 	/** Our node's description.name, e.g. 'sustainabilityInstruments', or a bench node type. */
 	type: string;
@@ -21,7 +20,7 @@ export interface NodeUnderTest {
 }
 
 /**
- * Manual Trigger -> input -> the node under test. The input is either rows given here (emitted by the Code stand-in,
+ * Manual Trigger -> input -> the node under test. The input is either rows given here (pinned on the Input node,
  * as test/helpers/workflows.ts does) or `{ generate: {count, distinct} }` (the bench-only Generate Items node,
  * which builds 100,000 rows without a 100,000-row code literal).
  */
@@ -29,46 +28,16 @@ export function benchWorkflow(
 	input: IDataObject[] | { generate: { count: number; distinct: number; country?: string; start?: number } },
 	node: NodeUnderTest,
 ): WorkflowInput {
-	const inputNode: INode = Array.isArray(input)
-		? {
-				id: 'i',
-				name: INPUT,
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0] as Position,
-				parameters: { jsCode: `return ${JSON.stringify(input)}.map((json) => ({ json }));` },
-			}
-		: {
-				id: 'i',
-				name: INPUT,
-				type: GENERATE_ITEMS_TYPE,
-				typeVersion: 1,
-				position: [200, 0] as Position,
-				parameters: input.generate as unknown as INode['parameters'],
-			};
-	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		inputNode,
-		{
-			id: 'n',
-			name: NODE,
-			type: node.type.includes('.') ? node.type : `${PACKAGE_NAME}.${node.type}`,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters: node.parameters as INode['parameters'],
-			credentials: CREDENTIAL_REF,
-			...node.settings,
-		},
-	];
-	return {
-		name: 'bench',
-		nodes,
-		connections: {
-			Trigger: { main: [[{ node: INPUT, type: 'main', index: 0 }]] },
-			[INPUT]: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
+	const { onError, ...settings } = node.settings ?? {};
+	const spec: NodeSpec = { type: node.type, parameters: node.parameters, name: NODE, onError, settings, credentials: CREDENTIAL_REF };
+	if (Array.isArray(input)) return chainWorkflow(input, spec);
+	const generate: INode = {
+		...INPUT_NODE,
+		type: GENERATE_ITEMS_TYPE,
+		parameters: input.generate as unknown as INode['parameters'],
 	};
+	const workflow = chainWorkflow([], spec);
+	return { ...workflow, nodes: workflow.nodes.map((entry) => (entry.name === INPUT ? generate : entry)), pinData: {} };
 }
 
 export interface TimedRun {

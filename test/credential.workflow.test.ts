@@ -16,20 +16,14 @@ import type {
 import { NodeHelpers, Workflow, createEmptyRunExecutionData } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
-import { startSimulator } from './simulator';
-import type { Simulator } from './simulator';
 import { HarnessCredentialTypes, HarnessCredentialsHelper } from './workflow/credentials-helper';
 import { HarnessNodeTypes } from './workflow/node-types';
+import { useSimulator } from './helpers/simulator';
 
 const credential = new SustainabilityComplianceApi();
 const TYPE = credential.name;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 /** lodash.get with a dot path, as the CLI applies a responseSuccessBody rule. */
 function get(value: unknown, path: string): unknown {

@@ -3,20 +3,15 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { parseTaxonomyKpi } from '../nodes/EuTaxonomy/actions/kpis';
 import { findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
-import type { Simulator } from './simulator';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { startProxy } from './helpers/proxy';
 import { runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const TAXONOMY = 'POST /taxonomy/insights' as const;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 function taxonomy(parameters: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
 	return { type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment', ...parameters }, onError };

@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, readdirSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { instrumentData, startSimulator, taxonomyKpis } from './simulator';
-import type { Simulator } from './simulator';
+import { instrumentData,  taxonomyKpis } from './simulator';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 /** Every example workflow, run as a user would import it, with assertions on what it produces. */
 const examplesDir = join(__dirname, '..', 'examples');
@@ -15,12 +15,7 @@ const holdings = JSON.parse(readFileSync(join(examplesDir, 'holdings.sample.json
 const listed = holdings.filter((h) => h.ISIN);
 const number = (text: string) => Number(text.replace(/[,%]/g, ''));
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator({ temperatureRoute: true });
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator({ temperatureRoute: true });
 
 const run = (file: string) =>
 	runWorkflow(loadWorkflowFile(join(examplesDir, file)), {

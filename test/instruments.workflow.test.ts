@@ -1,21 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { findIsins, instrumentData, isinCheckDigit, startSimulator } from './simulator';
-import type { Simulator } from './simulator';
 import { makeIsin, makeIsins } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 const PAI = 'POST /instruments/sustainability-data' as const;
 const INVOLVEMENTS = 'POST /instruments/business-involvements' as const;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 const instruments = (operation: string, extra: Record<string, unknown> = {}) => ({
 	type: 'sustainabilityInstruments',
@@ -94,7 +89,7 @@ describe('Sustainability Instruments inside n8n', () => {
 	});
 
 	it('refuses an invalid ISIN before any request, naming the item', async () => {
-		const items = [{ isin: makeIsin(1) }, { isin: 'US0378331006' }];
+		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'US0378331006' }];
 		const result = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), { credentials: credentialsFor(sim.url) });
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/^Item 1: invalid ISIN: "US0378331006" fails the ISIN check digit/);
@@ -102,7 +97,7 @@ describe('Sustainability Instruments inside n8n', () => {
 	});
 
 	it('skips and reports invalid ISINs when asked, and marks them under Continue on error', async () => {
-		const items = [{ isin: makeIsin(1) }, { isin: 'NOT-AN-ISIN' }, {}];
+		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'NOT-AN-ISIN' }, {}];
 		const skip = await runWorkflow(
 			chainWorkflow(items, instruments('getSfdrClassification', { options: { invalidIsins: 'skip' } })),
 			{ credentials: credentialsFor(sim.url) },
@@ -137,26 +132,27 @@ describe('Sustainability Instruments inside n8n', () => {
 
 	it('splits a batch that times out at the gateway and still answers every ISIN', async () => {
 		// 100 ms modelled per ISIN: a batch of 400 passes the 29 s gateway limit, halves of 200 do not.
-		await sim.close();
-		sim = await startSimulator({ timeScale: 0.0005, latency: { [SFDR]: { baseMs: 0, perHoldingMs: 100 } } });
-		const isins = makeIsins(400, 5000, 'US');
-		const result = await runWorkflow(chainWorkflow(isins.map((isin) => ({ isin })), instruments('getSfdrClassification')), {
-			credentials: credentialsFor(sim.url),
-		});
-		expect(result.error).toBeUndefined();
-		const sizes = sim.requests({ route: SFDR }).map((r) => [(r.body as { holdings: unknown[] }).holdings.length, r.status]);
-		expect(sizes).toEqual([
-			[400, 504],
-			[200, 200],
-			[200, 200],
-		]);
-		expect(result.items('Node').every((item, i) => (item.json.sfdr as { isin: string }).isin === isins[i])).toBe(true);
-		await sim.close();
-		sim = await startSimulator();
+		const slow = await startSimulator({ timeScale: 0.0005, latency: { [SFDR]: { baseMs: 0, perHoldingMs: 100 } } });
+		try {
+			const isins = makeIsins(400, 5000, 'US');
+			const result = await runWorkflow(chainWorkflow(isins.map((isin) => ({ isin })), instruments('getSfdrClassification')), {
+				credentials: credentialsFor(slow.url),
+			});
+			expect(result.error).toBeUndefined();
+			const sizes = slow.requests({ route: SFDR }).map((r) => [(r.body as { holdings: unknown[] }).holdings.length, r.status]);
+			expect(sizes).toEqual([
+				[400, 504],
+				[200, 200],
+				[200, 200],
+			]);
+			expect(result.items('Node').every((item, i) => (item.json.sfdr as { isin: string }).isin === isins[i])).toBe(true);
+		} finally {
+			await slow.close();
+		}
 	});
 
 	it('says in plain words that the key has no access to the family, and keeps the API words', async () => {
-		const result = await runWorkflow(chainWorkflow([{ isin: makeIsin(3) }], instruments('getSfdrClassification')), {
+		const result = await runWorkflow(chainWorkflow([{ isin: makeIsin('XS', 3) }], instruments('getSfdrClassification')), {
 			credentials: credentialsFor(sim.url, 'sim-esg-only'),
 		});
 		expect(result.error?.message).toMatch(/subscription does not include this data family/);

@@ -1,14 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { startSimulator } from './simulator';
-import type { PortfolioState, Simulator } from './simulator';
+import type { PortfolioState } from './simulator';
 import { makeIsin } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
 import { searchPortfolios } from '../nodes/shared/methods';
+import { useSimulator } from './helpers/simulator';
 
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
@@ -28,17 +28,12 @@ const QUARTERS = [
 	{ date: `${LAST_YEAR}-08-01T00:00:00`, quarterEnd: `${LAST_YEAR}-09-30` },
 ];
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 function holdingRows(portfolioId: string, portfolioName: string, date: string, scale = 1): IDataObject[] {
 	return [
-		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 * scale },
-		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: '350.00' },
+		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 * scale },
+		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: '350.00' },
 		// Cash: no ISIN, allowed on POST /portfolios.
 		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: '', name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
 	];
@@ -126,8 +121,8 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 			currency: 'EUR',
 			snapshot_at: `${LAST_YEAR}-08-01`,
 			holdings: [
-				{ isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'stock', currency: 'USD', weight: 60, market_value: 600 },
-				{ isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: 350 },
+				{ isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'stock', currency: 'USD', weight: 60, market_value: 600 },
+				{ isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: 350 },
 				{ isin: null, name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
 			],
 		});

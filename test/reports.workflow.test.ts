@@ -11,14 +11,17 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { IConnections, IDataObject, INode, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
 
 import { lastCompletedQuarterEnd } from '../nodes/shared/dates';
 import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
 import { reportFileName } from '../nodes/SustainabilityReports/actions/generatePdfReport.operation';
 import { BENCHMARK_INDICES, REDIRECT_PATH, SECRET_PAGE_TEXT, SIM_KEYS, findIsins, startSimulator } from './simulator';
 import type { Simulator } from './simulator';
+import { chainWorkflow } from './helpers/workflows';
+import type { NodeSpec } from './helpers/workflows';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const NODE_TYPE = `${PACKAGE_NAME}.sustainabilityReports`;
 const ROUTE = 'POST /reports' as const;
@@ -38,56 +41,27 @@ interface Flow {
 }
 
 function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {}) {
-	const nodes: INode[] = [
-		{ id: '1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: '2',
-			name: 'Holdings',
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
-			position: [200, 0],
-			parameters: { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
-		},
-		{
-			id: '3',
-			name: 'Report',
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters: {
-				operation: 'generatePdfReport',
-				reportName: 'Nordic Balanced Fund',
-				reportId: 'nordic-balanced',
-				...parameters,
-			},
-			credentials: { sustainabilityComplianceApi: { id: 'cred', name: 'Sustainability Compliance' } },
-			...(flow.onError ? { onError: flow.onError } : {}),
-		},
-	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Holdings', type: 'main', index: 0 }]] },
-		Holdings: { main: [[{ node: 'Report', type: 'main', index: 0 }]] },
+	const report: NodeSpec = {
+		type: 'sustainabilityReports',
+		name: 'Report',
+		parameters: { operation: 'generatePdfReport', reportName: 'Nordic Balanced Fund', reportId: 'nordic-balanced', ...parameters },
+		onError: flow.onError,
 	};
-	if (flow.email) {
-		nodes.push({
-			id: '4',
-			name: 'Send Email',
-			type: 'n8n-nodes-base.emailSend',
-			typeVersion: 2.1,
-			position: [600, 0],
-			parameters: {
-				fromEmail: 'reports@example.com',
-				toEmail: 'client@example.com',
-				subject: '=Sustainability report {{ $json.report_id }} {{ $json.snapshot_at }}',
-				emailFormat: 'text',
-				text: 'Please find the report attached.',
-				options: { attachments: 'data' },
-			},
-			credentials: { smtp: { id: 'smtp', name: 'SMTP' } },
-		});
-		connections.Report = { main: [[{ node: 'Send Email', type: 'main', index: 0 }]] };
-	}
-	return { nodes, connections };
+	const email: NodeSpec = {
+		type: 'n8n-nodes-base.emailSend',
+		typeVersion: 2.1,
+		name: 'Send Email',
+		parameters: {
+			fromEmail: 'reports@example.com',
+			toEmail: 'client@example.com',
+			subject: '=Sustainability report {{ $json.report_id }} {{ $json.snapshot_at }}',
+			emailFormat: 'text',
+			text: 'Please find the report attached.',
+			options: { attachments: 'data' },
+		},
+		credentials: { smtp: { id: 'smtp', name: 'SMTP' } },
+	};
+	return flow.email ? chainWorkflow(rows, report, email) : chainWorkflow(rows, report);
 }
 
 async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, flow: Flow = {}, baseUrl = sim.url) {
@@ -128,15 +102,7 @@ function hasPdftoppm(): boolean {
 }
 
 describe('Sustainability Reports node (workflow, simulator)', () => {
-	let sim: Simulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({});
-	});
-	afterAll(async () => {
-		await sim.close();
-	});
-	beforeEach(() => sim.reset());
+	const sim = useSimulator();
 
 	it('creates the report, downloads the PDF without the API key and hands it to Send Email as an attachment', async () => {
 		const result = await run(sim, HOLDINGS, { snapshotDate: '2025-08-14T00:00:00' }, { email: true });
@@ -526,12 +492,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 });
 
 describe('benchmark index: the SEK index, names not in the list, names of earlier versions', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.close());
-	beforeEach(() => sim.reset());
+	const sim = useSimulator();
 
 	const SOLACTIVE = 'Solactive SEK IG Credit Index';
 	const sentIndex = () => (sim.requests({ route: ROUTE })[0].body as IDataObject).benchmark_index;

@@ -10,9 +10,9 @@ import { pacerFor } from '../nodes/shared/pacing';
 import { makeIsin, makeIsins } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { findIsins, startSimulator } from './simulator';
-import type { Simulator } from './simulator';
+import { findIsins } from './simulator';
 import { runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
@@ -25,15 +25,8 @@ const KEY_2 = 'sim-all-families-2';
 const LAST_YEAR = new Date().getUTCFullYear() - 1;
 const id = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => {
-	sim.reset();
-	sim.setBurstLimit(null);
-});
+const sim = useSimulator();
+beforeEach(() => sim.setBurstLimit(null));
 
 async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
 	const result = await runWorkflow(chainWorkflow(items, spec), { credentials: credentialsFor(sim.url, apiKey) });
@@ -42,8 +35,8 @@ async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
 
 function snapshotRows(portfolioId: string, date: string): IDataObject[] {
 	return [
-		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin(1, 'US'), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 },
-		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin(2, 'DE'), name: 'SAP SE', instrument_type: 'Stock', currency: 'EUR', weight: 40, market_value: 400 },
+		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 },
+		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'Stock', currency: 'EUR', weight: 40, market_value: 400 },
 	];
 }
 
@@ -212,7 +205,7 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 describe('the API key never appears in what the nodes output', () => {
 	it('an error answer quoting the request headers: message, description and stored body hide the key', async () => {
 		sim.setFaults(SFDR, { sequence: ['echo-key'] });
-		const { result } = await run([{ isin: makeIsin(1, 'US') }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } });
+		const { result } = await run([{ isin: makeIsin('US', 1) }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } });
 		expect(result.error).toBeDefined();
 		const everything = JSON.stringify({ error: result.error, cause: (result.error as { cause?: unknown }).cause, run: result.runData ?? null });
 		expect(everything).not.toContain(KEY);
@@ -221,7 +214,7 @@ describe('the API key never appears in what the nodes output', () => {
 
 	it('with continueOnFail, the error item hides the key', async () => {
 		sim.setFaults(SFDR, { sequence: ['echo-key'] });
-		const { out } = await run([{ isin: makeIsin(1, 'US') }], {
+		const { out } = await run([{ isin: makeIsin('US', 1) }], {
 			type: 'sustainabilityInstruments',
 			parameters: { operation: 'getSfdrClassification' },
 			onError: 'continueRegularOutput',
@@ -244,7 +237,7 @@ describe('the API key never appears in what the nodes output', () => {
 describe('network errors in plain words', () => {
 	it('a host that does not resolve is named, in our words', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{ isin: makeIsin(1, 'US') }], {
+			chainWorkflow([{ isin: makeIsin('US', 1) }], {
 				type: 'sustainabilityInstruments',
 				parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0 } },
 			}),
@@ -256,7 +249,7 @@ describe('network errors in plain words', () => {
 
 	it('https to a plain http listener: a secure-connection error without OpenSSL text', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{ isin: makeIsin(1, 'US') }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			chainWorkflow([{ isin: makeIsin('US', 1) }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
 			{ credentials: credentialsFor(sim.url.replace('http:', 'https:'), KEY) },
 		);
 		const origin = new URL(sim.url.replace('http:', 'https:')).origin;

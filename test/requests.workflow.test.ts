@@ -6,22 +6,18 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { METHODOLOGIES, findIsins, startSimulator } from './simulator';
-import type { FaultKind, RouteKey, Simulator } from './simulator';
+import { METHODOLOGIES, findIsins } from './simulator';
+import type { FaultKind, RouteKey } from './simulator';
 import { makeIsins } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 const KEY = 'sim-all-families';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator({ temperatureRoute: true });
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator({ temperatureRoute: true });
 
 const LAST_YEAR = new Date().getUTCFullYear() - 1;
 /** Companies every group route has data for (taxonomy, temperature score). */

@@ -8,23 +8,18 @@ import { SustainableInvestments } from '../nodes/SustainableInvestments/Sustaina
 import { ClassificationMatcher, sustainabilityLabel } from '../nodes/SustainableInvestments/actions/classification';
 import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/methodologies';
 import { METHODOLOGIES, findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
-import type { Simulator } from './simulator';
 import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { HarnessCredentialTypes, HarnessCredentialsHelper } from './workflow/credentials-helper';
 import { HarnessNodeTypes } from './workflow/node-types';
 import { startProxy } from './helpers/proxy';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const INSIGHTS = 'POST /sustainable-investments/insights' as const;
 const METHODOLOGIES_ROUTE = 'GET /sustainable-investments/methodologies' as const;
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 const LIST_1 = { __rl: true, mode: 'list', value: 1, cachedResultName: METHODOLOGIES[0].name };
 
@@ -409,11 +404,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		['an object keyed by id with records', 'id-keyed-records' as const, true],
 		['a bare list', 'bare-array' as const, true],
 	])('the API answers the list as %s', (_, shape, withDescription) => {
-		let shaped: Simulator;
-		beforeAll(async () => {
-			shaped = await startSimulator({ methodologiesShape: shape });
-		});
-		afterAll(async () => shaped.close());
+		const shaped = useSimulator({ methodologiesShape: shape });
 		const expected = METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: withDescription ? m.description : undefined }));
 
 		it('Get Methodologies outputs one item per methodology', async () => {
@@ -435,11 +426,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 	});
 
 	describe('the API answers the list in a shape nobody can read', () => {
-		let shaped: Simulator;
-		beforeAll(async () => {
-			shaped = await startSimulator({ methodologiesShape: 'unreadable' });
-		});
-		afterAll(async () => shaped.close());
+		const shaped = useSimulator({ methodologiesShape: 'unreadable' });
 
 		it('Get Methodologies: an error naming the top-level keys, not 0 items', async () => {
 			const result = await runWorkflow(

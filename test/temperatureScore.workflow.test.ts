@@ -6,7 +6,9 @@ import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
 import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
 import { SIM_KEYS, findIsins, instrumentData, startSimulator } from './simulator';
 import type { Simulator } from './simulator';
+import { chainWorkflow } from './helpers/workflows';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 const NODE_TYPE = `${PACKAGE_NAME}.temperatureScore`;
 const ROUTE = 'POST /temperature-score/insights' as const;
@@ -14,33 +16,12 @@ const COMPANIES = findIsins((data) => data.known && !data.isFund && data.tempera
 const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'LU');
 
 function workflow(rows: IDataObject[], parameters: IDataObject, options: { onError?: INode['onError'] } = {}) {
-	return {
-		nodes: [
-			{ id: '1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: '2',
-				name: 'Holdings',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
-			},
-			{
-				id: '3',
-				name: 'Temperature',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: { operation: 'getPortfolioTemperature', ...parameters },
-				credentials: { sustainabilityComplianceApi: { id: 'cred', name: 'Sustainability Compliance' } },
-				...(options.onError ? { onError: options.onError } : {}),
-			},
-		] as INode[],
-		connections: {
-			Start: { main: [[{ node: 'Holdings', type: 'main' as const, index: 0 }]] },
-			Holdings: { main: [[{ node: 'Temperature', type: 'main' as const, index: 0 }]] },
-		},
-	};
+	return chainWorkflow(rows, {
+		type: 'temperatureScore',
+		name: 'Temperature',
+		parameters: { operation: 'getPortfolioTemperature', ...parameters },
+		onError: options.onError,
+	});
 }
 
 async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, options: { onError?: INode['onError'] } = {}) {
@@ -65,15 +46,7 @@ const PORTFOLIO: IDataObject[] = [
 ];
 
 describe('Temperature Score node (workflow, simulator)', () => {
-	let sim: Simulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 2 });
-	});
-	afterAll(async () => {
-		await sim.close();
-	});
-	beforeEach(() => sim.reset());
+	const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 2 });
 
 	it('waits while is_lock is true (locks + 1 requests), then returns one item per holding paired by ISIN and a portfolio summary', async () => {
 		const result = await run(sim, PORTFOLIO, { pollInterval: 1, maxWait: 30 });

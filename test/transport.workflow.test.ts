@@ -1,21 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
-import { startSimulator } from './simulator';
-import type { FaultKind, Simulator } from './simulator';
+import type { FaultKind } from './simulator';
 import { makeIsins } from './helpers/isins';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
+import { useSimulator } from './helpers/simulator';
 
 /**
  * The transport's policy (spec 7 and 8), seen from a real node run inside n8n against the simulator's faults:
  * what is retried, how often, and what is never retried.
  */
 const SFDR = 'POST /instruments/sustainability-profile' as const;
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 const isins = makeIsins(3, 100, 'US');
 function lookup(apiKey = 'sim-all-families', options: Record<string, unknown> = {}, signal?: AbortSignal) {

@@ -89,10 +89,9 @@ function connect(...links: Array<[string, string, number?]>): IConnections {
 }
 
 const trigger = () => node('Trigger', 'n8n-nodes-base.manualTrigger', 1);
-const code = (name: string, jsCode: string, mode?: string) =>
-	node(name, 'n8n-nodes-base.code', 2, { jsCode, ...(mode ? { mode } : {}) });
-const emit = (name: string, items: IDataObject[]) =>
-	code(name, `return ${JSON.stringify(items)}.map((json) => ({ json }));`);
+/** A No Operation node whose output the workflow pins (n8n's pinData). */
+const input = (name = 'Input') => node(name, 'n8n-nodes-base.noOp', 1);
+const pin = (items: IDataObject[], name = 'Input') => ({ [name]: items.map((json) => ({ json })) });
 const echo = (parameters: IDataObject = {}, extra: Partial<INode> = {}) =>
 	node('Echo', ECHO, 1, parameters, { credentials: CREDENTIAL_REF, ...extra });
 
@@ -110,8 +109,9 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	test('the generic credential is applied (x-api-key arrives) and outputs carry pairedItem', async () => {
 		const workflow: WorkflowInput = {
 			name: 'echo',
-			nodes: [trigger(), emit('Input', [{ n: 1 }, { n: 2 }]), echo()],
+			nodes: [trigger(), input(), echo()],
 			connections: connect(['Trigger', 'Input'], ['Input', 'Echo']),
+			pinData: pin([{ n: 1 }, { n: 2 }]),
 		};
 		const result = await runWorkflow(workflow, options());
 
@@ -128,7 +128,6 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 		expect(result.outputs.Echo).toEqual([out]);
 		expect(result.runData.Echo).toHaveLength(1);
 		expect(result.items('Input').map((item) => item.json)).toEqual([{ n: 1 }, { n: 2 }]);
-		expect(result.standIns).toContain('n8n-nodes-base.code');
 	});
 
 	test('binary data from prepareBinaryData is readable, and the Send Email stand-in attaches it', async () => {
@@ -239,7 +238,7 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 				id: 'wf1',
 				name: 'Example',
 				active: false,
-				nodes: [trigger(), emit('Input', [{ n: 1 }]), echo()],
+				nodes: [trigger(), input(), echo()],
 				connections: connect(['Trigger', 'Input'], ['Input', 'Echo']),
 				pinData: { Input: [{ json: { n: 42 } }] },
 				settings: { executionOrder: 'v1' },
@@ -369,11 +368,12 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 		const result = await run({
 			nodes: [
 				trigger(),
-				emit('Input', [{ a: 1, keep: 'x' }, { a: 2, keep: 'y' }]),
+				input(),
 				node('Only', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments, options: {} }),
 				node('All', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments, includeOtherFields: true, options: {} }),
 			],
 			connections: connect(['Trigger', 'Input'], ['Input', 'Only'], ['Input', 'All']),
+			pinData: pin([{ a: 1, keep: 'x' }, { a: 2, keep: 'y' }]),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items('Only').map((item) => item.json)).toEqual([
@@ -398,106 +398,5 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 		});
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/'n' expects a number but we got 'abc'/);
-	});
-
-	test('Code: runOnceForAllItems and runOnceForEachItem with $input, $json, $() and items', async () => {
-		const result = await run({
-			nodes: [
-				trigger(),
-				emit('Input', [{ a: 1 }, { a: 2 }, { a: 3 }]),
-				code(
-					'All',
-					'const sum = $input.all().reduce((acc, item) => acc + item.json.a, 0);\n' +
-						'return items.map((item) => ({ json: { a: item.json.a, sum, first: $input.first().json.a, triggers: $("Trigger").all().length } }));',
-				),
-				code(
-					'Each',
-					'return { json: { doubled: $json.a * 2, paired: $("Input").item.json.a, firstInput: $("Input").first().json.a, same: item.json.a === $input.item.json.a } };',
-					'runOnceForEachItem',
-				),
-				code('Plain', 'return $json.a === 2 ? undefined : { plain: $json.a };', 'runOnceForEachItem'),
-			],
-			connections: connect(['Trigger', 'Input'], ['Input', 'All'], ['All', 'Each'], ['Input', 'Plain']),
-		});
-		expect(result.error).toBeUndefined();
-		expect(result.items('All').map((item) => item.json)).toEqual([
-			{ a: 1, sum: 6, first: 1, triggers: 1 },
-			{ a: 2, sum: 6, first: 1, triggers: 1 },
-			{ a: 3, sum: 6, first: 1, triggers: 1 },
-		]);
-		expect(result.items('Each').map((item) => item.json)).toEqual([
-			{ doubled: 2, paired: 1, firstInput: 1, same: true },
-			{ doubled: 4, paired: 2, firstInput: 1, same: true },
-			{ doubled: 6, paired: 3, firstInput: 1, same: true },
-		]);
-		expect(result.items('Each').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(result.items('Plain')).toEqual([
-			{ json: { plain: 1 }, pairedItem: { item: 0 } },
-			{ json: { plain: 3 }, pairedItem: { item: 2 } },
-		]);
-	});
-
-	test('Code: a thrown error fails the node; continueRegularOutput outputs it', async () => {
-		const failing = (extra: Partial<INode> = {}): WorkflowInput => ({
-			nodes: [trigger(), { ...code('Boom', "throw new Error('kaput');"), ...extra }],
-			connections: connect(['Trigger', 'Boom']),
-		});
-		const failed = await run(failing());
-		expect(failed.status).toBe('error');
-		expect(failed.error?.message).toMatch(/kaput/);
-		const continued = await run(failing({ onError: 'continueRegularOutput' }));
-		expect(continued.status).toBe('success');
-		expect(continued.items('Boom')[0].json.error).toMatch(/kaput/);
-	});
-
-	const twoBranches = (mergeParameters: IDataObject, typeVersion = 3): WorkflowInput => ({
-		nodes: [
-			trigger(),
-			emit('A', [{ id: 1, a: 'x' }, { id: 2, a: 'y' }]),
-			emit('B', [{ id: 2, b: 'B2' }, { id: 1, b: 'B1' }, { id: 3, b: 'B3' }]),
-			node('Merge', 'n8n-nodes-base.merge', typeVersion, mergeParameters),
-		],
-		connections: connect(['Trigger', 'A'], ['Trigger', 'B'], ['A', 'Merge', 0], ['B', 'Merge', 1]),
-	});
-
-	test('Merge: append', async () => {
-		const result = await run(twoBranches({ mode: 'append' }));
-		expect(result.error).toBeUndefined();
-		expect(result.items('Merge').map((item) => item.json.id)).toEqual([1, 2, 2, 1, 3]);
-	});
-
-	test('Merge: combine by position (input 2 wins clashes by default)', async () => {
-		const result = await run(twoBranches({ mode: 'combine', combineBy: 'combineByPosition', options: {} }));
-		expect(result.error).toBeUndefined();
-		expect(result.items('Merge').map((item) => item.json)).toEqual([
-			{ id: 2, a: 'x', b: 'B2' },
-			{ id: 1, a: 'y', b: 'B1' },
-		]);
-		// as n8n's Merge builds it: each input's entry, then the preferred (last) input's entry again
-		expect(result.items('Merge')[0].pairedItem).toEqual([
-			{ item: 0 },
-			{ item: 0, input: 1 },
-			{ item: 0, input: 1 },
-		]);
-	});
-
-	test('Merge: combine by matching fields (keep matches / enrich input 1)', async () => {
-		const matches = await run(
-			twoBranches({ mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'id', options: {} }, 3.2),
-		);
-		expect(matches.error).toBeUndefined();
-		expect(matches.items('Merge').map((item) => item.json)).toEqual([
-			{ id: 1, a: 'x', b: 'B1' },
-			{ id: 2, a: 'y', b: 'B2' },
-		]);
-
-		const enriched = await run(
-			twoBranches({ mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'id', joinMode: 'keepEverything', options: {} }),
-		);
-		expect(enriched.items('Merge').map((item) => item.json)).toEqual([
-			{ id: 1, a: 'x', b: 'B1' },
-			{ id: 2, a: 'y', b: 'B2' },
-			{ id: 3, b: 'B3' },
-		]);
 	});
 });

@@ -3,7 +3,7 @@
 	-- bench-only node, never shipped; a source node, so no pairedItem */
 /**
  * BENCH-ONLY node: emits `count` items `{ row, isin }` built from `distinct` valid ISINs (makeIsins), as a sheet
- * mapped onto our node would. Faster than the Code stand-in for 100,000 items; no pairedItem (a source node).
+ * mapped onto our node would. Lighter than 100,000 pinned items in the workflow JSON; no pairedItem (a source node).
  * Parameters: count, distinct, country, invalidEvery (every n-th item gets an invalid ISIN; 0 = none).
  */
 import { NodeConnectionTypes } from 'n8n-workflow';

@@ -6,6 +6,7 @@
  * Objects are built with `objectOf` (own data properties), so `__proto__` and `constructor` really are
  * keys of the row, as JSON.parse would make them, and never touch a prototype.
  */
+import type { IDataObject } from 'n8n-workflow';
 import fc from 'fast-check';
 
 import { makeIsin, withCheckDigit } from '../helpers/isins';
@@ -39,9 +40,9 @@ export const KNOWN_ISINS = [
 	'IE00BK5BQT80',
 	'SE0000115446',
 	'DE0001102580',
-	makeIsin(4711, 'US'),
-	makeIsin(815, 'FR'),
-	makeIsin(42, 'XX'),
+	makeIsin('US', 4711),
+	makeIsin('FR', 815),
+	makeIsin('XX', 42),
 ];
 
 export const HOSTILE_STRINGS = [
@@ -334,23 +335,19 @@ export const dateLike = fc.oneof(
 	{ weight: 1, arbitrary: fc.integer({ min: -1e12, max: 4e12 }) },
 );
 
-/** Special numbers survive the trip through JSON into the Input node (see fuzzInputCode). */
+/**
+ * `items` as a sheet or an upstream node hands them over: through JSON (undefined and functions dropped, dates as
+ * text), keeping NaN, Infinity, -0, own `__proto__` keys and lone surrogates. The Input node's pinned data.
+ */
 const SPECIAL = '\u0000fuzz:';
-export function encodeForInput(value: unknown): string {
-	return JSON.stringify(value, (_key, inner: unknown) => {
+const SPECIAL_NUMBERS: Record<string, number> = { NaN: Number.NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
+export function fuzzInputItems(items: unknown[]): IDataObject[] {
+	const encoded = JSON.stringify(items, (_key, inner: unknown) => {
 		if (typeof inner === 'number' && !Number.isFinite(inner)) return `${SPECIAL}${String(inner)}`;
 		if (typeof inner === 'number' && Object.is(inner, -0)) return `${SPECIAL}-0`;
 		return inner;
 	});
-}
-
-/** Code for an Input Code node returning `items` as they are: own `__proto__` keys, NaN, Infinity, -0, lone surrogates. */
-export function fuzzInputCode(items: unknown[]): string {
-	const special = { NaN: Number.NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
-	return [
-		`const special = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };`,
-		`const revive = (key, value) => typeof value === 'string' && value.startsWith(${JSON.stringify(SPECIAL)}) ? special[value.slice(${SPECIAL.length})] : value;`,
-		`return JSON.parse(${JSON.stringify(encodeForInput(items))}, revive).map((json) => ({ json }));`,
-		`// ${Object.keys(special).length} special numbers`,
-	].join('\n');
+	return JSON.parse(encoded, (_key, value: unknown) =>
+		typeof value === 'string' && value.startsWith(SPECIAL) ? SPECIAL_NUMBERS[value.slice(SPECIAL.length)] : value,
+	) as IDataObject[];
 }

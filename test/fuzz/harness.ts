@@ -9,15 +9,15 @@
  *    (`An error occurred while processing your request`) or any 400 whose cause is checked locally;
  * 3. every input item is accounted for in the output, per the operation's contract.
  */
-import type { IDataObject, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 
 import type { RecordedRequest, Simulator } from '../simulator';
 import { ALL_ROUTES } from '../simulator/routes';
 import { validate } from '../simulator/validation';
-import { CREDENTIAL_REF, credentialsFor } from '../helpers/workflows';
-import { PACKAGE_NAME, runWorkflow } from '../workflow/runner';
+import { chainWorkflow, credentialsFor } from '../helpers/workflows';
+import { runWorkflow } from '../workflow/runner';
 import type { WorkflowInput, WorkflowRunResult } from '../workflow/runner';
-import { fuzzInputCode } from './arbitraries';
+import { fuzzInputItems } from './arbitraries';
 
 export const SCHEMA_ERROR = 'An error occurred while processing your request';
 
@@ -62,36 +62,7 @@ export interface FuzzOutcome {
 export const NODE_NAME = 'Node';
 
 export function fuzzWorkflow(fuzz: FuzzCase): WorkflowInput {
-	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'i',
-			name: 'Input',
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
-			position: [200, 0],
-			parameters: { jsCode: fuzzInputCode(fuzz.items) },
-		},
-		{
-			id: 'n',
-			name: NODE_NAME,
-			type: `${PACKAGE_NAME}.${fuzz.type}`,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters: fuzz.parameters as INode['parameters'],
-			credentials: CREDENTIAL_REF,
-			...(fuzz.onError ? { onError: fuzz.onError } : {}),
-		},
-	];
-	return {
-		name: 'fuzz',
-		nodes,
-		connections: {
-			Trigger: { main: [[{ node: 'Input', type: 'main', index: 0 }]] },
-			Input: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	return chainWorkflow(fuzzInputItems(fuzz.items), { type: fuzz.type, parameters: fuzz.parameters, name: NODE_NAME, onError: fuzz.onError });
 }
 
 /** The API's words of a 400, read by sending the recorded request again (400s change no state). */

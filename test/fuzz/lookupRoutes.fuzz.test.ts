@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-import { startSimulator } from '../simulator';
+import { useSimulator } from '../helpers/simulator';
 import type { Simulator } from '../simulator';
 import { FUZZ_SEED, KNOWN_ISINS, dateLike, hostileString, isinLike, mistyped, objectOf, runs } from './arbitraries';
 import { expectAll, expectOnePerItem, pairedIndices } from './harness';
@@ -16,14 +16,10 @@ import type { Contract, Tally } from './operations';
 import { assemble, onError, param, printable } from './params';
 import type { Param } from './params';
 
-let sim: Simulator;
 const tallies: Record<string, Tally> = {};
 
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => {
-	await sim?.close();
+const sim = useSimulator();
+afterAll(() => {
 	if (process.env.FUZZ_VERBOSE) console.log(`fuzz seed ${FUZZ_SEED}`, JSON.stringify(tallies, null, 1));
 });
 

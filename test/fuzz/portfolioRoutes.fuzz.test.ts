@@ -8,8 +8,7 @@
  */
 import fc from 'fast-check';
 
-import { startSimulator } from '../simulator';
-import type { Simulator } from '../simulator';
+import { useSimulator } from '../helpers/simulator';
 import { FUZZ_SEED, KNOWN_ISINS, dateLike, hostileString, isinLike, mistyped, runs } from './arbitraries';
 import { expectAll, expectOnePerItem, pairedIndices } from './harness';
 import type { FuzzCase } from './harness';
@@ -18,14 +17,10 @@ import type { Tally } from './operations';
 import { assemble, cleanItems, holdingsItems, holdingsParams, onError, param, printable, textParam } from './params';
 import type { Param } from './params';
 
-let sim: Simulator;
 const tallies: Record<string, Tally> = {};
 
-beforeAll(async () => {
-	sim = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
-});
-afterAll(async () => {
-	await sim?.close();
+const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
+afterAll(() => {
 	if (process.env.FUZZ_VERBOSE) console.log(`fuzz seed ${FUZZ_SEED}`, JSON.stringify(tallies, null, 1));
 });
 

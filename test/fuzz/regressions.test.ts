@@ -5,20 +5,15 @@
 
 import { readSnapshotDate, describeDateProblem } from '../../nodes/shared/dates';
 import { normalizeInstrumentType } from '../../nodes/shared/holdings';
-import { startSimulator } from '../simulator';
-import type { Simulator } from '../simulator';
 import { objectOf } from './arbitraries';
 import { fuzzWorkflow, pairedIndices, runCase } from './harness';
 import { runWorkflow } from '../workflow/runner';
 import { startProxy } from '../helpers/proxy';
 import { credentialsFor } from '../helpers/workflows';
 import type { FuzzCase } from './harness';
+import { useSimulator } from '../helpers/simulator';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim?.close());
+const sim = useSimulator();
 
 /** A holdings cell whose object has a `toString` key: String(value) throws "Cannot convert object to primitive value". */
 const hostileObject = objectOf([['toString', 'x']]);

@@ -6,48 +6,69 @@ import type { WorkflowInput } from '../workflow/runner';
 export const CREDENTIAL_REF = { sustainabilityComplianceApi: { id: 'sim', name: 'Simulator' } };
 
 export interface NodeSpec {
-	/** Our node's description.name, e.g. 'sustainabilityInstruments'. */
+	/** Our node's description.name, e.g. 'sustainabilityInstruments', or a full type name ('n8n-nodes-base.emailSend'). */
 	type: string;
 	parameters: IDataObject;
 	name?: string;
 	onError?: INode['onError'];
+	/** Default 1. */
+	typeVersion?: number;
+	/** Default: our API credential for our nodes, none for others. */
+	credentials?: INode['credentials'];
+	/** Node settings such as retryOnFail, maxTries, waitBetweenTries. */
+	settings?: Partial<Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>>;
+}
+
+/** The Input node: a No Operation node whose output is pinned (n8n's pinData), so it gives `items` as they are. */
+export const INPUT_NODE: INode = {
+	id: 'i',
+	name: 'Input',
+	type: 'n8n-nodes-base.noOp',
+	typeVersion: 1,
+	position: [200, 0],
+	parameters: {},
+};
+
+function chainNode(spec: NodeSpec, name: string, index: number): INode {
+	const ours = !spec.type.includes('.');
+	const credentials = spec.credentials ?? (ours ? CREDENTIAL_REF : undefined);
+	return {
+		id: `n${index}`,
+		name,
+		type: ours ? `${PACKAGE_NAME}.${spec.type}` : spec.type,
+		typeVersion: spec.typeVersion ?? 1,
+		position: [400 + 200 * index, 0],
+		parameters: spec.parameters as INode['parameters'],
+		...(credentials ? { credentials } : {}),
+		...(spec.onError ? { onError: spec.onError } : {}),
+		...spec.settings,
+	};
 }
 
 /**
- * Manual Trigger -> Code (emits `items`) -> our nodes in a chain. The Code step stands in for a sheet: what a
- * user maps onto our node. Names: 'Trigger', 'Input', then each node's name (default 'Node', 'Node 2', ...).
+ * Manual Trigger -> Input (pinned to `items`: what a user maps onto our node, e.g. a sheet's rows) -> the nodes of
+ * `specs` in a chain. Names: 'Trigger', 'Input', then each node's name (default 'Node', 'Node 2', ...). Pinned items
+ * keep what JSON cannot say (NaN, -0, own `__proto__` keys): the fuzz suites rely on it.
  */
 export function chainWorkflow(items: IDataObject[], ...specs: NodeSpec[]): WorkflowInput {
 	const names = specs.map((spec, index) => spec.name ?? (index === 0 ? 'Node' : `Node ${index + 1}`));
 	const nodes: INode[] = [
 		{ id: 't', name: 'Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: 'i',
-			name: 'Input',
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
-			position: [200, 0],
-			parameters: { jsCode: `return ${JSON.stringify(items)}.map((json) => ({ json }));` },
-		},
-		...specs.map(
-			(spec, index): INode => ({
-				id: `n${index}`,
-				name: names[index],
-				type: `${PACKAGE_NAME}.${spec.type}`,
-				typeVersion: 1,
-				position: [400 + 200 * index, 0],
-				parameters: spec.parameters as INode['parameters'],
-				credentials: CREDENTIAL_REF,
-				...(spec.onError ? { onError: spec.onError } : {}),
-			}),
-		),
+		INPUT_NODE,
+		...specs.map((spec, index) => chainNode(spec, names[index], index)),
 	];
 	const order = ['Trigger', 'Input', ...names];
 	const connections: WorkflowInput['connections'] = {};
 	for (let i = 0; i < order.length - 1; i++) {
 		connections[order[i]] = { main: [[{ node: order[i + 1], type: 'main', index: 0 }]] };
 	}
-	return { name: 'test', nodes, connections, settings: { executionOrder: 'v1' } };
+	return {
+		name: 'test',
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		pinData: { Input: items.map((json) => ({ json })) },
+	};
 }
 
 export function credentialsFor(baseUrl: string, apiKey = 'sim-all-families') {

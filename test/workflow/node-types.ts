@@ -7,9 +7,9 @@
  *   as n8n's own test harness (packages/core/nodes-testing/node-types.ts) has.
  * - `loadCoreNodes()`: the n8n core nodes the example workflows use, under their real type names.
  *   If an n8n install is found (see `findN8nNodesBase`), the REAL ManualTrigger, ScheduleTrigger,
- *   Set, Merge and NoOp are loaded from its n8n-nodes-base dist; the others (Code: needs n8n's
- *   task runners; Send Email: would send mail) and any real node that fails to load are the
- *   test-only stand-ins of ./standins.
+ *   Set, SplitOut and NoOp are loaded from its n8n-nodes-base dist; Send Email (would send mail)
+ *   and any real node that fails to load are the test-only stand-ins of ./standins. There is no
+ *   Code node (the real one needs n8n's task runners): rows come from pinned data.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -62,7 +62,6 @@ const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }>
 	manualTrigger: { className: 'ManualTrigger', sourcePath: 'dist/nodes/ManualTrigger/ManualTrigger.node.js' },
 	scheduleTrigger: { className: 'ScheduleTrigger', sourcePath: 'dist/nodes/Schedule/ScheduleTrigger.node.js' },
 	set: { className: 'Set', sourcePath: 'dist/nodes/Set/Set.node.js' },
-	merge: { className: 'Merge', sourcePath: 'dist/nodes/Merge/Merge.node.js' },
 	noOp: { className: 'NoOp', sourcePath: 'dist/nodes/NoOp/NoOp.node.js' },
 	splitOut: { className: 'SplitOut', sourcePath: 'dist/nodes/Transform/SplitOut/SplitOut.node.js' },
 };

@@ -18,7 +18,7 @@
  * - node types (./node-types.ts): this package's nodes from ./packageNodes.ts, registered as
  *   `n8n-nodes-sustainability-compliance.<description.name>`; n8n core nodes, real when an n8n
  *   install is found (see findN8nNodesBase), else the test-only stand-ins of ./standins
- *   (Code and Send Email are always stand-ins); `options.nodeTypes` on top;
+ *   (Send Email is always a stand-in; there is no Code node: pin the rows); `options.nodeTypes` on top;
  * - additionalData with real URLs (http://localhost:5678/…, n8n's defaults), no sub-workflows,
  *   no task runners.
  *

@@ -1,8 +1,9 @@
 /**
  * Computed routes: sustainable investments, methodologies, EU Taxonomy, temperature score.
  */
-import { METHODOLOGIES, NOT_SUSTAINABLE_CODE, SIM_KEYS, findIsins, instrumentData, startSimulator, type Simulator } from '../index';
+import { METHODOLOGIES, NOT_SUSTAINABLE_CODE, SIM_KEYS, findIsins, instrumentData, startSimulator } from '../index';
 import { COMPANIES, FUNDS, UNKNOWN, call, without } from './helpers';
+import { useSimulator } from '../../helpers/simulator';
 
 const SCHEMA_MESSAGE = 'An error occurred while processing your request';
 const MISSING = { data: { message: 'Some instruments are missing required properties' } };
@@ -12,12 +13,7 @@ function holding(isin: string | null, marketValue: number, extra: Record<string,
 }
 
 describe('sustainable investments', () => {
-	let sim: Simulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(() => sim.close());
+	const sim = useSimulator();
 
 	it('lists the methodologies', async () => {
 		const res = await call(sim.url, 'GET', '/sustainable-investments/methodologies');
@@ -113,13 +109,9 @@ function expectedKpis(holdings: { isin: string; instrument_type: string; market_
 }
 
 describe('EU Taxonomy insights', () => {
-	let sim: Simulator;
 	const path = '/taxonomy/insights';
 
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(() => sim.close());
+	const sim = useSimulator();
 
 	it('computes the portfolio KPIs (sovereign bonds 0 / excluded; unknown ISINs 0)', async () => {
 		const holdings = [
@@ -181,14 +173,9 @@ describe('temperature score', () => {
 	});
 
 	describe('with the route', () => {
-		let sim: Simulator;
 		const path = '/temperature-score/insights';
 
-		beforeAll(async () => {
-			sim = await startSimulator({ temperatureRoute: true });
-		});
-		afterAll(() => sim.close());
-		beforeEach(() => sim.reset());
+		const sim = useSimulator({ temperatureRoute: true });
 
 		it('answers is_lock=true first, then the scores', async () => {
 			const holdings = [holding(COMPANIES[0], 600, { weight: 60 }), holding(FUNDS[0], 300, { instrument_type: 'etf', weight: 30 }), holding(UNKNOWN[0], 100, { weight: 10 })];

@@ -1,21 +1,17 @@
 /**
  * The /__sim/ control surface, used over HTTP by processes that cannot hold the Simulator object.
  */
-import { SIM_KEYS, startSimulator, type Simulator } from '../index';
+import { SIM_KEYS } from '../index';
 import { COMPANIES, call } from './helpers';
+import { useSimulator } from '../../helpers/simulator';
 
 const PROFILE = '/instruments/sustainability-profile';
 const ONE = { holdings: [{ isin: COMPANIES[0] }] };
 
 describe('control surface', () => {
-	let sim: Simulator;
 	const control = (method: string, path: string, body?: unknown) => call(sim.url, method, `/__sim${path}`, { key: null, body });
 
-	beforeAll(async () => {
-		sim = await startSimulator({ timeScale: 0.01 });
-	});
-	afterAll(() => sim.close());
-	beforeEach(() => sim.reset());
+	const sim = useSimulator({ timeScale: 0.01 });
 
 	it('reports health, stats and recorded requests (without counting itself)', async () => {
 		expect((await control('GET', '/health')).body).toEqual({ ok: true, url: sim.url, downloadUrl: sim.downloadUrl });

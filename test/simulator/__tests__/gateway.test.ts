@@ -1,20 +1,17 @@
 /**
  * Gateway behaviour: route table, keys, body size, burst limit, quota, faults, latency, request recording.
  */
-import { SIM_KEYS, startSimulator, type Simulator } from '../index';
+import { SIM_KEYS, startSimulator } from '../index';
 import { COMPANIES, call, sleep } from './helpers';
+import { useSimulator } from '../../helpers/simulator';
 
 const PROFILE = '/instruments/sustainability-profile';
 const ONE = { holdings: [{ isin: COMPANIES[0] }] };
 
 describe('gateway', () => {
-	let sim: Simulator;
 	let clock = new Date('2025-08-15T12:00:00Z');
 
-	beforeAll(async () => {
-		sim = await startSimulator({ now: () => clock, timeScale: 0.01 });
-	});
-	afterAll(() => sim.close());
+	const sim = useSimulator({ now: () => clock, timeScale: 0.01 }, { reset: false }); // reset below, after the clock
 	beforeEach(() => {
 		clock = new Date('2025-08-15T12:00:00Z');
 		sim.reset();

@@ -1,8 +1,9 @@
 /**
  * POST /instruments/*: limits, empty and isin-less holdings, ordering, unknown ISINs, values.
  */
-import { BUSINESS_INVOLVEMENT_CATEGORIES, ESG_METRICS, PAI_INDICATORS, instrumentData, startSimulator, type Simulator } from '../index';
+import { BUSINESS_INVOLVEMENT_CATEGORIES, ESG_METRICS, PAI_INDICATORS, instrumentData } from '../index';
 import { COMPANIES, FUNDS, UNKNOWN, call } from './helpers';
+import { useSimulator } from '../../helpers/simulator';
 
 const PROFILE = '/instruments/sustainability-profile';
 const PAI = '/instruments/sustainability-data';
@@ -12,12 +13,7 @@ const ALL = [PROFILE, PAI, INVOLVEMENTS, ESG];
 const AT_LEAST_ONE = { data: { message: 'Please provide at least one instrument' } };
 
 describe('instruments routes', () => {
-	let sim: Simulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(() => sim.close());
+	const sim = useSimulator();
 
 	it('refuses more than 10,000 entries with 403 and accepts 10,000', async () => {
 		const holdings = Array.from({ length: 10001 }, (_, i) => ({ isin: COMPANIES[i % COMPANIES.length] }));

@@ -1,8 +1,9 @@
 /**
  * Portfolio snapshots: every row of the state table (spec section 3), dates, currencies, organizations.
  */
-import { SIM_KEYS, startSimulator, type Simulator } from '../index';
+import { SIM_KEYS } from '../index';
 import { call } from './helpers';
+import { useSimulator } from '../../helpers/simulator';
 
 const NOW = new Date('2025-08-15T12:00:00Z');
 const ID = 'svc-portfolio:org-a_alpha';
@@ -20,16 +21,11 @@ function createBody(snapshotAt: string, extra: Record<string, unknown> = {}) {
 }
 
 describe('portfolios', () => {
-	let sim: Simulator;
 	const post = (body: unknown, key?: string) => call(sim.url, 'POST', '/portfolios', { body, key });
 	const list = async (key?: string) => (await call(sim.url, 'GET', '/portfolios', { key })).body;
 	const remove = (snapshotAt: string, path = PATH) => call(sim.url, 'DELETE', path, { body: { snapshot_at: snapshotAt } });
 
-	beforeAll(async () => {
-		sim = await startSimulator({ now: () => NOW });
-	});
-	afterAll(() => sim.close());
-	beforeEach(() => sim.reset());
+	const sim = useSimulator({ now: () => NOW });
 
 	it('creates a portfolio with one snapshot at the quarter end (identifier unknown => created)', async () => {
 		const res = await post(createBody('2025-05-02'));

@@ -8,8 +8,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { BENCHMARK_INDICES, OVERSIZED_BYTES, REDIRECT_PATH, SECRET_PAGE_TEXT, SIM_KEYS, startSimulator, type Simulator } from '../index';
+import { BENCHMARK_INDICES, OVERSIZED_BYTES, REDIRECT_PATH, SECRET_PAGE_TEXT, SIM_KEYS, startSimulator } from '../index';
 import { COMPANIES, FUNDS, call, sleep, without } from './helpers';
+import { useSimulator } from '../../helpers/simulator';
 
 const HAS_POPPLER = spawnSync('which', ['pdftoppm']).status === 0;
 if (!HAS_POPPLER) console.warn('pdftoppm not found (apt-get install poppler-utils): PDF rendering assertions are skipped');
@@ -44,14 +45,9 @@ function renderPdf(pdf: Buffer): { pages: number; text: string; stderr: string }
 }
 
 describe('reports', () => {
-	let sim: Simulator;
 	const post = (body: unknown, key?: string) => call(sim.url, 'POST', '/reports', { body, key });
 
-	beforeAll(async () => {
-		sim = await startSimulator({ now: () => new Date('2025-08-15T00:00:00Z') });
-	});
-	afterAll(() => sim.close());
-	beforeEach(() => sim.reset());
+	const sim = useSimulator({ now: () => new Date('2025-08-15T00:00:00Z') });
 
 	it('answers 201 with a link on another origin and the report metadata', async () => {
 		const res = await post(reportBody());

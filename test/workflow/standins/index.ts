@@ -1,13 +1,12 @@
 /**
- * Test-only stand-ins for the n8n core nodes the example workflows use (see each file's header
- * for the subset it implements). Keyed by the real node type names.
+ * Test-only stand-ins for the n8n core nodes the example workflows (and the chain builder's pinned Input, a No
+ * Operation node) use, see each file's header for the subset it implements. Keyed by the real node type names.
+ * Rows for a node under test come from pinned data (test/helpers/workflows.ts), not from a Code node.
  */
 import type { INodeType } from 'n8n-workflow';
 
-import { CodeStandIn } from './Code';
 import { EmailSendStandIn } from './EmailSend';
 import { ManualTriggerStandIn } from './ManualTrigger';
-import { MergeStandIn } from './Merge';
 import { NoOpStandIn } from './NoOp';
 import { ScheduleTriggerStandIn } from './ScheduleTrigger';
 import { SetStandIn } from './Set';
@@ -21,9 +20,7 @@ export function createStandIns(): Record<string, INodeType> {
 		'n8n-nodes-base.manualTrigger': new ManualTriggerStandIn(),
 		'n8n-nodes-base.scheduleTrigger': new ScheduleTriggerStandIn(),
 		'n8n-nodes-base.set': new SetStandIn(),
-		'n8n-nodes-base.code': new CodeStandIn(),
 		'n8n-nodes-base.emailSend': new EmailSendStandIn(),
-		'n8n-nodes-base.merge': new MergeStandIn(),
 		'n8n-nodes-base.noOp': new NoOpStandIn(),
 		'n8n-nodes-base.splitOut': new SplitOutStandIn(),
 	};
