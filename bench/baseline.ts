@@ -23,13 +23,20 @@ export async function baselineSfdr(
 	for (let start = 0; start < isins.length; start += 10_000) {
 		const response = await fetch(`${baseUrl}/instruments/sustainability-profile`, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': apiKey },
-			body: JSON.stringify({ holdings: isins.slice(start, start + 10_000).map((isin) => ({ isin })) }),
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json',
+				'x-api-key': apiKey,
+			},
+			body: JSON.stringify({
+				holdings: isins.slice(start, start + 10_000).map((isin) => ({ isin })),
+			}),
 		});
 		requests++;
 		if (!response.ok) throw new Error(`baseline: HTTP ${response.status}`);
 		const body = (await response.json()) as { data?: SfdrEntry[] };
-		for (const entry of body.data ?? []) if (entry.isin && !byIsin.has(entry.isin)) byIsin.set(entry.isin, entry);
+		for (const entry of body.data ?? [])
+			if (entry.isin && !byIsin.has(entry.isin)) byIsin.set(entry.isin, entry);
 	}
 	const output = items.map((item, index) => {
 		const isin = item.json.isin as string;

@@ -19,7 +19,12 @@ const MAX_INSTRUMENTS = 10_000;
 const MONTHLY_QUOTA = 10_000;
 const THIS_YEAR = new Date().getUTCFullYear();
 const LAST_YEAR = THIS_YEAR - 1;
-const QUARTER_DATES = [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`, `${LAST_YEAR}-09-30`, `${LAST_YEAR}-12-31`];
+const QUARTER_DATES = [
+	`${LAST_YEAR}-03-31`,
+	`${LAST_YEAR}-06-30`,
+	`${LAST_YEAR}-09-30`,
+	`${LAST_YEAR}-12-31`,
+];
 
 interface Case {
 	operation: string;
@@ -52,7 +57,11 @@ const instruments = (operation: string, extra: IDataObject = {}): NodeUnderTest 
 });
 
 /** `portfolios` × `holdings` rows of known, non-fund companies, with everything every portfolio route needs. */
-function holdingRows(portfolios: number, holdings: number, dates: string[] = [QUARTER_DATES[3]]): IDataObject[] {
+function holdingRows(
+	portfolios: number,
+	holdings: number,
+	dates: string[] = [QUARTER_DATES[3]],
+): IDataObject[] {
 	const isins = findIsins((data) => data.known && !data.isFund, holdings, 'SE');
 	const rows: IDataObject[] = [];
 	for (let p = 0; p < portfolios; p++) {
@@ -76,7 +85,9 @@ function holdingRows(portfolios: number, holdings: number, dates: string[] = [QU
 }
 
 function perItemCost(rows: number): string {
-	return rows > MONTHLY_QUOTA ? `${int(rows)} (over the monthly quota of ${int(MONTHLY_QUOTA)})` : int(rows);
+	return rows > MONTHLY_QUOTA
+		? `${int(rows)} (over the monthly quota of ${int(MONTHLY_QUOTA)})`
+		: int(rows);
 }
 
 function cases(quick: boolean): Case[] {
@@ -99,7 +110,8 @@ function cases(quick: boolean): Case[] {
 			route,
 			floor: Math.ceil(distinct / MAX_INSTRUMENTS),
 			floorLabel: `ceil(${int(distinct)} / 10,000) = ${Math.ceil(distinct / MAX_INSTRUMENTS)}`,
-			aggregate: items > MAX_INSTRUMENTS ? `refused (403): ${int(items)} instruments in one request` : '1',
+			aggregate:
+				items > MAX_INSTRUMENTS ? `refused (403): ${int(items)} instruments in one request` : '1',
 		});
 	}
 
@@ -137,7 +149,10 @@ function cases(quick: boolean): Case[] {
 		input: `${int(portfolioRows.length)} rows: ${portfolios} portfolios × ${holdings} holdings`,
 		rows: portfolioRows,
 		rowCount: portfolioRows.length,
-		node: { type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment', groupBy: 'portfolio_id' } },
+		node: {
+			type: 'euTaxonomy',
+			parameters: { operation: 'getPortfolioAlignment', groupBy: 'portfolio_id' },
+		},
 		route: 'POST /taxonomy/insights',
 		floor: portfolios,
 		floorLabel: `${portfolios} groups`,
@@ -149,7 +164,10 @@ function cases(quick: boolean): Case[] {
 		input: `${int(portfolioRows.length)} rows: ${portfolios} portfolios × ${holdings} holdings`,
 		rows: portfolioRows,
 		rowCount: portfolioRows.length,
-		node: { type: 'sustainableInvestments', parameters: { operation: 'classifyHoldings', methodology, groupBy: 'portfolio_id' } },
+		node: {
+			type: 'sustainableInvestments',
+			parameters: { operation: 'classifyHoldings', methodology, groupBy: 'portfolio_id' },
+		},
 		route: 'POST /sustainable-investments/insights',
 		floor: portfolios,
 		floorLabel: `${portfolios} groups`,
@@ -191,16 +209,22 @@ function cases(quick: boolean): Case[] {
 		route: 'POST /instruments/sustainability-profile',
 		floor: 0,
 		floorLabel: '0 (refused locally)',
-		aggregate: items > MAX_INSTRUMENTS ? 'refused (403)' : '1 (the API answers the ISIN with empty values)',
+		aggregate:
+			items > MAX_INSTRUMENTS ? 'refused (403)' : '1 (the API answers the ISIN with empty values)',
 		expectError: true,
 	});
-	const missingValue = portfolioRows.map((row, index) => (index === portfolioRows.length - 1 ? { ...row, market_value: '' } : row));
+	const missingValue = portfolioRows.map((row, index) =>
+		index === portfolioRows.length - 1 ? { ...row, market_value: '' } : row,
+	);
 	list.push({
 		operation: "EU Taxonomy: getPortfolioAlignment, Group By 'portfolio_id'",
 		input: `${int(missingValue.length)} rows, the last without a market value`,
 		rows: missingValue,
 		rowCount: missingValue.length,
-		node: { type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment', groupBy: 'portfolio_id' } },
+		node: {
+			type: 'euTaxonomy',
+			parameters: { operation: 'getPortfolioAlignment', groupBy: 'portfolio_id' },
+		},
 		route: 'POST /taxonomy/insights',
 		floor: 0,
 		floorLabel: '0 (refused locally)',
@@ -212,14 +236,21 @@ function cases(quick: boolean): Case[] {
 		input: `${int(missingValue.length)} rows, the last without a market value`,
 		rows: missingValue,
 		rowCount: missingValue.length,
-		node: { type: 'sustainableInvestments', parameters: { operation: 'classifyHoldings', methodology, groupBy: 'portfolio_id' } },
+		node: {
+			type: 'sustainableInvestments',
+			parameters: { operation: 'classifyHoldings', methodology, groupBy: 'portfolio_id' },
+		},
 		route: 'POST /sustainable-investments/insights',
 		floor: 0,
 		floorLabel: '0 (refused locally)',
 		aggregate: 'refused (400): missing required properties',
 		expectError: true,
 	});
-	const futureDate = snapshots.map((row) => (row.portfolio_id === `fund-${snapPortfolios - 1}` && row.date === QUARTER_DATES[3] ? { ...row, date: `${THIS_YEAR + 1}-03-31` } : row));
+	const futureDate = snapshots.map((row) =>
+		row.portfolio_id === `fund-${snapPortfolios - 1}` && row.date === QUARTER_DATES[3]
+			? { ...row, date: `${THIS_YEAR + 1}-03-31` }
+			: row,
+	);
 	list.push({
 		operation: "Portfolio Snapshots: createOrUpdateSnapshot, Group By 'portfolio_id, date'",
 		input: `${int(futureDate.length)} rows, the last group dated next year`,
@@ -232,7 +263,9 @@ function cases(quick: boolean): Case[] {
 		aggregate: 'refused (400): future-year date',
 		expectError: true,
 	});
-	const futureReport = reportRows.map((row) => (row.portfolio_id === `fund-${reports - 1}` ? { ...row, date: `${THIS_YEAR + 1}-03-31` } : row));
+	const futureReport = reportRows.map((row) =>
+		row.portfolio_id === `fund-${reports - 1}` ? { ...row, date: `${THIS_YEAR + 1}-03-31` } : row,
+	);
 	list.push({
 		operation: "Sustainability Reports: generatePdfReport, Group By 'portfolio_id'",
 		input: `${int(futureReport.length)} rows, the last group dated next year`,
@@ -289,7 +322,9 @@ export const economy: Section = {
 			const result = await measure(sim, entry);
 			const failed = result.status !== 'success' || result.error !== undefined;
 			if (failed !== !!entry.expectError) {
-				throw new Error(`${entry.operation} (${entry.input}): expected ${entry.expectError ? 'an error' : 'success'}, got ${result.status} ${result.error ?? ''}`);
+				throw new Error(
+					`${entry.operation} (${entry.input}): expected ${entry.expectError ? 'an error' : 'success'}, got ${result.status} ${result.error ?? ''}`,
+				);
 			}
 			measured.push(result);
 		}
@@ -303,7 +338,15 @@ export const economy: Section = {
 			perItemCost(m.case.rowCount),
 			m.case.aggregate,
 		];
-		const columns = ['Operation', 'Input', 'Requests seen by the simulator', 'Floor', 'At the floor', 'HTTP Request node, one item at a time', 'HTTP Request after Aggregate'];
+		const columns = [
+			'Operation',
+			'Input',
+			'Requests seen by the simulator',
+			'Floor',
+			'At the floor',
+			'HTTP Request node, one item at a time',
+			'HTTP Request after Aggregate',
+		];
 		const good = measured.filter((m) => !m.case.expectError);
 		const bad = measured.filter((m) => m.case.expectError);
 		const command = context.command('economy');
@@ -317,7 +360,7 @@ export const economy: Section = {
 					columns,
 					rows: good.map(row),
 					notes: [
-						'Requests: every request the simulator received on the API listener for the route (its own count), in one workflow run inside n8n\'s engine.',
+						"Requests: every request the simulator received on the API listener for the route (its own count), in one workflow run inside n8n's engine.",
 						'HTTP Request node columns are computed, not run: one request per input item; or one request with every row after an Aggregate node. The instruments routes refuse more than 10,000 instruments in one request (403); on the portfolio routes one request mixes every group into one portfolio.',
 					],
 				},
@@ -326,7 +369,9 @@ export const economy: Section = {
 					command,
 					columns,
 					rows: bad.map(row),
-					notes: bad.map((m) => `${m.case.operation} (${m.case.input}): "${(m.error ?? '').slice(0, 160)}"`),
+					notes: bad.map(
+						(m) => `${m.case.operation} (${m.case.input}): "${(m.error ?? '').slice(0, 160)}"`,
+					),
 				},
 			],
 			data: measured.map((m) => ({ ...m, case: { ...m.case, rows: undefined } })),

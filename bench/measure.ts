@@ -29,7 +29,10 @@ export interface MemoryPeak {
  * over the level measured just before, after a full GC. Samples are taken when the event loop is free, so a peak
  * inside one long synchronous stretch can be missed; the sample right after `work` catches what is still held.
  */
-export async function withMemoryPeak<T>(work: () => Promise<T>, everyMs = 5): Promise<{ value: T; memory: MemoryPeak }> {
+export async function withMemoryPeak<T>(
+	work: () => Promise<T>,
+	everyMs = 5,
+): Promise<{ value: T; memory: MemoryPeak }> {
 	collectGarbage();
 	const before = process.memoryUsage();
 	let heapPeak = before.heapUsed;
@@ -45,7 +48,10 @@ export async function withMemoryPeak<T>(work: () => Promise<T>, everyMs = 5): Pr
 	try {
 		const value = await work();
 		sample();
-		return { value, memory: { heapDelta: heapPeak - before.heapUsed, rssDelta: rssPeak - before.rss, samples } };
+		return {
+			value,
+			memory: { heapDelta: heapPeak - before.heapUsed, rssDelta: rssPeak - before.rss, samples },
+		};
 	} finally {
 		clearInterval(timer);
 	}
@@ -67,7 +73,8 @@ export function max(values: number[]): number {
 }
 
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-export const ms = (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
+export const ms = (value: number) =>
+	value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`;
 export const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
 export const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
 export const int = (value: number) => value.toLocaleString('en-US');

@@ -30,17 +30,39 @@ interface Row {
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 
-async function nodeSample(baseUrl: string, count: number): Promise<{ sample: Sample; outputs: number }> {
-	const workflow = benchWorkflow({ generate: { count, distinct: count } }, { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } });
+async function nodeSample(
+	baseUrl: string,
+	count: number,
+): Promise<{ sample: Sample; outputs: number }> {
+	const workflow = benchWorkflow(
+		{ generate: { count, distinct: count } },
+		{ type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } },
+	);
 	const { value, memory } = await withMemoryPeak(async () => {
 		const run = await timedRun(workflow, baseUrl);
 		if (run.result.error) throw run.result.error;
-		return { executeMs: run.executeMs, nodeStepMs: run.nodeStepMs, wallMs: run.wallMs, outputs: run.result.items(NODE).length };
+		return {
+			executeMs: run.executeMs,
+			nodeStepMs: run.nodeStepMs,
+			wallMs: run.wallMs,
+			outputs: run.result.items(NODE).length,
+		};
 	});
-	return { sample: { executeMs: value.executeMs, nodeStepMs: value.nodeStepMs, wallMs: value.wallMs, memory }, outputs: value.outputs };
+	return {
+		sample: {
+			executeMs: value.executeMs,
+			nodeStepMs: value.nodeStepMs,
+			wallMs: value.wallMs,
+			memory,
+		},
+		outputs: value.outputs,
+	};
 }
 
-async function baselineSample(baseUrl: string, count: number): Promise<{ ms: number; memory: MemoryPeak; outputs: number }> {
+async function baselineSample(
+	baseUrl: string,
+	count: number,
+): Promise<{ ms: number; memory: MemoryPeak; outputs: number }> {
 	const { value, memory } = await withMemoryPeak(async () => {
 		const items: INodeExecutionData[] = generateRows(count, count).map((json) => ({ json }));
 		const started = performance.now();
@@ -77,12 +99,16 @@ export const overhead: Section = {
 							row.node.push(sample);
 						} else {
 							const sample = await baselineSample(baseUrl, count);
-							if (sample.outputs !== count) throw new Error(`baseline gave ${sample.outputs} items`);
+							if (sample.outputs !== count)
+								throw new Error(`baseline gave ${sample.outputs} items`);
 							row.baseline.push({ ms: sample.ms, memory: sample.memory });
 						}
 					}
 				}
-				row.requests = target === 'simulator' ? (await sim.requestCount(SFDR)) / (2 * runs) : Math.ceil(count / 10_000);
+				row.requests =
+					target === 'simulator'
+						? (await sim.requestCount(SFDR)) / (2 * runs)
+						: Math.ceil(count / 10_000);
 				await sim.reset();
 				rows.push(row);
 				collectGarbage();
@@ -134,13 +160,20 @@ export const overhead: Section = {
 							'Baseline (bench/baseline.ts): distinct ISINs, the same bodies (10,000 ISINs each) sent one after the other with fetch, matched by ISIN, the same output objects; no ISIN normalising or check-digit test.',
 							'Memory: peak of process.memoryUsage() sampled every 5 ms during the whole workflow run (engine, input node, our node, run data) or the whole baseline (input rows + output), minus the level after a forced GC just before; median of the runs.',
 						]
-					: ['Same runs, but every request is answered by a replay of the answer the simulator gave to the identical request (bench/simHost.ts), so the ratio shows the client-side cost.'],
+					: [
+							'Same runs, but every request is answered by a replay of the answer the simulator gave to the identical request (bench/simHost.ts), so the ratio shows the client-side cost.',
+						],
 		});
 		const largest = (target: Row['target']) => rows.filter((row) => row.target === target).at(-1)!;
 		const check = (target: Row['target']) => {
 			const row = largest(target);
-			const value = median(row.node.map((s) => s.executeMs)) / median(row.baseline.map((s) => s.ms));
-			return { name: `execute()/fetch ratio ≤ 1.25 at ${int(row.items)} items (${target})`, ok: value <= 1.25, value: ratio(value) };
+			const value =
+				median(row.node.map((s) => s.executeMs)) / median(row.baseline.map((s) => s.ms));
+			return {
+				name: `execute()/fetch ratio ≤ 1.25 at ${int(row.items)} items (${target})`,
+				ok: value <= 1.25,
+				value: ratio(value),
+			};
 		};
 		return {
 			id: 'overhead',

@@ -43,7 +43,9 @@ export function renderSection(section: SectionResult): string {
 	const parts = [`### ${section.title}`, '', ...section.tables.map(renderTable)];
 	if (section.checks?.length) {
 		parts.push(
-			section.checks.map((check) => `- Target ${check.ok ? 'met' : 'MISSED'}: ${check.name} (${check.value})`).join('\n'),
+			section.checks
+				.map((check) => `- Target ${check.ok ? 'met' : 'MISSED'}: ${check.name} (${check.value})`)
+				.join('\n'),
 			'',
 		);
 	}

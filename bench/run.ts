@@ -31,13 +31,20 @@ function parseArgs(argv: string[]): { quick: boolean; only: string[] } {
 		if (arg === '--quick') quick = true;
 		else if (arg === '--only' || arg.startsWith('--only=')) {
 			const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-			only = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+			only = (value ?? '')
+				.split(',')
+				.map((name) => name.trim())
+				.filter(Boolean);
 			const unknown = only.filter((name) => !SECTIONS.some((section) => section.id === name));
 			if (unknown.length || only.length === 0) {
-				throw new Error(`--only takes a comma-separated list of ${SECTIONS.map((s) => s.id).join(', ')} (got "${value ?? ''}")`);
+				throw new Error(
+					`--only takes a comma-separated list of ${SECTIONS.map((s) => s.id).join(', ')} (got "${value ?? ''}")`,
+				);
 			}
 		} else if (arg === '--help' || arg === '-h') {
-			process.stdout.write(`Usage: npm run bench [-- --quick] [-- --only ${SECTIONS.map((s) => s.id).join(',')}]\n`);
+			process.stdout.write(
+				`Usage: npm run bench [-- --quick] [-- --only ${SECTIONS.map((s) => s.id).join(',')}]\n`,
+			);
 			process.exit(0);
 		} else throw new Error(`Unknown argument ${arg} (use --quick, --only <sections>)`);
 	}
@@ -48,7 +55,8 @@ async function main(): Promise<void> {
 	const { quick, only } = parseArgs(process.argv.slice(2));
 	const started = Date.now();
 	const results: SectionResult[] = [];
-	const log = (message: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
+	const log = (message: string) =>
+		process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
 	for (const section of SECTIONS.filter((candidate) => only.includes(candidate.id))) {
 		const simulators: ChildSimulator[] = [];
 		const context: BenchContext = {
@@ -93,12 +101,18 @@ main().then(
 	// n8n-core's HTTP agents keep sockets alive: leave at once instead of waiting for them.
 	() => process.exit(0),
 	(error: unknown) => {
-		process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		process.exit(1);
 	},
 );
 
 /** The n8n-core the bench ran in, as installed (the dev dependency moves with n8n). */
 function n8nCoreVersion(): string {
-	return (JSON.parse(readFileSync(require.resolve('n8n-core/package.json'), 'utf8')) as { version: string }).version;
+	return (
+		JSON.parse(readFileSync(require.resolve('n8n-core/package.json'), 'utf8')) as {
+			version: string;
+		}
+	).version;
 }

@@ -71,7 +71,7 @@ export const scale: Section = {
 				ms(client),
 				perItemUs(client, items),
 				mb(heap),
-				`${((heap / items) / 1024).toFixed(2)} KB`,
+				`${(heap / items / 1024).toFixed(2)} KB`,
 				mb(median(samples.map((s) => s.rss))),
 			];
 		});

@@ -8,7 +8,13 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { BurstLimit, FaultSpec, RecordedRequest, RouteKey, SimulatorOptions } from '../test/simulator';
+import type {
+	BurstLimit,
+	FaultSpec,
+	RecordedRequest,
+	RouteKey,
+	SimulatorOptions,
+} from '../test/simulator';
 
 export interface Stats {
 	total: number;
@@ -29,7 +35,12 @@ export class ChildSimulator {
 	static async start(options: SimulatorOptions = {}): Promise<ChildSimulator> {
 		const child = spawn(
 			process.execPath,
-			['-r', 'ts-node/register/transpile-only', join(__dirname, 'simHost.ts'), JSON.stringify(options)],
+			[
+				'-r',
+				'ts-node/register/transpile-only',
+				join(__dirname, 'simHost.ts'),
+				JSON.stringify(options),
+			],
 			{ cwd: join(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
 		);
 		const line = await new Promise<string>((resolve, reject) => {
@@ -41,7 +52,11 @@ export class ChildSimulator {
 			});
 			child.once('exit', (code) => reject(new Error(`simulator host exited with ${code}`)));
 		});
-		const { url, downloadUrl, replayUrl } = JSON.parse(line) as { url: string; downloadUrl: string; replayUrl: string };
+		const { url, downloadUrl, replayUrl } = JSON.parse(line) as {
+			url: string;
+			downloadUrl: string;
+			replayUrl: string;
+		};
 		return new ChildSimulator(child, url, downloadUrl, replayUrl);
 	}
 
@@ -51,7 +66,8 @@ export class ChildSimulator {
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		if (!response.ok) throw new Error(`simulator control ${path}: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(`simulator control ${path}: ${response.status} ${await response.text()}`);
 		return await response.json();
 	}
 
@@ -78,7 +94,9 @@ export class ChildSimulator {
 
 	/** Recorded requests of a route (with bodies: keep to small ones). */
 	async requests(route: RouteKey): Promise<RecordedRequest[]> {
-		const answer = (await this.control('GET', `requests?route=${encodeURIComponent(route)}`)) as { requests: RecordedRequest[] };
+		const answer = (await this.control('GET', `requests?route=${encodeURIComponent(route)}`)) as {
+			requests: RecordedRequest[];
+		};
 		return answer.requests;
 	}
 

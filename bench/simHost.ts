@@ -44,7 +44,13 @@ async function main(): Promise<void> {
 				return;
 			}
 			const forward = httpRequest(
-				{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+				{
+					host: target.hostname,
+					port: target.port,
+					method: req.method,
+					path: req.url,
+					headers: req.headers,
+				},
 				(answer) => {
 					const parts: Buffer[] = [];
 					answer.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -73,7 +79,9 @@ async function main(): Promise<void> {
 	await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
 	const replayUrl = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
 
-	process.stdout.write(`${JSON.stringify({ url: sim.url, downloadUrl: sim.downloadUrl, replayUrl })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ url: sim.url, downloadUrl: sim.downloadUrl, replayUrl })}\n`,
+	);
 	const stop = () => {
 		replay.close();
 		replay.closeAllConnections();
@@ -85,6 +93,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

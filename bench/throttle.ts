@@ -35,12 +35,24 @@ interface Outcome {
 
 const sfdr = (concurrency = 1): NodeUnderTest => ({
 	type: 'sustainabilityInstruments',
-	parameters: { operation: 'getSfdrClassification', options: { batchSize: BATCH, ...(concurrency > 1 ? { concurrency } : {}) } },
+	parameters: {
+		operation: 'getSfdrClassification',
+		options: { batchSize: BATCH, ...(concurrency > 1 ? { concurrency } : {}) },
+	},
 });
 
-async function runScenario(sim: ChildSimulator, scenario: Scenario, repeat: number): Promise<Outcome> {
+async function runScenario(
+	sim: ChildSimulator,
+	scenario: Scenario,
+	repeat: number,
+): Promise<Outcome> {
 	const requestsNeeded = scenario.executions * Math.ceil(scenario.isins / BATCH);
-	const outcome: Outcome = { scenario: scenario.name, requestsNeeded, idealMs: (requestsNeeded / RATE) * WINDOW_MS, runs: [] };
+	const outcome: Outcome = {
+		scenario: scenario.name,
+		requestsNeeded,
+		idealMs: (requestsNeeded / RATE) * WINDOW_MS,
+		runs: [],
+	};
 	for (let run = 0; run < repeat; run++) {
 		await sim.reset();
 		// An idle second first, so the window starts empty.
@@ -48,12 +60,21 @@ async function runScenario(sim: ChildSimulator, scenario: Scenario, repeat: numb
 		const started = performance.now();
 		const results = await Promise.all(
 			Array.from({ length: scenario.executions }, (_, index) =>
-				timedRun(benchWorkflow(generateRows(scenario.isins, scenario.isins, 'US', index * scenario.isins), scenario.node), sim.url, { timeoutMs: 300_000 }),
+				timedRun(
+					benchWorkflow(
+						generateRows(scenario.isins, scenario.isins, 'US', index * scenario.isins),
+						scenario.node,
+					),
+					sim.url,
+					{ timeoutMs: 300_000 },
+				),
 			),
 		);
 		const ms = performance.now() - started;
 		const stats = await sim.stats();
-		const failed = results.filter((result) => result.result.status !== 'success' || result.result.error);
+		const failed = results.filter(
+			(result) => result.result.status !== 'success' || result.result.error,
+		);
 		outcome.runs.push({
 			ms,
 			failed: failed.length,
@@ -61,7 +82,9 @@ async function runScenario(sim: ChildSimulator, scenario: Scenario, repeat: numb
 			refused: stats.byStatus['429'] ?? 0,
 			error: failed[0]?.result.error?.message,
 		});
-		for (const result of results) if (!result.result.error && result.result.items(NODE).length === 0) throw new Error('no output');
+		for (const result of results)
+			if (!result.result.error && result.result.items(NODE).length === 0)
+				throw new Error('no output');
 	}
 	return outcome;
 }
@@ -80,9 +103,19 @@ export const throttle: Section = {
 		// the first contact with the limit, the next ones run with what the transport learned (within 30 s).
 		const fresh = () => context.simulator({ burstLimit: { requests: RATE, windowMs: WINDOW_MS } });
 		const scenarios: Scenario[] = [
-			{ name: `Get SFDR Classification, ${int(isins)} ISINs, Batch Size ${BATCH}`, executions: 1, isins, node: sfdr() },
+			{
+				name: `Get SFDR Classification, ${int(isins)} ISINs, Batch Size ${BATCH}`,
+				executions: 1,
+				isins,
+				node: sfdr(),
+			},
 			{ name: `… with Concurrency 4`, executions: 1, isins, node: sfdr(4) },
-			{ name: `4 executions at once (same key), ${int(isins / 4)} ISINs each`, executions: 4, isins: isins / 4, node: sfdr() },
+			{
+				name: `4 executions at once (same key), ${int(isins / 4)} ISINs each`,
+				executions: 4,
+				isins: isins / 4,
+				node: sfdr(),
+			},
 		];
 		const outcomes: Outcome[] = [];
 		for (const scenario of scenarios) {
@@ -100,7 +133,16 @@ export const throttle: Section = {
 			};
 			context.log('throttle: Retry On Fail on a node without backoff');
 			const sim = await fresh();
-			retry = await runScenario(sim, { name: "n8n's Retry On Fail (5 tries, 5 s apart) on a node without backoff, same work", executions: 1, isins, node: retryNode }, 1);
+			retry = await runScenario(
+				sim,
+				{
+					name: "n8n's Retry On Fail (5 tries, 5 s apart) on a node without backoff, same work",
+					executions: 1,
+					isins,
+					node: retryNode,
+				},
+				1,
+			);
 			outcomes.push(retry);
 			await sim.close();
 		}
@@ -126,7 +168,16 @@ export const throttle: Section = {
 				{
 					title: `Burst limit ${RATE} requests per ${WINDOW_MS} ms (sliding window, per key), M requests needed`,
 					command: context.command('throttle'),
-					columns: ['Work', 'M', 'Ideal M / R', 'Lower bound (M − R) / R', 'Completion time (runs 1, 2, 3)', 'Median / ideal', 'Failed executions', 'Requests sent / refused with 429'],
+					columns: [
+						'Work',
+						'M',
+						'Ideal M / R',
+						'Lower bound (M − R) / R',
+						'Completion time (runs 1, 2, 3)',
+						'Median / ideal',
+						'Failed executions',
+						'Requests sent / refused with 429',
+					],
 					rows,
 					notes: [
 						"Completion: from starting the execution(s) to the last one finishing, in n8n's engine (warmed up); the simulator's window is empty at the start of each run.",
@@ -143,7 +194,11 @@ export const throttle: Section = {
 			checks: outcomes.slice(0, 3).map((outcome) => {
 				const value = median(outcome.runs.map((run) => run.ms)) / outcome.idealMs;
 				const failed = outcome.runs.reduce((sum, run) => sum + run.failed, 0);
-				return { name: `${outcome.scenario}: ≤ 1.2 × ideal, no failure`, ok: value <= 1.2 && failed === 0, value: `${ratio(value)}, ${failed} failed` };
+				return {
+					name: `${outcome.scenario}: ≤ 1.2 × ideal, no failure`,
+					ok: value <= 1.2 && failed === 0,
+					value: `${ratio(value)}, ${failed} failed`,
+				};
 			}),
 		};
 	},

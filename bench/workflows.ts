@@ -25,11 +25,20 @@ export interface NodeUnderTest {
  * which builds 100,000 rows without a 100,000-row code literal).
  */
 export function benchWorkflow(
-	input: IDataObject[] | { generate: { count: number; distinct: number; country?: string; start?: number } },
+	input:
+		| IDataObject[]
+		| { generate: { count: number; distinct: number; country?: string; start?: number } },
 	node: NodeUnderTest,
 ): WorkflowInput {
 	const { onError, ...settings } = node.settings ?? {};
-	const spec: NodeSpec = { type: node.type, parameters: node.parameters, name: NODE, onError, settings, credentials: CREDENTIAL_REF };
+	const spec: NodeSpec = {
+		type: node.type,
+		parameters: node.parameters,
+		name: NODE,
+		onError,
+		settings,
+		credentials: CREDENTIAL_REF,
+	};
 	if (Array.isArray(input)) return chainWorkflow(input, spec);
 	const generate: INode = {
 		...INPUT_NODE,
@@ -37,7 +46,11 @@ export function benchWorkflow(
 		parameters: input.generate as unknown as INode['parameters'],
 	};
 	const workflow = chainWorkflow([], spec);
-	return { ...workflow, nodes: workflow.nodes.map((entry) => (entry.name === INPUT ? generate : entry)), pinData: {} };
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((entry) => (entry.name === INPUT ? generate : entry)),
+		pinData: {},
+	};
 }
 
 export interface TimedRun {

@@ -48,7 +48,14 @@ export class SustainabilityComplianceApi implements ICredentialType {
 			default: '',
 			displayOptions: {
 				show: {
-					baseUrl: [{ _cnd: { regex: '^\\s*[hH][tT][tT][pP]://(?!(localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(:\\d+)?(/|\\s*$))' } }],
+					baseUrl: [
+						{
+							_cnd: {
+								regex:
+									'^\\s*[hH][tT][tT][pP]://(?!(localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(:\\d+)?(/|\\s*$))',
+							},
+						},
+					],
 				},
 			},
 		},
@@ -126,7 +133,8 @@ export class SustainabilityComplianceApi implements ICredentialType {
 				properties: {
 					key: 'message',
 					value: 'Too Many Requests',
-					message: 'The API is throttling this key for a moment (too many requests). The key is probably fine: test again in a minute.',
+					message:
+						'The API is throttling this key for a moment (too many requests). The key is probably fine: test again in a minute.',
 				},
 			},
 			{
@@ -142,7 +150,8 @@ export class SustainabilityComplianceApi implements ICredentialType {
 				properties: {
 					key: 'data.message',
 					value: 'Internal server error',
-					message: "The API had an unexpected error. Test again; if it persists, contact the vendor's support.",
+					message:
+						"The API had an unexpected error. Test again; if it persists, contact the vendor's support.",
 				},
 			},
 			// Last: whatever answered is not the API's portfolio list (another server, an HTML page, an unknown error).

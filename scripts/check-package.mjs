@@ -13,7 +13,15 @@
 //    registry.npmjs.org must carry an SLSA provenance attestation, which only `npm publish --provenance` from CI
 //    creates) and its download of the source commit that attestation names. The publish workflow provides both.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
@@ -37,7 +45,9 @@ function npm(args) {
 		env: { ...process.env, npm_config_dry_run: 'false' },
 	});
 	if (result.status !== 0) {
-		throw new Error(`npm ${args.join(' ')} failed (exit ${result.status}):\n${result.stderr}${result.stdout}`);
+		throw new Error(
+			`npm ${args.join(' ')} failed (exit ${result.status}):\n${result.stderr}${result.stdout}`,
+		);
 	}
 	return JSON.parse(result.stdout);
 }
@@ -49,7 +59,9 @@ function npm(args) {
 const n8nFiles = [...(packageJson.n8n?.nodes ?? []), ...(packageJson.n8n?.credentials ?? [])];
 const unbuilt = n8nFiles.filter((file) => !existsSync(join(root, file)));
 if (unbuilt.length > 0) {
-	console.error(`The package is not built (missing ${unbuilt.join(', ')}): run \`npm run build\` first.`);
+	console.error(
+		`The package is not built (missing ${unbuilt.join(', ')}): run \`npm run build\` first.`,
+	);
 	process.exit(1);
 }
 
@@ -57,7 +69,9 @@ const [dryRun] = npm(['pack', '--dry-run', '--json', '--ignore-scripts']);
 const packed = dryRun.files.map((file) => file.path).sort();
 const packedSet = new Set(packed);
 
-console.log(`npm pack --dry-run: ${dryRun.filename}, ${packed.length} files, ${dryRun.size} B packed, ${dryRun.unpackedSize} B unpacked`);
+console.log(
+	`npm pack --dry-run: ${dryRun.filename}, ${packed.length} files, ${dryRun.size} B packed, ${dryRun.unpackedSize} B unpacked`,
+);
 for (const file of dryRun.files.slice().sort((a, b) => a.path.localeCompare(b.path))) {
 	console.log(`  ${String(file.size).padStart(7)}  ${file.path}`);
 }
@@ -72,11 +86,15 @@ const built = [
 ];
 for (const file of packed) {
 	if (alwaysShipped.has(file)) continue;
-	const rule = built.map(({ pattern, source }) => ({ match: pattern.exec(file), source })).find(({ match }) => match);
+	const rule = built
+		.map(({ pattern, source }) => ({ match: pattern.exec(file), source }))
+		.find(({ match }) => match);
 	if (!rule) {
 		problem(`packed but not loaded by n8n: ${file}`);
 	} else if (!existsSync(join(root, rule.source(rule.match)))) {
-		problem(`packed but stale (no source ${rule.source(rule.match)}; run \`npm run build\`): ${file}`);
+		problem(
+			`packed but stale (no source ${rule.source(rule.match)}; run \`npm run build\`): ${file}`,
+		);
 	}
 }
 for (const file of alwaysShipped) {
@@ -87,9 +105,12 @@ for (const file of alwaysShipped) {
 function checkIcon(declaredIn, icon, what) {
 	for (const value of typeof icon === 'object' && icon !== null ? Object.values(icon) : [icon]) {
 		if (typeof value !== 'string' || !value.startsWith('file:')) continue;
-		const iconPath = posix.normalize(posix.join(posix.dirname(declaredIn), value.slice('file:'.length)));
+		const iconPath = posix.normalize(
+			posix.join(posix.dirname(declaredIn), value.slice('file:'.length)),
+		);
 		if (iconPath.startsWith('../')) problem(`${what}: icon ${value} points outside the package`);
-		else if (!packedSet.has(iconPath)) problem(`${what}: icon ${value} (${iconPath}) is not packed`);
+		else if (!packedSet.has(iconPath))
+			problem(`${what}: icon ${value} (${iconPath}) is not packed`);
 	}
 }
 
@@ -105,7 +126,10 @@ for (const file of packageJson.n8n?.nodes ?? []) {
 	const codex = file.replace(/\.js$/, '.json');
 	if (!packedSet.has(codex)) problem(`${file}: codex file ${codex} is not packed`);
 	for (const node of exportedInstances(file)) {
-		const descriptions = [node.description ?? node.baseDescription, ...Object.values(node.nodeVersions ?? {}).map((v) => v.description)];
+		const descriptions = [
+			node.description ?? node.baseDescription,
+			...Object.values(node.nodeVersions ?? {}).map((v) => v.description),
+		];
 		for (const description of descriptions.filter(Boolean)) {
 			checkIcon(file, description.icon, `${file} (${description.name})`);
 		}
@@ -113,7 +137,8 @@ for (const file of packageJson.n8n?.nodes ?? []) {
 }
 for (const file of packageJson.n8n?.credentials ?? []) {
 	if (!packedSet.has(file)) problem(`n8n.credentials names ${file}, which is not packed`);
-	for (const credential of exportedInstances(file)) checkIcon(file, credential.icon, `${file} (${credential.name})`);
+	for (const credential of exportedInstances(file))
+		checkIcon(file, credential.icon, `${file} (${credential.name})`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -134,14 +159,20 @@ try {
 	const [tarball] = npm(['pack', '--json', '--ignore-scripts', '--pack-destination', workDir]);
 	const packageDir = join(workDir, 'package');
 	mkdirSync(packageDir);
-	const tar = spawnSync('tar', ['-xzf', join(workDir, tarball.filename), '-C', packageDir, '--strip-components=1'], {
-		encoding: 'utf8',
-	});
+	const tar = spawnSync(
+		'tar',
+		['-xzf', join(workDir, tarball.filename), '-C', packageDir, '--strip-components=1'],
+		{
+			encoding: 'utf8',
+		},
+	);
 	if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);
 
 	const unpacked = listFiles(packageDir).sort();
 	if (unpacked.join('\n') !== packed.join('\n')) {
-		problem(`the tarball's files differ from npm pack --dry-run's list:\n  ${unpacked.join('\n  ')}`);
+		problem(
+			`the tarball's files differ from npm pack --dry-run's list:\n  ${unpacked.join('\n  ')}`,
+		);
 	}
 
 	const legs = [
@@ -149,11 +180,16 @@ try {
 		{ name: 'tarball leg', dir: packageDir, patterns: ['**/*.js', 'package.json'] },
 	];
 	for (const leg of legs) {
-		const files = glob.sync(leg.patterns, { cwd: leg.dir, ignore: ['node_modules/**', '**/package-lock.json'] });
+		const files = glob.sync(leg.patterns, {
+			cwd: leg.dir,
+			ignore: ['node_modules/**', '**/package-lock.json'],
+		});
 		const result = await analyzePackage(leg.dir, leg.patterns);
 		const legFindings = result.passed ? 0 : countFindings(result.details);
 		findings += legFindings;
-		console.log(`\nscanner ${leg.name}: ${files.length} files (${leg.patterns.join(', ')}), ${legFindings} finding${legFindings === 1 ? '' : 's'}`);
+		console.log(
+			`\nscanner ${leg.name}: ${files.length} files (${leg.patterns.join(', ')}), ${legFindings} finding${legFindings === 1 ? '' : 's'}`,
+		);
 		if (files.length === 0) problem(`scanner ${leg.name}: no files to lint`);
 		if (!result.passed) {
 			console.log(result.message);
@@ -168,7 +204,9 @@ try {
 function listFiles(dir, base = dir) {
 	return readdirSync(dir).flatMap((name) => {
 		const path = join(dir, name);
-		return statSync(path).isDirectory() ? listFiles(path, base) : [relative(base, path).split(sep).join('/')];
+		return statSync(path).isDirectory()
+			? listFiles(path, base)
+			: [relative(base, path).split(sep).join('/')];
 	});
 }
 
@@ -181,7 +219,11 @@ function countFindings(details) {
 console.log(`\nscanner findings: ${findings}`);
 for (const message of problems) console.error(`✖ ${message}`);
 if (problems.length > 0 || findings > 0) {
-	console.error(`\ncheck:package failed: ${problems.length} packing problems, ${findings} scanner findings`);
+	console.error(
+		`\ncheck:package failed: ${problems.length} packing problems, ${findings} scanner findings`,
+	);
 	process.exit(1);
 }
-console.log('check:package passed: the package ships only what n8n loads, and n8n\'s scanner finds nothing');
+console.log(
+	"check:package passed: the package ships only what n8n loads, and n8n's scanner finds nothing",
+);

@@ -24,20 +24,30 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { baseUrl: process.env.SC_BASE_URL, apiKey: process.env.SC_API_KEY, out: join(root, 'demo-output') };
+	const args: Args = {
+		baseUrl: process.env.SC_BASE_URL,
+		apiKey: process.env.SC_API_KEY,
+		out: join(root, 'demo-output'),
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
 		const value = () => inline ?? argv[++i];
 		if (flag === '--base-url') args.baseUrl = value();
 		else if (flag === '--api-key') args.apiKey = value();
 		else if (flag === '--out') args.out = resolve(value());
-		else if (flag === '--only') args.only = value().split(',').map((s) => s.trim());
+		else if (flag === '--only')
+			args.only = value()
+				.split(',')
+				.map((s) => s.trim());
 		else if (flag === '--help' || flag === '-h') {
-			console.log('usage: npm run demo [-- --base-url URL --api-key KEY] [--out DIR] [--only 01,03]');
+			console.log(
+				'usage: npm run demo [-- --base-url URL --api-key KEY] [--out DIR] [--only 01,03]',
+			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${argv[i]} (try --help)`);
 	}
-	if (Boolean(args.baseUrl) !== Boolean(args.apiKey)) throw new Error('give both --base-url and --api-key, or neither (the simulator is used)');
+	if (Boolean(args.baseUrl) !== Boolean(args.apiKey))
+		throw new Error('give both --base-url and --api-key, or neither (the simulator is used)');
 	return args;
 }
 
@@ -58,7 +68,9 @@ function buildIfNeeded(): void {
 		newestMtime(join(root, 'credentials'), (n) => n.endsWith('.ts')),
 	);
 	const built = newestMtime(join(root, 'dist'), (n) => n.endsWith('.js'));
-	const missing = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }).n8n.nodes.some((p) => !existsSync(join(root, p)));
+	const missing = (
+		JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }
+	).n8n.nodes.some((p) => !existsSync(join(root, p)));
 	if (!missing && built >= sources) return;
 	console.log('Building the package (npm run build)…');
 	execSync('npm run build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -68,10 +80,40 @@ type Json = Record<string, unknown>;
 
 /** What to show of each example's result nodes: node name -> columns (first rows). */
 const SHOW: Record<string, Record<string, string[]>> = {
-	'01': { 'Business Involvements': ['Name', 'sfdr_article', 'pai_scope_1_emissions', 'pai_carbon_footprint', 'business_involvements_total_score', 'business_involvements_thermal_coal_weight'] },
-	'02': { 'Store Snapshots': ['portfolio_id', 'outcome', 'quarter_end', 'holdings_count', 'removed_count'], 'List Portfolios': ['identifier', 'name', 'latest_snapshot', 'snapshot_count'] },
-	'03': { 'Generate MiFID II Report': ['file_name', 'file_size', 'snapshot_at', 'default_benchmark', 'request_id'], 'Email the Report': ['to', 'subject'] },
-	'04': { 'EU Taxonomy KPIs': ['measure', 'scope', 'excluding_sovereign_bonds', 'percent'], 'Sustainable Investment Classes': ['Name', 'isin', 'label', 'removed_reason'] },
+	'01': {
+		'Business Involvements': [
+			'Name',
+			'sfdr_article',
+			'pai_scope_1_emissions',
+			'pai_carbon_footprint',
+			'business_involvements_total_score',
+			'business_involvements_thermal_coal_weight',
+		],
+	},
+	'02': {
+		'Store Snapshots': [
+			'portfolio_id',
+			'outcome',
+			'quarter_end',
+			'holdings_count',
+			'removed_count',
+		],
+		'List Portfolios': ['identifier', 'name', 'latest_snapshot', 'snapshot_count'],
+	},
+	'03': {
+		'Generate MiFID II Report': [
+			'file_name',
+			'file_size',
+			'snapshot_at',
+			'default_benchmark',
+			'request_id',
+		],
+		'Email the Report': ['to', 'subject'],
+	},
+	'04': {
+		'EU Taxonomy KPIs': ['measure', 'scope', 'excluding_sovereign_bonds', 'percent'],
+		'Sustainable Investment Classes': ['Name', 'isin', 'label', 'removed_reason'],
+	},
 	'05': { 'Portfolio Temperature': ['type', 'name', 'temperature_score', 'target', 'industry'] },
 };
 
@@ -90,7 +132,9 @@ const HIGHLIGHTS: Record<string, (items: (node: string) => Json[]) => string[]> 
 	'05': (items) => {
 		const summary = items('Portfolio Temperature').find((i) => i.type === 'portfolio');
 		return summary
-			? [`Portfolio temperature ${summary.portfolio_temperature_score} °C over ${summary.covered_market_value_percent} % of market value (${summary.scored_count} scored, ${summary.removed_count} removed); ${summary.requests} requests, waited ${summary.waited_seconds} s for the calculation`]
+			? [
+					`Portfolio temperature ${summary.portfolio_temperature_score} °C over ${summary.covered_market_value_percent} % of market value (${summary.scored_count} scored, ${summary.removed_count} removed); ${summary.requests} requests, waited ${summary.waited_seconds} s for the calculation`,
+				]
 			: [];
 	},
 };
@@ -106,7 +150,8 @@ function table(rows: Json[], columns: string[], limit = 6): string {
 	if (!cols.length || !rows.length) return '    (no rows)';
 	const shown = rows.slice(0, limit).map((r) => cols.map((c) => cell(r[c])));
 	const widths = cols.map((c, i) => Math.max(c.length, ...shown.map((r) => r[i].length)));
-	const line = (cells: string[]) => `    ${cells.map((v, i) => v.padEnd(widths[i])).join('  ')}`.trimEnd();
+	const line = (cells: string[]) =>
+		`    ${cells.map((v, i) => v.padEnd(widths[i])).join('  ')}`.trimEnd();
 	const more = rows.length > limit ? `\n    … ${rows.length - limit} more` : '';
 	return [line(cols), line(widths.map((w) => '-'.repeat(w))), ...shown.map(line)].join('\n') + more;
 }
@@ -128,24 +173,37 @@ async function main(): Promise<void> {
 		.filter((f) => /^\d\d-.*\.json$/.test(f))
 		.filter((f) => !args.only || args.only.some((o) => f.startsWith(o)))
 		.sort();
-	console.log(`\nSustainability Compliance nodes — demo against ${sim ? `the embedded simulator (${baseUrl}, key sim-all-families)` : baseUrl}`);
-	console.log(`${files.length} example workflows; outputs go to ${relative(process.cwd(), outDir) || '.'}/\n`);
+	console.log(
+		`\nSustainability Compliance nodes — demo against ${sim ? `the embedded simulator (${baseUrl}, key sim-all-families)` : baseUrl}`,
+	);
+	console.log(
+		`${files.length} example workflows; outputs go to ${relative(process.cwd(), outDir) || '.'}/\n`,
+	);
 
 	let failures = 0;
 	for (const file of files) {
 		const id = file.slice(0, 2);
-		const workflow = loadWorkflowFile(join(root, 'examples', file)) as { name?: string; meta?: { description?: string } };
+		const workflow = loadWorkflowFile(join(root, 'examples', file)) as {
+			name?: string;
+			meta?: { description?: string };
+		};
 		const before = sim?.requestCount() ?? 0;
 		const started = Date.now();
 		const result = await runWorkflow(workflow as never, {
 			credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
 			timeoutMs: 180_000,
 		});
-		const requests = sim ? `${sim.requestCount() - before} API request(s)` : 'requests: see your API usage';
+		const requests = sim
+			? `${sim.requestCount() - before} API request(s)`
+			: 'requests: see your API usage';
 		console.log(`━━ ${file}: ${workflow.name}`);
 		if (workflow.meta?.description) console.log(`   ${workflow.meta.description}`);
-		console.log(`   ${result.status === 'success' ? 'OK' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`);
-		console.log(`   items per node: ${result.executionOrder.map((n) => `${n} ${result.items(n).length}`).join(' → ')}`);
+		console.log(
+			`   ${result.status === 'success' ? 'OK' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`,
+		);
+		console.log(
+			`   items per node: ${result.executionOrder.map((n) => `${n} ${result.items(n).length}`).join(' → ')}`,
+		);
 		if (result.error) {
 			failures++;
 			console.log(`   error: ${result.error.message}`);
@@ -157,29 +215,49 @@ async function main(): Promise<void> {
 		mkdirSync(exampleDir, { recursive: true });
 		for (const nodeName of result.executionOrder) {
 			const items = result.items(nodeName);
-			writeFileSync(join(exampleDir, `${nodeName.replace(/[^\w.-]+/g, '_')}.json`), JSON.stringify(items.map((i) => i.json), null, 1));
+			writeFileSync(
+				join(exampleDir, `${nodeName.replace(/[^\w.-]+/g, '_')}.json`),
+				JSON.stringify(
+					items.map((i) => i.json),
+					null,
+					1,
+				),
+			);
 			for (let index = 0; index < items.length; index++) {
 				for (const [property, binary] of Object.entries(items[index].binary ?? {})) {
 					const bytes = await result.binary(nodeName, index, property);
 					const path = join(exampleDir, binary.fileName ?? `${nodeName}-${index}-${property}`);
 					writeFileSync(path, bytes);
-					console.log(`   wrote ${relative(process.cwd(), path)} (${bytes.length} bytes, ${binary.mimeType})`);
+					console.log(
+						`   wrote ${relative(process.cwd(), path)} (${bytes.length} bytes, ${binary.mimeType})`,
+					);
 				}
 			}
 		}
 		for (const [nodeName, columns] of Object.entries(SHOW[id] ?? {})) {
 			if (!result.executionOrder.includes(nodeName)) continue;
 			console.log(`   ${nodeName}:`);
-			console.log(table(result.items(nodeName).map((i) => i.json as Json), columns));
+			console.log(
+				table(
+					result.items(nodeName).map((i) => i.json as Json),
+					columns,
+				),
+			);
 		}
-		for (const line of HIGHLIGHTS[id]?.((node) => result.items(node).map((i) => i.json as Json)) ?? []) console.log(`   ${line}`);
+		for (const line of HIGHLIGHTS[id]?.((node) => result.items(node).map((i) => i.json as Json)) ??
+			[])
+			console.log(`   ${line}`);
 		for (const email of result.emails) {
-			console.log(`   email that would be sent to ${email.to}: "${email.subject}" with ${email.attachments.map((a) => `${a.fileName} (${a.size} bytes)`).join(', ')}`);
+			console.log(
+				`   email that would be sent to ${email.to}: "${email.subject}" with ${email.attachments.map((a) => `${a.fileName} (${a.size} bytes)`).join(', ')}`,
+			);
 		}
 		console.log('');
 	}
 	if (sim) {
-		console.log(`Simulator: ${sim.requestCount()} API requests in all for ${files.length} workflows.`);
+		console.log(
+			`Simulator: ${sim.requestCount()} API requests in all for ${files.length} workflows.`,
+		);
 		await sim.close();
 	}
 	console.log(`Outputs: ${outDir}`);

@@ -17,19 +17,32 @@ if (!n8nVersion) {
 	console.error('usage: record-n8n-workflow-exports.ts <n8n version>');
 	process.exit(2);
 }
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8' }).trim();
+const npm = (args: string[], cwd: string) =>
+	execFileSync('npm', args, { cwd, encoding: 'utf8' }).trim();
 
 async function main(): Promise<void> {
 	const dir = mkdtempSync(join(tmpdir(), 'n8n-workflow-exports-'));
 	try {
 		const workflowVersion = npm(['view', `n8n@${n8nVersion}`, 'dependencies.n8n-workflow'], dir);
 		writeFileSync(join(dir, 'package.json'), '{ "private": true }');
-		npm(['i', '--no-audit', '--no-fund', '--ignore-scripts', `n8n-workflow@${workflowVersion}`], dir);
-		const exported = (await import(join(dir, 'node_modules', 'n8n-workflow'))) as Record<string, unknown>;
-		const record = { n8n: n8nVersion, 'n8n-workflow': workflowVersion, exports: Object.keys(exported).sort() };
+		npm(
+			['i', '--no-audit', '--no-fund', '--ignore-scripts', `n8n-workflow@${workflowVersion}`],
+			dir,
+		);
+		const exported = (await import(join(dir, 'node_modules', 'n8n-workflow'))) as Record<
+			string,
+			unknown
+		>;
+		const record = {
+			n8n: n8nVersion,
+			'n8n-workflow': workflowVersion,
+			exports: Object.keys(exported).sort(),
+		};
 		const out = join(__dirname, '..', 'test', 'compat', 'n8n-workflow-exports.json');
 		writeFileSync(out, `${JSON.stringify(record, null, '\t')}\n`);
-		console.log(`n8n ${n8nVersion}: n8n-workflow ${workflowVersion}, ${record.exports.length} exports -> ${out}`);
+		console.log(
+			`n8n ${n8nVersion}: n8n-workflow ${workflowVersion}, ${record.exports.length} exports -> ${out}`,
+		);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

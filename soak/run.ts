@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // n8n-core writes an encryption key under the user folder on first use: keep it out of $HOME (as the tests do).
-if (!process.env.N8N_USER_FOLDER) process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'n8n-sc-soak-'));
+if (!process.env.N8N_USER_FOLDER)
+	process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'n8n-sc-soak-'));
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
 import { FAULT_KINDS, VOLATILE_KEYS, runSoak } from './soak';
@@ -22,7 +23,14 @@ import type { SoakOptions } from './soak';
 const MAX_SECONDS = 85;
 
 function parseArgs(argv: string[]): SoakOptions & { quiet: boolean } {
-	const options: SoakOptions & { quiet: boolean } = { seconds: 75, seed: 20251121, probability: 0.3, slowMs: 50, examples: [], quiet: false };
+	const options: SoakOptions & { quiet: boolean } = {
+		seconds: 75,
+		seed: 20251121,
+		probability: 0.3,
+		slowMs: 50,
+		examples: [],
+		quiet: false,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
 		const value = () => inline ?? argv[++i];
@@ -49,10 +57,17 @@ function parseArgs(argv: string[]): SoakOptions & { quiet: boolean } {
 				options.quiet = true;
 				break;
 			default:
-				throw new Error(`unknown option ${argv[i]} (options: --seconds, --seed, --probability, --slow-ms, --example, --replay, --quiet)`);
+				throw new Error(
+					`unknown option ${argv[i]} (options: --seconds, --seed, --probability, --slow-ms, --example, --replay, --quiet)`,
+				);
 		}
 	}
-	for (const [name, number] of Object.entries({ seconds: options.seconds, seed: options.seed, probability: options.probability, slowMs: options.slowMs })) {
+	for (const [name, number] of Object.entries({
+		seconds: options.seconds,
+		seed: options.seed,
+		probability: options.probability,
+		slowMs: options.slowMs,
+	})) {
 		if (!Number.isFinite(number) || number < 0) throw new Error(`--${name} must be a number >= 0`);
 	}
 	return options;
@@ -67,15 +82,28 @@ async function main(): Promise<number> {
 	);
 	const summary = await runSoak({ ...options, log: options.quiet ? undefined : print });
 	const retries = summary.requestsSeen - summary.faultFreeRequests;
-	const faults = Object.entries(summary.faults).map(([kind, count]) => `${kind} ${count}`).join(', ') || 'none';
+	const faults =
+		Object.entries(summary.faults)
+			.map(([kind, count]) => `${kind} ${count}`)
+			.join(', ') || 'none';
 	print('');
-	print(`examples: ${summary.references.map((r) => `${r.example} (${r.ok ? `${r.requests} requests` : 'FAILED fault-free'})`).join(', ')}`);
-	print(`faulted runs: ${summary.runs.length - summary.cut} in ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.cut ? ` (and ${summary.cut} stopped by the time limit, not counted)` : ''}`);
-	print(`requests: ${summary.requestsSeen} seen vs ${summary.faultFreeRequests} fault-free (${retries} retries); faults injected: ${faults}`);
+	print(
+		`examples: ${summary.references.map((r) => `${r.example} (${r.ok ? `${r.requests} requests` : 'FAILED fault-free'})`).join(', ')}`,
+	);
+	print(
+		`faulted runs: ${summary.runs.length - summary.cut} in ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.cut ? ` (and ${summary.cut} stopped by the time limit, not counted)` : ''}`,
+	);
+	print(
+		`requests: ${summary.requestsSeen} seen vs ${summary.faultFreeRequests} fault-free (${retries} retries); faults injected: ${faults}`,
+	);
 	print(`expected failures ("500 twice", retried once by design): ${summary.expected500}`);
-	print(`dropped after sending: ${summary.uncertainReports} run(s) with a PDF report reported uncertain (accepted), ${summary.settledSnapshots} snapshot(s) settled by the list of portfolios`);
+	print(
+		`dropped after sending: ${summary.uncertainReports} run(s) with a PDF report reported uncertain (accepted), ${summary.settledSnapshots} snapshot(s) settled by the list of portfolios`,
+	);
 	for (const run of summary.runs.filter((record) => record.outcome === 'failed')) {
-		print(`FAILED run ${run.run} ${run.example} (replay: --replay ${run.seed} --example ${run.example}): ${run.problems.join('; ')}`);
+		print(
+			`FAILED run ${run.run} ${run.example} (replay: --replay ${run.seed} --example ${run.example}): ${run.problems.join('; ')}`,
+		);
 	}
 	const failed = summary.failed + (summary.runs.length - summary.cut === 0 ? 1 : 0);
 	print(`${summary.passed} passed, ${failed} failed`);

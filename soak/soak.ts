@@ -42,7 +42,13 @@ import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { startSimulator } from '../test/simulator';
-import type { FaultKind, PortfolioState, RecordedRequest, RouteKey, Simulator } from '../test/simulator';
+import type {
+	FaultKind,
+	PortfolioState,
+	RecordedRequest,
+	RouteKey,
+	Simulator,
+} from '../test/simulator';
 import { loadWorkflowFile, runWorkflow } from '../test/workflow/runner';
 import type { WorkflowInput, WorkflowRunResult } from '../test/workflow/runner';
 
@@ -50,10 +56,24 @@ export const API_KEY = 'sim-all-families';
 export const ORGANIZATION = 'org-a';
 
 /** The fault kinds drawn from, uniformly; see the header for what is left out and why. */
-export const FAULT_KINDS: FaultKind[] = ['429-message', '429-status', '503', '500', 'drop', 'processed-drop', 'slow'];
+export const FAULT_KINDS: FaultKind[] = [
+	'429-message',
+	'429-status',
+	'503',
+	'500',
+	'drop',
+	'processed-drop',
+	'slow',
+];
 
 /** Keys whose values change from run to run; replaced by `<volatile>`. */
-export const VOLATILE_KEYS = ['request_id', 'location_url', 'waited_seconds', 'startTime', 'executionTime'];
+export const VOLATILE_KEYS = [
+	'request_id',
+	'location_url',
+	'waited_seconds',
+	'startTime',
+	'executionTime',
+];
 /** Values that change from run to run wherever they appear (also inside text such as an email body). */
 export const VOLATILE_PATTERNS: Array<[RegExp, string]> = [
 	[/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
@@ -96,7 +116,13 @@ export interface RunRecord {
 }
 
 export interface SoakSummary {
-	references: Array<{ example: string; requests: number; ms: number; ok: boolean; problem?: string }>;
+	references: Array<{
+		example: string;
+		requests: number;
+		ms: number;
+		ok: boolean;
+		problem?: string;
+	}>;
 	runs: RunRecord[];
 	passed: number;
 	failed: number;
@@ -129,14 +155,19 @@ export interface Snapshot {
 }
 
 /** The example workflows: every examples/*.json with a nodes array (holdings.sample.json is data, not a workflow). */
-export function exampleWorkflows(dir: string, only?: string[]): Array<{ example: string; workflow: WorkflowInput }> {
+export function exampleWorkflows(
+	dir: string,
+	only?: string[],
+): Array<{ example: string; workflow: WorkflowInput }> {
 	return readdirSync(dir)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
 		.filter((file) => !only?.length || only.some((name) => file.includes(name)))
 		.flatMap((file) => {
 			try {
-				return [{ example: file.replace(/\.json$/, ''), workflow: loadWorkflowFile(join(dir, file)) }];
+				return [
+					{ example: file.replace(/\.json$/, ''), workflow: loadWorkflowFile(join(dir, file)) },
+				];
 			} catch {
 				return [];
 			}
@@ -144,7 +175,10 @@ export function exampleWorkflows(dir: string, only?: string[]): Array<{ example:
 }
 
 function scrub(text: string): string {
-	return VOLATILE_PATTERNS.reduce((current, [pattern, replacement]) => current.replace(pattern, replacement), text);
+	return VOLATILE_PATTERNS.reduce(
+		(current, [pattern, replacement]) => current.replace(pattern, replacement),
+		text,
+	);
 }
 
 export function normalise(value: unknown): unknown {
@@ -153,7 +187,9 @@ export function normalise(value: unknown): unknown {
 	if (value && typeof value === 'object') {
 		const out: Record<string, unknown> = {};
 		for (const key of Object.keys(value).sort()) {
-			out[key] = VOLATILE_KEYS.includes(key) ? '<volatile>' : normalise((value as Record<string, unknown>)[key]);
+			out[key] = VOLATILE_KEYS.includes(key)
+				? '<volatile>'
+				: normalise((value as Record<string, unknown>)[key]);
 		}
 		return out;
 	}
@@ -172,7 +208,8 @@ async function normaliseItems(items: INodeExecutionData[]): Promise<unknown[]> {
 	const out: unknown[] = [];
 	for (const item of items) {
 		const binary: Record<string, unknown> = {};
-		for (const [property, data] of Object.entries(item.binary ?? {})) binary[property] = await binaryDigest(data);
+		for (const [property, data] of Object.entries(item.binary ?? {}))
+			binary[property] = await binaryDigest(data);
 		out.push(normalise({ json: item.json, binary, pairedItem: item.pairedItem ?? null }));
 	}
 	return out;
@@ -180,11 +217,17 @@ async function normaliseItems(items: INodeExecutionData[]): Promise<unknown[]> {
 
 /** Trigger nodes output the clock (a Schedule Trigger gives the time it fired): their output is not compared. */
 function triggerNodes(workflow: WorkflowInput): Set<string> {
-	return new Set(workflow.nodes.filter((node) => /trigger$/i.test(node.type)).map((node) => node.name));
+	return new Set(
+		workflow.nodes.filter((node) => /trigger$/i.test(node.type)).map((node) => node.name),
+	);
 }
 
 /** Every node's outputs (all output indexes), the emails the Send Email stand-in recorded, and the stored portfolios. */
-async function snapshot(result: WorkflowRunResult, sim: Simulator, workflow: WorkflowInput): Promise<Snapshot> {
+async function snapshot(
+	result: WorkflowRunResult,
+	sim: Simulator,
+	workflow: WorkflowInput,
+): Promise<Snapshot> {
 	const nodes: Record<string, unknown> = {};
 	const triggers = triggerNodes(workflow);
 	for (const name of Object.keys(result.outputs).sort()) {
@@ -197,18 +240,38 @@ async function snapshot(result: WorkflowRunResult, sim: Simulator, workflow: Wor
 	const emails = result.emails.map((email) =>
 		normalise({
 			...email,
-			attachments: email.attachments.map(({ content, ...rest }) => ({ ...rest, sha256: createHash('sha256').update(content).digest('hex') })),
+			attachments: email.attachments.map(({ content, ...rest }) => ({
+				...rest,
+				sha256: createHash('sha256').update(content).digest('hex'),
+			})),
 		}),
 	);
-	return { nodes, emails, portfolios: normalise(sim.portfolioState(ORGANIZATION) as PortfolioState[]) };
+	return {
+		nodes,
+		emails,
+		portfolios: normalise(sim.portfolioState(ORGANIZATION) as PortfolioState[]),
+	};
 }
 
 /** Paths where two snapshots differ, for the report (at most `max`). */
-export function differences(expected: unknown, actual: unknown, path = '', max = 8, out: string[] = []): string[] {
+export function differences(
+	expected: unknown,
+	actual: unknown,
+	path = '',
+	max = 8,
+	out: string[] = [],
+): string[] {
 	if (out.length >= max) return out;
 	if (Object.is(expected, actual)) return out;
-	if (typeof expected !== typeof actual || expected === null || actual === null || typeof expected !== 'object') {
-		out.push(`${path || '(root)'}: expected ${JSON.stringify(expected)?.slice(0, 120)}, got ${JSON.stringify(actual)?.slice(0, 120)}`);
+	if (
+		typeof expected !== typeof actual ||
+		expected === null ||
+		actual === null ||
+		typeof expected !== 'object'
+	) {
+		out.push(
+			`${path || '(root)'}: expected ${JSON.stringify(expected)?.slice(0, 120)}, got ${JSON.stringify(actual)?.slice(0, 120)}`,
+		);
 		return out;
 	}
 	if (Array.isArray(expected) !== Array.isArray(actual)) {
@@ -220,7 +283,13 @@ export function differences(expected: unknown, actual: unknown, path = '', max =
 	}
 	const keys = new Set([...Object.keys(expected as object), ...Object.keys(actual as object)]);
 	for (const key of keys) {
-		differences((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], `${path}${Array.isArray(expected) ? `[${key}]` : `.${key}`}`, max, out);
+		differences(
+			(expected as Record<string, unknown>)[key],
+			(actual as Record<string, unknown>)[key],
+			`${path}${Array.isArray(expected) ? `[${key}]` : `.${key}`}`,
+			max,
+			out,
+		);
 	}
 	return out;
 }
@@ -234,9 +303,11 @@ function countFaults(requests: RecordedRequest[]): Partial<Record<FaultKind, num
 /** The route of the node that failed (from its outgoing requests), to check the "500 twice" explanation. */
 function isExpected500Twice(result: WorkflowRunResult, requests: RecordedRequest[]): boolean {
 	const message = result.error?.message ?? '';
-	if (!/had an unexpected error on the .* request, also when asked again/.test(message)) return false;
+	if (!/had an unexpected error on the .* request, also when asked again/.test(message))
+		return false;
 	const byRoute = new Map<RouteKey | null, number>();
-	for (const request of requests) if (request.fault === '500') byRoute.set(request.route, (byRoute.get(request.route) ?? 0) + 1);
+	for (const request of requests)
+		if (request.fault === '500') byRoute.set(request.route, (byRoute.get(request.route) ?? 0) + 1);
 	return [...byRoute.values()].some((count) => count >= 2);
 }
 
@@ -247,13 +318,20 @@ const DROPS: ReadonlyArray<FaultKind | null> = ['drop', 'processed-drop'];
  * /reports of this run (the transport cannot tell whether it was processed) and that report was never asked for again.
  */
 export function isUncertainReport(result: WorkflowRunResult, requests: RecordedRequest[]): boolean {
-	if (!/PDF report request .*whether the API carried it out is not known/.test(result.error?.message ?? '')) return false;
+	if (
+		!/PDF report request .*whether the API carried it out is not known/.test(
+			result.error?.message ?? '',
+		)
+	)
+		return false;
 	const reports = requests.filter((request) => request.route === 'POST /reports');
 	const dropped = reports.filter((request) => DROPS.includes(request.fault));
 	if (dropped.length === 0) return false;
 	return dropped.every((drop) => {
 		const body = JSON.stringify(drop.body);
-		return !reports.some((other) => other.at >= drop.at && other !== drop && JSON.stringify(other.body) === body);
+		return !reports.some(
+			(other) => other.at >= drop.at && other !== drop && JSON.stringify(other.body) === body,
+		);
 	});
 }
 
@@ -262,8 +340,14 @@ export function isUncertainReport(result: WorkflowRunResult, requests: RecordedR
  * `stored` with our own message, where the fault-free run has the API's `created` or `updated`. They take the
  * reference's outcome and message (everything else must match). Returns how many, at most one per dropped POST.
  */
-export function acceptSettledSnapshots(reference: Snapshot, actual: Snapshot, requests: RecordedRequest[]): { accepted: number; problems: string[] } {
-	const drops = requests.filter((request) => request.route === 'POST /portfolios' && DROPS.includes(request.fault)).length;
+export function acceptSettledSnapshots(
+	reference: Snapshot,
+	actual: Snapshot,
+	requests: RecordedRequest[],
+): { accepted: number; problems: string[] } {
+	const drops = requests.filter(
+		(request) => request.route === 'POST /portfolios' && DROPS.includes(request.fault),
+	).length;
 	let accepted = 0;
 	for (const [name, outputs] of Object.entries(actual.nodes)) {
 		if (!Array.isArray(outputs)) continue;
@@ -271,16 +355,33 @@ export function acceptSettledSnapshots(reference: Snapshot, actual: Snapshot, re
 			if (!Array.isArray(items)) return;
 			items.forEach((item, index) => {
 				const json = (item as { json?: Record<string, unknown> }).json;
-				const expected = ((reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as { json?: Record<string, unknown> } | undefined)?.json;
-				if (!json || !expected || json.outcome !== 'stored' || !['created', 'updated'].includes(String(expected.outcome))) return;
-				if (json.identifier !== expected.identifier || json.quarter_end !== expected.quarter_end) return;
+				const expected = (
+					(reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as
+						| { json?: Record<string, unknown> }
+						| undefined
+				)?.json;
+				if (
+					!json ||
+					!expected ||
+					json.outcome !== 'stored' ||
+					!['created', 'updated'].includes(String(expected.outcome))
+				)
+					return;
+				if (json.identifier !== expected.identifier || json.quarter_end !== expected.quarter_end)
+					return;
 				json.outcome = expected.outcome;
 				json.message = expected.message;
 				accepted++;
 			});
 		});
 	}
-	return { accepted, problems: accepted > drops ? [`${accepted} snapshots reported settled, but only ${drops} POST /portfolios dropped`] : [] };
+	return {
+		accepted,
+		problems:
+			accepted > drops
+				? [`${accepted} snapshots reported settled, but only ${drops} POST /portfolios dropped`]
+				: [],
+	};
 }
 
 /**
@@ -288,8 +389,15 @@ export function acceptSettledSnapshots(reference: Snapshot, actual: Snapshot, re
  * so the run needs fewer polls than the fault-free one: the summary's `requests` may be lower by at most the number
  * of such drops. It takes the reference's value (everything else must match).
  */
-export function acceptAdvancedPolls(reference: Snapshot, actual: Snapshot, requests: RecordedRequest[]): number {
-	const drops = requests.filter((request) => request.route === 'POST /temperature-score/insights' && request.fault === 'processed-drop').length;
+export function acceptAdvancedPolls(
+	reference: Snapshot,
+	actual: Snapshot,
+	requests: RecordedRequest[],
+): number {
+	const drops = requests.filter(
+		(request) =>
+			request.route === 'POST /temperature-score/insights' && request.fault === 'processed-drop',
+	).length;
 	if (drops === 0) return 0;
 	let accepted = 0;
 	for (const [name, outputs] of Object.entries(actual.nodes)) {
@@ -298,8 +406,18 @@ export function acceptAdvancedPolls(reference: Snapshot, actual: Snapshot, reque
 			if (!Array.isArray(items)) return;
 			items.forEach((item, index) => {
 				const json = (item as { json?: Record<string, unknown> }).json;
-				const expected = ((reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as { json?: Record<string, unknown> } | undefined)?.json;
-				if (!json || !expected || typeof json.requests !== 'number' || typeof expected.requests !== 'number') return;
+				const expected = (
+					(reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as
+						| { json?: Record<string, unknown> }
+						| undefined
+				)?.json;
+				if (
+					!json ||
+					!expected ||
+					typeof json.requests !== 'number' ||
+					typeof expected.requests !== 'number'
+				)
+					return;
 				const fewer = expected.requests - json.requests;
 				if (fewer <= 0 || fewer > drops) return;
 				json.requests = expected.requests;
@@ -340,9 +458,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 	if (examples.length === 0) throw new Error(`no example workflows in ${dir}`);
 
 	// Example 05 needs the temperature route (not open on production, so off by default in the simulator).
-	const sim = await startSimulator({ temperatureRoute: true, temperatureLockRequests: options.temperatureLockRequests ?? 1 });
+	const sim = await startSimulator({
+		temperatureRoute: true,
+		temperatureLockRequests: options.temperatureLockRequests ?? 1,
+	});
 	const run = (workflow: WorkflowInput, timeoutMs: number) =>
-		runWorkflow(workflow, { credentials: { sustainabilityComplianceApi: { apiKey: API_KEY, baseUrl: sim.url } }, timeoutMs });
+		runWorkflow(workflow, {
+			credentials: { sustainabilityComplianceApi: { apiKey: API_KEY, baseUrl: sim.url } },
+			timeoutMs,
+		});
 	try {
 		// 1. Fault-free reference of each example.
 		const references: Reference[] = [];
@@ -359,7 +483,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 				log(`reference ${example}: FAILED ${problem}`);
 				continue;
 			}
-			references.push({ example, workflow, outputs: await snapshot(result, sim, workflow), requests, ms });
+			references.push({
+				example,
+				workflow,
+				outputs: await snapshot(result, sim, workflow),
+				requests,
+				ms,
+			});
 			summary.references.push({ example, requests, ms, ok: true });
 			log(`reference ${example}: ${requests} requests, ${ms} ms`);
 		}
@@ -381,9 +511,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 				ranThisRound++;
 				const seed = options.replaySeed ?? options.seed + runIndex;
 				sim.reset();
-				sim.setFaults('*', { probability: options.probability, kinds: FAULT_KINDS, slowMs: options.slowMs, seed });
+				sim.setFaults('*', {
+					probability: options.probability,
+					kinds: FAULT_KINDS,
+					slowMs: options.slowMs,
+					seed,
+				});
 				const begin = Date.now();
-				const result = await run(reference.workflow, forced ? 60_000 : Math.max(1000, remaining() - 500));
+				const result = await run(
+					reference.workflow,
+					forced ? 60_000 : Math.max(1000, remaining() - 500),
+				);
 				const ms = Date.now() - begin;
 				slowest.set(reference.example, Math.max(slowest.get(reference.example) ?? 0, ms));
 				const requests = sim.requests();
@@ -419,7 +557,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 					const settled = acceptSettledSnapshots(reference.outputs, actual, requests);
 					acceptAdvancedPolls(reference.outputs, actual, requests);
 					summary.settledSnapshots += settled.accepted;
-					if (settled.accepted) note = ` (${settled.accepted} snapshot(s) settled by the list of portfolios)`;
+					if (settled.accepted)
+						note = ` (${settled.accepted} snapshot(s) settled by the list of portfolios)`;
 					record.problems.push(...settled.problems, ...differences(reference.outputs, actual));
 				}
 				if (record.problems.length) record.outcome = 'failed';
@@ -431,7 +570,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 				}
 				summary.requestsSeen += record.requests;
 				summary.faultFreeRequests += record.referenceRequests;
-				for (const [kind, count] of Object.entries(record.faults)) summary.faults[kind as FaultKind] = (summary.faults[kind as FaultKind] ?? 0) + count;
+				for (const [kind, count] of Object.entries(record.faults))
+					summary.faults[kind as FaultKind] = (summary.faults[kind as FaultKind] ?? 0) + count;
 				if (record.outcome === 'passed') summary.passed++;
 				else if (record.outcome === 'failed') summary.failed++;
 				else summary.expected500++;

@@ -27,11 +27,19 @@ const sim = useSimulator();
 
 /** lodash.get with a dot path, as the CLI applies a responseSuccessBody rule. */
 function get(value: unknown, path: string): unknown {
-	return path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
+	return path
+		.split('.')
+		.reduce<unknown>(
+			(at, key) =>
+				at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined,
+			value,
+		);
 }
 
 /** What the dialog shows: `{ status, message }`, as CredentialsTester.runRequestTest computes it. */
-async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
+async function testCredential(
+	data: ICredentialDataDecryptedObject,
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const testRequest = credential.test;
 	const nodeType = {
 		description: {
@@ -44,7 +52,15 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 			inputs: ['main'],
 			outputs: ['main'],
 			credentials: [{ name: TYPE, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: testRequest.request },
+					default: '',
+				},
+			],
 		},
 	} as unknown as INodeType;
 	const node: INode = {
@@ -58,7 +74,9 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 	};
 	const nodeTypes = new HarnessNodeTypes().add('tempCredentialTest', nodeType);
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes([credential]), { [TYPE]: data });
+	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes([credential]), {
+		[TYPE]: data,
+	});
 	const additionalData = {
 		credentialsHelper,
 		currentNodeParameters: node.parameters,
@@ -78,18 +96,27 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 		{ node, data: {}, source: null },
 		[],
 	);
-	const routingNode = new RoutingNode(context, nodeType, { id: 'c1', name: 'Test', type: TYPE, data });
+	const routingNode = new RoutingNode(context, nodeType, {
+		id: 'c1',
+		name: 'Test',
+		type: TYPE,
+		data,
+	});
 	let response: INodeExecutionData[][] | null | undefined;
 	try {
 		response = await routingNode.runNode();
 	} catch (caught) {
-		const error = caught as Error & { cause?: { response?: { status: number; statusText?: string }; code?: string } };
+		const error = caught as Error & {
+			cause?: { response?: { status: number; statusText?: string }; code?: string };
+		};
 		if (error.cause?.response) {
 			const { status, statusText } = error.cause.response;
 			for (const rule of testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === status) return { status: 'Error', message: rule.properties.message };
+				if (rule.type === 'responseCode' && rule.properties.value === status)
+					return { status: 'Error', message: rule.properties.message };
 			}
-			if (status < 199 || status > 299) return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
+			if (status < 199 || status > 299)
+				return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };
 		}
@@ -97,21 +124,31 @@ async function testCredential(data: ICredentialDataDecryptedObject): Promise<{ s
 	}
 	for (const rule of testRequest.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
-		if (get(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		if (get(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
 describe('credential test (n8n-core RoutingNode, as the Test button)', () => {
 	it('a valid key against the simulator: Connection successful!', async () => {
-		expect(await testCredential({ apiKey: 'sim-all-families', baseUrl: sim.url })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await testCredential({ apiKey: 'sim-all-families', baseUrl: sim.url })).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		expect(sim.requestCount({ route: 'GET /portfolios' })).toBe(1);
 	});
 
-	it.each(['http://localhost:PORT', 'http://127.0.0.1:PORT/'])('http:// to loopback (%s) stays allowed, for a local simulator', async (pattern) => {
-		const result = await testCredential({ apiKey: 'sim-all-families', baseUrl: pattern.replace('PORT', new URL(sim.url).port) });
-		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-	});
+	it.each(['http://localhost:PORT', 'http://127.0.0.1:PORT/'])(
+		'http:// to loopback (%s) stays allowed, for a local simulator',
+		async (pattern) => {
+			const result = await testCredential({
+				apiKey: 'sim-all-families',
+				baseUrl: pattern.replace('PORT', new URL(sim.url).port),
+			});
+			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		},
+	);
 
 	it('an unknown key: the gateway sentence', async () => {
 		const result = await testCredential({ apiKey: 'not-a-key', baseUrl: sim.url });
@@ -120,21 +157,30 @@ describe('credential test (n8n-core RoutingNode, as the Test button)', () => {
 	});
 
 	// 0.0.0.0 reaches the simulator's 127.0.0.1 listener on Linux, but it is not a loopback name: the key would travel.
-	it.each(['http://0.0.0.0:PORT', ' HTTP://0.0.0.0:PORT/ '])('http:// to a host that is not loopback (%j): refused, nothing sent, the message says to use https', async (pattern) => {
-		const result = await testCredential({ apiKey: 'sim-all-families', baseUrl: pattern.replace('PORT', new URL(sim.url).port) });
-		expect(sim.requestCount()).toBe(0);
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/must start with https:\/\/.*nothing was sent/i);
-	});
+	it.each(['http://0.0.0.0:PORT', ' HTTP://0.0.0.0:PORT/ '])(
+		'http:// to a host that is not loopback (%j): refused, nothing sent, the message says to use https',
+		async (pattern) => {
+			const result = await testCredential({
+				apiKey: 'sim-all-families',
+				baseUrl: pattern.replace('PORT', new URL(sim.url).port),
+			});
+			expect(sim.requestCount()).toBe(0);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/must start with https:\/\/.*nothing was sent/i);
+		},
+	);
 
-	it.each(['302', '307'] as const)('a %s answer is not followed: the key never reaches the redirect target', async (kind) => {
-		sim.setFaults('GET /portfolios', { sequence: [kind] });
-		const result = await testCredential({ apiKey: 'sim-all-families', baseUrl: sim.url });
-		expect(sim.requestCount({ route: 'GET /portfolios' })).toBe(1);
-		expect(sim.downloads()).toEqual([]);
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/did not answer like the Sustainability Compliance API/);
-	});
+	it.each(['302', '307'] as const)(
+		'a %s answer is not followed: the key never reaches the redirect target',
+		async (kind) => {
+			sim.setFaults('GET /portfolios', { sequence: [kind] });
+			const result = await testCredential({ apiKey: 'sim-all-families', baseUrl: sim.url });
+			expect(sim.requestCount({ route: 'GET /portfolios' })).toBe(1);
+			expect(sim.downloads()).toEqual([]);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/did not answer like the Sustainability Compliance API/);
+		},
+	);
 });
 
 describe('credential dialog: the notice under Base URL', () => {

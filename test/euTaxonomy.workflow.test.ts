@@ -1,4 +1,3 @@
-
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { parseTaxonomyKpi } from '../nodes/EuTaxonomy/actions/kpis';
@@ -14,10 +13,18 @@ const TAXONOMY = 'POST /taxonomy/insights' as const;
 const sim = useSimulator();
 
 function taxonomy(parameters: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
-	return { type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment', ...parameters }, onError };
+	return {
+		type: 'euTaxonomy',
+		parameters: { operation: 'getPortfolioAlignment', ...parameters },
+		onError,
+	};
 }
 
-async function run(items: IDataObject[], node: NodeSpec, options: { baseUrl?: string; apiKey?: string } = {}) {
+async function run(
+	items: IDataObject[],
+	node: NodeSpec,
+	options: { baseUrl?: string; apiKey?: string } = {},
+) {
 	return await runWorkflow(chainWorkflow(items, node), {
 		credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey),
 	});
@@ -29,7 +36,14 @@ function sentHoldings(index = 0): IDataObject[] {
 
 // ---- Independent recomputation from the simulator's per-instrument data ------------------------------------
 
-type Field = 'eligible' | 'aligned' | 'enabling' | 'transitional' | 'fossilGas' | 'nuclear' | 'noGasAndNuclear';
+type Field =
+	| 'eligible'
+	| 'aligned'
+	| 'enabling'
+	| 'transitional'
+	| 'fossilGas'
+	| 'nuclear'
+	| 'noGasAndNuclear';
 const FIELD_OF_SCOPE: Record<string, Field> = {
 	eligible: 'eligible',
 	aligned: 'aligned',
@@ -51,7 +65,12 @@ interface Position {
  * without data count as 0; the `excluding sovereign bonds` KPIs leave sovereign bonds out of the total.
  * The measure-less KPIs are the turnover ones.
  */
-function expectedPercent(positions: Position[], scope: string, measure: string, excludingSovereign: boolean): number {
+function expectedPercent(
+	positions: Position[],
+	scope: string,
+	measure: string,
+	excludingSovereign: boolean,
+): number {
 	const field = FIELD_OF_SCOPE[scope];
 	const m = (measure === 'total' ? 'turnover' : measure) as 'turnover' | 'capex' | 'opex';
 	let numerator = 0;
@@ -67,7 +86,11 @@ function expectedPercent(positions: Position[], scope: string, measure: string, 
 
 /** Every KPI key of spec 4.11. */
 const SPEC_KEYS: string[] = (() => {
-	const keys = ['taxonomy_alignment_%', 'taxonomy_alignment_enabling_%', 'taxonomy_alignment_transitional_%'];
+	const keys = [
+		'taxonomy_alignment_%',
+		'taxonomy_alignment_enabling_%',
+		'taxonomy_alignment_transitional_%',
+	];
 	for (const m of ['turnover', 'capex', 'opex']) {
 		for (const prefix of [
 			'taxonomy_eligible',
@@ -121,7 +144,10 @@ function expectKpisMatch(json: IDataObject, positions: Position[]): void {
 	for (const key of kpiKeys) {
 		const { measure, scope, excluding_sovereign_bonds } = parseTaxonomyKpi(key);
 		expect(typeof json[key]).toBe('number');
-		expect(json[key] as number).toBeCloseTo(expectedPercent(positions, scope!, measure!, excluding_sovereign_bonds), 3);
+		expect(json[key] as number).toBeCloseTo(
+			expectedPercent(positions, scope!, measure!, excluding_sovereign_bonds),
+			3,
+		);
 	}
 }
 
@@ -139,14 +165,34 @@ describe('parseTaxonomyKpi', () => {
 		['taxonomy_alignment_no_gas_and_nuclear_turnover_%', 'turnover', 'no gas and nuclear', false],
 		['taxonomy_alignment_fossil_gas_opex_%', 'opex', 'fossil gas', false],
 		['taxonomy_alignment_nuclear_capex_%', 'capex', 'nuclear', false],
-		['taxonomy_alignment_no_gas_and_nuclear_opex_excluding_sovereign_bonds_%', 'opex', 'no gas and nuclear', true],
-		['taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%', 'capex', 'fossil gas', true],
-		['taxonomy_alignment_nuclear_turnover_excluding_sovereign_bonds_%', 'turnover', 'nuclear', true],
+		[
+			'taxonomy_alignment_no_gas_and_nuclear_opex_excluding_sovereign_bonds_%',
+			'opex',
+			'no gas and nuclear',
+			true,
+		],
+		[
+			'taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%',
+			'capex',
+			'fossil gas',
+			true,
+		],
+		[
+			'taxonomy_alignment_nuclear_turnover_excluding_sovereign_bonds_%',
+			'turnover',
+			'nuclear',
+			true,
+		],
 		// not listed by the spec, but of the same grammar
 		['taxonomy_alignment_nuclear_opex_excluding_sovereign_bonds_%', 'opex', 'nuclear', true],
 		['taxonomy_eligible_%', 'total', 'eligible', false],
 	])('%s → %s / %s / excluding sovereign bonds %s', (key, measure, scope, excluding) => {
-		expect(parseTaxonomyKpi(key)).toEqual({ kpi: key, measure, scope, excluding_sovereign_bonds: excluding });
+		expect(parseTaxonomyKpi(key)).toEqual({
+			kpi: key,
+			measure,
+			scope,
+			excluding_sovereign_bonds: excluding,
+		});
 	});
 
 	it('reads every key of spec 4.11 without a null', () => {
@@ -168,7 +214,12 @@ describe('parseTaxonomyKpi', () => {
 		'portfolio_coverage_%',
 		'',
 	])('keeps the unknown key %j with measure and scope null', (key) => {
-		expect(parseTaxonomyKpi(key)).toEqual({ kpi: key, measure: null, scope: null, excluding_sovereign_bonds: false });
+		expect(parseTaxonomyKpi(key)).toEqual({
+			kpi: key,
+			measure: null,
+			scope: null,
+			excluding_sovereign_bonds: false,
+		});
 	});
 
 	it('still flags an unknown key that excludes sovereign bonds', () => {
@@ -223,22 +274,46 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		expect(rows).toHaveLength(SPEC_KEYS.length);
 		expect(rows.map((row) => row.json.kpi).sort()).toEqual([...SPEC_KEYS].sort());
 		for (const row of rows) {
-			const { kpi, measure, scope, excluding_sovereign_bonds, percent } = row.json as IDataObject & { kpi: string };
+			const { kpi, measure, scope, excluding_sovereign_bonds, percent } =
+				row.json as IDataObject & { kpi: string };
 			expect(percent).toBe(summary[kpi]);
 			expect(['turnover', 'capex', 'opex', 'total']).toContain(measure);
-			expect(['aligned', 'eligible', 'enabling', 'transitional', 'fossil gas', 'nuclear', 'no gas and nuclear']).toContain(scope);
+			expect([
+				'aligned',
+				'eligible',
+				'enabling',
+				'transitional',
+				'fossil gas',
+				'nuclear',
+				'no gas and nuclear',
+			]).toContain(scope);
 			expect(excluding_sovereign_bonds).toBe(kpi.includes('excluding_sovereign_bonds'));
 			expect(percent as number).toBeCloseTo(
-				expectedPercent(PORTFOLIO_POSITIONS, scope as string, measure as string, excluding_sovereign_bonds as boolean),
+				expectedPercent(
+					PORTFOLIO_POSITIONS,
+					scope as string,
+					measure as string,
+					excluding_sovereign_bonds as boolean,
+				),
 				3,
 			);
 			expect(row.json).toMatchObject({ holdings_count: 6, removed_count: 2 });
 			expect(row.pairedItem).toEqual(PORTFOLIO.map((_, item) => ({ item })));
 		}
 		const total = rows.find((row) => row.json.kpi === 'taxonomy_alignment_%')!.json;
-		expect(total).toMatchObject({ measure: 'total', scope: 'aligned', excluding_sovereign_bonds: false });
-		const excl = rows.find((row) => row.json.kpi === 'taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%')!.json;
-		expect(excl).toMatchObject({ measure: 'capex', scope: 'fossil gas', excluding_sovereign_bonds: true });
+		expect(total).toMatchObject({
+			measure: 'total',
+			scope: 'aligned',
+			excluding_sovereign_bonds: false,
+		});
+		const excl = rows.find(
+			(row) => row.json.kpi === 'taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%',
+		)!.json;
+		expect(excl).toMatchObject({
+			measure: 'capex',
+			scope: 'fossil gas',
+			excluding_sovereign_bonds: true,
+		});
 		// the sovereign bond makes "excluding sovereign bonds" differ from the plain KPI
 		expect(excl.percent).not.toBe(summary['taxonomy_alignment_fossil_gas_capex_%']);
 	});
@@ -255,8 +330,13 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		try {
 			const items = PORTFOLIO.slice(0, 3);
 			const summary = (await run(items, taxonomy(), { baseUrl: proxy.url })).items('Node')[0].json;
-			expect(summary).toMatchObject({ 'taxonomy_alignment_biodiversity_turnover_%': 1.25, 'portfolio_coverage_%': 87.5 });
-			const rows = (await run(items, taxonomy({ output: 'table' }), { baseUrl: proxy.url })).items('Node');
+			expect(summary).toMatchObject({
+				'taxonomy_alignment_biodiversity_turnover_%': 1.25,
+				'portfolio_coverage_%': 87.5,
+			});
+			const rows = (await run(items, taxonomy({ output: 'table' }), { baseUrl: proxy.url })).items(
+				'Node',
+			);
 			expect(rows).toHaveLength(SPEC_KEYS.length + 2);
 			expect(rows.find((row) => row.json.kpi === 'portfolio_coverage_%')!.json).toMatchObject({
 				measure: null,
@@ -264,7 +344,9 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 				excluding_sovereign_bonds: false,
 				percent: 87.5,
 			});
-			expect(rows.find((row) => row.json.kpi === 'taxonomy_alignment_biodiversity_turnover_%')!.json).toMatchObject({
+			expect(
+				rows.find((row) => row.json.kpi === 'taxonomy_alignment_biodiversity_turnover_%')!.json,
+			).toMatchObject({
 				measure: null,
 				scope: null,
 				percent: 1.25,
@@ -276,11 +358,35 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 
 	it('Group By: one request per portfolio, each output carries its group values and pairs to its own items', async () => {
 		const items: IDataObject[] = [
-			{ portfolio: 'Alpha', isin: stocks[0], name: 'A0', instrument_type: 'stock', market_value: 100 },
-			{ portfolio: 'Beta', isin: stocks[1], name: 'B1', instrument_type: 'stock', market_value: 200 },
-			{ portfolio: 'Alpha', isin: stocks[2], name: 'A2', instrument_type: 'stock', market_value: 300 },
+			{
+				portfolio: 'Alpha',
+				isin: stocks[0],
+				name: 'A0',
+				instrument_type: 'stock',
+				market_value: 100,
+			},
+			{
+				portfolio: 'Beta',
+				isin: stocks[1],
+				name: 'B1',
+				instrument_type: 'stock',
+				market_value: 200,
+			},
+			{
+				portfolio: 'Alpha',
+				isin: stocks[2],
+				name: 'A2',
+				instrument_type: 'stock',
+				market_value: 300,
+			},
 			{ portfolio: 'Beta', isin: null, name: 'Cash', instrument_type: 'cash', market_value: 5 },
-			{ portfolio: 'Beta', isin: stocks[3], name: 'B4', instrument_type: 'stock', market_value: 400 },
+			{
+				portfolio: 'Beta',
+				isin: stocks[3],
+				name: 'B4',
+				instrument_type: 'stock',
+				market_value: 400,
+			},
 		];
 		const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
 		expect(result.error).toBeUndefined();
@@ -304,10 +410,16 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		]);
 
 		sim.reset();
-		const table = (await run(items, taxonomy({ groupBy: 'portfolio', output: 'table' }))).items('Node');
+		const table = (await run(items, taxonomy({ groupBy: 'portfolio', output: 'table' }))).items(
+			'Node',
+		);
 		expect(sim.requestCount({ route: TAXONOMY })).toBe(2);
 		expect(table).toHaveLength(2 * SPEC_KEYS.length);
-		expect(table.filter((row) => row.json.portfolio === 'Beta').every((row) => row.json.removed_count === 1)).toBe(true);
+		expect(
+			table
+				.filter((row) => row.json.portfolio === 'Beta')
+				.every((row) => row.json.removed_count === 1),
+		).toBe(true);
 	});
 
 	it('"Stop With an Error" for cash rows: the error names the row and nothing is sent', async () => {
@@ -318,13 +430,23 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 	});
 
 	it('a portfolio with only cash is refused locally', async () => {
-		const result = await run([{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 1 }], taxonomy());
-		expect(result.error?.message).toMatch(/^Item 0: no holding is left to send: all 1 rows are cash or have no ISIN/);
+		const result = await run(
+			[{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 1 }],
+			taxonomy(),
+		);
+		expect(result.error?.message).toMatch(
+			/^Item 0: no holding is left to send: all 1 rows are cash or have no ISIN/,
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 
 	describe('"No data found for the given parameters"', () => {
-		const noData: IDataObject[] = unknownIsins.map((isin, i) => ({ isin, name: `U${i}`, instrument_type: 'stock', market_value: 10 }));
+		const noData: IDataObject[] = unknownIsins.map((isin, i) => ({
+			isin,
+			name: `U${i}`,
+			instrument_type: 'stock',
+			market_value: 10,
+		}));
 
 		it('is a clear error', async () => {
 			const result = await run(noData, taxonomy());
@@ -332,14 +454,22 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			expect(result.error?.message).toBe(
 				'No EU Taxonomy data for this portfolio: none of its 2 holdings has taxonomy data or a market value',
 			);
-			expect((result.error as { description?: string }).description).toMatch(/No data found for the given parameters/);
+			expect((result.error as { description?: string }).description).toMatch(
+				/No data found for the given parameters/,
+			);
 			expect(sim.requestCount()).toBe(1);
 		});
 
 		it('under continueOnFail: an item with found = false for that group, the other groups go on', async () => {
 			const items = [
 				...noData.map((row) => ({ ...row, portfolio: 'Empty' })),
-				{ portfolio: 'Real', isin: stocks[0], name: 'A', instrument_type: 'stock', market_value: 100 },
+				{
+					portfolio: 'Real',
+					isin: stocks[0],
+					name: 'A',
+					instrument_type: 'stock',
+					market_value: 100,
+				},
 			];
 			const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
 			expect(result.error).toBeUndefined();
@@ -349,7 +479,8 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			expect(out[0].json).toMatchObject({
 				portfolio: 'Empty',
 				found: false,
-				message: 'No EU Taxonomy data for this portfolio (portfolio = "Empty"): none of its 2 holdings has taxonomy data or a market value',
+				message:
+					'No EU Taxonomy data for this portfolio (portfolio = "Empty"): none of its 2 holdings has taxonomy data or a market value',
 				holdings_count: 2,
 				removed_count: 0,
 			});
@@ -387,12 +518,33 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 	});
 
 	describe('bad input stops before any request, naming the item and the field', () => {
-		const good = (i: number): IDataObject => ({ isin: stocks[i], name: `S${i}`, instrument_type: 'stock', market_value: 100 });
+		const good = (i: number): IDataObject => ({
+			isin: stocks[i],
+			name: `S${i}`,
+			instrument_type: 'stock',
+			market_value: 100,
+		});
 		it.each([
-			['missing market value', [good(0), { isin: stocks[1], name: 'S1', instrument_type: 'stock' }], /^Item 1: the market value is missing/],
-			['bad instrument type', [good(0), good(1), { ...good(2), instrument_type: 'crypto' }], /^Item 2: instrument type "crypto" is not one the API knows/],
-			['invalid ISIN', [{ ...good(0), isin: 'US0378331006' }], /^Item 0: invalid ISIN: "US0378331006" fails the ISIN check digit/],
-			['market value not a number', [good(0), { ...good(1), market_value: 'n/a' }], /^Item 1: market value "n\/a" is not a number/],
+			[
+				'missing market value',
+				[good(0), { isin: stocks[1], name: 'S1', instrument_type: 'stock' }],
+				/^Item 1: the market value is missing/,
+			],
+			[
+				'bad instrument type',
+				[good(0), good(1), { ...good(2), instrument_type: 'crypto' }],
+				/^Item 2: instrument type "crypto" is not one the API knows/,
+			],
+			[
+				'invalid ISIN',
+				[{ ...good(0), isin: 'US0378331006' }],
+				/^Item 0: invalid ISIN: "US0378331006" fails the ISIN check digit/,
+			],
+			[
+				'market value not a number',
+				[good(0), { ...good(1), market_value: 'n/a' }],
+				/^Item 1: market value "n\/a" is not a number/,
+			],
 		])('%s', async (_, items, message) => {
 			const result = await run(items as IDataObject[], taxonomy());
 			expect(result.status).toBe('error');
@@ -432,7 +584,10 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			{ isin: stocks[0], name: 'A', instrument_type: 'stock', market_value: 100 },
 			{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 100 },
 		];
-		const result = await run([{ any: 1 }], taxonomy({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }));
+		const result = await run(
+			[{ any: 1 }],
+			taxonomy({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(sentHoldings()).toEqual([holdings[0]]);
 		const out = result.items('Node');

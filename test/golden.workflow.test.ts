@@ -35,33 +35,56 @@ function formatJson(value: unknown, indent = ''): string {
 		if (typeof inner !== 'object' || inner === null) return JSON.stringify(inner);
 		if (Array.isArray(inner)) return `[${inner.map(inline).join(', ')}]`;
 		const entries = Object.entries(inner).filter(([, entry]) => entry !== undefined);
-		return entries.length ? `{ ${entries.map(([key, entry]) => `${JSON.stringify(key)}: ${inline(entry)}`).join(', ')} }` : '{}';
+		return entries.length
+			? `{ ${entries.map(([key, entry]) => `${JSON.stringify(key)}: ${inline(entry)}`).join(', ')} }`
+			: '{}';
 	};
 	const flat = inline(value);
-	if (typeof value !== 'object' || value === null || indent.length + flat.length <= 110) return flat;
+	if (typeof value !== 'object' || value === null || indent.length + flat.length <= 110)
+		return flat;
 	const next = `${indent}\t`;
 	const lines = Array.isArray(value)
 		? value.map((entry) => next + formatJson(entry, next))
-		: Object.entries(value).map(([key, entry]) => `${next}${JSON.stringify(key)}: ${formatJson(entry, next)}`);
-	return Array.isArray(value) ? `[\n${lines.join(',\n')}\n${indent}]` : `{\n${lines.join(',\n')}\n${indent}}`;
+		: Object.entries(value).map(
+				([key, entry]) => `${next}${JSON.stringify(key)}: ${formatJson(entry, next)}`,
+			);
+	return Array.isArray(value)
+		? `[\n${lines.join(',\n')}\n${indent}]`
+		: `{\n${lines.join(',\n')}\n${indent}}`;
 }
 
 test('there is a golden workflow for every node but Sustainability Reports (its output carries a download link)', () => {
 	const nodes = new Set(FILES.map((file) => file.split(/[\\/]/)[0]));
-	expect([...nodes].sort()).toEqual(['euTaxonomy', 'portfolioSnapshots', 'sustainabilityInstruments', 'sustainableInvestments', 'temperatureScore']);
+	expect([...nodes].sort()).toEqual([
+		'euTaxonomy',
+		'portfolioSnapshots',
+		'sustainabilityInstruments',
+		'sustainableInvestments',
+		'temperatureScore',
+	]);
 });
 
 test.each(FILES)('%s', async (file) => {
 	const path = join(GOLDEN_DIR, file);
 	const workflow = JSON.parse(readFileSync(path, 'utf8')) as WorkflowInput & { pinData: IPinData };
-	const ours = new Set(workflow.nodes.filter((node) => node.type.startsWith(`${PACKAGE_NAME}.`)).map((node) => node.name));
+	const ours = new Set(
+		workflow.nodes
+			.filter((node) => node.type.startsWith(`${PACKAGE_NAME}.`))
+			.map((node) => node.name),
+	);
 	const expected = Object.entries(workflow.pinData).filter(([name]) => ours.has(name));
-	const pinned = Object.fromEntries(Object.entries(workflow.pinData).filter(([name]) => !ours.has(name)));
+	const pinned = Object.fromEntries(
+		Object.entries(workflow.pinData).filter(([name]) => !ours.has(name)),
+	);
 	expect(expected.length).toBeGreaterThan(0);
 
-	const result = await runWorkflow({ ...workflow, pinData: pinned }, { credentials: credentialsFor(sim.url) });
+	const result = await runWorkflow(
+		{ ...workflow, pinData: pinned },
+		{ credentials: credentialsFor(sim.url) },
+	);
 	expect(result.error).toBeUndefined();
-	const output = (name: string) => result.items(name).map(({ json, pairedItem }): INodeExecutionData => ({ json, pairedItem }));
+	const output = (name: string) =>
+		result.items(name).map(({ json, pairedItem }): INodeExecutionData => ({ json, pairedItem }));
 	if (RECORD) {
 		for (const [name] of expected) workflow.pinData[name] = output(name);
 		writeFileSync(path, `${formatJson(workflow)}\n`);

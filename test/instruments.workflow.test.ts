@@ -20,14 +20,19 @@ const instruments = (operation: string, extra: Record<string, unknown> = {}) => 
 describe('Sustainability Instruments inside n8n', () => {
 	it('answers 25,000 items with 20,000 distinct ISINs in exactly 2 requests, every item in order', async () => {
 		const distinctIsins = makeIsins(20_000, 0, 'US');
-		const items = Array.from({ length: 25_000 }, (_, i) => ({ row: i, isin: distinctIsins[i % 20_000].toLowerCase() }));
+		const items = Array.from({ length: 25_000 }, (_, i) => ({
+			row: i,
+			isin: distinctIsins[i % 20_000].toLowerCase(),
+		}));
 		const result = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), {
 			credentials: credentialsFor(sim.url),
 			timeoutMs: 120_000,
 		});
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: SFDR })).toBe(2);
-		expect(sim.requests({ route: SFDR }).map((r) => (r.body as { holdings: unknown[] }).holdings.length)).toEqual([10_000, 10_000]);
+		expect(
+			sim.requests({ route: SFDR }).map((r) => (r.body as { holdings: unknown[] }).holdings.length),
+		).toEqual([10_000, 10_000]);
 
 		const out = result.items('Node');
 		expect(out).toHaveLength(25_000);
@@ -36,7 +41,11 @@ describe('Sustainability Instruments inside n8n', () => {
 			const expected = instrumentData(isin);
 			expect(out[index].json.row).toBe(index);
 			expect(out[index].pairedItem).toEqual({ item: index });
-			expect(out[index].json.sfdr).toMatchObject({ isin, found: expected.known, classification: expected.sfdr });
+			expect(out[index].json.sfdr).toMatchObject({
+				isin,
+				found: expected.known,
+				classification: expected.sfdr,
+			});
 		}
 	});
 
@@ -44,8 +53,15 @@ describe('Sustainability Instruments inside n8n', () => {
 		const [fund] = findIsins((d) => d.known && d.isFund, 1);
 		const [company] = findIsins((d) => d.known && !d.isFund, 1);
 		const unknownIsin = `XX000000001${isinCheckDigit('XX000000001')}`;
-		const items = [{ isin: fund }, { isin: company }, { isin: ` ${fund.toLowerCase()} ` }, { isin: unknownIsin }];
-		const result = await runWorkflow(chainWorkflow(items, instruments('getPaiIndicators')), { credentials: credentialsFor(sim.url) });
+		const items = [
+			{ isin: fund },
+			{ isin: company },
+			{ isin: ` ${fund.toLowerCase()} ` },
+			{ isin: unknownIsin },
+		];
+		const result = await runWorkflow(chainWorkflow(items, instruments('getPaiIndicators')), {
+			credentials: credentialsFor(sim.url),
+		});
 		expect(result.error).toBeUndefined();
 		expect(sim.requests({ route: PAI })).toHaveLength(1);
 		expect((sim.requests({ route: PAI })[0].body as { holdings: unknown[] }).holdings).toEqual([
@@ -55,7 +71,10 @@ describe('Sustainability Instruments inside n8n', () => {
 		]);
 		const out = result.items('Node').map((item) => item.json.pai as Record<string, unknown>);
 		expect(out[0]).toMatchObject({ isin: fund, found: true, is_fund: true });
-		expect(out[0].scope_1_emissions).toEqual({ value: instrumentData(fund).pai.scope_1_emissions, unit: expect.any(String) });
+		expect(out[0].scope_1_emissions).toEqual({
+			value: instrumentData(fund).pai.scope_1_emissions,
+			unit: expect.any(String),
+		});
 		expect(out[1]).toMatchObject({ isin: company, found: true, is_fund: false });
 		expect(out[2]).toEqual(out[0]);
 		expect(out[3]).toMatchObject({ isin: unknownIsin, found: false });
@@ -65,7 +84,14 @@ describe('Sustainability Instruments inside n8n', () => {
 		const [a, b] = findIsins((d) => d.known, 2);
 		const items = [{ ISIN: a }, { ISIN: b }, { ISIN: a }];
 		const result = await runWorkflow(
-			chainWorkflow(items, instruments('getBusinessInvolvements', { simplify: true, outputMode: 'perInstrument', minimumThreshold: 5 })),
+			chainWorkflow(
+				items,
+				instruments('getBusinessInvolvements', {
+					simplify: true,
+					outputMode: 'perInstrument',
+					minimumThreshold: 5,
+				}),
+			),
 			{ credentials: credentialsFor(sim.url) },
 		);
 		expect(result.error).toBeUndefined();
@@ -74,43 +100,73 @@ describe('Sustainability Instruments inside n8n', () => {
 		expect(out).toHaveLength(2);
 		expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 2 }]);
 		expect(out[1].pairedItem).toEqual([{ item: 1 }]);
-		for (const value of Object.values(out[0].json)) expect(typeof value === 'object' && value !== null).toBe(false);
-		expect(out[0].json).toMatchObject({ isin: a, found: true, total_score: instrumentData(a).scores!.total });
+		for (const value of Object.values(out[0].json))
+			expect(typeof value === 'object' && value !== null).toBe(false);
+		expect(out[0].json).toMatchObject({
+			isin: a,
+			found: true,
+			total_score: instrumentData(a).scores!.total,
+		});
 	});
 
 	it('adds simplified, prefixed columns to the input items', async () => {
 		const [a] = findIsins((d) => d.known, 1);
-		const result = await runWorkflow(chainWorkflow([{ isin: a, name: 'A' }], instruments('getEsgData', { simplify: true })), {
-			credentials: credentialsFor(sim.url),
-		});
+		const result = await runWorkflow(
+			chainWorkflow([{ isin: a, name: 'A' }], instruments('getEsgData', { simplify: true })),
+			{
+				credentials: credentialsFor(sim.url),
+			},
+		);
 		const json = result.items('Node')[0].json;
-		expect(json).toMatchObject({ isin: a, name: 'A', esg_isin: a, esg_found: true, esg_total_score: instrumentData(a).esg.total_score });
+		expect(json).toMatchObject({
+			isin: a,
+			name: 'A',
+			esg_isin: a,
+			esg_found: true,
+			esg_total_score: instrumentData(a).esg.total_score,
+		});
 		expect(typeof json.esg_total_score_unit).toBe('string');
 	});
 
 	it('refuses an invalid ISIN before any request, naming the item', async () => {
 		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'US0378331006' }];
-		const result = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), { credentials: credentialsFor(sim.url) });
+		const result = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), {
+			credentials: credentialsFor(sim.url),
+		});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/^Item 1: invalid ISIN: "US0378331006" fails the ISIN check digit/);
+		expect(result.error?.message).toMatch(
+			/^Item 1: invalid ISIN: "US0378331006" fails the ISIN check digit/,
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 
 	it('skips and reports invalid ISINs when asked, and marks them under Continue on error', async () => {
 		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'NOT-AN-ISIN' }, {}];
 		const skip = await runWorkflow(
-			chainWorkflow(items, instruments('getSfdrClassification', { options: { invalidIsins: 'skip' } })),
+			chainWorkflow(
+				items,
+				instruments('getSfdrClassification', { options: { invalidIsins: 'skip' } }),
+			),
 			{ credentials: credentialsFor(sim.url) },
 		);
 		const out = skip.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
 		expect(out).toHaveLength(3);
-		expect(out[1]).toMatchObject({ isin: null, found: false, reason: expect.stringMatching(/invalid ISIN/) });
+		expect(out[1]).toMatchObject({
+			isin: null,
+			found: false,
+			reason: expect.stringMatching(/invalid ISIN/),
+		});
 		expect(out[2]).toMatchObject({ isin: null, found: false, reason: 'no ISIN in field "isin"' });
-		expect((sim.requests({ route: SFDR })[0].body as { holdings: unknown[] }).holdings).toHaveLength(1);
+		expect(
+			(sim.requests({ route: SFDR })[0].body as { holdings: unknown[] }).holdings,
+		).toHaveLength(1);
 
 		sim.reset();
 		const cont = await runWorkflow(
-			chainWorkflow(items, { ...instruments('getSfdrClassification'), onError: 'continueRegularOutput' }),
+			chainWorkflow(items, {
+				...instruments('getSfdrClassification'),
+				onError: 'continueRegularOutput',
+			}),
 			{ credentials: credentialsFor(sim.url) },
 		);
 		expect(cont.status).toBe('success');
@@ -122,63 +178,99 @@ describe('Sustainability Instruments inside n8n', () => {
 
 	it('follows each route rule when no item has an ISIN: SFDR answers empty, the others refuse, without a request', async () => {
 		const items = [{ name: 'no isin' }];
-		const sfdr = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), { credentials: credentialsFor(sim.url) });
+		const sfdr = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), {
+			credentials: credentialsFor(sim.url),
+		});
 		expect(sfdr.status).toBe('success');
 		expect(sfdr.items('Node')[0].json.sfdr).toMatchObject({ found: false });
-		const pai = await runWorkflow(chainWorkflow(items, instruments('getPaiIndicators')), { credentials: credentialsFor(sim.url) });
-		expect(pai.error?.message).toMatch(/No input item has an ISIN: the PAI indicators needs at least one instrument/);
+		const pai = await runWorkflow(chainWorkflow(items, instruments('getPaiIndicators')), {
+			credentials: credentialsFor(sim.url),
+		});
+		expect(pai.error?.message).toMatch(
+			/No input item has an ISIN: the PAI indicators needs at least one instrument/,
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 
 	it('splits a batch that times out at the gateway and still answers every ISIN', async () => {
 		// 100 ms modelled per ISIN: a batch of 400 passes the 29 s gateway limit, halves of 200 do not.
-		const slow = await startSimulator({ timeScale: 0.0005, latency: { [SFDR]: { baseMs: 0, perHoldingMs: 100 } } });
+		const slow = await startSimulator({
+			timeScale: 0.0005,
+			latency: { [SFDR]: { baseMs: 0, perHoldingMs: 100 } },
+		});
 		try {
 			const isins = makeIsins(400, 5000, 'US');
-			const result = await runWorkflow(chainWorkflow(isins.map((isin) => ({ isin })), instruments('getSfdrClassification')), {
-				credentials: credentialsFor(slow.url),
-			});
+			const result = await runWorkflow(
+				chainWorkflow(
+					isins.map((isin) => ({ isin })),
+					instruments('getSfdrClassification'),
+				),
+				{
+					credentials: credentialsFor(slow.url),
+				},
+			);
 			expect(result.error).toBeUndefined();
-			const sizes = slow.requests({ route: SFDR }).map((r) => [(r.body as { holdings: unknown[] }).holdings.length, r.status]);
+			const sizes = slow
+				.requests({ route: SFDR })
+				.map((r) => [(r.body as { holdings: unknown[] }).holdings.length, r.status]);
 			expect(sizes).toEqual([
 				[400, 504],
 				[200, 200],
 				[200, 200],
 			]);
-			expect(result.items('Node').every((item, i) => (item.json.sfdr as { isin: string }).isin === isins[i])).toBe(true);
+			expect(
+				result
+					.items('Node')
+					.every((item, i) => (item.json.sfdr as { isin: string }).isin === isins[i]),
+			).toBe(true);
 		} finally {
 			await slow.close();
 		}
 	});
 
 	it('says in plain words that the key has no access to the family, and keeps the API words', async () => {
-		const result = await runWorkflow(chainWorkflow([{ isin: makeIsin('XS', 3) }], instruments('getSfdrClassification')), {
-			credentials: credentialsFor(sim.url, 'sim-esg-only'),
-		});
+		const result = await runWorkflow(
+			chainWorkflow([{ isin: makeIsin('XS', 3) }], instruments('getSfdrClassification')),
+			{
+				credentials: credentialsFor(sim.url, 'sim-esg-only'),
+			},
+		);
 		expect(result.error?.message).toMatch(/subscription does not include this data family/);
-		expect((result.error as { description?: string }).description).toMatch(/You don't have access to any of the frameworks requested\./);
+		expect((result.error as { description?: string }).description).toMatch(
+			/You don't have access to any of the frameworks requested\./,
+		);
 		expect(sim.requestCount()).toBe(1);
 	});
 
 	it('stops at once on a used-up monthly quota, without retrying', async () => {
 		const isins = makeIsins(30, 0, 'US');
 		const result = await runWorkflow(
-			chainWorkflow(isins.map((isin) => ({ isin })), instruments('getSfdrClassification', { options: { batchSize: 4 } })),
+			chainWorkflow(
+				isins.map((isin) => ({ isin })),
+				instruments('getSfdrClassification', { options: { batchSize: 4 } }),
+			),
 			{ credentials: credentialsFor(sim.url, 'sim-quota-5') },
 		);
-		expect(result.error?.message).toMatch(/^This API key's monthly request quota is used up.*The API answered for 20 of the 30 distinct ISINs/s);
+		expect(result.error?.message).toMatch(
+			/^This API key's monthly request quota is used up.*The API answered for 20 of the 30 distinct ISINs/s,
+		);
 		expect(sim.requestCount({ key: 'sim-quota-5' })).toBe(6);
 	});
 
 	it('sends ceil(distinct / batch size) requests with a lower Batch Size and concurrency', async () => {
 		const isins = makeIsins(25, 0, 'US');
 		const result = await runWorkflow(
-			chainWorkflow(isins.map((isin) => ({ isin })), instruments('getEsgData', { options: { batchSize: 10, concurrency: 3 } })),
+			chainWorkflow(
+				isins.map((isin) => ({ isin })),
+				instruments('getEsgData', { options: { batchSize: 10, concurrency: 3 } }),
+			),
 			{ credentials: credentialsFor(sim.url) },
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(3);
-		expect(result.items('Node').map((item) => (item.json.esg as { isin: string }).isin)).toEqual(isins);
+		expect(result.items('Node').map((item) => (item.json.esg as { isin: string }).isin)).toEqual(
+			isins,
+		);
 	});
 });
 
@@ -186,53 +278,99 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 	const [good] = findIsins((d) => d.known && !d.isFund, 1);
 	const HUGE = 'A'.repeat(1024 * 1024);
 	const run = (items: IDataObject[], options: IDataObject = {}) =>
-		runWorkflow(chainWorkflow(items, instruments('getSfdrClassification', { options })), { credentials: credentialsFor(sim.url) });
+		runWorkflow(chainWorkflow(items, instruments('getSfdrClassification', { options })), {
+			credentials: credentialsFor(sim.url),
+		});
 
 	it.each([
-		['an object', { code: 'US0378331005' }, /^Item 1: invalid ISIN: field "isin" holds an object \({"code":"US0378331005"}\), not text$/],
-		['a list', ['US0378331005'], /^Item 1: invalid ISIN: field "isin" holds a list \(\["US0378331005"\]\), not text$/],
+		[
+			'an object',
+			{ code: 'US0378331005' },
+			/^Item 1: invalid ISIN: field "isin" holds an object \({"code":"US0378331005"}\), not text$/,
+		],
+		[
+			'a list',
+			['US0378331005'],
+			/^Item 1: invalid ISIN: field "isin" holds a list \(\["US0378331005"\]\), not text$/,
+		],
 		['a boolean', true, /^Item 1: invalid ISIN: field "isin" holds a boolean \(true\), not text$/],
-	])('Stop With an Error: %s is an input error naming the item and the field, nothing sent', async (_, value, message) => {
-		const result = await run([{ isin: good }, { isin: value }]);
-		expect(result.error?.message).toMatch(message);
-		expect((result.error as { description?: string }).description).toMatch(/Map the ISIN Field/);
-		expect(sim.requestCount()).toBe(0);
-	});
+	])(
+		'Stop With an Error: %s is an input error naming the item and the field, nothing sent',
+		async (_, value, message) => {
+			const result = await run([{ isin: good }, { isin: value }]);
+			expect(result.error?.message).toMatch(message);
+			expect((result.error as { description?: string }).description).toMatch(/Map the ISIN Field/);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
 
-	it.each(['skip', 'send'])('Invalid ISINs "%s": an object is reported on its item, never sent as "[object Object]"', async (policy) => {
-		const result = await run([{ isin: good }, { isin: { code: 'x' } }, { isin: false }], { invalidIsins: policy });
-		expect(result.error).toBeUndefined();
-		expect(sim.requests({ route: SFDR }).map((r) => (r.body as { holdings: unknown[] }).holdings)).toEqual([[{ isin: good }]]);
-		const out = result.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
-		expect(out[0]).toMatchObject({ isin: good, found: true });
-		expect(out[1]).toMatchObject({ isin: null, found: false, reason: 'invalid ISIN: field "isin" holds an object ({"code":"x"}), not text' });
-		expect(out[2]).toMatchObject({ isin: null, found: false, reason: 'invalid ISIN: field "isin" holds a boolean (false), not text' });
-	});
+	it.each(['skip', 'send'])(
+		'Invalid ISINs "%s": an object is reported on its item, never sent as "[object Object]"',
+		async (policy) => {
+			const result = await run([{ isin: good }, { isin: { code: 'x' } }, { isin: false }], {
+				invalidIsins: policy,
+			});
+			expect(result.error).toBeUndefined();
+			expect(
+				sim.requests({ route: SFDR }).map((r) => (r.body as { holdings: unknown[] }).holdings),
+			).toEqual([[{ isin: good }]]);
+			const out = result.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
+			expect(out[0]).toMatchObject({ isin: good, found: true });
+			expect(out[1]).toMatchObject({
+				isin: null,
+				found: false,
+				reason: 'invalid ISIN: field "isin" holds an object ({"code":"x"}), not text',
+			});
+			expect(out[2]).toMatchObject({
+				isin: null,
+				found: false,
+				reason: 'invalid ISIN: field "isin" holds a boolean (false), not text',
+			});
+		},
+	);
 
 	it('Send Anyway: a 1 MB value is not sent, and the output shows only its first characters', async () => {
 		const result = await run([{ isin: good }, { isin: HUGE }], { invalidIsins: 'send' });
 		expect(result.error).toBeUndefined();
 		const sent = sim.requests({ route: SFDR }).map((r) => JSON.stringify(r.body));
 		expect(sent).toHaveLength(1);
-		expect(sent[0]).not.toContain('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+		expect(sent[0]).not.toContain(
+			'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+		);
 		const second = result.items('Node')[1].json;
-		expect(second.sfdr).toMatchObject({ isin: null, found: false, reason: expect.stringMatching(/^invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\), far more than the 12 of an ISIN$/) });
+		expect(second.sfdr).toMatchObject({
+			isin: null,
+			found: false,
+			reason: expect.stringMatching(
+				/^invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\), far more than the 12 of an ISIN$/,
+			),
+		});
 		expect(JSON.stringify(second.sfdr).length).toBeLessThan(500);
 	});
 
 	it('Stop With an Error: a 1 MB value is an input error whose message shows a short prefix', async () => {
 		const result = await run([{ isin: HUGE }]);
-		expect(result.error?.message).toMatch(/^Item 0: invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\)/);
+		expect(result.error?.message).toMatch(
+			/^Item 0: invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\)/,
+		);
 		expect(result.error?.message.length).toBeLessThan(200);
 		expect(sim.requestCount()).toBe(0);
 	});
 
 	it('A List Typed Here: an over-long entry is refused by its position', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{}], instruments('getSfdrClassification', { isinSource: 'list', isinList: `${good}, ${'B'.repeat(100)}` })),
+			chainWorkflow(
+				[{}],
+				instruments('getSfdrClassification', {
+					isinSource: 'list',
+					isinList: `${good}, ${'B'.repeat(100)}`,
+				}),
+			),
 			{ credentials: credentialsFor(sim.url) },
 		);
-		expect(result.error?.message).toMatch(/^ISIN 2 of the list: invalid ISIN: 100 characters \("B{20}…"\)/);
+		expect(result.error?.message).toMatch(
+			/^ISIN 2 of the list: invalid ISIN: 100 characters \("B{20}…"\)/,
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 });

@@ -8,7 +8,8 @@ import packageJson from '../package.json';
 import { packageNodeLoadErrors, packageNodeTypes } from './workflow/packageNodes';
 
 const root = join(__dirname, '..');
-const sourceOf = (distPath: string) => join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+const sourceOf = (distPath: string) =>
+	join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 
 describe('package', () => {
 	it('loads every node package.json registers, each with a codex file, both icons and usableAsTool', () => {
@@ -16,10 +17,17 @@ describe('package', () => {
 		expect(packageNodeTypes).toHaveLength(packageJson.n8n.nodes.length);
 		for (const distPath of packageJson.n8n.nodes) {
 			const source = sourceOf(distPath);
-			const codex = JSON.parse(readFileSync(source.replace(/\.ts$/, '.json'), 'utf8')) as { node: string };
-			const node = packageNodeTypes.find((type) => codex.node === `${packageJson.name}.${type.description.name}`);
+			const codex = JSON.parse(readFileSync(source.replace(/\.ts$/, '.json'), 'utf8')) as {
+				node: string;
+			};
+			const node = packageNodeTypes.find(
+				(type) => codex.node === `${packageJson.name}.${type.description.name}`,
+			);
 			expect(node).toBeDefined();
-			const description = node!.description as { icon: { light: string; dark: string }; usableAsTool?: boolean };
+			const description = node!.description as {
+				icon: { light: string; dark: string };
+				usableAsTool?: boolean;
+			};
 			expect(description.usableAsTool).toBe(true);
 			for (const icon of [description.icon.light, description.icon.dark]) {
 				expect(existsSync(join(dirname(source), icon.replace('file:', '')))).toBe(true);
@@ -30,10 +38,14 @@ describe('package', () => {
 	it("routes every value of each node's Operation option, and nothing else", async () => {
 		for (const distPath of packageJson.n8n.nodes) {
 			const source = sourceOf(distPath);
-			const [NodeClass] = Object.values((await import(source)) as Record<string, new () => INodeType>);
+			const [NodeClass] = Object.values(
+				(await import(source)) as Record<string, new () => INodeType>,
+			);
 			const { description } = new NodeClass();
 			const operation = description.properties.find((property) => property.name === 'operation');
-			const options = ((operation?.options ?? []) as INodePropertyOptions[]).map((option) => option.value);
+			const options = ((operation?.options ?? []) as INodePropertyOptions[]).map(
+				(option) => option.value,
+			);
 			const router = (await import(join(dirname(source), 'actions', 'router'))) as {
 				operations: Record<string, { execute?: unknown }>;
 			};
@@ -62,12 +74,18 @@ describe('package', () => {
 		expect(manifest.main).toBeUndefined();
 		expect(manifest.overrides).toBeUndefined();
 		for (const file of manifest.files) {
-			expect(file).toMatch(/^dist\/(nodes|credentials)\/\*\*\/\*\.(js|svg|node\.json)$|^CHANGELOG\.md$/);
+			expect(file).toMatch(
+				/^dist\/(nodes|credentials)\/\*\*\/\*\.(js|svg|node\.json)$|^CHANGELOG\.md$/,
+			);
 		}
 		expect(manifest.publishConfig).toEqual({ provenance: true, access: 'public' });
-		expect(manifest.scripts.prepublishOnly).toBe('npm run lint && npm run build && npm test && npm run check:package');
+		expect(manifest.scripts.prepublishOnly).toBe(
+			'npm run lint && npm run build && npm test && npm run check:package',
+		);
 		expect(manifest.scripts.build).toMatch(/^gulp clean && /);
-		const build = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: object };
+		const build = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8')) as {
+			compilerOptions: object;
+		};
 		expect(build.compilerOptions).toMatchObject({ sourceMap: false, declaration: false });
 	});
 });

@@ -30,19 +30,56 @@ const QUARTERS = [
 
 const sim = useSimulator();
 
-function holdingRows(portfolioId: string, portfolioName: string, date: string, scale = 1): IDataObject[] {
+function holdingRows(
+	portfolioId: string,
+	portfolioName: string,
+	date: string,
+	scale = 1,
+): IDataObject[] {
 	return [
-		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 * scale },
-		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: '350.00' },
+		{
+			portfolio_id: portfolioId,
+			portfolio_name: portfolioName,
+			date,
+			isin: makeIsin('US', 1),
+			name: 'Apple Inc.',
+			instrument_type: 'Stock',
+			currency: 'USD',
+			weight: 60,
+			market_value: 600 * scale,
+		},
+		{
+			portfolio_id: portfolioId,
+			portfolio_name: portfolioName,
+			date,
+			isin: makeIsin('DE', 2),
+			name: 'SAP SE',
+			instrument_type: 'stock',
+			currency: 'EUR',
+			weight: 35,
+			market_value: '350.00',
+		},
 		// Cash: no ISIN, allowed on POST /portfolios.
-		{ portfolio_id: portfolioId, portfolio_name: portfolioName, date, isin: '', name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
+		{
+			portfolio_id: portfolioId,
+			portfolio_name: portfolioName,
+			date,
+			isin: '',
+			name: 'Cash EUR',
+			instrument_type: 'cash',
+			currency: 'EUR',
+			weight: 5,
+			market_value: 50,
+		},
 	];
 }
 
 /** Two portfolios x three quarters, three holdings each: 18 rows, 6 groups. */
 function historyRows(): IDataObject[] {
 	return ['fund-a', 'fund-b'].flatMap((portfolioId) =>
-		QUARTERS.flatMap(({ date }) => holdingRows(portfolioId, portfolioId === 'fund-a' ? 'Fund A' : 'Fund B', date)),
+		QUARTERS.flatMap(({ date }) =>
+			holdingRows(portfolioId, portfolioId === 'fund-a' ? 'Fund A' : 'Fund B', date),
+		),
 	);
 }
 
@@ -63,7 +100,9 @@ const createSnapshot = (extra: IDataObject = {}, onError?: NodeSpec['onError']):
 const byIdentifier = (value: string) => ({ __rl: true, mode: 'id', value });
 
 async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
-	const result = await runWorkflow(chainWorkflow(items, spec), { credentials: credentialsFor(sim.url, apiKey) });
+	const result = await runWorkflow(chainWorkflow(items, spec), {
+		credentials: credentialsFor(sim.url, apiKey),
+	});
 	return { result, out: result.items('Node') };
 }
 
@@ -74,15 +113,26 @@ async function storeHistory(): Promise<INodeExecutionData[]> {
 }
 
 function state(): Record<string, PortfolioState> {
-	return Object.fromEntries(sim.portfolioState(ORG).map((portfolio) => [portfolio.identifier, portfolio]));
+	return Object.fromEntries(
+		sim.portfolioState(ORG).map((portfolio) => [portfolio.identifier, portfolio]),
+	);
 }
 
 describe('Portfolio Snapshots: description', () => {
 	it('is a tool-usable node with the four operations and the portfolio search', () => {
 		const node = new PortfolioSnapshots();
-		expect(node.description).toMatchObject({ name: 'portfolioSnapshots', displayName: 'Portfolio Snapshots', usableAsTool: true });
+		expect(node.description).toMatchObject({
+			name: 'portfolioSnapshots',
+			displayName: 'Portfolio Snapshots',
+			usableAsTool: true,
+		});
 		const operation = node.description.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual(['createOrUpdateSnapshot', 'deleteSnapshot', 'getMany', 'update']);
+		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual([
+			'createOrUpdateSnapshot',
+			'deleteSnapshot',
+			'getMany',
+			'update',
+		]);
 		expect(node.methods.listSearch.searchPortfolios).toBe(searchPortfolios);
 	});
 });
@@ -121,9 +171,30 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 			currency: 'EUR',
 			snapshot_at: `${LAST_YEAR}-08-01`,
 			holdings: [
-				{ isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'stock', currency: 'USD', weight: 60, market_value: 600 },
-				{ isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'stock', currency: 'EUR', weight: 35, market_value: 350 },
-				{ isin: null, name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 5, market_value: 50 },
+				{
+					isin: makeIsin('US', 1),
+					name: 'Apple Inc.',
+					instrument_type: 'stock',
+					currency: 'USD',
+					weight: 60,
+					market_value: 600,
+				},
+				{
+					isin: makeIsin('DE', 2),
+					name: 'SAP SE',
+					instrument_type: 'stock',
+					currency: 'EUR',
+					weight: 35,
+					market_value: 350,
+				},
+				{
+					isin: null,
+					name: 'Cash EUR',
+					instrument_type: 'cash',
+					currency: 'EUR',
+					weight: 5,
+					market_value: 50,
+				},
 			],
 		});
 
@@ -143,7 +214,9 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 		const { result, out } = await run(rows, createSnapshot());
 		expect(result.error).toBeUndefined();
 		expect(state()[id('fund-n')].name).toBe('First Name');
-		expect(out.map((item) => [item.json.outcome, item.json.name, item.json.name_in_request])).toEqual([
+		expect(
+			out.map((item) => [item.json.outcome, item.json.name, item.json.name_in_request]),
+		).toEqual([
 			['created', 'First Name', 'First Name'],
 			['updated', 'First Name', 'Second Name'],
 		]);
@@ -159,11 +232,17 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 		const { result, out } = await run(rows, createSnapshot({ currency: 'SEK' }));
 		expect(result.error).toBeUndefined();
 		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({ outcome: 'updated', quarter_end: `${LAST_YEAR}-06-30`, snapshot_date: `${LAST_YEAR}-05-02` });
+		expect(out[0].json).toMatchObject({
+			outcome: 'updated',
+			quarter_end: `${LAST_YEAR}-06-30`,
+			snapshot_date: `${LAST_YEAR}-05-02`,
+		});
 		// Spec 3: the portfolio keeps its first name; the output does not claim the sheet's name, and says so.
 		expect(state()[id('fund-a')].name).toBe('Fund A');
 		expect(out[0].json).toMatchObject({ name: null, name_in_request: 'Renamed? No: name is kept' });
-		expect(out[0].json.name_note).toMatch(/^Not applied: the API keeps the name the portfolio already has\. Rename it with the Update operation\.$/);
+		expect(out[0].json.name_note).toMatch(
+			/^Not applied: the API keeps the name the portfolio already has\. Rename it with the Update operation\.$/,
+		);
 		const fundA = state()[id('fund-a')];
 		expect(fundA.name).toBe('Fund A');
 		expect(fundA.currency).toBe('EUR');
@@ -176,25 +255,48 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 		const rows = holdingRows('x', 'X', `${LAST_YEAR}-12-31`);
 		const { result, out } = await run(
 			rows,
-			createSnapshot({ groupBy: '', portfolioId: 'solo_1', portfolioName: 'Solo', snapshotDate: `${LAST_YEAR}-11-30T00:00:00.000Z`, currency: 'USD' }),
+			createSnapshot({
+				groupBy: '',
+				portfolioId: 'solo_1',
+				portfolioName: 'Solo',
+				snapshotDate: `${LAST_YEAR}-11-30T00:00:00.000Z`,
+				currency: 'USD',
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: POST })).toBe(1);
-		expect(out[0].json).toMatchObject({ identifier: id('solo_1'), outcome: 'created', quarter_end: `${LAST_YEAR}-12-31`, holdings_count: 3 });
+		expect(out[0].json).toMatchObject({
+			identifier: id('solo_1'),
+			outcome: 'created',
+			quarter_end: `${LAST_YEAR}-12-31`,
+			holdings_count: 3,
+		});
 		expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(state()[id('solo_1')].currency).toBe('USD');
 	});
 
 	it('takes holdings from the JSON parameter', async () => {
-		const holdingsJson = JSON.stringify([{ isin: null, name: 'Cash', currency: 'EUR', market_value: 10 }]);
+		const holdingsJson = JSON.stringify([
+			{ isin: null, name: 'Cash', currency: 'EUR', market_value: 10 },
+		]);
 		const { result, out } = await run(
 			[{ a: 1 }, { a: 2 }],
-			createSnapshot({ holdingsSource: 'json', holdingsJson, portfolioId: 'json-1', portfolioName: 'J', snapshotDate: `${LAST_YEAR}-01-01` }),
+			createSnapshot({
+				holdingsSource: 'json',
+				holdingsJson,
+				portfolioId: 'json-1',
+				portfolioName: 'J',
+				snapshotDate: `${LAST_YEAR}-01-01`,
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: POST })).toBe(1);
 		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({ outcome: 'created', quarter_end: `${LAST_YEAR}-03-31`, holdings_count: 1 });
+		expect(out[0].json).toMatchObject({
+			outcome: 'created',
+			quarter_end: `${LAST_YEAR}-03-31`,
+			holdings_count: 1,
+		});
 		expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });
@@ -203,7 +305,11 @@ describe('Portfolio Snapshots: Get Many', () => {
 	it('lists every portfolio of the organization, also with a second key of the same organization', async () => {
 		await storeHistory();
 		for (const apiKey of [KEY, KEY_2]) {
-			const { result, out } = await run([{ x: 1 }, { x: 2 }], { type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: true } }, apiKey);
+			const { result, out } = await run(
+				[{ x: 1 }, { x: 2 }],
+				{ type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: true } },
+				apiKey,
+			);
 			expect(result.error).toBeUndefined();
 			expect(sim.requestCount({ route: GET, key: apiKey })).toBe(1);
 			expect(out.map((item) => item.json)).toEqual(
@@ -222,9 +328,15 @@ describe('Portfolio Snapshots: Get Many', () => {
 
 	it('filters by name (contains, case ignored) and limits', async () => {
 		await storeHistory();
-		const filtered = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: true, options: { nameContains: ' b' } } });
+		const filtered = await run([{}], {
+			type: 'portfolioSnapshots',
+			parameters: { operation: 'getMany', returnAll: true, options: { nameContains: ' b' } },
+		});
 		expect(filtered.out.map((item) => item.json.identifier)).toEqual([id('fund-b')]);
-		const limited = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: false, limit: 1 } });
+		const limited = await run([{}], {
+			type: 'portfolioSnapshots',
+			parameters: { operation: 'getMany', returnAll: false, limit: 1 },
+		});
 		expect(limited.out.map((item) => item.json.identifier)).toEqual([id('fund-a')]);
 	});
 });
@@ -242,7 +354,10 @@ describe('Portfolio Snapshots: Update', () => {
 				parameters: {
 					operation: 'update',
 					portfolio: byIdentifier('={{ $json.identifier }}'),
-					updateFields: { name: '={{ $json.new_name }}', currency: '={{ $itemIndex === 1 ? "sek" : "GBP" }}' },
+					updateFields: {
+						name: '={{ $json.new_name }}',
+						currency: '={{ $itemIndex === 1 ? "sek" : "GBP" }}',
+					},
 				},
 			},
 		);
@@ -255,15 +370,32 @@ describe('Portfolio Snapshots: Update', () => {
 			{ name: 'Nordic Credit', currency: 'SEK' },
 		]);
 		expect(out.map((item) => item.json)).toEqual([
-			{ identifier: id('fund-a'), message: `Fund metadata updated successfully with id: ${id('fund-a')}`, name: 'Global Equity', currency: 'GBP' },
-			{ identifier: id('fund-b'), message: `Fund metadata updated successfully with id: ${id('fund-b')}`, name: 'Nordic Credit', currency: 'SEK' },
+			{
+				identifier: id('fund-a'),
+				message: `Fund metadata updated successfully with id: ${id('fund-a')}`,
+				name: 'Global Equity',
+				currency: 'GBP',
+			},
+			{
+				identifier: id('fund-b'),
+				message: `Fund metadata updated successfully with id: ${id('fund-b')}`,
+				name: 'Nordic Credit',
+				currency: 'SEK',
+			},
 		]);
 		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(state()[id('fund-a')]).toMatchObject({ name: 'Global Equity', currency: 'GBP' });
 		expect(state()[id('fund-b')]).toMatchObject({ name: 'Nordic Credit', currency: 'SEK' });
 
 		// Only the name: the currency is not sent.
-		await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'update', portfolio: { __rl: true, mode: 'list', value: id('fund-a') }, updateFields: { name: 'Only Name' } } });
+		await run([{}], {
+			type: 'portfolioSnapshots',
+			parameters: {
+				operation: 'update',
+				portfolio: { __rl: true, mode: 'list', value: id('fund-a') },
+				updateFields: { name: 'Only Name' },
+			},
+		});
 		expect(sim.requests({ route: PUT })[2].body).toEqual({ name: 'Only Name' });
 		expect(state()[id('fund-a')]).toMatchObject({ name: 'Only Name', currency: 'GBP' });
 	});
@@ -272,10 +404,16 @@ describe('Portfolio Snapshots: Update', () => {
 		await storeHistory();
 		const { result } = await run([{ identifier: id('fund-a'), ccy: 'XYZ' }], {
 			type: 'portfolioSnapshots',
-			parameters: { operation: 'update', portfolio: byIdentifier('={{ $json.identifier }}'), updateFields: { name: 'N', currency: '={{ $json.ccy }}' } },
+			parameters: {
+				operation: 'update',
+				portfolio: byIdentifier('={{ $json.identifier }}'),
+				updateFields: { name: 'N', currency: '={{ $json.ccy }}' },
+			},
 		});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/^Item 0: Update Fields > Currency "XYZ" is not an ISO 4217 currency code/);
+		expect(result.error?.message).toMatch(
+			/^Item 0: Update Fields > Currency "XYZ" is not an ISO 4217 currency code/,
+		);
 		expect(sim.requestCount({ route: PUT })).toBe(0);
 		expect(state()[id('fund-a')].name).toBe('Fund A');
 	});
@@ -284,10 +422,19 @@ describe('Portfolio Snapshots: Update', () => {
 		// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
 		const noPrefix = await run([{ client_id: 'fund-a' }], {
 			type: 'portfolioSnapshots',
-			parameters: { operation: 'update', portfolio: byIdentifier('={{ $json.client_id }}'), updateFields: { name: 'N' } },
+			parameters: {
+				operation: 'update',
+				portfolio: byIdentifier('={{ $json.client_id }}'),
+				updateFields: { name: 'N' },
+			},
 		});
-		expect(noPrefix.result.error?.message).toMatch(/Item 0: Portfolio "fund-a" is not a portfolio identifier/);
-		const nothing = await run([{}], { type: 'portfolioSnapshots', parameters: { operation: 'update', portfolio: byIdentifier(id('fund-a')), updateFields: {} } });
+		expect(noPrefix.result.error?.message).toMatch(
+			/Item 0: Portfolio "fund-a" is not a portfolio identifier/,
+		);
+		const nothing = await run([{}], {
+			type: 'portfolioSnapshots',
+			parameters: { operation: 'update', portfolio: byIdentifier(id('fund-a')), updateFields: {} },
+		});
 		expect(nothing.result.error?.message).toMatch(/Item 0: nothing to update/);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -296,7 +443,11 @@ describe('Portfolio Snapshots: Update', () => {
 describe('Portfolio Snapshots: Delete Snapshot', () => {
 	const deleteNode = (onError?: NodeSpec['onError']): NodeSpec => ({
 		type: 'portfolioSnapshots',
-		parameters: { operation: 'deleteSnapshot', portfolio: byIdentifier('={{ $json.identifier }}'), snapshotDate: '={{ $json.date }}' },
+		parameters: {
+			operation: 'deleteSnapshot',
+			portfolio: byIdentifier('={{ $json.identifier }}'),
+			snapshotDate: '={{ $json.date }}',
+		},
 		...(onError ? { onError } : {}),
 	});
 
@@ -320,10 +471,34 @@ describe('Portfolio Snapshots: Delete Snapshot', () => {
 			{ snapshot_at: `${LAST_YEAR}-09-30` },
 		]);
 		expect(out.map((item) => item.json)).toEqual([
-			{ identifier: id('fund-b'), outcome: 'snapshot_deleted', message: 'Fund snapshot deleted successfully', quarter_end: `${LAST_YEAR}-03-31`, snapshot_date: `${LAST_YEAR}-02-10` },
-			{ identifier: id('fund-b'), outcome: 'snapshot_deleted', message: 'Fund snapshot deleted successfully', quarter_end: `${LAST_YEAR}-06-30`, snapshot_date: `${LAST_YEAR}-06-30` },
-			{ identifier: id('fund-b'), outcome: 'not_found', message: 'Fund snapshot not found', quarter_end: `${LAST_YEAR}-12-31`, snapshot_date: `${LAST_YEAR}-12-31` },
-			{ identifier: id('fund-b'), outcome: 'portfolio_deleted', message: 'Fund deleted successfully with all snapshots', quarter_end: `${LAST_YEAR}-09-30`, snapshot_date: `${LAST_YEAR}-09-30` },
+			{
+				identifier: id('fund-b'),
+				outcome: 'snapshot_deleted',
+				message: 'Fund snapshot deleted successfully',
+				quarter_end: `${LAST_YEAR}-03-31`,
+				snapshot_date: `${LAST_YEAR}-02-10`,
+			},
+			{
+				identifier: id('fund-b'),
+				outcome: 'snapshot_deleted',
+				message: 'Fund snapshot deleted successfully',
+				quarter_end: `${LAST_YEAR}-06-30`,
+				snapshot_date: `${LAST_YEAR}-06-30`,
+			},
+			{
+				identifier: id('fund-b'),
+				outcome: 'not_found',
+				message: 'Fund snapshot not found',
+				quarter_end: `${LAST_YEAR}-12-31`,
+				snapshot_date: `${LAST_YEAR}-12-31`,
+			},
+			{
+				identifier: id('fund-b'),
+				outcome: 'portfolio_deleted',
+				message: 'Fund deleted successfully with all snapshots',
+				quarter_end: `${LAST_YEAR}-09-30`,
+				snapshot_date: `${LAST_YEAR}-09-30`,
+			},
 		]);
 		expect(out.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(Object.keys(state())).toEqual([id('fund-a')]);
@@ -333,8 +508,15 @@ describe('Portfolio Snapshots: Delete Snapshot', () => {
 		const old = `${THIS_YEAR - 7}-06-30`;
 		const created = await run(holdingRows('old-fund', 'Old', old), createSnapshot());
 		expect(created.out[0].json).toMatchObject({ outcome: 'created', quarter_end: old });
-		const { out } = await run([{ identifier: id('old-fund'), date: `${LAST_YEAR}-01-01` }], deleteNode());
-		expect(out[0].json).toMatchObject({ outcome: 'portfolio_deleted', message: 'Fund deleted successfully', quarter_end: `${LAST_YEAR}-03-31` });
+		const { out } = await run(
+			[{ identifier: id('old-fund'), date: `${LAST_YEAR}-01-01` }],
+			deleteNode(),
+		);
+		expect(out[0].json).toMatchObject({
+			outcome: 'portfolio_deleted',
+			message: 'Fund deleted successfully',
+			quarter_end: `${LAST_YEAR}-03-31`,
+		});
 		expect(state()[id('old-fund')]).toBeUndefined();
 	});
 
@@ -368,24 +550,55 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 	}
 
 	const cases: Array<[string, (row: IDataObject, index: number) => void, RegExp]> = [
-		['bad Portfolio ID characters', (row) => (row.portfolio_id = 'fund a/1'), /^Item 3 \(first of the group portfolio_id = "fund a\/1", date = .*\): Portfolio ID "fund a\/1" may only contain letters, digits, "-" and "_"/],
-		['a future-year date', (row) => (row.date = `${THIS_YEAR + 1}-03-31`), /^Item 3 \(first of the group .*\): Snapshot Date "\d{4}-03-31" is in a future year/],
-		['an unreadable date', (row) => (row.date = '31/06/2025'), /^Item 3 \(first of the group .*\): Snapshot Date "31\/06\/2025" is not a date the API can read/],
-		['a missing market value', (row, index) => index === 1 && delete row.market_value, /^Item 4: the market value is missing/],
-		['a zero market value', (row, index) => index === 2 && (row.market_value = '0,00'), /^Item 5: the market value is 0/],
+		[
+			'bad Portfolio ID characters',
+			(row) => (row.portfolio_id = 'fund a/1'),
+			/^Item 3 \(first of the group portfolio_id = "fund a\/1", date = .*\): Portfolio ID "fund a\/1" may only contain letters, digits, "-" and "_"/,
+		],
+		[
+			'a future-year date',
+			(row) => (row.date = `${THIS_YEAR + 1}-03-31`),
+			/^Item 3 \(first of the group .*\): Snapshot Date "\d{4}-03-31" is in a future year/,
+		],
+		[
+			'an unreadable date',
+			(row) => (row.date = '31/06/2025'),
+			/^Item 3 \(first of the group .*\): Snapshot Date "31\/06\/2025" is not a date the API can read/,
+		],
+		[
+			'a missing market value',
+			(row, index) => index === 1 && delete row.market_value,
+			/^Item 4: the market value is missing/,
+		],
+		[
+			'a zero market value',
+			(row, index) => index === 2 && (row.market_value = '0,00'),
+			/^Item 5: the market value is 0/,
+		],
 	];
 
-	it.each(cases)('%s in the middle group: error naming the item and field, nothing stored', async (_label, change, message) => {
-		const { result } = await run(withBadMiddleGroup(change), createSnapshot());
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(message);
-		expect(sim.requestCount()).toBe(0);
-	});
+	it.each(cases)(
+		'%s in the middle group: error naming the item and field, nothing stored',
+		async (_label, change, message) => {
+			const { result } = await run(withBadMiddleGroup(change), createSnapshot());
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(message);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
 
 	it('refuses an empty Snapshot Date and an empty Portfolio ID', async () => {
-		const noDate = await run(holdingRows('fund-a', 'A', ''), createSnapshot({ groupBy: 'portfolio_id' }));
-		expect(noDate.result.error?.message).toMatch(/^Item 0 \(first of the group portfolio_id = "fund-a"\): Snapshot Date is empty/);
-		const noId = await run(holdingRows('', 'A', `${LAST_YEAR}-01-01`), createSnapshot({ groupBy: '' }));
+		const noDate = await run(
+			holdingRows('fund-a', 'A', ''),
+			createSnapshot({ groupBy: 'portfolio_id' }),
+		);
+		expect(noDate.result.error?.message).toMatch(
+			/^Item 0 \(first of the group portfolio_id = "fund-a"\): Snapshot Date is empty/,
+		);
+		const noId = await run(
+			holdingRows('', 'A', `${LAST_YEAR}-01-01`),
+			createSnapshot({ groupBy: '' }),
+		);
 		expect(noId.result.error?.message).toMatch(/^Item 0: Portfolio ID is empty/);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -398,7 +611,9 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		];
 		const { result } = await run(rows, createSnapshot());
 		expect(result.error?.message).toMatch(
-			new RegExp(`^Item 0 \\(first of the group .*\\) and Item 6 \\(first of the group .*\\) would all store portfolio "fund-a" at the same quarter end ${LAST_YEAR}-03-31`),
+			new RegExp(
+				`^Item 0 \\(first of the group .*\\) and Item 6 \\(first of the group .*\\) would all store portfolio "fund-a" at the same quarter end ${LAST_YEAR}-03-31`,
+			),
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -411,12 +626,17 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		expect(out).toHaveLength(5);
 		expect(out[0].json).toMatchObject({ outcome: 'created', quarter_end: QUARTERS[0].quarterEnd });
 		for (const [offset, item] of out.slice(1, 4).entries()) {
-			expect(item.json.error).toMatch(/^Item 3 \(first of the group .*\): Snapshot Date "not a date" is not a date/);
+			expect(item.json.error).toMatch(
+				/^Item 3 \(first of the group .*\): Snapshot Date "not a date" is not a date/,
+			);
 			expect(item.json.name).toBe(rows[3 + offset].name);
 			expect(item.pairedItem).toEqual({ item: 3 + offset });
 		}
 		expect(out[4].json).toMatchObject({ outcome: 'updated', quarter_end: QUARTERS[2].quarterEnd });
-		expect(state()[id('fund-a')].snapshots.map((s) => s.date)).toEqual([QUARTERS[0].quarterEnd, QUARTERS[2].quarterEnd]);
+		expect(state()[id('fund-a')].snapshots.map((s) => s.date)).toEqual([
+			QUARTERS[0].quarterEnd,
+			QUARTERS[2].quarterEnd,
+		]);
 	});
 
 	it('an API failure mid-history says which groups were already stored', async () => {
@@ -436,7 +656,11 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 			[{ identifier: id('no-such-fund') }, { identifier: id('fund-b') }],
 			{
 				type: 'portfolioSnapshots',
-				parameters: { operation: 'update', portfolio: byIdentifier('={{ $json.identifier }}'), updateFields: { name: 'Renamed' } },
+				parameters: {
+					operation: 'update',
+					portfolio: byIdentifier('={{ $json.identifier }}'),
+					updateFields: { name: 'Renamed' },
+				},
 				onError: 'continueRegularOutput',
 			},
 		);
@@ -454,19 +678,33 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 	it.each([
 		['update', { updateFields: { name: 'N' } }],
 		['deleteSnapshot', { snapshotDate: `${LAST_YEAR}-03-31` }],
-	])('%s: a 20,000-character portfolio identifier is an input error naming the item and the field', async (operation, extra) => {
-		const { result } = await run([{ ok: 1 }, { identifier: LONG_IDENTIFIER }], {
-			type: 'portfolioSnapshots',
-			parameters: { operation, portfolio: byIdentifier('={{ $json.identifier ?? "svc-portfolio:org-a_short" }}'), ...extra },
-		});
-		expect(result.error?.message).toMatch(/^Item 1: Portfolio is 20\d{3} characters long \("svc-portfolio:org-a_x{20}…"\)/);
-		expect((result.error as { description?: string }).description).toMatch(/Nothing was sent/);
-		expect(sim.requestCount()).toBe(0);
-	});
+	])(
+		'%s: a 20,000-character portfolio identifier is an input error naming the item and the field',
+		async (operation, extra) => {
+			const { result } = await run([{ ok: 1 }, { identifier: LONG_IDENTIFIER }], {
+				type: 'portfolioSnapshots',
+				parameters: {
+					operation,
+					portfolio: byIdentifier('={{ $json.identifier ?? "svc-portfolio:org-a_short" }}'),
+					...extra,
+				},
+			});
+			expect(result.error?.message).toMatch(
+				/^Item 1: Portfolio is 20\d{3} characters long \("svc-portfolio:org-a_x{20}…"\)/,
+			);
+			expect((result.error as { description?: string }).description).toMatch(/Nothing was sent/);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
 
 	it('Create or Update Snapshot: a Portfolio ID over 200 characters is an input error, nothing sent', async () => {
-		const { result } = await run(holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date), createSnapshot());
-		expect(result.error?.message).toMatch(/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/);
+		const { result } = await run(
+			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
+			createSnapshot(),
+		);
+		expect(result.error?.message).toMatch(
+			/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -474,15 +712,23 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 		const rows = holdingRows('fund-l', 'Long ISIN', QUARTERS[0].date);
 		rows[1] = { ...rows[1], isin: 'D'.repeat(1024 * 1024) };
 		const sent = await run(rows, createSnapshot({ invalidIsins: 'send' }));
-		expect(sent.result.error?.message).toMatch(/^Item 1.*: invalid ISIN: 1048576 characters \("D{20}…"\), far more than the 12 of an ISIN$/);
+		expect(sent.result.error?.message).toMatch(
+			/^Item 1.*: invalid ISIN: 1048576 characters \("D{20}…"\), far more than the 12 of an ISIN$/,
+		);
 		expect(sim.requestCount()).toBe(0);
 
 		const skipped = await run(rows, createSnapshot({ invalidIsins: 'skip' }));
 		expect(skipped.result.error).toBeUndefined();
-		expect(JSON.stringify(sim.requests({ route: POST })[0].body)).not.toContain('DDDDDDDDDDDDDDDDDDDDDDDDD');
+		expect(JSON.stringify(sim.requests({ route: POST })[0].body)).not.toContain(
+			'DDDDDDDDDDDDDDDDDDDDDDDDD',
+		);
 		expect(skipped.out[0].json).toMatchObject({ removed_count: 1, holdings_count: 2 });
 		expect(skipped.out[0].json.removed_rows).toEqual([
-			expect.objectContaining({ item: 1, isin: `${'D'.repeat(20)}…`, reason: expect.stringMatching(/^invalid ISIN: 1048576 characters/) }),
+			expect.objectContaining({
+				item: 1,
+				isin: `${'D'.repeat(20)}…`,
+				reason: expect.stringMatching(/^invalid ISIN: 1048576 characters/),
+			}),
 		]);
 	});
 });

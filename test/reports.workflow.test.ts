@@ -16,7 +16,14 @@ import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
 import { lastCompletedQuarterEnd } from '../nodes/shared/dates';
 import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
 import { reportFileName } from '../nodes/SustainabilityReports/actions/generatePdfReport.operation';
-import { BENCHMARK_INDICES, REDIRECT_PATH, SECRET_PAGE_TEXT, SIM_KEYS, findIsins, startSimulator } from './simulator';
+import {
+	BENCHMARK_INDICES,
+	REDIRECT_PATH,
+	SECRET_PAGE_TEXT,
+	SIM_KEYS,
+	findIsins,
+	startSimulator,
+} from './simulator';
 import type { Simulator } from './simulator';
 import { chainWorkflow } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
@@ -29,10 +36,38 @@ const ISINS = findIsins((data) => data.known && !data.isFund, 4, 'SE');
 const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'IE');
 
 const HOLDINGS: IDataObject[] = [
-	{ isin: ISINS[0], name: 'Alpha AB', instrument_type: 'Stock', currency: 'SEK', 'Weight %': '40%', 'Market Value': '400 000' },
-	{ isin: ISINS[1], name: 'Beta AB', instrument_type: 'Stock', currency: 'SEK', 'Weight %': 35, 'Market Value': 350000 },
-	{ isin: '', name: 'Cash SEK', instrument_type: 'Cash', currency: 'SEK', 'Weight %': 5, 'Market Value': 50000 },
-	{ isin: ISINS[2], name: 'Gamma AB', instrument_type: 'Stock', currency: 'SEK', 'Weight %': 20, 'Market Value': 200000 },
+	{
+		isin: ISINS[0],
+		name: 'Alpha AB',
+		instrument_type: 'Stock',
+		currency: 'SEK',
+		'Weight %': '40%',
+		'Market Value': '400 000',
+	},
+	{
+		isin: ISINS[1],
+		name: 'Beta AB',
+		instrument_type: 'Stock',
+		currency: 'SEK',
+		'Weight %': 35,
+		'Market Value': 350000,
+	},
+	{
+		isin: '',
+		name: 'Cash SEK',
+		instrument_type: 'Cash',
+		currency: 'SEK',
+		'Weight %': 5,
+		'Market Value': 50000,
+	},
+	{
+		isin: ISINS[2],
+		name: 'Gamma AB',
+		instrument_type: 'Stock',
+		currency: 'SEK',
+		'Weight %': 20,
+		'Market Value': 200000,
+	},
 ];
 
 interface Flow {
@@ -44,7 +79,12 @@ function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {})
 	const report: NodeSpec = {
 		type: 'sustainabilityReports',
 		name: 'Report',
-		parameters: { operation: 'generatePdfReport', reportName: 'Nordic Balanced Fund', reportId: 'nordic-balanced', ...parameters },
+		parameters: {
+			operation: 'generatePdfReport',
+			reportName: 'Nordic Balanced Fund',
+			reportId: 'nordic-balanced',
+			...parameters,
+		},
 		onError: flow.onError,
 	};
 	const email: NodeSpec = {
@@ -64,7 +104,13 @@ function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {})
 	return flow.email ? chainWorkflow(rows, report, email) : chainWorkflow(rows, report);
 }
 
-async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, flow: Flow = {}, baseUrl = sim.url) {
+async function run(
+	sim: Simulator,
+	rows: IDataObject[],
+	parameters: IDataObject,
+	flow: Flow = {},
+	baseUrl = sim.url,
+) {
 	return await runWorkflow(workflow(rows, parameters, flow), {
 		credentials: {
 			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl },
@@ -76,7 +122,9 @@ async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject,
 }
 
 function paired(item: { pairedItem?: unknown }): number[] {
-	const list = (Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]) as IPairedItemData[];
+	const list = (
+		Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]
+	) as IPairedItemData[];
 	return list.map((entry) => entry.item).sort((a, b) => a - b);
 }
 
@@ -105,7 +153,12 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 	const sim = useSimulator();
 
 	it('creates the report, downloads the PDF without the API key and hands it to Send Email as an attachment', async () => {
-		const result = await run(sim, HOLDINGS, { snapshotDate: '2025-08-14T00:00:00' }, { email: true });
+		const result = await run(
+			sim,
+			HOLDINGS,
+			{ snapshotDate: '2025-08-14T00:00:00' },
+			{ email: true },
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(sim.requestCount({ route: ROUTE })).toBe(1);
@@ -121,9 +174,30 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		expect(body).not.toHaveProperty('benchmark_etf_mutual_fund');
 		expect(body).not.toHaveProperty('methodology_id');
 		expect(body.holdings).toEqual([
-			{ isin: ISINS[0], name: 'Alpha AB', instrument_type: 'stock', currency: 'SEK', weight: 40, market_value: 400000 },
-			{ isin: ISINS[1], name: 'Beta AB', instrument_type: 'stock', currency: 'SEK', weight: 35, market_value: 350000 },
-			{ isin: ISINS[2], name: 'Gamma AB', instrument_type: 'stock', currency: 'SEK', weight: 20, market_value: 200000 },
+			{
+				isin: ISINS[0],
+				name: 'Alpha AB',
+				instrument_type: 'stock',
+				currency: 'SEK',
+				weight: 40,
+				market_value: 400000,
+			},
+			{
+				isin: ISINS[1],
+				name: 'Beta AB',
+				instrument_type: 'stock',
+				currency: 'SEK',
+				weight: 35,
+				market_value: 350000,
+			},
+			{
+				isin: ISINS[2],
+				name: 'Gamma AB',
+				instrument_type: 'stock',
+				currency: 'SEK',
+				weight: 20,
+				market_value: 200000,
+			},
 		]);
 
 		const [report] = result.items('Report');
@@ -144,7 +218,10 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		expect(report.json.request_id).toEqual(expect.any(String));
 		expect(report.json.identifier).toEqual(expect.any(String));
 		expect(String(report.json.location_url)).toMatch(new RegExp(`^${sim.downloadUrl}/documents/`));
-		expect(report.binary?.data).toMatchObject({ mimeType: 'application/pdf', fileName: 'nordic-balanced_esg-overview_2025-09-30.pdf' });
+		expect(report.binary?.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: 'nordic-balanced_esg-overview_2025-09-30.pdf',
+		});
 
 		const pdf = await result.binary('Report', 0, 'data');
 		expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -171,14 +248,20 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		expect(email.attachments[0].content.equals(pdf)).toBe(true);
 	});
 
-	(hasPdftoppm() ? it : it.skip)('the downloaded report is a PDF that pdftoppm renders', async () => {
-		const result = await run(sim, HOLDINGS, { snapshotDate: '2025-08-14T00:00:00' });
-		expect(result.error).toBeUndefined();
-		expect(renderPdf(await result.binary('Report', 0, 'data')).length).toBeGreaterThan(0);
-	});
+	(hasPdftoppm() ? it : it.skip)(
+		'the downloaded report is a PDF that pdftoppm renders',
+		async () => {
+			const result = await run(sim, HOLDINGS, { snapshotDate: '2025-08-14T00:00:00' });
+			expect(result.error).toBeUndefined();
+			expect(renderPdf(await result.binary('Report', 0, 'data')).length).toBeGreaterThan(0);
+		},
+	);
 
 	it('Group By: one report per group, each paired to its group, in the chosen binary field; the fund ISIN benchmark wins', async () => {
-		const rows = HOLDINGS.map((row, index) => ({ ...row, portfolio: index < 2 ? 'P-1' : 'P/2 Växt' }));
+		const rows = HOLDINGS.map((row, index) => ({
+			...row,
+			portfolio: index < 2 ? 'P-1' : 'P/2 Växt',
+		}));
 		const result = await run(sim, rows, {
 			groupBy: 'portfolio',
 			reportId: '={{ $json.portfolio }}',
@@ -215,7 +298,10 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 	});
 
 	it('with Download PDF off, returns only the link; an empty Snapshot Date means the last completed quarter end', async () => {
-		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'OMX Stockholm' });
+		const result = await run(sim, HOLDINGS, {
+			downloadPdf: false,
+			benchmarkIndex: 'OMX Stockholm',
+		});
 		expect(result.error).toBeUndefined();
 		const [report] = result.items('Report');
 		expect(report.binary).toBeUndefined();
@@ -232,9 +318,13 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		try {
 			const result = await run(expiring, HOLDINGS, {});
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(/^The report was created, but its download link has expired or is no longer valid \(403: AccessDenied: Request has expired\)/);
+			expect(result.error?.message).toMatch(
+				/^The report was created, but its download link has expired or is no longer valid \(403: AccessDenied: Request has expired\)/,
+			);
 			expect(expiring.requests({ route: ROUTE })[0].status).toBe(201);
-			expect((result.error as { description?: string }).description).toMatch(/Request ID \(quote it to support\): [0-9a-f-]{36}/);
+			expect((result.error as { description?: string }).description).toMatch(
+				/Request ID \(quote it to support\): [0-9a-f-]{36}/,
+			);
 			// 403 is final: no retry of the download, and no second report.
 			expect(expiring.downloads()).toHaveLength(1);
 			expect(expiring.requestCount({ route: ROUTE })).toBe(1);
@@ -253,7 +343,9 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			expect(items.map(paired)).toEqual([[0], [1], [2], [3]]);
 			for (const item of items) {
 				expect(String(item.json.error)).toContain('download link has expired');
-				expect(String(item.json.error_details)).toMatch(/Request ID \(quote it to support\): [0-9a-f-]{36}/);
+				expect(String(item.json.error_details)).toMatch(
+					/Request ID \(quote it to support\): [0-9a-f-]{36}/,
+				);
 			}
 		} finally {
 			await expiring.close();
@@ -301,7 +393,10 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		});
 
 		it('a bad second group stops the run before the first group is sent', async () => {
-			const rows: IDataObject[] = HOLDINGS.map((row, index) => ({ ...row, portfolio: index < 2 ? 'A' : 'B' }));
+			const rows: IDataObject[] = HOLDINGS.map((row, index) => ({
+				...row,
+				portfolio: index < 2 ? 'A' : 'B',
+			}));
 			delete rows[3].currency;
 			const result = await run(sim, rows, { groupBy: 'portfolio' });
 			expect(result.status).toBe('error');
@@ -322,7 +417,12 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 					res.end(
 						JSON.stringify({
 							document: { location_url: `${base}/documents/r1.pdf`, request_id: 'req-flaky-1' },
-							metadata: { snapshot_at: '2025-06-30', type: 'esg-overview', default_benchmark: 'XC0000000001', identifier: 'rpt_1' },
+							metadata: {
+								snapshot_at: '2025-06-30',
+								type: 'esg-overview',
+								default_benchmark: 'XC0000000001',
+								identifier: 'rpt_1',
+							},
 						}),
 					);
 					return;
@@ -333,17 +433,25 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 					req.socket.destroy();
 					return;
 				}
-				res.writeHead(answer, { 'content-type': answer === 200 ? 'application/pdf' : 'text/plain' });
+				res.writeHead(answer, {
+					'content-type': answer === 200 ? 'application/pdf' : 'text/plain',
+				});
 				res.end(answer === 200 ? '%PDF-1.4\n%flaky\n' : 'Service Unavailable');
 			});
 			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-			return { url, downloads, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+			return {
+				url,
+				downloads,
+				close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+			};
 		}
 
 		async function runAgainst(url: string) {
 			return await runWorkflow(workflow(HOLDINGS, { snapshotDate: '2025-05-05' }), {
-				credentials: { sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: url } },
+				credentials: {
+					sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: url },
+				},
 				nodeTypes: { [NODE_TYPE]: new SustainabilityReports() },
 			});
 		}
@@ -367,8 +475,12 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 				const result = await runAgainst(api.url);
 				expect(result.status).toBe('error');
 				expect(api.downloads).toHaveLength(3);
-				expect(result.error?.message).toMatch(/^The report was created, but the PDF download kept failing \(.+\) after 3 tries/);
-				expect((result.error as { description?: string }).description).toContain('Request ID (quote it to support): req-flaky-1');
+				expect(result.error?.message).toMatch(
+					/^The report was created, but the PDF download kept failing \(.+\) after 3 tries/,
+				);
+				expect((result.error as { description?: string }).description).toContain(
+					'Request ID (quote it to support): req-flaky-1',
+				);
 			} finally {
 				await api.close();
 			}
@@ -376,32 +488,51 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 	});
 
 	describe('the PDF download: public https only, no redirect, capped, storage errors by code and message only', () => {
-		const description = (result: { error?: Error }) => String((result.error as { description?: string } | undefined)?.description);
+		const description = (result: { error?: Error }) =>
+			String((result.error as { description?: string } | undefined)?.description);
 		const downloadPort = () => new URL(sim.downloadUrl).port;
 
 		it.each([
-			['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'a link-local address (such as a cloud metadata service) (169.254.169.254)'],
-			['https://0xa9fea9fe{path}', 'a link-local address (such as a cloud metadata service) (169.254.169.254)'],
-			['https://[::ffff:169.254.169.254]{path}', 'a link-local address (such as a cloud metadata service) ([::ffff:a9fe:a9fe])'],
+			[
+				'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+				'a link-local address (such as a cloud metadata service) (169.254.169.254)',
+			],
+			[
+				'https://0xa9fea9fe{path}',
+				'a link-local address (such as a cloud metadata service) (169.254.169.254)',
+			],
+			[
+				'https://[::ffff:169.254.169.254]{path}',
+				'a link-local address (such as a cloud metadata service) ([::ffff:a9fe:a9fe])',
+			],
 			['https://10.0.0.1{path}', 'a private network address (10.0.0.1)'],
 			['https://[fd00::1]{path}', 'a private network address ([fd00::1])'],
 			['https://0.0.0.0{path}', 'an unspecified address (0.0.0.0)'],
 			['https://intranet{path}', 'a private network address (intranet)'],
-		])('a link to %s is refused before any connection, also with a local Base URL', async (template, words) => {
-			sim.setReportLink(template);
-			const result = await run(sim, HOLDINGS, {});
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(`The report was created, but its download link points to ${words}, so it was not fetched`);
-			expect(description(result)).toContain('The report was generated and counts against the monthly quota');
-			expect(sim.requestCount({ route: ROUTE })).toBe(1);
-			expect(sim.downloads()).toHaveLength(0);
-		});
+		])(
+			'a link to %s is refused before any connection, also with a local Base URL',
+			async (template, words) => {
+				sim.setReportLink(template);
+				const result = await run(sim, HOLDINGS, {});
+				expect(result.status).toBe('error');
+				expect(result.error?.message).toBe(
+					`The report was created, but its download link points to ${words}, so it was not fetched`,
+				);
+				expect(description(result)).toContain(
+					'The report was generated and counts against the monthly quota',
+				);
+				expect(sim.requestCount({ route: ROUTE })).toBe(1);
+				expect(sim.downloads()).toHaveLength(0);
+			},
+		);
 
 		it('a local link is fetched only on the local host name of the Base URL (the simulator), in its normalised form', async () => {
 			const localhostBase = `http://localhost:${new URL(sim.url).port}`;
 			const fetched = await run(sim, HOLDINGS, {}, {}, localhostBase);
 			expect(fetched.error).toBeUndefined();
-			expect(String(fetched.items('Report')[0].json.location_url)).toMatch(/^http:\/\/localhost:\d+\/documents\//);
+			expect(String(fetched.items('Report')[0].json.location_url)).toMatch(
+				/^http:\/\/localhost:\d+\/documents\//,
+			);
 			expect(sim.downloads()).toHaveLength(1);
 
 			// Another spelling of this computer is another local service as far as the Base URL says: refused.
@@ -422,7 +553,9 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			sim.setReportLink(`http://0x7f000001:{port}{path}`);
 			const hex = await run(sim, HOLDINGS, {});
 			expect(hex.error).toBeUndefined();
-			expect(sim.downloads().map((download) => download.headers.host)).toEqual([`127.0.0.1:${downloadPort()}`]);
+			expect(sim.downloads().map((download) => download.headers.host)).toEqual([
+				`127.0.0.1:${downloadPort()}`,
+			]);
 		});
 
 		it('a redirect is not followed: the error names only the target origin, nothing is fetched there', async () => {
@@ -433,14 +566,22 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 				`The report was created, but its download link answered with a redirect (302) to http://localhost:${downloadPort()}. Nothing was fetched there: a report link must answer with the PDF itself.`,
 			);
 			expect(JSON.stringify(result.run)).not.toContain('sim-redirect-token');
-			expect(sim.downloads().map((download) => [download.status, download.path])).toEqual([[302, expect.stringMatching(/^\/documents\//)]]);
-			expect(sim.downloads().some((download) => download.path === new URL(REDIRECT_PATH, 'http://x').pathname)).toBe(false);
+			expect(sim.downloads().map((download) => [download.status, download.path])).toEqual([
+				[302, expect.stringMatching(/^\/documents\//)],
+			]);
+			expect(
+				sim
+					.downloads()
+					.some((download) => download.path === new URL(REDIRECT_PATH, 'http://x').pathname),
+			).toBe(false);
 		});
 
 		it('an error page is never echoed: not in the error, not in the output, not in the run data; the link is kept', async () => {
 			sim.setDownloadFaults(['secret-page', 'secret-page', 'secret-page']);
 			const failed = await run(sim, HOLDINGS, {});
-			expect(failed.error?.message).toBe('The report was created, but the PDF download failed (500)');
+			expect(failed.error?.message).toBe(
+				'The report was created, but the PDF download failed (500)',
+			);
 			expect(description(failed)).toContain('Tried 3 times.');
 			expect(JSON.stringify(failed.run)).not.toContain(SECRET_PAGE_TEXT);
 			expect(sim.downloads()).toHaveLength(3);
@@ -453,7 +594,11 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			expect(items).toHaveLength(4);
 			for (const item of items) {
 				expect(item.json.error).toBe('The report was created, but the PDF download failed (500)');
-				expect(String(item.json.error_details)).toMatch(new RegExp(`Report link: http://127\\.0\\.0\\.1:${downloadPort()}/documents/[0-9a-f]+\\.pdf`));
+				expect(String(item.json.error_details)).toMatch(
+					new RegExp(
+						`Report link: http://127\\.0\\.0\\.1:${downloadPort()}/documents/[0-9a-f]+\\.pdf`,
+					),
+				);
 			}
 			expect(JSON.stringify(continued.run)).not.toContain(SECRET_PAGE_TEXT);
 		});
@@ -471,22 +616,27 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		it.each([
 			['oversized', 'announced as 100.0 MB'],
 			['oversized-unannounced', 'the download was stopped there'],
-		] as const)('a body above 50 MB (%s) is refused and not read to the end', async (fault, how) => {
-			sim.setDownloadFaults([fault]);
-			const result = await run(sim, HOLDINGS, {});
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(
-				`The report was created, but its download is larger than 50 MB (${how}), far more than a report, so it was not kept`,
-			);
-			const [download] = sim.downloads();
-			expect(download.fault).toBe(fault);
-			expect(download.complete).toBe(false);
-			expect(sim.downloads()).toHaveLength(1);
-		});
+		] as const)(
+			'a body above 50 MB (%s) is refused and not read to the end',
+			async (fault, how) => {
+				sim.setDownloadFaults([fault]);
+				const result = await run(sim, HOLDINGS, {});
+				expect(result.status).toBe('error');
+				expect(result.error?.message).toBe(
+					`The report was created, but its download is larger than 50 MB (${how}), far more than a report, so it was not kept`,
+				);
+				const [download] = sim.downloads();
+				expect(download.fault).toBe(fault);
+				expect(download.complete).toBe(false);
+				expect(sim.downloads()).toHaveLength(1);
+			},
+		);
 	});
 
 	it('file names are sanitised', () => {
-		expect(reportFileName('Kund: Ödmjuk/Fond *1*', 'esg-overview', '2025-06-30')).toBe('Kund_Odmjuk_Fond_1_esg-overview_2025-06-30.pdf');
+		expect(reportFileName('Kund: Ödmjuk/Fond *1*', 'esg-overview', '2025-06-30')).toBe(
+			'Kund_Odmjuk_Fond_1_esg-overview_2025-06-30.pdf',
+		);
 		expect(reportFileName('../..', 'mifid2', '2025-06-30')).toBe('report_mifid2_2025-06-30.pdf');
 	});
 });
@@ -499,48 +649,76 @@ describe('benchmark index: the SEK index, names not in the list, names of earlie
 
 	it('the SEK index is listed under the name the service publishes, and the API takes it', async () => {
 		const node = new SustainabilityReports();
-		const benchmark = node.description.properties.find((property) => property.name === 'benchmarkIndex');
-		const names = (benchmark?.options ?? []).map((option) => ('value' in option ? option.value : undefined));
+		const benchmark = node.description.properties.find(
+			(property) => property.name === 'benchmarkIndex',
+		);
+		const names = (benchmark?.options ?? []).map((option) =>
+			'value' in option ? option.value : undefined,
+		);
 		expect(names).toContain(SOLACTIVE);
 		expect(names).not.toContain('Nordic Credit Partners SEK IG Credit Index');
 		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: SOLACTIVE });
 		expect(result.error).toBeUndefined();
 		expect(sentIndex()).toBe(SOLACTIVE);
-		expect(result.items('Report')[0].json).toMatchObject({ benchmark_index: SOLACTIVE, default_benchmark: BENCHMARK_INDICES[SOLACTIVE] });
+		expect(result.items('Report')[0].json).toMatchObject({
+			benchmark_index: SOLACTIVE,
+			default_benchmark: BENCHMARK_INDICES[SOLACTIVE],
+		});
 	});
 
 	it('a saved workflow with the old SEK index name still runs: the name is sent as the Solactive one', async () => {
-		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'Nordic Credit Partners SEK IG Credit Index' });
+		const result = await run(sim, HOLDINGS, {
+			downloadPdf: false,
+			benchmarkIndex: 'Nordic Credit Partners SEK IG Credit Index',
+		});
 		expect(result.error).toBeUndefined();
 		expect(sentIndex()).toBe(SOLACTIVE);
 		expect(result.items('Report')[0].json.benchmark_index).toBe(SOLACTIVE);
 	});
 
 	it('Other Index: the typed name is sent as it is, and an index the API does not know comes back as its error', async () => {
-		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'other', benchmarkIndexName: ' MSCI World ' });
+		const result = await run(sim, HOLDINGS, {
+			downloadPdf: false,
+			benchmarkIndex: 'other',
+			benchmarkIndexName: ' MSCI World ',
+		});
 		expect(sim.requestCount({ route: ROUTE })).toBe(1);
 		expect(sentIndex()).toBe('MSCI World');
 		expect(result.status).toBe('error');
-		expect(`${result.error?.message} ${(result.error as { description?: string }).description ?? ''}`).toMatch(/benchmark_index/);
+		expect(
+			`${result.error?.message} ${(result.error as { description?: string }).description ?? ''}`,
+		).toMatch(/benchmark_index/);
 	});
 
 	it('an expression may give any index name: it is not refused locally', async () => {
-		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: `={{ "${SOLACTIVE}" }}` });
+		const result = await run(sim, HOLDINGS, {
+			downloadPdf: false,
+			benchmarkIndex: `={{ "${SOLACTIVE}" }}`,
+		});
 		expect(result.error).toBeUndefined();
 		expect(sentIndex()).toBe(SOLACTIVE);
 		sim.reset();
-		await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: '={{ "Vendor New Index 2026" }}' });
+		await run(sim, HOLDINGS, {
+			downloadPdf: false,
+			benchmarkIndex: '={{ "Vendor New Index 2026" }}',
+		});
 		expect(sentIndex()).toBe('Vendor New Index 2026');
 	});
 
 	it('a Report ID over 200 characters is an input error naming the item and the field, nothing sent', async () => {
 		const result = await run(sim, HOLDINGS, { downloadPdf: false, reportId: 'r'.repeat(20_000) });
-		expect(result.error?.message).toMatch(/^Item 0: Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted$/);
+		expect(result.error?.message).toMatch(
+			/^Item 0: Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted$/,
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 
 	it('Other Index with an empty name: an input error, nothing sent', async () => {
-		const result = await run(sim, HOLDINGS, { downloadPdf: false, benchmarkIndex: 'other', benchmarkIndexName: '' });
+		const result = await run(sim, HOLDINGS, {
+			downloadPdf: false,
+			benchmarkIndex: 'other',
+			benchmarkIndexName: '',
+		});
 		expect(result.error?.message).toBe('Item 0: Benchmark Index Name is empty');
 		expect(sim.requestCount()).toBe(0);
 	});

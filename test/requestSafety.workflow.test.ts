@@ -29,14 +29,36 @@ const sim = useSimulator();
 beforeEach(() => sim.setBurstLimit(null));
 
 async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
-	const result = await runWorkflow(chainWorkflow(items, spec), { credentials: credentialsFor(sim.url, apiKey) });
+	const result = await runWorkflow(chainWorkflow(items, spec), {
+		credentials: credentialsFor(sim.url, apiKey),
+	});
 	return { result, out: result.items('Node') };
 }
 
 function snapshotRows(portfolioId: string, date: string): IDataObject[] {
 	return [
-		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin('US', 1), name: 'Apple Inc.', instrument_type: 'Stock', currency: 'USD', weight: 60, market_value: 600 },
-		{ portfolio_id: portfolioId, portfolio_name: 'Fund', date, isin: makeIsin('DE', 2), name: 'SAP SE', instrument_type: 'Stock', currency: 'EUR', weight: 40, market_value: 400 },
+		{
+			portfolio_id: portfolioId,
+			portfolio_name: 'Fund',
+			date,
+			isin: makeIsin('US', 1),
+			name: 'Apple Inc.',
+			instrument_type: 'Stock',
+			currency: 'USD',
+			weight: 60,
+			market_value: 600,
+		},
+		{
+			portfolio_id: portfolioId,
+			portfolio_name: 'Fund',
+			date,
+			isin: makeIsin('DE', 2),
+			name: 'SAP SE',
+			instrument_type: 'Stock',
+			currency: 'EUR',
+			weight: 40,
+			market_value: 400,
+		},
 	];
 }
 
@@ -61,14 +83,16 @@ const deleteSnapshot: NodeSpec = {
 	},
 };
 
-const REPORT_ROWS: IDataObject[] = findIsins((data) => data.known && !data.isFund, 2, 'SE').map((isin, index) => ({
-	isin,
-	name: `Holding ${index}`,
-	instrument_type: 'Stock',
-	currency: 'SEK',
-	'Weight %': 50,
-	'Market Value': 1000,
-}));
+const REPORT_ROWS: IDataObject[] = findIsins((data) => data.known && !data.isFund, 2, 'SE').map(
+	(isin, index) => ({
+		isin,
+		name: `Holding ${index}`,
+		instrument_type: 'Stock',
+		currency: 'SEK',
+		'Weight %': 50,
+		'Market Value': 1000,
+	}),
+);
 const report = (onError?: NodeSpec['onError']): NodeSpec => ({
 	type: 'sustainabilityReports',
 	parameters: { operation: 'generatePdfReport', reportName: 'Nordic Fund', reportId: 'nordic' },
@@ -87,7 +111,9 @@ describe('a request the API processed, then the connection dropped', () => {
 		expect(sim.requestCount({ route: GET })).toBe(1);
 		const state = sim.portfolioState('org-a');
 		expect(state.filter((p) => p.identifier === id('fresh'))).toHaveLength(1);
-		expect(state.find((p) => p.identifier === id('fresh'))!.snapshots.map((s) => s.date)).toEqual([`${LAST_YEAR}-06-30`]);
+		expect(state.find((p) => p.identifier === id('fresh'))!.snapshots.map((s) => s.date)).toEqual([
+			`${LAST_YEAR}-06-30`,
+		]);
 	});
 
 	it('POST /portfolios: dropped before the API stored it, the list shows nothing and the answer to the resend is believed', async () => {
@@ -102,22 +128,33 @@ describe('a request the API processed, then the connection dropped', () => {
 	it.each([
 		['a single snapshot', [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`], 'snapshot_deleted', 1],
 		['the whole portfolio (its last snapshot)', [`${LAST_YEAR}-03-31`], 'portfolio_deleted', 0],
-	])('DELETE of %s: reports it deleted, not not_found, and sends no second DELETE', async (_, dates, outcome, left) => {
-		for (const date of dates) expect((await run(snapshotRows('del', date), createSnapshot)).result.error).toBeUndefined();
-		sim.setFaults(DELETE, { sequence: ['processed-drop'] });
-		const { result, out } = await run([{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }], deleteSnapshot);
-		expect(result.error).toBeUndefined();
-		expect(out).toHaveLength(1);
-		expect(out[0].json.outcome).toBe(outcome);
-		expect(sim.requestCount({ route: DELETE })).toBe(1);
-		const portfolio = sim.portfolioState('org-a').find((p) => p.identifier === id('del'));
-		expect(portfolio?.snapshots.length ?? 0).toBe(left);
-	});
+	])(
+		'DELETE of %s: reports it deleted, not not_found, and sends no second DELETE',
+		async (_, dates, outcome, left) => {
+			for (const date of dates)
+				expect((await run(snapshotRows('del', date), createSnapshot)).result.error).toBeUndefined();
+			sim.setFaults(DELETE, { sequence: ['processed-drop'] });
+			const { result, out } = await run(
+				[{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }],
+				deleteSnapshot,
+			);
+			expect(result.error).toBeUndefined();
+			expect(out).toHaveLength(1);
+			expect(out[0].json.outcome).toBe(outcome);
+			expect(sim.requestCount({ route: DELETE })).toBe(1);
+			const portfolio = sim.portfolioState('org-a').find((p) => p.identifier === id('del'));
+			expect(portfolio?.snapshots.length ?? 0).toBe(left);
+		},
+	);
 
 	it('DELETE dropped before the API carried it out: the snapshot is still listed, so the DELETE is sent again', async () => {
-		for (const date of [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`]) await run(snapshotRows('del', date), createSnapshot);
+		for (const date of [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`])
+			await run(snapshotRows('del', date), createSnapshot);
 		sim.setFaults(DELETE, { sequence: ['drop'] });
-		const { result, out } = await run([{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }], deleteSnapshot);
+		const { result, out } = await run(
+			[{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }],
+			deleteSnapshot,
+		);
 		expect(result.error).toBeUndefined();
 		expect(out[0].json.outcome).toBe('snapshot_deleted');
 		expect(sim.requestCount({ route: DELETE })).toBe(2);
@@ -129,8 +166,12 @@ describe('a request the API processed, then the connection dropped', () => {
 		expect(sim.requestCount({ route: REPORTS })).toBe(1);
 		expect(sim.requests({ route: REPORTS })[0].fault).toBe('processed-drop');
 		expect(result.error?.message).toContain('whether the API carried it out is not known');
-		expect((result.error as { description?: string } | undefined)?.description).toContain('may have been generated');
-		expect((result.error as { description?: string } | undefined)?.description).toContain('costs one more request');
+		expect((result.error as { description?: string } | undefined)?.description).toContain(
+			'may have been generated',
+		);
+		expect((result.error as { description?: string } | undefined)?.description).toContain(
+			'costs one more request',
+		);
 	});
 
 	it('POST /reports with continueOnFail: an error item paired to the input, never a second POST', async () => {
@@ -167,7 +208,10 @@ describe('client timeouts', () => {
 		sim.setFaults(SFDR, { sequence: ['slow', 'slow', 'slow', 'slow'], slowMs: 1500 });
 		const { result } = await run(
 			makeIsins(2, 300, 'US').map((isin) => ({ isin })),
-			{ type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0.2 } } },
+			{
+				type: 'sustainabilityInstruments',
+				parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0.2 } },
+			},
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
 		expect(result.error?.message).toContain('did not answer');
@@ -177,26 +221,43 @@ describe('client timeouts', () => {
 describe('the first pacing wait counts against Max Wait When Throttled', () => {
 	const lookup = (options: IDataObject) => ({
 		type: 'sustainabilityInstruments',
-		parameters: { operation: 'getSfdrClassification', options: { batchSize: 1, concurrency: 1, ...options } },
+		parameters: {
+			operation: 'getSfdrClassification',
+			options: { batchSize: 1, concurrency: 1, ...options },
+		},
 	});
 
 	it('with Max Wait 0, a run behind a paced one fails at once, saying it was our own pacing, and sends nothing', async () => {
 		sim.setBurstLimit({ requests: 2, windowMs: 1000 });
 		// Teaches the pacer of this key the limit (the throttles of this run are within its Max Wait).
-		const teach = await run(makeIsins(6, 400, 'US').map((isin) => ({ isin })), lookup({ maxThrottleWait: 60 }), KEY_2);
+		const teach = await run(
+			makeIsins(6, 400, 'US').map((isin) => ({ isin })),
+			lookup({ maxThrottleWait: 60 }),
+			KEY_2,
+		);
 		expect(teach.result.error).toBeUndefined();
 		const before = sim.requestCount({ route: SFDR });
 		// A precondition, not the behaviour under test: the key is now paced.
 		expect(pacerFor(sim.url, KEY_2).limit).toBeDefined();
 
-		const { result } = await run(makeIsins(2, 500, 'US').map((isin) => ({ isin })), lookup({ maxThrottleWait: 0 }), KEY_2);
+		const { result } = await run(
+			makeIsins(2, 500, 'US').map((isin) => ({ isin })),
+			lookup({ maxThrottleWait: 0 }),
+			KEY_2,
+		);
 		expect(sim.requestCount({ route: SFDR })).toBe(before);
 		expect(result.error?.message).toContain('would have had to wait');
 		expect(result.error?.message).toContain('Max Wait When Throttled');
-		expect((result.error as { description?: string } | undefined)?.description).toContain('not the monthly quota');
+		expect((result.error as { description?: string } | undefined)?.description).toContain(
+			'not the monthly quota',
+		);
 
 		// A wait longer than what Max Wait allows: refused as well, and the slot it would have taken is given back.
-		const short = await run(makeIsins(2, 500, 'US').map((isin) => ({ isin })), lookup({ maxThrottleWait: 0.1 }), KEY_2);
+		const short = await run(
+			makeIsins(2, 500, 'US').map((isin) => ({ isin })),
+			lookup({ maxThrottleWait: 0.1 }),
+			KEY_2,
+		);
 		expect(sim.requestCount({ route: SFDR })).toBe(before);
 		expect(short.result.error?.message).toContain('more than Max Wait When Throttled (0.1 s)');
 	});
@@ -205,9 +266,16 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 describe('the API key never appears in what the nodes output', () => {
 	it('an error answer quoting the request headers: message, description and stored body hide the key', async () => {
 		sim.setFaults(SFDR, { sequence: ['echo-key'] });
-		const { result } = await run([{ isin: makeIsin('US', 1) }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } });
+		const { result } = await run([{ isin: makeIsin('US', 1) }], {
+			type: 'sustainabilityInstruments',
+			parameters: { operation: 'getSfdrClassification' },
+		});
 		expect(result.error).toBeDefined();
-		const everything = JSON.stringify({ error: result.error, cause: (result.error as { cause?: unknown }).cause, run: result.runData ?? null });
+		const everything = JSON.stringify({
+			error: result.error,
+			cause: (result.error as { cause?: unknown }).cause,
+			run: result.runData ?? null,
+		});
 		expect(everything).not.toContain(KEY);
 		expect(everything).toContain('[API key hidden]');
 	});
@@ -243,13 +311,20 @@ describe('network errors in plain words', () => {
 			}),
 			{ credentials: credentialsFor('https://api.nonexistent.invalid', KEY) },
 		);
-		expect(result.error?.message).toContain('Could not find the API host "api.nonexistent.invalid"');
-		expect((result.error as { description?: string } | undefined)?.description).toContain('no request was spent');
+		expect(result.error?.message).toContain(
+			'Could not find the API host "api.nonexistent.invalid"',
+		);
+		expect((result.error as { description?: string } | undefined)?.description).toContain(
+			'no request was spent',
+		);
 	});
 
 	it('https to a plain http listener: a secure-connection error without OpenSSL text', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{ isin: makeIsin('US', 1) }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			chainWorkflow([{ isin: makeIsin('US', 1) }], {
+				type: 'sustainabilityInstruments',
+				parameters: { operation: 'getSfdrClassification' },
+			}),
 			{ credentials: credentialsFor(sim.url.replace('http:', 'https:'), KEY) },
 		);
 		const origin = new URL(sim.url.replace('http:', 'https:')).origin;

@@ -21,14 +21,25 @@ const sim = useSimulator({ temperatureRoute: true });
 
 const LAST_YEAR = new Date().getUTCFullYear() - 1;
 /** Companies every group route has data for (taxonomy, temperature score). */
-const COMPANIES = findIsins((data) => data.known && !data.isFund && data.taxonomy !== null && data.temperature.score !== null, 20, 'DE');
+const COMPANIES = findIsins(
+	(data) => data.known && !data.isFund && data.taxonomy !== null && data.temperature.score !== null,
+	20,
+	'DE',
+);
 
 function lookup(options: IDataObject, onError?: NodeSpec['onError'], name?: string): NodeSpec {
-	return { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification', options }, onError, name };
+	return {
+		type: 'sustainabilityInstruments',
+		parameters: { operation: 'getSfdrClassification', options },
+		onError,
+		name,
+	};
 }
 
 async function run(items: IDataObject[], ...specs: NodeSpec[]) {
-	return await runWorkflow(chainWorkflow(items, ...specs), { credentials: credentialsFor(sim.url, KEY) });
+	return await runWorkflow(chainWorkflow(items, ...specs), {
+		credentials: credentialsFor(sim.url, KEY),
+	});
 }
 
 const isinItems = (count: number) => makeIsins(count, 1000, 'US').map((isin) => ({ isin }));
@@ -45,7 +56,10 @@ describe('instruments: a failed batch keeps the paid ones (item 3)', () => {
 	it('1,000 ISINs at Batch Size 1 with a quota of 300, continuing on fail: 300 items with data, 700 error items', async () => {
 		sim.setMonthlyQuota(300);
 		const items = isinItems(1000);
-		const result = await run(items, lookup({ batchSize: 1, maxRequests: 0 }, 'continueRegularOutput'));
+		const result = await run(
+			items,
+			lookup({ batchSize: 1, maxRequests: 0 }, 'continueRegularOutput'),
+		);
 		expect(result.error).toBeUndefined();
 		const out = result.items('Node');
 		expect(out).toHaveLength(1000);
@@ -56,7 +70,9 @@ describe('instruments: a failed batch keeps the paid ones (item 3)', () => {
 		});
 		const withData = out.filter((item) => !hasError(item.json));
 		expect(withData).toHaveLength(300);
-		expect(withData.every((item) => (item.json.sfdr as IDataObject).isin === item.json.isin)).toBe(true);
+		expect(withData.every((item) => (item.json.sfdr as IDataObject).isin === item.json.isin)).toBe(
+			true,
+		);
 		const errors = out.filter((item) => hasError(item.json));
 		expect(errors).toHaveLength(700);
 		expect(errors[0].json.error).toMatch(/monthly request quota is used up/);
@@ -80,7 +96,9 @@ describe('instruments: a failed batch keeps the paid ones (item 3)', () => {
 		const items = isinItems(4);
 		const result = await run(items, lookup({ batchSize: 2 }, 'continueRegularOutput'));
 		const out = result.items('Node');
-		expect(out.map((item) => [item.json.isin, hasError(item.json)])).toEqual(items.map((item, index) => [item.isin, index >= 2]));
+		expect(out.map((item) => [item.json.isin, hasError(item.json)])).toEqual(
+			items.map((item, index) => [item.isin, index >= 2]),
+		);
 	});
 
 	it('without continue on fail: the API error first, then how many ISINs had an answer and what a re-run costs', async () => {
@@ -117,7 +135,11 @@ describe('no orphan requests after Limit Exceeded (item 4)', () => {
 		expect(sim.requestCount({ route: SFDR })).toBe(3);
 		const second = result.items('Second');
 		expect(second).toHaveLength(3);
-		expect(second.every((item) => /monthly request quota is used up.*not sent/.test(String(item.json.error)))).toBe(true);
+		expect(
+			second.every((item) =>
+				/monthly request quota is used up.*not sent/.test(String(item.json.error)),
+			),
+		).toBe(true);
 	});
 });
 
@@ -127,24 +149,36 @@ describe('Max Requests per Run (item 5)', () => {
 		expect(result.error?.message).toBe(
 			'This run would send 600 requests to the API (600 distinct ISINs in batches of 1); Max Requests per Run is 500',
 		);
-		expect((result.error as Error & { description?: string }).description).toMatch(/Nothing was sent.*Batch Size/);
+		expect((result.error as Error & { description?: string }).description).toMatch(
+			/Nothing was sent.*Batch Size/,
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 
 	it('never goes over the budget at send time: a retry that would is refused, the answers received are kept', async () => {
 		sim.setFaults(SFDR, { sequence: [null, null, '500'] });
-		const result = await run(isinItems(3), lookup({ batchSize: 1, maxRequests: 3 }, 'continueRegularOutput'));
+		const result = await run(
+			isinItems(3),
+			lookup({ batchSize: 1, maxRequests: 3 }, 'continueRegularOutput'),
+		);
 		expect(sim.requestCount({ route: SFDR })).toBe(3);
 		const out = result.items('Node');
 		expect(out.map((item) => hasError(item.json))).toEqual([false, false, true]);
-		expect(out[2].json.error).toMatch(/^Max Requests per Run \(3\) reached: this run sent 3 requests/);
+		expect(out[2].json.error).toMatch(
+			/^Max Requests per Run \(3\) reached: this run sent 3 requests/,
+		);
 	});
 
 	it('reports the requests spent in the output pane', async () => {
 		const result = await run(isinItems(3), lookup({ batchSize: 1 }));
 		expect(result.error).toBeUndefined();
-		const hints = (result.runData.Node[0] as { hints?: Array<{ message: string; location?: string }> }).hints ?? [];
-		expect(hints).toContainEqual({ message: 'Sent 3 requests to the API (3 planned; Max Requests per Run 500).', location: 'outputPane' });
+		const hints =
+			(result.runData.Node[0] as { hints?: Array<{ message: string; location?: string }> }).hints ??
+			[];
+		expect(hints).toContainEqual({
+			message: 'Sent 3 requests to the API (3 planned; Max Requests per Run 500).',
+			location: 'outputPane',
+		});
 		// No column is added to the rows.
 		expect(Object.keys(result.items('Node')[0].json).sort()).toEqual(['isin', 'sfdr']);
 	});
@@ -189,29 +223,69 @@ function snapshots(extra: IDataObject = {}, onError?: NodeSpec['onError']): Node
 	};
 }
 
-const GROUP_OPERATIONS: Array<[string, RouteKey, (options: IDataObject, onError?: NodeSpec['onError']) => NodeSpec]> = [
-	['Portfolio Snapshots, Create or Update', 'POST /portfolios', (options, onError) => snapshots({ options }, onError)],
+const GROUP_OPERATIONS: Array<
+	[string, RouteKey, (options: IDataObject, onError?: NodeSpec['onError']) => NodeSpec]
+> = [
+	[
+		'Portfolio Snapshots, Create or Update',
+		'POST /portfolios',
+		(options, onError) => snapshots({ options }, onError),
+	],
 	[
 		'Sustainable Investments, Classify',
 		'POST /sustainable-investments/insights',
 		(options, onError) => ({
 			type: 'sustainableInvestments',
-			parameters: { operation: 'classifyHoldings', methodology: { __rl: true, mode: 'list', value: 1, cachedResultName: METHODOLOGIES[0].name }, groupBy: 'group', options },
+			parameters: {
+				operation: 'classifyHoldings',
+				methodology: {
+					__rl: true,
+					mode: 'list',
+					value: 1,
+					cachedResultName: METHODOLOGIES[0].name,
+				},
+				groupBy: 'group',
+				options,
+			},
 			onError,
 		}),
 	],
-	['EU Taxonomy', 'POST /taxonomy/insights', (options, onError) => ({ type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment', groupBy: 'group', options }, onError })],
+	[
+		'EU Taxonomy',
+		'POST /taxonomy/insights',
+		(options, onError) => ({
+			type: 'euTaxonomy',
+			parameters: { operation: 'getPortfolioAlignment', groupBy: 'group', options },
+			onError,
+		}),
+	],
 	[
 		'Temperature Score',
 		'POST /temperature-score/insights',
-		(options, onError) => ({ type: 'temperatureScore', parameters: { operation: 'getPortfolioTemperature', groupBy: 'group', waitForCalculation: false, options }, onError }),
+		(options, onError) => ({
+			type: 'temperatureScore',
+			parameters: {
+				operation: 'getPortfolioTemperature',
+				groupBy: 'group',
+				waitForCalculation: false,
+				options,
+			},
+			onError,
+		}),
 	],
 	[
 		'Reports',
 		'POST /reports',
 		(options, onError) => ({
 			type: 'sustainabilityReports',
-			parameters: { operation: 'generatePdfReport', reportName: '={{ $json.portfolio_name }}', reportId: '={{ $json.group }}', groupBy: 'group', downloadPdf: false, options },
+			parameters: {
+				operation: 'generatePdfReport',
+				reportName: '={{ $json.portfolio_name }}',
+				reportId: '={{ $json.group }}',
+				groupBy: 'group',
+				downloadPdf: false,
+				options,
+			},
 			onError,
 		}),
 	],
@@ -221,7 +295,10 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 	it('1,000 groups with a quota of 300: after the Limit Exceeded answer not one more POST arrives', async () => {
 		sim.setMonthlyQuota(300);
 		const rows = Array.from({ length: 1000 }, (_, index) => holding(`p${index}`, index));
-		const result = await run(rows, snapshots({ options: { maxRequests: 0 } }, 'continueRegularOutput'));
+		const result = await run(
+			rows,
+			snapshots({ options: { maxRequests: 0 } }, 'continueRegularOutput'),
+		);
 		expect(sim.requestCount({ route: 'POST /portfolios' })).toBe(301);
 		const out = result.items('Node');
 		expect(out).toHaveLength(1000);
@@ -231,41 +308,64 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 		expect(out[999].pairedItem).toEqual({ item: 999 });
 	});
 
-	it.each(GROUP_OPERATIONS)('%s: stops at Limit Exceeded and says what was done', async (_name, route, spec) => {
-		sim.setMonthlyQuota(2);
-		const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
-		const result = await run(rows, spec({}));
-		expect(sim.requestCount({ route })).toBe(3);
-		expect(requestsAfterFirstLimitExceeded()).toBe(0);
-		expect(result.error?.message).toMatch(/^This API key's monthly request quota is used up.* 2 of 6 .*before the run stopped/s);
-	});
+	it.each(GROUP_OPERATIONS)(
+		'%s: stops at Limit Exceeded and says what was done',
+		async (_name, route, spec) => {
+			sim.setMonthlyQuota(2);
+			const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
+			const result = await run(rows, spec({}));
+			expect(sim.requestCount({ route })).toBe(3);
+			expect(requestsAfterFirstLimitExceeded()).toBe(0);
+			expect(result.error?.message).toMatch(
+				/^This API key's monthly request quota is used up.* 2 of 6 .*before the run stopped/s,
+			);
+		},
+	);
 
-	it.each(GROUP_OPERATIONS)('%s, continuing on fail: no POST after Limit Exceeded; the rest become error items', async (_name, route, spec) => {
-		sim.setMonthlyQuota(2);
-		const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
-		const result = await run(rows, spec({}, 'continueRegularOutput'));
-		expect(sim.requestCount({ route })).toBe(3);
-		const errors = result.items('Node').filter((item) => hasError(item.json));
-		expect(errors.map((item) => item.pairedItem)).toEqual([2, 3, 4, 5].map((item) => ({ item })));
-		expect(errors.slice(1).every((item) => /^Not sent: /.test(String(item.json.error)))).toBe(true);
-	});
+	it.each(GROUP_OPERATIONS)(
+		'%s, continuing on fail: no POST after Limit Exceeded; the rest become error items',
+		async (_name, route, spec) => {
+			sim.setMonthlyQuota(2);
+			const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
+			const result = await run(rows, spec({}, 'continueRegularOutput'));
+			expect(sim.requestCount({ route })).toBe(3);
+			const errors = result.items('Node').filter((item) => hasError(item.json));
+			expect(errors.map((item) => item.pairedItem)).toEqual([2, 3, 4, 5].map((item) => ({ item })));
+			expect(errors.slice(1).every((item) => /^Not sent: /.test(String(item.json.error)))).toBe(
+				true,
+			);
+		},
+	);
 
-	it.each(GROUP_OPERATIONS)('%s: refuses a plan above Max Requests per Run before any request', async (_name, _route, spec) => {
-		const rows = Array.from({ length: 4 }, (_, index) => holding(`p${index}`, index));
-		const result = await run(rows, spec({ maxRequests: 3 }));
-		expect(result.error?.message).toMatch(/^This run would send 4 requests to the API \(4 (groups|reports) × 1 request\); Max Requests per Run is 3$/);
-		expect(sim.requestCount()).toBe(0);
-	});
+	it.each(GROUP_OPERATIONS)(
+		'%s: refuses a plan above Max Requests per Run before any request',
+		async (_name, _route, spec) => {
+			const rows = Array.from({ length: 4 }, (_, index) => holding(`p${index}`, index));
+			const result = await run(rows, spec({ maxRequests: 3 }));
+			expect(result.error?.message).toMatch(
+				/^This run would send 4 requests to the API \(4 (groups|reports) × 1 request\); Max Requests per Run is 3$/,
+			);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
 });
 
 describe('Reports keep the PDFs generated before a later group fails (item 7)', () => {
 	const reports = (onError?: NodeSpec['onError']): NodeSpec => ({
 		type: 'sustainabilityReports',
-		parameters: { operation: 'generatePdfReport', reportName: '={{ $json.portfolio_name }}', reportId: '={{ $json.group }}', groupBy: 'group' },
+		parameters: {
+			operation: 'generatePdfReport',
+			reportName: '={{ $json.portfolio_name }}',
+			reportId: '={{ $json.group }}',
+			groupBy: 'group',
+		},
 		onError,
 	});
 	const rows = ['alpha', 'beta', 'gamma'].map((group, index) => holding(group, index));
-	const failThird = () => sim.setFaults('POST /reports', { sequence: [null, null, '500', '500'] as Array<FaultKind | null> });
+	const failThird = () =>
+		sim.setFaults('POST /reports', {
+			sequence: [null, null, '500', '500'] as Array<FaultKind | null>,
+		});
 
 	it('continuing on fail: the generated reports come out with their PDF, the failed group as an error item', async () => {
 		failThird();
@@ -293,7 +393,9 @@ describe('the quota message', () => {
 	it('does not assert a quota size the API did not state', async () => {
 		sim.setFaults(SFDR, { sequence: ['429-limit'] });
 		const result = await run(isinItems(1), lookup({}));
-		expect(result.error?.message).toMatch(/^This API key's monthly request quota is used up \(the API answered 429 "Limit Exceeded"\)/);
+		expect(result.error?.message).toMatch(
+			/^This API key's monthly request quota is used up \(the API answered 429 "Limit Exceeded"\)/,
+		);
 		expect(result.error?.message).not.toMatch(/10,000|10000/);
 	});
 });

@@ -14,20 +14,35 @@ const SEED = Number(process.env.SOAK_SEED ?? 20251121);
 it('example workflows give the fault-free output under injected faults (short soak)', async () => {
 	const lines: string[] = [];
 	// 6 s, and at least one faulted run of every example even on a busy machine.
-	const summary = await runSoak({ seconds: 6, minRounds: 1, seed: SEED, probability: 0.3, slowMs: 20, temperatureLockRequests: 0, log: (line) => lines.push(line) });
+	const summary = await runSoak({
+		seconds: 6,
+		minRounds: 1,
+		seed: SEED,
+		probability: 0.3,
+		slowMs: 20,
+		temperatureLockRequests: 0,
+		log: (line) => lines.push(line),
+	});
 	const failures = summary.runs.filter((run) => run.outcome === 'failed');
-	if (summary.failed > 0) throw new Error(`soak seed ${SEED}: ${summary.failed} failed\n${lines.join('\n')}`);
+	if (summary.failed > 0)
+		throw new Error(`soak seed ${SEED}: ${summary.failed} failed\n${lines.join('\n')}`);
 	expect(summary.references.every((reference) => reference.ok)).toBe(true);
 	expect(summary.references.length).toBeGreaterThanOrEqual(5);
 	expect(summary.runs.length).toBeGreaterThan(0);
 	expect(failures).toEqual([]);
 	// Faults were injected and retried: more requests than the fault-free runs needed.
-	expect(Object.values(summary.faults).reduce((sum, count) => sum + (count ?? 0), 0)).toBeGreaterThan(0);
+	expect(
+		Object.values(summary.faults).reduce((sum, count) => sum + (count ?? 0), 0),
+	).toBeGreaterThan(0);
 	expect(summary.requestsSeen).toBeGreaterThan(summary.faultFreeRequests);
 }, 60_000);
 
 describe('soak checks of requests dropped after sending', () => {
-	const reportRequest = (at: number, fault: RecordedRequest['fault'], body: unknown = { name: 'A' }): RecordedRequest => ({
+	const reportRequest = (
+		at: number,
+		fault: RecordedRequest['fault'],
+		body: unknown = { name: 'A' },
+	): RecordedRequest => ({
 		route: 'POST /reports',
 		method: 'POST',
 		path: '/reports',
@@ -38,11 +53,17 @@ describe('soak checks of requests dropped after sending', () => {
 		fault,
 		at,
 	});
-	const failedRun = { error: new Error('The connection to the API dropped after the PDF report request was sent, before an answer came: whether the API carried it out is not known.') } as WorkflowRunResult;
+	const failedRun = {
+		error: new Error(
+			'The connection to the API dropped after the PDF report request was sent, before an answer came: whether the API carried it out is not known.',
+		),
+	} as WorkflowRunResult;
 
 	it('accept the uncertain report error only after a dropped POST /reports that was not sent again', () => {
 		expect(isUncertainReport(failedRun, [reportRequest(1, 'processed-drop')])).toBe(true);
-		expect(isUncertainReport(failedRun, [reportRequest(1, 'processed-drop'), reportRequest(2, null)])).toBe(false);
+		expect(
+			isUncertainReport(failedRun, [reportRequest(1, 'processed-drop'), reportRequest(2, null)]),
+		).toBe(false);
 		expect(isUncertainReport(failedRun, [reportRequest(1, null)])).toBe(false);
 	});
 });

@@ -1,11 +1,13 @@
-
 import { LoadOptionsContext } from 'n8n-core';
 import type { IDataObject, INode, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
 import { SustainableInvestments } from '../nodes/SustainableInvestments/SustainableInvestments.node';
-import { ClassificationMatcher, sustainabilityLabel } from '../nodes/SustainableInvestments/actions/classification';
+import {
+	ClassificationMatcher,
+	sustainabilityLabel,
+} from '../nodes/SustainableInvestments/actions/classification';
 import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/methodologies';
 import { METHODOLOGIES, findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
 import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
@@ -31,21 +33,45 @@ function classify(parameters: IDataObject = {}, onError?: NodeSpec['onError']): 
 	};
 }
 
-async function run(items: IDataObject[], node: NodeSpec, options: { baseUrl?: string; apiKey?: string } = {}) {
-	return await runWorkflow(chainWorkflow(items, node), { credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey) });
+async function run(
+	items: IDataObject[],
+	node: NodeSpec,
+	options: { baseUrl?: string; apiKey?: string } = {},
+) {
+	return await runWorkflow(chainWorkflow(items, node), {
+		credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey),
+	});
 }
 
 function sentBody(index = 0): { methodology_id: unknown; holdings: IDataObject[] } {
-	return sim.requests({ route: INSIGHTS })[index].body as { methodology_id: unknown; holdings: IDataObject[] };
+	return sim.requests({ route: INSIGHTS })[index].body as {
+		methodology_id: unknown;
+		holdings: IDataObject[];
+	};
 }
 
 const LABEL_OF_CODE = (code: unknown) =>
-	code === 9 ? 'Sustainable' : code === 8 ? 'Moderate' : code === null ? 'Uncovered' : 'Not sustainable';
+	code === 9
+		? 'Sustainable'
+		: code === 8
+			? 'Moderate'
+			: code === null
+				? 'Uncovered'
+				: 'Not sustainable';
 
 const [fund] = findIsins((d) => d.known && d.isFund, 1);
-const [sustainable] = findIsins((d) => d.known && !d.isFund && d.sustainableInvestment.classification === 9, 1);
-const [notSustainable] = findIsins((d) => d.known && !d.isFund && d.sustainableInvestment.classification === 0, 1);
-const [moderate] = findIsins((d) => d.known && !d.isFund && d.sustainableInvestment.classification === 8, 1);
+const [sustainable] = findIsins(
+	(d) => d.known && !d.isFund && d.sustainableInvestment.classification === 9,
+	1,
+);
+const [notSustainable] = findIsins(
+	(d) => d.known && !d.isFund && d.sustainableInvestment.classification === 0,
+	1,
+);
+const [moderate] = findIsins(
+	(d) => d.known && !d.isFund && d.sustainableInvestment.classification === 8,
+	1,
+);
 const uncovered = makeIsin('XX', 7);
 
 /** Funds first, duplicates (one pasted in lower case with spaces), cash and a row without ISIN. */
@@ -53,14 +79,45 @@ const HOLDINGS: IDataObject[] = [
 	{ row: 0, ISIN: fund, Name: 'Fund F', Type: 'ETF', 'Market Value': 1000, Weight: 10 },
 	{ row: 1, ISIN: sustainable, Name: 'Green Co', Type: 'Stock', 'Market Value': 2000, Weight: 20 },
 	{ row: 2, ISIN: null, Name: 'Cash EUR', Type: 'Cash', 'Market Value': 500, Weight: 5 },
-	{ row: 3, ISIN: notSustainable, Name: 'Brown Co', Type: 'Stock', 'Market Value': 1500, Weight: 15 },
-	{ row: 4, ISIN: ` ${fund.slice(0, 6).toLowerCase()} ${fund.slice(6)} `, Name: 'Fund F (2nd lot)', Type: 'ETF', 'Market Value': 500, Weight: 5 },
+	{
+		row: 3,
+		ISIN: notSustainable,
+		Name: 'Brown Co',
+		Type: 'Stock',
+		'Market Value': 1500,
+		Weight: 15,
+	},
+	{
+		row: 4,
+		ISIN: ` ${fund.slice(0, 6).toLowerCase()} ${fund.slice(6)} `,
+		Name: 'Fund F (2nd lot)',
+		Type: 'ETF',
+		'Market Value': 500,
+		Weight: 5,
+	},
 	{ row: 5, ISIN: uncovered, Name: 'Unknown Co', Type: 'Stock', 'Market Value': 700, Weight: 7 },
 	{ row: 6, ISIN: '', Name: 'Private loan', Type: 'Other', 'Market Value': 300, Weight: 3 },
-	{ row: 7, ISIN: sustainable, Name: 'Green Co (2nd lot)', Type: 'Stock', 'Market Value': 1000, Weight: 10 },
+	{
+		row: 7,
+		ISIN: sustainable,
+		Name: 'Green Co (2nd lot)',
+		Type: 'Stock',
+		'Market Value': 1000,
+		Weight: 10,
+	},
 	{ row: 8, ISIN: moderate, Name: 'Amber Co', Type: 'Stock', 'Market Value': 2500, Weight: 25 },
 ];
-const ISIN_OF_ROW = [fund, sustainable, null, notSustainable, fund, uncovered, null, sustainable, moderate];
+const ISIN_OF_ROW = [
+	fund,
+	sustainable,
+	null,
+	notSustainable,
+	fund,
+	uncovered,
+	null,
+	sustainable,
+	moderate,
+];
 
 describe('labels, matching and methodologies (units)', () => {
 	it.each([
@@ -104,13 +161,36 @@ describe('labels, matching and methodologies (units)', () => {
 	});
 
 	it.each([
-		['the simulator shape', { data: METHODOLOGIES }, METHODOLOGIES.map((m) => [m.id, m.name, m.description])],
+		[
+			'the simulator shape',
+			{ data: METHODOLOGIES },
+			METHODOLOGIES.map((m) => [m.id, m.name, m.description]),
+		],
 		['a bare array', [{ id: 4, name: 'Four' }], [[4, 'Four', undefined]]],
-		['under methodologies', { methodologies: [{ methodology_id: '5', title: 'Five', description: 'D' }] }, [['5', 'Five', 'D']]],
+		[
+			'under methodologies',
+			{ methodologies: [{ methodology_id: '5', title: 'Five', description: 'D' }] },
+			[['5', 'Five', 'D']],
+		],
 		['under data.items', { data: { items: [{ id: 6, label: 'Six' }] } }, [[6, 'Six', undefined]]],
-		['ids only', { data: [7, 8] }, [[7, '7', undefined], [8, '8', undefined]]],
-		['a record without a name', [{ id: 9, description: 'Only a description' }], [[9, 'Only a description', undefined]]],
-		['a record without an id', [{ name: 'No id' }, { id: 10 }], [[10, 'Methodology 10', undefined]]],
+		[
+			'ids only',
+			{ data: [7, 8] },
+			[
+				[7, '7', undefined],
+				[8, '8', undefined],
+			],
+		],
+		[
+			'a record without a name',
+			[{ id: 9, description: 'Only a description' }],
+			[[9, 'Only a description', undefined]],
+		],
+		[
+			'a record without an id',
+			[{ name: 'No id' }, { id: 10 }],
+			[[10, 'Methodology 10', undefined]],
+		],
 	])('parseMethodologies reads %s', (_, body, expected) => {
 		const read = readMethodologies(body);
 		const parsed = 'methodologies' in read ? read.methodologies : [];
@@ -132,7 +212,10 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			if (path === '/sustainable-investments/insights' && Array.isArray(body?.data)) {
 				// what the instruments routes do (spec 2.3): funds after the other instruments
 				const data = body.data as Array<{ isin: string }>;
-				body.data = [...data.filter((e) => !instrumentData(e.isin).isFund), ...data.filter((e) => instrumentData(e.isin).isFund)];
+				body.data = [
+					...data.filter((e) => !instrumentData(e.isin).isFund),
+					...data.filter((e) => instrumentData(e.isin).isFund),
+				];
 				answeredOrder = (body.data as Array<{ isin: string }>).map((e) => e.isin);
 			}
 			return body;
@@ -143,8 +226,22 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			expect(sim.requestCount()).toBe(1);
 			const body = sentBody();
 			expect(body.methodology_id).toBe(1);
-			expect(body.holdings.map((h) => h.isin)).toEqual([fund, sustainable, notSustainable, fund, uncovered, sustainable, moderate]);
-			expect(body.holdings[0]).toEqual({ isin: fund, name: 'Fund F', instrument_type: 'etf', weight: 10, market_value: 1000 });
+			expect(body.holdings.map((h) => h.isin)).toEqual([
+				fund,
+				sustainable,
+				notSustainable,
+				fund,
+				uncovered,
+				sustainable,
+				moderate,
+			]);
+			expect(body.holdings[0]).toEqual({
+				isin: fund,
+				name: 'Fund F',
+				instrument_type: 'etf',
+				weight: 10,
+				market_value: 1000,
+			});
 			// the answer really is in another order than the request
 			expect(answeredOrder.slice(-2)).toEqual([fund, fund]);
 
@@ -196,7 +293,10 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 	});
 
 	it('Methodology "By ID": the ID is sent as a number', async () => {
-		const result = await run(HOLDINGS.slice(0, 2), classify({ methodology: { __rl: true, mode: 'id', value: ' 3 ' } }));
+		const result = await run(
+			HOLDINGS.slice(0, 2),
+			classify({ methodology: { __rl: true, mode: 'id', value: ' 3 ' } }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(sentBody().methodology_id).toBe(3);
 		expect(result.items('Node').every((item) => item.json.methodology_id === 3)).toBe(true);
@@ -205,17 +305,25 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 	it.each([
 		['a non-numeric ID', { __rl: true, mode: 'id', value: 'standard' }],
 		['no methodology', { __rl: true, mode: 'list', value: '' }],
-	])('%s typed in: n8n itself refuses to run the workflow (parameter issues), nothing is sent', async (_, methodology) => {
-		await expect(run(HOLDINGS.slice(0, 2), classify({ methodology }))).rejects.toThrow(/(workflow|node) has issues/);
-		expect(sim.requestCount()).toBe(0);
-	});
+	])(
+		'%s typed in: n8n itself refuses to run the workflow (parameter issues), nothing is sent',
+		async (_, methodology) => {
+			await expect(run(HOLDINGS.slice(0, 2), classify({ methodology }))).rejects.toThrow(
+				/(workflow|node) has issues/,
+			);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
 
 	it.each([
 		['a non-numeric ID', 'standard', /^Item 0: methodology ID "standard" is not a number/],
 		['an empty ID', '', /^Item 0: no methodology is chosen/],
 	])('%s from an expression is refused before any request', async (_, value, message) => {
 		const items = HOLDINGS.slice(0, 2).map((row) => ({ ...row, methodology: value }));
-		const result = await run(items, classify({ methodology: { __rl: true, mode: 'id', value: '={{ $json.methodology }}' } }));
+		const result = await run(
+			items,
+			classify({ methodology: { __rl: true, mode: 'id', value: '={{ $json.methodology }}' } }),
+		);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(message);
 		expect(sim.requestCount()).toBe(0);
@@ -228,7 +336,10 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		];
 		const result = await run(
 			items,
-			classify({ groupBy: 'methodology', methodology: { __rl: true, mode: 'id', value: '={{ $json.methodology }}' } }),
+			classify({
+				groupBy: 'methodology',
+				methodology: { __rl: true, mode: 'id', value: '={{ $json.methodology }}' },
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		expect([sentBody(0).methodology_id, sentBody(1).methodology_id]).toEqual([2, 3]);
@@ -236,18 +347,31 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 	});
 
 	it('an ID the API does not know: the API error, one request', async () => {
-		const result = await run(HOLDINGS.slice(0, 2), classify({ methodology: { __rl: true, mode: 'id', value: '99' } }));
-		expect(result.error?.message).toBe('The API rejected the sustainable investments classification request: Methodology not found');
+		const result = await run(
+			HOLDINGS.slice(0, 2),
+			classify({ methodology: { __rl: true, mode: 'id', value: '99' } }),
+		);
+		expect(result.error?.message).toBe(
+			'The API rejected the sustainable investments classification request: Methodology not found',
+		);
 		expect(sim.requestCount()).toBe(1);
 	});
 
 	it('Group By: one request per group, output in input order, methodology per group', async () => {
-		const items = HOLDINGS.map((row, index) => ({ ...row, book: index % 2 === 0 ? 'even' : 'odd' }));
+		const items = HOLDINGS.map((row, index) => ({
+			...row,
+			book: index % 2 === 0 ? 'even' : 'odd',
+		}));
 		const result = await run(items, classify({ groupBy: 'book' }));
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: INSIGHTS })).toBe(2);
 		expect(sentBody(0).holdings.map((h) => h.isin)).toEqual([fund, fund, moderate]);
-		expect(sentBody(1).holdings.map((h) => h.isin)).toEqual([sustainable, notSustainable, uncovered, sustainable]);
+		expect(sentBody(1).holdings.map((h) => h.isin)).toEqual([
+			sustainable,
+			notSustainable,
+			uncovered,
+			sustainable,
+		]);
 		const out = result.items('Node');
 		expect(out.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		expect(out.map((item) => item.json.removed)).toEqual(ISIN_OF_ROW.map((isin) => isin === null));
@@ -258,7 +382,11 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		const result = await run(items, classify());
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(0);
-		expect(result.items('Node').map((item) => [item.json.label, item.json.removed_reason, item.pairedItem])).toEqual([
+		expect(
+			result
+				.items('Node')
+				.map((item) => [item.json.label, item.json.removed_reason, item.pairedItem]),
+		).toEqual([
 			['Not classified', 'cash row', { item: 0 }],
 			['Not classified', 'no ISIN', { item: 1 }],
 		]);
@@ -280,7 +408,10 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 	});
 
 	it('504: "send fewer holdings", exactly one request', async () => {
-		const slow = await startSimulator({ latency: { [INSIGHTS]: { baseMs: 0, perHoldingMs: 10_000 } }, timeScale: 0.001 });
+		const slow = await startSimulator({
+			latency: { [INSIGHTS]: { baseMs: 0, perHoldingMs: 10_000 } },
+			timeScale: 0.001,
+		});
 		try {
 			const result = await run(HOLDINGS, classify(), { baseUrl: slow.url });
 			expect(result.error?.message).toBe(
@@ -295,9 +426,21 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 	describe('bad input: 0 requests, the message names the item and the field', () => {
 		const good = HOLDINGS[1];
 		it.each([
-			['missing market value', [good, { ISIN: moderate, Name: 'X', Type: 'stock' }], /^Item 1: the market value is missing/],
-			['bad instrument type', [{ ...good, Type: 'Crypto' }], /^Item 0: instrument type "Crypto" is not one the API knows/],
-			['invalid ISIN', [good, good, { ...good, ISIN: 'DE000716460O' }], /^Item 2: invalid ISIN: "DE000716460O"/],
+			[
+				'missing market value',
+				[good, { ISIN: moderate, Name: 'X', Type: 'stock' }],
+				/^Item 1: the market value is missing/,
+			],
+			[
+				'bad instrument type',
+				[{ ...good, Type: 'Crypto' }],
+				/^Item 0: instrument type "Crypto" is not one the API knows/,
+			],
+			[
+				'invalid ISIN',
+				[good, good, { ...good, ISIN: 'DE000716460O' }],
+				/^Item 2: invalid ISIN: "DE000716460O"/,
+			],
 			['missing name', [{ ...good, Name: '' }], /^Item 0: the name is missing/],
 		])('%s', async (_, items, message) => {
 			const result = await run(items as IDataObject[], classify());
@@ -330,9 +473,14 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			{ isin: moderate, name: 'Amber', instrument_type: 'stock', market_value: 10 },
 			{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 5 },
 		];
-		const result = await run([{ trigger: true }], classify({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }));
+		const result = await run(
+			[{ trigger: true }],
+			classify({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }),
+		);
 		expect(result.error).toBeUndefined();
-		expect(result.items('Node').map((item) => [item.json.name, item.json.label, item.pairedItem])).toEqual([
+		expect(
+			result.items('Node').map((item) => [item.json.name, item.json.label, item.pairedItem]),
+		).toEqual([
 			['Amber', 'Moderate', { item: 0 }],
 			['Cash', 'Not classified', { item: 0 }],
 		]);
@@ -342,22 +490,34 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 describe('Sustainable Investments: Get Methodologies and the methodology list', () => {
 	it('Get Methodologies: one item per methodology with id, name, description, paired to item 0', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{ a: 1 }, { a: 2 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+			chainWorkflow([{ a: 1 }, { a: 2 }], {
+				type: 'sustainableInvestments',
+				parameters: { operation: 'getMethodologies' },
+			}),
 			{ credentials: credentialsFor(sim.url) },
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(1);
 		const out = result.items('Node');
-		expect(out.map((item) => item.json)).toEqual(METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: m.description })));
-		expect(out.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+		expect(out.map((item) => item.json)).toEqual(
+			METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: m.description })),
+		);
+		expect(
+			out.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 })),
+		).toBe(true);
 	});
 
 	it('Get Methodologies without the family: the plain 403 message', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{ a: 1 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+			chainWorkflow([{ a: 1 }], {
+				type: 'sustainableInvestments',
+				parameters: { operation: 'getMethodologies' },
+			}),
 			{ credentials: credentialsFor(sim.url, 'sim-esg-only') },
 		);
-		expect(result.error?.message).toMatch(/^Your organization's subscription does not include this data family/);
+		expect(result.error?.message).toMatch(
+			/^Your organization's subscription does not include this data family/,
+		);
 	});
 
 	/** The node's list methods, called the way n8n's editor does: in n8n-core's LoadOptionsContext. */
@@ -370,10 +530,19 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 			type,
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: { operation: 'classifyHoldings', methodology: { __rl: true, mode: 'list', value: '' } },
+			parameters: {
+				operation: 'classifyHoldings',
+				methodology: { __rl: true, mode: 'list', value: '' },
+			},
 			credentials: CREDENTIAL_REF,
 		};
-		const workflow = new Workflow({ id: 'load-options', nodes: [node], connections: {}, active: false, nodeTypes });
+		const workflow = new Workflow({
+			id: 'load-options',
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes,
+		});
 		const credentialsHelper = new HarnessCredentialsHelper(
 			new HarnessCredentialTypes([new SustainabilityComplianceApi()]),
 			credentialsFor(baseUrl, apiKey),
@@ -391,8 +560,13 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 	it('loadOptions getMethodologies and listSearch searchMethodologies read the API', async () => {
 		const node = new SustainableInvestments();
 		const options = await node.methods.loadOptions.getMethodologies.call(loadOptionsContext());
-		expect(options).toEqual(METHODOLOGIES.map((m) => ({ name: m.name, value: m.id, description: m.description })));
-		const search = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext(), 'mifid');
+		expect(options).toEqual(
+			METHODOLOGIES.map((m) => ({ name: m.name, value: m.id, description: m.description })),
+		);
+		const search = await node.methods.listSearch.searchMethodologies.call(
+			loadOptionsContext(),
+			'mifid',
+		);
 		expect(search.results.map((r) => r.value)).toEqual([3]);
 		const all = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext());
 		expect(all.results).toHaveLength(METHODOLOGIES.length);
@@ -405,22 +579,44 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		['a bare list', 'bare-array' as const, true],
 	])('the API answers the list as %s', (_, shape, withDescription) => {
 		const shaped = useSimulator({ methodologiesShape: shape });
-		const expected = METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: withDescription ? m.description : undefined }));
+		const expected = METHODOLOGIES.map((m) => ({
+			id: m.id,
+			name: m.name,
+			description: withDescription ? m.description : undefined,
+		}));
 
 		it('Get Methodologies outputs one item per methodology', async () => {
 			const result = await runWorkflow(
-				chainWorkflow([{ a: 1 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+				chainWorkflow([{ a: 1 }], {
+					type: 'sustainableInvestments',
+					parameters: { operation: 'getMethodologies' },
+				}),
 				{ credentials: credentialsFor(shaped.url) },
 			);
 			expect(result.error).toBeUndefined();
-			expect(result.items('Node').map((item) => ({ id: item.json.id, name: item.json.name, description: item.json.description ?? undefined }))).toEqual(expected);
+			expect(
+				result
+					.items('Node')
+					.map((item) => ({
+						id: item.json.id,
+						name: item.json.name,
+						description: item.json.description ?? undefined,
+					})),
+			).toEqual(expected);
 		});
 
 		it('the dropdown and the list search list them', async () => {
 			const node = new SustainableInvestments();
-			const options = await node.methods.loadOptions.getMethodologies.call(loadOptionsContext('sim-all-families', shaped.url));
-			expect(options.map((o) => ({ id: o.value, name: o.name, description: o.description }))).toEqual(expected);
-			const search = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext('sim-all-families', shaped.url), 'mifid');
+			const options = await node.methods.loadOptions.getMethodologies.call(
+				loadOptionsContext('sim-all-families', shaped.url),
+			);
+			expect(
+				options.map((o) => ({ id: o.value, name: o.name, description: o.description })),
+			).toEqual(expected);
+			const search = await node.methods.listSearch.searchMethodologies.call(
+				loadOptionsContext('sim-all-families', shaped.url),
+				'mifid',
+			);
 			expect(search.results.map((r) => r.value)).toEqual([3]);
 		});
 	});
@@ -430,25 +626,32 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 
 		it('Get Methodologies: an error naming the top-level keys, not 0 items', async () => {
 			const result = await runWorkflow(
-				chainWorkflow([{ a: 1 }], { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } }),
+				chainWorkflow([{ a: 1 }], {
+					type: 'sustainableInvestments',
+					parameters: { operation: 'getMethodologies' },
+				}),
 				{ credentials: credentialsFor(shaped.url) },
 			);
-			expect(result.error?.message).toMatch(/shape this node cannot read \(top-level keys: payload, metadata/);
+			expect(result.error?.message).toMatch(
+				/shape this node cannot read \(top-level keys: payload, metadata/,
+			);
 			expect(result.items('Node')).toHaveLength(0);
 		});
 
 		it('the dropdown: the same error instead of an empty list', async () => {
 			const node = new SustainableInvestments();
-			await expect(node.methods.loadOptions.getMethodologies.call(loadOptionsContext('sim-all-families', shaped.url))).rejects.toThrow(
-				/top-level keys: payload, metadata/,
-			);
+			await expect(
+				node.methods.loadOptions.getMethodologies.call(
+					loadOptionsContext('sim-all-families', shaped.url),
+				),
+			).rejects.toThrow(/top-level keys: payload, metadata/);
 		});
 	});
 
 	it('the list explains a missing family', async () => {
 		const node = new SustainableInvestments();
-		await expect(node.methods.loadOptions.getMethodologies.call(loadOptionsContext('sim-esg-only'))).rejects.toThrow(
-			/does not include this data family/,
-		);
+		await expect(
+			node.methods.loadOptions.getMethodologies.call(loadOptionsContext('sim-esg-only')),
+		).rejects.toThrow(/does not include this data family/);
 	});
 });

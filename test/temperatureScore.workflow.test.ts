@@ -12,10 +12,18 @@ import { useSimulator } from './helpers/simulator';
 
 const NODE_TYPE = `${PACKAGE_NAME}.temperatureScore`;
 const ROUTE = 'POST /temperature-score/insights' as const;
-const COMPANIES = findIsins((data) => data.known && !data.isFund && data.temperature.score !== null, 3, 'DE');
+const COMPANIES = findIsins(
+	(data) => data.known && !data.isFund && data.temperature.score !== null,
+	3,
+	'DE',
+);
 const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'LU');
 
-function workflow(rows: IDataObject[], parameters: IDataObject, options: { onError?: INode['onError'] } = {}) {
+function workflow(
+	rows: IDataObject[],
+	parameters: IDataObject,
+	options: { onError?: INode['onError'] } = {},
+) {
 	return chainWorkflow(rows, {
 		type: 'temperatureScore',
 		name: 'Temperature',
@@ -24,15 +32,24 @@ function workflow(rows: IDataObject[], parameters: IDataObject, options: { onErr
 	});
 }
 
-async function run(sim: Simulator, rows: IDataObject[], parameters: IDataObject, options: { onError?: INode['onError'] } = {}) {
+async function run(
+	sim: Simulator,
+	rows: IDataObject[],
+	parameters: IDataObject,
+	options: { onError?: INode['onError'] } = {},
+) {
 	return await runWorkflow(workflow(rows, parameters, options), {
-		credentials: { sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: sim.url } },
+		credentials: {
+			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: sim.url },
+		},
 		nodeTypes: { [NODE_TYPE]: new TemperatureScore() },
 	});
 }
 
 function paired(item: { pairedItem?: unknown }): number[] {
-	const list = (Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]) as IPairedItemData[];
+	const list = (
+		Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]
+	) as IPairedItemData[];
 	return list.map((entry) => entry.item).sort((a, b) => a - b);
 }
 
@@ -61,7 +78,12 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			expect(holding).not.toHaveProperty('currency');
 			expect(holding).not.toHaveProperty('weight');
 		}
-		expect(sent.map((holding) => holding.instrument_type)).toEqual(['stock', 'stock', 'etf', 'crypto']);
+		expect(sent.map((holding) => holding.instrument_type)).toEqual([
+			'stock',
+			'stock',
+			'etf',
+			'crypto',
+		]);
 
 		const items = result.items('Temperature');
 		const holdings = items.filter((item) => item.json.type !== 'portfolio');
@@ -85,7 +107,10 @@ describe('Temperature Score node (workflow, simulator)', () => {
 		const summary = items[items.length - 1];
 		expect(summary.json.type).toBe('portfolio');
 		expect(paired(summary)).toEqual([0, 1, 2, 3, 4]);
-		const scores = holdings.map((item) => [item.json.market_value as number, item.json.temperature_score as number]);
+		const scores = holdings.map((item) => [
+			item.json.market_value as number,
+			item.json.temperature_score as number,
+		]);
 		const total = scores.reduce((sum, [mv]) => sum + mv, 0);
 		const expected = scores.reduce((sum, [mv, t]) => sum + mv * t, 0) / total;
 		expect(summary.json.portfolio_temperature_score).toBeCloseTo(expected, 4);
@@ -97,9 +122,14 @@ describe('Temperature Score node (workflow, simulator)', () => {
 		expect(summary.json.currencies).toEqual(['EUR']);
 		// Every input item is accounted for: the cash row was removed, the crypto holding skipped by the API.
 		expect(summary.json.removed_count).toBe(1);
-		expect(summary.json.removed_rows).toEqual([{ item: 2, name: 'Cash EUR', isin: null, reason: 'cash row' }]);
+		expect(summary.json.removed_rows).toEqual([
+			{ item: 2, name: 'Cash EUR', isin: null, reason: 'cash row' },
+		]);
 		expect(summary.json.skipped_count).toBe(1);
-		expect((summary.json.skipped_rows as IDataObject[])[0]).toMatchObject({ item: 4, isin: COMPANIES[2] });
+		expect((summary.json.skipped_rows as IDataObject[])[0]).toMatchObject({
+			item: 4,
+			isin: COMPANIES[2],
+		});
 		expect(String((summary.json.skipped_rows as IDataObject[])[0].reason)).toContain('crypto');
 	});
 
@@ -109,7 +139,9 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			const started = Date.now();
 			const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(/still calculating the temperature scores after .* \(2 requests\); Maximum Wait is 2\.0 s/);
+			expect(result.error?.message).toMatch(
+				/still calculating the temperature scores after .* \(2 requests\); Maximum Wait is 2\.0 s/,
+			);
 			expect(slow.requestCount({ route: ROUTE })).toBe(2);
 			expect(Date.now() - started).toBeLessThan(10_000);
 		} finally {
@@ -130,11 +162,19 @@ describe('Temperature Score node (workflow, simulator)', () => {
 
 	it('Raw output: the API data as one item per group, each paired to its group', async () => {
 		const rows = PORTFOLIO.map((row, index) => ({ ...row, portfolio: index < 2 ? 'P1' : 'P2' }));
-		const result = await run(sim, rows, { output: 'raw', groupBy: 'portfolio', pollInterval: 1, maxWait: 30 });
+		const result = await run(sim, rows, {
+			output: 'raw',
+			groupBy: 'portfolio',
+			pollInterval: 1,
+			maxWait: 30,
+		});
 		expect(result.error).toBeUndefined();
 		const items = result.items('Temperature');
 		expect(items).toHaveLength(2);
-		expect(items.map((item) => item.json.group)).toEqual([{ portfolio: 'P1' }, { portfolio: 'P2' }]);
+		expect(items.map((item) => item.json.group)).toEqual([
+			{ portfolio: 'P1' },
+			{ portfolio: 'P2' },
+		]);
 		expect(items.map(paired)).toEqual([
 			[0, 1],
 			[2, 3, 4],
@@ -143,7 +183,9 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			expect((item.json.job_metadata as IDataObject).is_lock).toBe(false);
 			expect(item.json.portfolio).toHaveProperty('companies');
 		}
-		expect(((items[0].json.portfolio as IDataObject).companies as IDataObject[]).map((c) => c.isin)).toEqual([COMPANIES[0], COMPANIES[1]]);
+		expect(
+			((items[0].json.portfolio as IDataObject).companies as IDataObject[]).map((c) => c.isin),
+		).toEqual([COMPANIES[0], COMPANIES[1]]);
 		expect(items[1].json.removed_count).toBe(1);
 		// Two sets of holdings, each locked twice: 3 requests each.
 		expect(sim.requestCount({ route: ROUTE })).toBe(6);
@@ -162,7 +204,12 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			{ ISIN: COMPANIES[0], Name: 'A', Type: 'Stock', MV: 100, portfolio: 'P1' },
 			{ ISIN: COMPANIES[1], Name: 'B', Type: 'Stock', portfolio: 'P2' },
 		];
-		const result = await run(sim, rows, { groupBy: 'portfolio', pollInterval: 1 }, { onError: 'continueRegularOutput' });
+		const result = await run(
+			sim,
+			rows,
+			{ groupBy: 'portfolio', pollInterval: 1 },
+			{ onError: 'continueRegularOutput' },
+		);
 		expect(result.status).toBe('success');
 		const items = result.items('Temperature');
 		const errors = items.filter((item) => item.json.error);
@@ -182,7 +229,9 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			expect(result.error?.message).toBe(
 				'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
 			);
-			expect((result.error as { description?: string }).description).toContain('Missing Authentication Token');
+			expect((result.error as { description?: string }).description).toContain(
+				'Missing Authentication Token',
+			);
 			expect(production.requestCount({ route: ROUTE })).toBe(0);
 			expect(production.requestCount()).toBe(1);
 		} finally {

@@ -13,11 +13,18 @@ const SFDR = 'POST /instruments/sustainability-profile' as const;
 const sim = useSimulator();
 
 const isins = makeIsins(3, 100, 'US');
-function lookup(apiKey = 'sim-all-families', options: Record<string, unknown> = {}, signal?: AbortSignal) {
+function lookup(
+	apiKey = 'sim-all-families',
+	options: Record<string, unknown> = {},
+	signal?: AbortSignal,
+) {
 	return runWorkflow(
 		chainWorkflow(
 			isins.map((isin) => ({ isin })),
-			{ type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification', options } },
+			{
+				type: 'sustainabilityInstruments',
+				parameters: { operation: 'getSfdrClassification', options },
+			},
 		),
 		{ credentials: credentialsFor(sim.url, apiKey), signal },
 	);
@@ -51,13 +58,17 @@ describe('transport policy', () => {
 		const result = await lookup();
 		expect(result.error?.message).toMatch(/monthly request quota is used up.*contact the vendor/);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
-		expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain('sim-all-families');
+		expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain(
+			'sim-all-families',
+		);
 	});
 
 	it('gives up on a lasting throttle within the configured wait, saying how long and how often', async () => {
 		faults(...Array<FaultKind>(50).fill('429-message'));
 		const result = await lookup('sim-all-families', { maxThrottleWait: 1 });
-		expect(result.error?.message).toMatch(/kept answering "too many requests" \(429\).*gave up after \d+ tries and \d+\.\d s of waiting/);
+		expect(result.error?.message).toMatch(
+			/kept answering "too many requests" \(429\).*gave up after \d+ tries and \d+\.\d s of waiting/,
+		);
 		expect(result.error?.message).toMatch(/not the monthly quota/);
 		const requests = sim.requestCount({ route: SFDR });
 		expect(requests).toBeGreaterThan(1);
@@ -90,14 +101,20 @@ describe('transport policy', () => {
 
 	it('does not retry a 504 blindly: one ISIN cannot be split, so it fails after one request', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{ isin: isins[0] }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			chainWorkflow([{ isin: isins[0] }], {
+				type: 'sustainabilityInstruments',
+				parameters: { operation: 'getSfdrClassification' },
+			}),
 			{ credentials: credentialsFor(sim.url) },
 		);
 		expect(result.error).toBeUndefined();
 		sim.reset();
 		faults('504');
 		const failed = await runWorkflow(
-			chainWorkflow([{ isin: isins[0] }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			chainWorkflow([{ isin: isins[0] }], {
+				type: 'sustainabilityInstruments',
+				parameters: { operation: 'getSfdrClassification' },
+			}),
 			{ credentials: credentialsFor(sim.url) },
 		);
 		expect(failed.error?.message).toMatch(/took longer than the API allows \(29 seconds\)/);
@@ -108,20 +125,30 @@ describe('transport policy', () => {
 		['sim-disabled', /This API key is disabled/, 'You must provide an active API key'],
 		['sim-gateway-only', /does not recognise this API key/, 'You must provide a valid API key'],
 		['not-a-key', /gateway does not know this API key/, 'Forbidden'],
-	])('explains the 403 for %s in plain words and keeps the API words', async (key, message, apiWords) => {
-		const result = await lookup(key);
-		expect(result.error?.message).toMatch(message);
-		expect((result.error as { description?: string }).description).toContain(apiWords);
-		expect(sim.requestCount()).toBe(1);
-		expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain(key);
-	});
+	])(
+		'explains the 403 for %s in plain words and keeps the API words',
+		async (key, message, apiWords) => {
+			const result = await lookup(key);
+			expect(result.error?.message).toMatch(message);
+			expect((result.error as { description?: string }).description).toContain(apiWords);
+			expect(sim.requestCount()).toBe(1);
+			expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain(
+				key,
+			);
+		},
+	);
 
 	it('refuses a body over 10 MB before sending it', async () => {
 		const huge = 'x'.repeat(11 * 1024 * 1024);
 		const result = await runWorkflow(
 			chainWorkflow([{ isin: isins[0], name: huge, currency: 'EUR', market_value: 1 }], {
 				type: 'portfolioSnapshots',
-				parameters: { operation: 'createOrUpdateSnapshot', portfolioId: 'big', portfolioName: 'Big', snapshotDate: '2025-03-31' },
+				parameters: {
+					operation: 'createOrUpdateSnapshot',
+					portfolioId: 'big',
+					portfolioName: 'Big',
+					snapshotDate: '2025-03-31',
+				},
 			}),
 			{ credentials: credentialsFor(sim.url) },
 		);
@@ -131,7 +158,10 @@ describe('transport policy', () => {
 
 	it('refuses plain http to a non-loopback Base URL before sending anything', async () => {
 		const result = await runWorkflow(
-			chainWorkflow([{ isin: isins[0] }], { type: 'sustainabilityInstruments', parameters: { operation: 'getSfdrClassification' } }),
+			chainWorkflow([{ isin: isins[0] }], {
+				type: 'sustainabilityInstruments',
+				parameters: { operation: 'getSfdrClassification' },
+			}),
 			{ credentials: credentialsFor('http://api.example.com') },
 		);
 		expect(result.error?.message).toMatch(/must start with https:\/\//);
@@ -146,7 +176,9 @@ describe('redirects', () => {
 			const result = await lookup();
 			expect(sim.requestCount({ route: SFDR })).toBe(1);
 			expect(sim.downloads()).toEqual([]);
-			expect(result.error?.message).toContain(`redirect (${status}) to ${new URL(sim.downloadUrl).origin}`);
+			expect(result.error?.message).toContain(
+				`redirect (${status}) to ${new URL(sim.downloadUrl).origin}`,
+			);
 			expect(result.error?.message).not.toContain('/moved');
 			expect(result.items('Node')).toEqual([]);
 		},

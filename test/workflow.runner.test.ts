@@ -13,7 +13,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ICredentialType, IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	IConnections,
+	IDataObject,
+	INode,
+	INodeParameters,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { HarnessCredentialTypes, HarnessCredentialsHelper } from './workflow/credentials-helper';
@@ -23,7 +29,9 @@ import { PACKAGE_NAME, loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { RunWorkflowOptions, WorkflowInput } from './workflow/runner';
 
 const ECHO = `${PACKAGE_NAME}.echoHttp`;
-const CREDENTIAL_REF = { sustainabilityComplianceApi: { id: 'cred-from-json', name: 'Whatever the JSON says' } };
+const CREDENTIAL_REF = {
+	sustainabilityComplianceApi: { id: 'cred-from-json', name: 'Whatever the JSON says' },
+};
 
 let server: Server;
 let baseUrl: string;
@@ -40,8 +48,14 @@ beforeAll(async () => {
 				res.end(JSON.stringify(payload));
 			};
 			if (req.url?.startsWith('/fail')) return send(500, { message: 'boom' });
-			if (req.url?.startsWith('/slow')) return void setTimeout(() => send(200, { late: true }), 10_000);
-			send(200, { method: req.method, url: req.url, headers: req.headers, body: body ? JSON.parse(body) : null });
+			if (req.url?.startsWith('/slow'))
+				return void setTimeout(() => send(200, { late: true }), 10_000);
+			send(200, {
+				method: req.method,
+				url: req.url,
+				headers: req.headers,
+				body: body ? JSON.parse(body) : null,
+			});
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -122,7 +136,10 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 
 		const out = result.items('Echo');
 		expect(out).toHaveLength(2);
-		expect(out.map((item) => (item.json.headers as IDataObject)['x-api-key'])).toEqual(['key-123', 'key-123']);
+		expect(out.map((item) => (item.json.headers as IDataObject)['x-api-key'])).toEqual([
+			'key-123',
+			'key-123',
+		]);
 		expect(out.map((item) => item.json.url)).toEqual(['/echo?item=0', '/echo?item=1']);
 		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(result.outputs.Echo).toEqual([out]);
@@ -135,14 +152,20 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 			nodes: [
 				trigger(),
 				echo({ binaryPropertyName: 'report' }),
-				node('Mail', 'n8n-nodes-base.emailSend', 2.1, {
-					fromEmail: 'bot@example.com',
-					toEmail: 'compliance@example.com',
-					subject: '=Report {{ $json.url }}',
-					emailFormat: 'text',
-					text: 'See attachment',
-					options: { attachments: 'report' },
-				}, { credentials: { smtp: { id: 'smtp', name: 'SMTP' } } }),
+				node(
+					'Mail',
+					'n8n-nodes-base.emailSend',
+					2.1,
+					{
+						fromEmail: 'bot@example.com',
+						toEmail: 'compliance@example.com',
+						subject: '=Report {{ $json.url }}',
+						emailFormat: 'text',
+						text: 'See attachment',
+						options: { attachments: 'report' },
+					},
+					{ credentials: { smtp: { id: 'smtp', name: 'SMTP' } } },
+				),
 			],
 			connections: connect(['Trigger', 'Echo'], ['Echo', 'Mail']),
 		};
@@ -152,13 +175,18 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 		const bytes = await result.binary('Echo', 0, 'report');
 		expect(JSON.parse(bytes.toString('utf8'))).toEqual(result.items('Echo')[0].json);
 		expect(await result.binary('Echo')).toEqual(bytes); // the item's only binary property
-		expect(result.items('Echo')[0].binary?.report).toMatchObject({ fileName: 'echo-0.json', mimeType: 'application/json' });
+		expect(result.items('Echo')[0].binary?.report).toMatchObject({
+			fileName: 'echo-0.json',
+			mimeType: 'application/json',
+		});
 
 		expect(result.items('Mail').map((item) => item.json)).toEqual([
 			{
 				to: 'compliance@example.com',
 				subject: 'Report /echo?item=0',
-				attachments: [{ fileName: 'echo-0.json', mimeType: 'application/json', size: bytes.length }],
+				attachments: [
+					{ fileName: 'echo-0.json', mimeType: 'application/json', size: bytes.length },
+				],
 			},
 		]);
 		expect(result.items('Mail')[0].pairedItem).toEqual({ item: 0 });
@@ -203,15 +231,23 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	});
 
 	test('a credential type that is not configured makes the node fail with a clear message', async () => {
-		const workflow: WorkflowInput = { nodes: [trigger(), echo()], connections: connect(['Trigger', 'Echo']) };
+		const workflow: WorkflowInput = {
+			nodes: [trigger(), echo()],
+			connections: connect(['Trigger', 'Echo']),
+		};
 		const result = await runWorkflow(workflow, { nodeTypes: { [ECHO]: new EchoHttp() } });
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/sustainabilityComplianceApi" is not configured in the workflow test harness/);
+		expect(result.error?.message).toMatch(
+			/sustainabilityComplianceApi" is not configured in the workflow test harness/,
+		);
 		expect(received).toHaveLength(0);
 	});
 
 	test('timeoutMs cancels a hanging execution', async () => {
-		const workflow: WorkflowInput = { nodes: [trigger(), echo({ path: '/slow' })], connections: connect(['Trigger', 'Echo']) };
+		const workflow: WorkflowInput = {
+			nodes: [trigger(), echo({ path: '/slow' })],
+			connections: connect(['Trigger', 'Echo']),
+		};
 		const started = Date.now();
 		const result = await runWorkflow(workflow, options({ timeoutMs: 300 }));
 		expect(Date.now() - started).toBeLessThan(5_000);
@@ -221,7 +257,10 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	});
 
 	test('an AbortSignal cancels the execution', async () => {
-		const workflow: WorkflowInput = { nodes: [trigger(), echo({ path: '/slow' })], connections: connect(['Trigger', 'Echo']) };
+		const workflow: WorkflowInput = {
+			nodes: [trigger(), echo({ path: '/slow' })],
+			connections: connect(['Trigger', 'Echo']),
+		};
 		const controller = new AbortController();
 		setTimeout(() => controller.abort(), 200);
 		const result = await runWorkflow(workflow, options({ signal: controller.signal }));
@@ -255,12 +294,18 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 
 	test('unknown node types are rejected, unknown parameters are reported', async () => {
 		await expect(
-			runWorkflow({ nodes: [trigger(), node('X', 'n8n-nodes-base.httpRequest', 4.2)], connections: connect(['Trigger', 'X']) }),
+			runWorkflow({
+				nodes: [trigger(), node('X', 'n8n-nodes-base.httpRequest', 4.2)],
+				connections: connect(['Trigger', 'X']),
+			}),
 		).rejects.toThrow(/Unrecognized node type "n8n-nodes-base.httpRequest"/);
 
 		const result = await runWorkflow(
 			{
-				nodes: [trigger(), node('Edit', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignmnets: {}, options: {} })],
+				nodes: [
+					trigger(),
+					node('Edit', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignmnets: {}, options: {} }),
+				],
 				connections: connect(['Trigger', 'Edit']),
 			},
 			{ coreNodes: 'standIns' },
@@ -289,13 +334,27 @@ describe('HarnessCredentialsHelper.authenticate (IAuthenticateGeneric, as n8n CL
 		const types = new HarnessCredentialTypes([type]);
 		const helper = new HarnessCredentialsHelper(types, { otherApi: { token: 't0k' } });
 		const core = loadCoreNodes('standIns');
-		const nodeTypes = new HarnessNodeTypes().add('n8n-nodes-base.noOp', core.types['n8n-nodes-base.noOp']);
+		const nodeTypes = new HarnessNodeTypes().add(
+			'n8n-nodes-base.noOp',
+			core.types['n8n-nodes-base.noOp'],
+		);
 		const noOp = node('N', 'n8n-nodes-base.noOp', 1);
 		const workflow = new Workflow({ nodes: [noOp], connections: {}, active: false, nodeTypes });
 
-		const decrypted = await helper.getDecrypted({} as never, { id: '1', name: 'x' }, 'otherApi', 'manual');
+		const decrypted = await helper.getDecrypted(
+			{} as never,
+			{ id: '1', name: 'x' },
+			'otherApi',
+			'manual',
+		);
 		expect(decrypted).toEqual({ token: 't0k', region: 'eu' }); // defaults filled in
-		const options = await helper.authenticate(decrypted, 'otherApi', { url: 'https://x.test/a', qs: { keep: 1 } }, workflow, noOp);
+		const options = await helper.authenticate(
+			decrypted,
+			'otherApi',
+			{ url: 'https://x.test/a', qs: { keep: 1 } },
+			workflow,
+			noOp,
+		);
 		expect(options.headers).toEqual({ Authorization: 'Bearer t0k', 'X-Static': 'literal' });
 		expect(options.qs).toEqual({ keep: 1, region_eu: 'EU' });
 	});
@@ -310,27 +369,43 @@ test('findN8nNodesBase finds nothing in a folder without an n8n install', () => 
 	expect(findN8nNodesBase({ N8N_E2E_CACHE: join(tmpdir(), 'no-such-n8n-cache') })).toBeUndefined();
 });
 
-(realAvailable ? test : test.skip)('findN8nNodesBase honours N8N_E2E_CACHE (nodes-base folder, n8n install or cache root)', () => {
-	const found = findN8nNodesBase()!;
-	const install = join(found, '..', '..'); // …/n8n-<newest>
-	expect(findN8nNodesBase({ N8N_E2E_CACHE: found })).toBe(found);
-	expect(findN8nNodesBase({ N8N_E2E_CACHE: install })).toBe(join(install, 'node_modules', 'n8n-nodes-base'));
-	expect(findN8nNodesBase({ N8N_E2E_CACHE: join(install, '..') })).toBe(join(install, 'node_modules', 'n8n-nodes-base'));
-});
+(realAvailable ? test : test.skip)(
+	'findN8nNodesBase honours N8N_E2E_CACHE (nodes-base folder, n8n install or cache root)',
+	() => {
+		const found = findN8nNodesBase()!;
+		const install = join(found, '..', '..'); // …/n8n-<newest>
+		expect(findN8nNodesBase({ N8N_E2E_CACHE: found })).toBe(found);
+		expect(findN8nNodesBase({ N8N_E2E_CACHE: install })).toBe(
+			join(install, 'node_modules', 'n8n-nodes-base'),
+		);
+		expect(findN8nNodesBase({ N8N_E2E_CACHE: join(install, '..') })).toBe(
+			join(install, 'node_modules', 'n8n-nodes-base'),
+		);
+	},
+);
 const modes: Array<'standIns' | 'auto'> = realAvailable ? ['standIns', 'auto'] : ['standIns'];
 
 describe.each(modes)('core nodes (%s)', (coreNodes) => {
 	const run = (workflow: WorkflowInput) => runWorkflow(workflow, options({ coreNodes }));
 
 	test('reports which core nodes are stand-ins', async () => {
-		const result = await run({ nodes: [trigger(), node('Pass', 'n8n-nodes-base.noOp', 1)], connections: connect(['Trigger', 'Pass']) });
+		const result = await run({
+			nodes: [trigger(), node('Pass', 'n8n-nodes-base.noOp', 1)],
+			connections: connect(['Trigger', 'Pass']),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items('Pass')).toEqual([{ json: {}, pairedItem: { item: 0 } }]);
 		if (coreNodes === 'standIns') {
-			expect(result.standIns.sort()).toEqual(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.noOp']);
+			expect(result.standIns.sort()).toEqual([
+				'n8n-nodes-base.manualTrigger',
+				'n8n-nodes-base.noOp',
+			]);
 			expect(result.realNodes).toEqual([]);
 		} else {
-			expect(result.realNodes.sort()).toEqual(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.noOp']);
+			expect(result.realNodes.sort()).toEqual([
+				'n8n-nodes-base.manualTrigger',
+				'n8n-nodes-base.noOp',
+			]);
 			expect(result.standIns).toEqual([]);
 		}
 	});
@@ -338,7 +413,9 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 	test('Schedule Trigger emits one item describing now (manual run)', async () => {
 		const result = await run({
 			nodes: [
-				node('Schedule', 'n8n-nodes-base.scheduleTrigger', 1.2, { rule: { interval: [{ field: 'weeks', triggerAtDay: [1], triggerAtHour: 7 }] } }),
+				node('Schedule', 'n8n-nodes-base.scheduleTrigger', 1.2, {
+					rule: { interval: [{ field: 'weeks', triggerAtDay: [1], triggerAtHour: 7 }] },
+				}),
 				node('Pass', 'n8n-nodes-base.noOp', 1),
 			],
 			connections: connect(['Schedule', 'Pass']),
@@ -347,7 +424,19 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 		expect(result.error).toBeUndefined();
 		const [item] = result.items('Schedule');
 		expect(Object.keys(item.json).sort()).toEqual(
-			['timestamp', 'Readable date', 'Readable time', 'Day of week', 'Year', 'Month', 'Day of month', 'Hour', 'Minute', 'Second', 'Timezone'].sort(),
+			[
+				'timestamp',
+				'Readable date',
+				'Readable time',
+				'Day of week',
+				'Year',
+				'Month',
+				'Day of month',
+				'Hour',
+				'Minute',
+				'Second',
+				'Timezone',
+			].sort(),
 		);
 		expect(item.json.Year).toBe(String(new Date().getFullYear()));
 		expect(item.json.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
@@ -370,17 +459,33 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 				trigger(),
 				input(),
 				node('Only', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments, options: {} }),
-				node('All', 'n8n-nodes-base.set', 3.4, { mode: 'manual', assignments, includeOtherFields: true, options: {} }),
+				node('All', 'n8n-nodes-base.set', 3.4, {
+					mode: 'manual',
+					assignments,
+					includeOtherFields: true,
+					options: {},
+				}),
 			],
 			connections: connect(['Trigger', 'Input'], ['Input', 'Only'], ['Input', 'All']),
-			pinData: pin([{ a: 1, keep: 'x' }, { a: 2, keep: 'y' }]),
+			pinData: pin([
+				{ a: 1, keep: 'x' },
+				{ a: 2, keep: 'y' },
+			]),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items('Only').map((item) => item.json)).toEqual([
 			{ total: 10, label: 'Item 1', flag: true, obj: { k: 1 }, deep: { path: 7 } },
 			{ total: 20, label: 'Item 2', flag: true, obj: { k: 2 }, deep: { path: 7 } },
 		]);
-		expect(result.items('All')[1].json).toEqual({ a: 2, keep: 'y', total: 20, label: 'Item 2', flag: true, obj: { k: 2 }, deep: { path: 7 } });
+		expect(result.items('All')[1].json).toEqual({
+			a: 2,
+			keep: 'y',
+			total: 20,
+			label: 'Item 2',
+			flag: true,
+			obj: { k: 2 },
+			deep: { path: 7 },
+		});
 		expect(result.items('All').map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 

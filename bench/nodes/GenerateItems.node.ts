@@ -7,7 +7,12 @@
  * Parameters: count, distinct, country, invalidEvery (every n-th item gets an invalid ISIN; 0 = none).
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { makeIsins } from '../../test/helpers/isins';
 
@@ -45,5 +50,9 @@ export function generateRows(count: number, distinct: number, country = 'US', st
 	const isins = makeIsins(Math.max(1, Math.min(count, distinct)), start, country);
 	// Flat strings, as parsed from a file or an API (makeIsins builds concatenations).
 	const flat = JSON.parse(JSON.stringify(isins)) as string[];
-	return Array.from({ length: count }, (_, row) => ({ row, isin: flat[row % flat.length], name: `Holding ${row}` }));
+	return Array.from({ length: count }, (_, row) => ({
+		row,
+		isin: flat[row % flat.length],
+		name: `Holding ${row}`,
+	}));
 }

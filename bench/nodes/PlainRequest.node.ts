@@ -30,7 +30,12 @@ export class PlainRequest implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
 		properties: [
-			{ displayName: 'Path', name: 'path', type: 'string', default: '/instruments/sustainability-profile' },
+			{
+				displayName: 'Path',
+				name: 'path',
+				type: 'string',
+				default: '/instruments/sustainability-profile',
+			},
 			{ displayName: 'Batch Size', name: 'batchSize', type: 'number', default: 10 },
 		],
 	};
@@ -39,18 +44,24 @@ export class PlainRequest implements INodeType {
 		const items = this.getInputData();
 		const path = this.getNodeParameter('path', 0) as string;
 		const batchSize = this.getNodeParameter('batchSize', 0) as number;
-		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('sustainabilityComplianceApi');
+		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>(
+			'sustainabilityComplianceApi',
+		);
 		const out: INodeExecutionData[] = [];
 		for (let start = 0; start < items.length; start += batchSize) {
 			const batch = items.slice(start, start + batchSize);
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'sustainabilityComplianceApi', {
-				method: 'POST',
-				url: `${String(baseUrl).replace(/\/+$/, '')}${path}`,
-				body: { holdings: batch.map((item) => ({ isin: item.json.isin })) },
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-			})) as { statusCode: number; body: IDataObject };
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				'sustainabilityComplianceApi',
+				{
+					method: 'POST',
+					url: `${String(baseUrl).replace(/\/+$/, '')}${path}`,
+					body: { holdings: batch.map((item) => ({ isin: item.json.isin })) },
+					json: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+				},
+			)) as { statusCode: number; body: IDataObject };
 			if (response.statusCode < 200 || response.statusCode >= 300) {
 				throw new NodeApiError(this.getNode(), (response.body ?? {}) as JsonObject, {
 					message: `HTTP ${response.statusCode}`,

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
 import { router } from './actions/router';
@@ -12,7 +17,8 @@ export class EuTaxonomy implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'EU Taxonomy eligibility and alignment (turnover, CapEx, OpEx) of a portfolio of holdings',
+		description:
+			'EU Taxonomy eligibility and alignment (turnover, CapEx, OpEx) of a portfolio of holdings',
 		defaults: { name: 'EU Taxonomy' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -28,7 +34,8 @@ export class EuTaxonomy implements INodeType {
 					{
 						name: 'Get Portfolio Alignment',
 						value: 'getPortfolioAlignment',
-						description: 'Taxonomy-eligible and -aligned shares of the portfolio by turnover, CapEx and OpEx',
+						description:
+							'Taxonomy-eligible and -aligned shares of the portfolio by turnover, CapEx and OpEx',
 						action: 'Get portfolio alignment',
 					},
 				],

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { searchPortfolios } from '../shared/methods';
 import * as createOrUpdateSnapshot from './actions/createOrUpdateSnapshot.operation';
@@ -32,13 +37,15 @@ export class PortfolioSnapshots implements INodeType {
 					{
 						name: 'Create or Update Snapshot',
 						value: 'createOrUpdateSnapshot',
-						description: 'Store the holdings of a portfolio at a quarter end, creating the portfolio if new',
+						description:
+							'Store the holdings of a portfolio at a quarter end, creating the portfolio if new',
 						action: 'Create or update a portfolio snapshot',
 					},
 					{
 						name: 'Delete Snapshot',
 						value: 'deleteSnapshot',
-						description: 'Delete the snapshot of one quarter (the portfolio goes with its last snapshot)',
+						description:
+							'Delete the snapshot of one quarter (the portfolio goes with its last snapshot)',
 						action: 'Delete a portfolio snapshot',
 					},
 					{

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import * as getBusinessInvolvements from './actions/getBusinessInvolvements.operation';
 import * as getEsgData from './actions/getEsgData.operation';
@@ -11,11 +16,15 @@ export class SustainabilityInstruments implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Sustainability Instruments',
 		name: 'sustainabilityInstruments',
-		icon: { light: 'file:sustainabilityInstruments.svg', dark: 'file:sustainabilityInstruments.dark.svg' },
+		icon: {
+			light: 'file:sustainabilityInstruments.svg',
+			dark: 'file:sustainabilityInstruments.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'Look up SFDR classification, PAI indicators, business involvements and ESG data of instruments by ISIN',
+		description:
+			'Look up SFDR classification, PAI indicators, business involvements and ESG data of instruments by ISIN',
 		defaults: { name: 'Sustainability Instruments' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -43,7 +52,8 @@ export class SustainabilityInstruments implements INodeType {
 					{
 						name: 'Get PAI Indicators',
 						value: 'getPaiIndicators',
-						description: 'Mandatory SFDR principal adverse impact indicators (emissions, carbon footprint, ...)',
+						description:
+							'Mandatory SFDR principal adverse impact indicators (emissions, carbon footprint, ...)',
 						action: 'Get PAI indicators',
 					},
 					{

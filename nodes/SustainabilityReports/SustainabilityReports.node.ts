@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { getMethodologies, searchMethodologies } from '../shared/methods';
 import * as generatePdfReport from './actions/generatePdfReport.operation';
@@ -13,7 +18,8 @@ export class SustainabilityReports implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'Generate PDF sustainability reports (ESG Overview, MiFID II) of a portfolio, ready to attach to an email',
+		description:
+			'Generate PDF sustainability reports (ESG Overview, MiFID II) of a portfolio, ready to attach to an email',
 		defaults: { name: 'Sustainability Reports' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { getMethodologies, searchMethodologies } from '../shared/methods';
 import * as classifyHoldings from './actions/classifyHoldings.operation';
@@ -10,11 +15,15 @@ export class SustainableInvestments implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Sustainable Investments',
 		name: 'sustainableInvestments',
-		icon: { light: 'file:sustainableInvestments.svg', dark: 'file:sustainableInvestments.dark.svg' },
+		icon: {
+			light: 'file:sustainableInvestments.svg',
+			dark: 'file:sustainableInvestments.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'Classify holdings as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology',
+		description:
+			'Classify holdings as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology',
 		defaults: { name: 'Sustainable Investments' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -30,7 +39,8 @@ export class SustainableInvestments implements INodeType {
 					{
 						name: 'Classify Holdings',
 						value: 'classifyHoldings',
-						description: 'Classify each holding as sustainable, moderate, not sustainable or uncovered under a methodology',
+						description:
+							'Classify each holding as sustainable, moderate, not sustainable or uncovered under a methodology',
 						action: 'Classify holdings',
 					},
 					{

@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import * as getPortfolioTemperature from './actions/getPortfolioTemperature.operation';
 import { router } from './actions/router';
@@ -12,7 +17,8 @@ export class TemperatureScore implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'Get the temperature score (implied warming, °C) of a portfolio and of each of its holdings',
+		description:
+			'Get the temperature score (implied warming, °C) of a portfolio and of each of its holdings',
 		defaults: { name: 'Temperature Score' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -28,7 +34,8 @@ export class TemperatureScore implements INodeType {
 					{
 						name: 'Get Portfolio Temperature',
 						value: 'getPortfolioTemperature',
-						description: 'Temperature score, target and base year of each holding, and the portfolio temperature',
+						description:
+							'Temperature score, target and base year of each holding, and the portfolio temperature',
 						action: 'Get portfolio temperature',
 					},
 				],

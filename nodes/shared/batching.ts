@@ -39,7 +39,8 @@ export function distinct(values: Iterable<string>): string[] {
 
 export function chunk<T>(values: T[], size: number): T[][] {
 	const chunks: T[][] = [];
-	for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
+	for (let start = 0; start < values.length; start += size)
+		chunks.push(values.slice(start, start + size));
 	return chunks;
 }
 
@@ -58,7 +59,12 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 	isinOf: (entry: TEntry) => string | undefined,
 	options: InstrumentLookupOptions<TEntry, TValue> = {},
 ): Promise<InstrumentLookupResult<TValue>> {
-	const result: InstrumentLookupResult<TValue> = { byIsin: new Map(), requests: 0, splits: 0, failed: new Map() };
+	const result: InstrumentLookupResult<TValue> = {
+		byIsin: new Map(),
+		requests: 0,
+		splits: 0,
+		failed: new Map(),
+	};
 	const { batchSize, concurrency } = batchSettings(options);
 	const distinctIsins = isins instanceof Set ? [...isins] : distinct(isins);
 	const batches = chunk(distinctIsins, batchSize);
@@ -74,7 +80,12 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 				retry: options.retry,
 			})) as { data?: TEntry[] };
 		} catch (error) {
-			if (error instanceof NodeApiError && error.httpCode === '504' && route.onTimeout === 'split-batch' && batch.length > 1) {
+			if (
+				error instanceof NodeApiError &&
+				error.httpCode === '504' &&
+				route.onTimeout === 'split-batch' &&
+				batch.length > 1
+			) {
 				result.splits++;
 				this.logger.debug('Sustainability Compliance API: gateway timeout, splitting batch', {
 					route: `${route.method} ${route.path}`,
@@ -95,12 +106,16 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 		}
 	};
 
-	const { outcomes } = await (runTasks<string[], void>).call(this, batches, send, { concurrency, sameRequests: true });
+	const { outcomes } = await (runTasks<string[], void>).call(this, batches, send, {
+		concurrency,
+		sameRequests: true,
+	});
 	let firstFailure: RunError | undefined;
 	outcomes.forEach((outcome, index) => {
 		if (outcome.state === 'done') return;
 		if (outcome.state === 'failed') firstFailure ??= outcome.error;
-		for (const isin of batches[index]) if (!answered.has(isin)) result.failed.set(isin, outcome.error);
+		for (const isin of batches[index])
+			if (!answered.has(isin)) result.failed.set(isin, outcome.error);
 	});
 	if (firstFailure && !this.continueOnFail()) {
 		if (batches.length === 1) throw firstFailure;
@@ -115,10 +130,20 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 }
 
 /** Batch size (1..10,000) and concurrency (at least 1) from the options; NaN falls back to the defaults. */
-export function batchSettings(options: { batchSize?: number; concurrency?: number }): { batchSize: number; concurrency: number } {
-	const wanted = (value: number | undefined, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+export function batchSettings(options: { batchSize?: number; concurrency?: number }): {
+	batchSize: number;
+	concurrency: number;
+} {
+	const wanted = (value: number | undefined, fallback: number) =>
+		typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 	return {
-		batchSize: Math.max(1, Math.min(MAX_INSTRUMENTS_PER_REQUEST, Math.floor(wanted(options.batchSize, MAX_INSTRUMENTS_PER_REQUEST)))),
+		batchSize: Math.max(
+			1,
+			Math.min(
+				MAX_INSTRUMENTS_PER_REQUEST,
+				Math.floor(wanted(options.batchSize, MAX_INSTRUMENTS_PER_REQUEST)),
+			),
+		),
 		concurrency: Math.max(1, Math.floor(wanted(options.concurrency, 1))),
 	};
 }

@@ -59,7 +59,9 @@ export const BENCHMARK_INDICES = [
 ] as const;
 
 /** Names earlier versions offered, still found in saved workflows: sent as the name the API publishes. */
-export const RENAMED_BENCHMARK_INDICES: Readonly<Record<string, (typeof BENCHMARK_INDICES)[number]>> = {
+export const RENAMED_BENCHMARK_INDICES: Readonly<
+	Record<string, (typeof BENCHMARK_INDICES)[number]>
+> = {
 	'Nordic Credit Partners SEK IG Credit Index': 'Solactive SEK IG Credit Index',
 };
 

@@ -40,7 +40,9 @@ export function lastCompletedQuarterEnd(today: Date = new Date()): string {
 	const currentEnd = quarterEnd(year, month);
 	if (currentEnd === formatYmd(year, month, today.getUTCDate())) return currentEnd;
 	const firstMonthOfQuarter = Math.floor((month - 1) / 3) * 3 + 1;
-	return firstMonthOfQuarter === 1 ? formatYmd(year - 1, 12, 31) : quarterEnd(year, firstMonthOfQuarter - 1);
+	return firstMonthOfQuarter === 1
+		? formatYmd(year - 1, 12, 31)
+		: quarterEnd(year, firstMonthOfQuarter - 1);
 }
 
 export function describeDateProblem(problem: SnapshotDateProblem, value: unknown): string {
@@ -56,7 +58,11 @@ function toYmd(value: unknown): [number, number, number] | undefined {
 			? undefined
 			: [value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate()];
 	}
-	if (value && typeof value === 'object' && typeof (value as { toISODate?: unknown }).toISODate === 'function') {
+	if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISODate?: unknown }).toISODate === 'function'
+	) {
 		return toYmd((value as { toISODate: () => string | null }).toISODate());
 	}
 	if (typeof value !== 'string') return undefined;

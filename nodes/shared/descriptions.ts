@@ -11,14 +11,17 @@ import { removesRows } from './routes';
 import type { HoldingsRoute } from './routes';
 
 /** The Holding Fields collection, with what the route does with a field said where its column is chosen. */
-function holdingFieldsProperty(fieldHints: Partial<Record<HoldingKey, string>> = {}): INodeProperties {
+function holdingFieldsProperty(
+	fieldHints: Partial<Record<HoldingKey, string>> = {},
+): INodeProperties {
 	return {
 		displayName: 'Holding Fields',
 		name: 'holdingFields',
 		type: 'collection',
 		placeholder: 'Map a Column',
 		default: {},
-		description: 'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
+		description:
+			'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
 		hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
 		options: (Object.keys(HOLDING_FIELDS) as HoldingKey[]).map((name) => {
 			const { label, parameter, header } = HOLDING_FIELDS[name];
@@ -42,7 +45,11 @@ export function invalidIsinsProperty(skipped: string): INodeProperties {
 		name: 'invalidIsins',
 		type: 'options',
 		options: [
-			{ name: 'Stop With an Error', value: 'fail', description: 'Nothing is sent; the error names the item' },
+			{
+				name: 'Stop With an Error',
+				value: 'fail',
+				description: 'Nothing is sent; the error names the item',
+			},
 			{ name: 'Skip and Report', value: 'skip', description: skipped },
 			{ name: 'Send Anyway', value: 'send', description: 'Let the API decide' },
 		],
@@ -74,8 +81,10 @@ const holdingsJsonProperty: INodeProperties = {
 	displayName: 'Holdings (JSON)',
 	name: 'holdingsJson',
 	type: 'json',
-	default: '[\n  {\n    "isin": "US0378331005",\n    "name": "Apple Inc.",\n    "instrument_type": "stock",\n    "currency": "USD",\n    "weight": 100,\n    "market_value": 1000000\n  }\n]',
-	description: 'Array of holdings with isin, name, instrument_type, currency, weight and market_value',
+	default:
+		'[\n  {\n    "isin": "US0378331005",\n    "name": "Apple Inc.",\n    "instrument_type": "stock",\n    "currency": "USD",\n    "weight": 100,\n    "market_value": 1000000\n  }\n]',
+	description:
+		'Array of holdings with isin, name, instrument_type, currency, weight and market_value',
 	displayOptions: { show: { holdingsSource: ['json'] } },
 };
 
@@ -89,7 +98,11 @@ const cashRowsProperty: INodeProperties = {
 			value: 'remove',
 			description: 'Leave them out of the request and list them in the output',
 		},
-		{ name: 'Stop With an Error', value: 'error', description: 'Nothing is sent; the error names the row' },
+		{
+			name: 'Stop With an Error',
+			value: 'error',
+			description: 'Nothing is sent; the error names the row',
+		},
 	],
 	default: 'remove',
 	description: 'The API does not accept cash rows or rows without an ISIN for this operation',
@@ -126,7 +139,8 @@ export const maxThrottleWaitOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 120,
-	description: 'When the API says "too many requests" (or is briefly unavailable), the node waits and tries again, up to this long in all per request. 0 fails at once. A used-up monthly quota is never retried.',
+	description:
+		'When the API says "too many requests" (or is briefly unavailable), the node waits and tries again, up to this long in all per request. 0 fails at once. A used-up monthly quota is never retried.',
 };
 
 /** For the Options collection of every operation that can send more than one request (read by planRequests). */
@@ -158,7 +172,8 @@ export const batchingOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_INSTRUMENTS_PER_REQUEST },
 		default: MAX_INSTRUMENTS_PER_REQUEST,
-		description: 'Distinct ISINs per request (the API takes at most 10,000). Larger batches use fewer of the monthly requests.',
+		description:
+			'Distinct ISINs per request (the API takes at most 10,000). Larger batches use fewer of the monthly requests.',
 	},
 	{
 		displayName: 'Concurrency',
@@ -199,7 +214,10 @@ export function methodologyProperty(required: boolean, description: string): INo
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A methodology ID is a whole number, for example 1' },
+						properties: {
+							regex: '^\\s*\\d+\\s*$',
+							errorMessage: 'A methodology ID is a whole number, for example 1',
+						},
 					},
 				],
 			},

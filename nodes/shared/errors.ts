@@ -11,7 +11,8 @@ export interface ApiResponse {
 
 /** The API's own words: gateway errors carry `message`, API errors `data.message`. */
 export function apiMessage(body: unknown): string | undefined {
-	if (!body || typeof body !== 'object') return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
+	if (!body || typeof body !== 'object')
+		return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
 	const record = body as { message?: unknown; error?: unknown; data?: { message?: unknown } };
 	if (typeof record.data?.message === 'string') return record.data.message;
 	if (typeof record.message === 'string') return record.message;
@@ -34,7 +35,8 @@ export function schemaProblems(body: unknown): string[] {
 }
 
 /** The start of the message for a used-up quota: the API does not say how large the quota is, so neither do we. */
-export const QUOTA_USED_UP = 'This API key\'s monthly request quota is used up (the API answered 429 "Limit Exceeded").';
+export const QUOTA_USED_UP =
+	'This API key\'s monthly request quota is used up (the API answered 429 "Limit Exceeded").';
 
 export function isQuotaExhausted(response: ApiResponse): boolean {
 	return response.statusCode === 429 && apiMessage(response.body) === 'Limit Exceeded';
@@ -65,7 +67,12 @@ function redirectTarget(response: ApiResponse): string {
 }
 
 /** Turns a non-success answer into an error a non-developer can act on; the API's words stay in the description. */
-export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse, itemIndex?: number): NodeApiError {
+export function apiErrorFor(
+	node: INode,
+	route: ApiRoute,
+	response: ApiResponse,
+	itemIndex?: number,
+): NodeApiError {
 	const { statusCode, body } = response;
 	const said = apiMessage(body);
 	const requestId = findRequestId(body);
@@ -78,11 +85,15 @@ export function apiErrorFor(node: INode, route: ApiRoute, response: ApiResponse,
 	} else if (statusCode >= 300 && statusCode < 400) {
 		message = `The API address answered the ${route.label} request with a redirect (${statusCode}) to ${redirectTarget(response)}. Nothing was sent there: the key goes to the credential's Base URL only. Put the address the API is served at in the credential's Base URL.`;
 	} else if (statusCode === 403) {
-		message = (said && FORBIDDEN_MESSAGES[said]) ?? `The API refused the ${route.label} request (403).`;
+		message =
+			(said && FORBIDDEN_MESSAGES[said]) ?? `The API refused the ${route.label} request (403).`;
 	} else if (statusCode === 400) {
 		const problems = schemaProblems(body);
 		message = `The API rejected the ${route.label} request: ${said ?? 'invalid request'}`;
-		if (problems.length) details.push(`Problems: ${problems.slice(0, 20).join('; ')}${problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''}`);
+		if (problems.length)
+			details.push(
+				`Problems: ${problems.slice(0, 20).join('; ')}${problems.length > 20 ? ` (and ${problems.length - 20} more)` : ''}`,
+			);
 	} else if (statusCode === 413) {
 		message = `The ${route.label} request is larger than the API accepts (10 MB). Send fewer holdings per run, or use Group By to split them.`;
 	} else if (statusCode === 429 && said === 'Limit Exceeded') {
@@ -125,14 +136,19 @@ function timeoutMessage(route: ApiRoute): string {
 }
 
 export function findRequestId(body: unknown): string | undefined {
-	const id = (body as { document?: { request_id?: unknown }; request_id?: unknown } | undefined)?.document?.request_id
-		?? (body as { request_id?: unknown } | undefined)?.request_id;
+	const id =
+		(body as { document?: { request_id?: unknown }; request_id?: unknown } | undefined)?.document
+			?.request_id ?? (body as { request_id?: unknown } | undefined)?.request_id;
 	return typeof id === 'string' ? id : undefined;
 }
 
 function toJsonObject(body: unknown, statusCode: number): JsonObject {
-	if (body && typeof body === 'object' && !Array.isArray(body)) return { ...(body as JsonObject), httpCode: String(statusCode) };
-	return { message: typeof body === 'string' ? body.slice(0, 500) : `HTTP ${statusCode}`, httpCode: String(statusCode) };
+	if (body && typeof body === 'object' && !Array.isArray(body))
+		return { ...(body as JsonObject), httpCode: String(statusCode) };
+	return {
+		message: typeof body === 'string' ? body.slice(0, 500) : `HTTP ${statusCode}`,
+		httpCode: String(statusCode),
+	};
 }
 
 export interface InputErrorOptions {
@@ -154,7 +170,10 @@ export function inputError(
 	itemIndex: number | undefined,
 	message: string,
 	fix?: string,
-	{ where = itemIndex === undefined ? '' : `Item ${itemIndex}`, atRequest = false }: InputErrorOptions = {},
+	{
+		where = itemIndex === undefined ? '' : `Item ${itemIndex}`,
+		atRequest = false,
+	}: InputErrorOptions = {},
 ): NodeOperationError {
 	const notSent = atRequest ? 'This request was not sent.' : 'Nothing was sent.';
 	return new NodeOperationError(node, where ? `${where}: ${message}` : message, {

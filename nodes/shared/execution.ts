@@ -1,5 +1,11 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	IPairedItemData,
+} from 'n8n-workflow';
 
 import { asNodeError } from './errors';
 import { isStopError, reportRequestsSpent, requestsPlanned, requestsSent } from './requestBudget';
@@ -15,7 +21,9 @@ export interface Operation {
  * object (measured by bench/overhead.ts). For loops over every input item.
  */
 export function copyJson(json: IDataObject): IDataObject {
-	return Object.prototype.hasOwnProperty.call(json, '__proto__') ? { ...json } : Object.assign({}, json);
+	return Object.prototype.hasOwnProperty.call(json, '__proto__')
+		? { ...json }
+		: Object.assign({}, json);
 }
 
 export function pairedTo(indices: number[]): IPairedItemData[] {
@@ -32,7 +40,11 @@ export function errorJson(error: Error): IDataObject {
 }
 
 /** Under "Continue (using error output)" / "Continue": the error as one item per input item it concerns. */
-export function errorItemsFor(error: Error, items: INodeExecutionData[], indices: number[]): INodeExecutionData[] {
+export function errorItemsFor(
+	error: Error,
+	items: INodeExecutionData[],
+	indices: number[],
+): INodeExecutionData[] {
 	const json = errorJson(error);
 	return indices.map((item) => ({ json: { ...items[item].json, ...json }, pairedItem: { item } }));
 }
@@ -55,7 +67,13 @@ export async function routeOperation(
 	} catch (error) {
 		if (this.continueOnFail()) {
 			reportRequestsSpent.call(this);
-			return [errorItemsFor(error as Error, items, items.map((_, index) => index))];
+			return [
+				errorItemsFor(
+					error as Error,
+					items,
+					items.map((_, index) => index),
+				),
+			];
 		}
 		throw asNodeError(this.getNode(), error);
 	}
@@ -110,15 +128,22 @@ export async function runTasks<TTask, T>(
 	await Promise.all(Array.from({ length: workers }, worker));
 	const notSent = stoppedBy && notSentError(node, stoppedBy);
 	return {
-		outcomes: Array.from(tasks, (_, index) => outcomes[index] ?? { state: 'not-sent', error: notSent! }),
+		outcomes: Array.from(
+			tasks,
+			(_, index) => outcomes[index] ?? { state: 'not-sent', error: notSent! },
+		),
 		stoppedBy,
 	};
 }
 
 function notSentError(node: INode, cause: RunError): NodeOperationError {
-	return new NodeOperationError(node, `Not sent: an earlier request of this run failed, so no further requests were sent. ${cause.message}`, {
-		description: cause.description ?? undefined,
-	});
+	return new NodeOperationError(
+		node,
+		`Not sent: an earlier request of this run failed, so no further requests were sent. ${cause.message}`,
+		{
+			description: cause.description ?? undefined,
+		},
+	);
 }
 
 /**
@@ -149,13 +174,19 @@ export async function runGroups<TGroup extends { itemIndices: number[] }>(
 	/** What was done before the failure of `failed`: "2 of 5 snapshots were stored (a, b)." */
 	describeDone: (done: TGroup[], failed: TGroup) => string,
 ): Promise<INodeExecutionData[]> {
-	const { outcomes } = await (runTasks<TGroup, INodeExecutionData[]>).call(this, groups, (group) => run(group));
+	const { outcomes } = await (runTasks<TGroup, INodeExecutionData[]>).call(this, groups, (group) =>
+		run(group),
+	);
 	const failed = outcomes.findIndex((outcome) => outcome.state === 'failed');
 	if (failed >= 0 && !this.continueOnFail()) {
 		// One group: the error alone says it all.
 		if (groups.length === 1) throw (outcomes[failed] as { error: RunError }).error;
 		const done = groups.filter((_, index) => outcomes[index].state === 'done');
-		throw withProgress.call(this, (outcomes[failed] as { error: RunError }).error, describeDone(done, groups[failed]));
+		throw withProgress.call(
+			this,
+			(outcomes[failed] as { error: RunError }).error,
+			describeDone(done, groups[failed]),
+		);
 	}
 	const output: INodeExecutionData[] = [];
 	outcomes.forEach((outcome, index) => {

@@ -11,7 +11,11 @@ export interface ItemGroup {
 }
 
 /** Splits input items by the values of the Group By fields, in the order groups first appear. */
-export function groupItems(node: INode, items: INodeExecutionData[], groupBy: string[]): ItemGroup[] {
+export function groupItems(
+	node: INode,
+	items: INodeExecutionData[],
+	groupBy: string[],
+): ItemGroup[] {
 	if (groupBy.length === 0) return [{ values: {}, itemIndices: items.map((_, index) => index) }];
 	const groups = new Map<string, ItemGroup>();
 	const keyCache = new Map<string, Map<string, string>>();
@@ -25,13 +29,25 @@ export function groupItems(node: INode, items: INodeExecutionData[], groupBy: st
 		}
 		const values: Record<string, unknown> = {};
 		for (const field of groupBy) {
-			const key = Object.prototype.hasOwnProperty.call(json, field) ? field : byCompact.get(compactKey(field));
+			const key = Object.prototype.hasOwnProperty.call(json, field)
+				? field
+				: byCompact.get(compactKey(field));
 			const value = key === undefined ? undefined : json[key];
 			if (isBlank(value)) {
-				throw inputError(node, itemIndex, `the Group By field "${field}" is empty or missing`, `Every input item needs a value in "${field}", or remove it from Group By.`);
+				throw inputError(
+					node,
+					itemIndex,
+					`the Group By field "${field}" is empty or missing`,
+					`Every input item needs a value in "${field}", or remove it from Group By.`,
+				);
 			}
 			// A data property even for a field named __proto__: the value stays a group value, not a prototype.
-			Object.defineProperty(values, field, { value, enumerable: true, writable: true, configurable: true });
+			Object.defineProperty(values, field, {
+				value,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 		}
 		const groupKey = JSON.stringify(groupBy.map((field) => values[field]));
 		const group = groups.get(groupKey);
@@ -60,8 +76,17 @@ export function describeGroupValues(values: Record<string, unknown>, max = Infin
 }
 
 export function splitFieldList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map(String).map((v) => v.trim()).filter(Boolean);
-	return typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : [];
+	if (Array.isArray(value))
+		return value
+			.map(String)
+			.map((v) => v.trim())
+			.filter(Boolean);
+	return typeof value === 'string'
+		? value
+				.split(',')
+				.map((v) => v.trim())
+				.filter(Boolean)
+		: [];
 }
 
 /**

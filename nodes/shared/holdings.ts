@@ -8,7 +8,13 @@ import { parseLooseNumber } from './numbers';
 import type { HoldingsRoute } from './routes';
 import { isBlank, kindOf, ownValue, scalarText, showValue } from './values';
 
-export type HoldingKey = 'isin' | 'name' | 'instrument_type' | 'currency' | 'weight' | 'market_value';
+export type HoldingKey =
+	| 'isin'
+	| 'name'
+	| 'instrument_type'
+	| 'currency'
+	| 'weight'
+	| 'market_value';
 
 export interface Holding {
 	isin: string | null;
@@ -65,25 +71,59 @@ interface FieldSpec {
 
 /** The holding fields in the order the API and the Holding Fields collection list them. */
 export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
-	isin: { label: 'ISIN', parameter: 'ISIN Field', header: 'ISIN', aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'] },
+	isin: {
+		label: 'ISIN',
+		parameter: 'ISIN Field',
+		header: 'ISIN',
+		aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'],
+	},
 	name: {
 		label: 'name',
 		parameter: 'Name Field',
 		header: 'Name',
-		aliases: ['name', 'instrumentname', 'securityname', 'holdingname', 'holding', 'security', 'instrument', 'description'],
+		aliases: [
+			'name',
+			'instrumentname',
+			'securityname',
+			'holdingname',
+			'holding',
+			'security',
+			'instrument',
+			'description',
+		],
 	},
 	instrument_type: {
 		label: 'instrument type',
 		parameter: 'Instrument Type Field',
 		header: 'Type',
-		aliases: ['instrumenttype', 'type', 'assettype', 'assetclass', 'securitytype', 'instrument_type'],
+		aliases: [
+			'instrumenttype',
+			'type',
+			'assettype',
+			'assetclass',
+			'securitytype',
+			'instrument_type',
+		],
 	},
-	currency: { label: 'currency', parameter: 'Currency Field', header: 'Currency', aliases: ['currency', 'ccy', 'currencycode', 'curr'] },
+	currency: {
+		label: 'currency',
+		parameter: 'Currency Field',
+		header: 'Currency',
+		aliases: ['currency', 'ccy', 'currencycode', 'curr'],
+	},
 	weight: {
 		label: 'weight',
 		parameter: 'Weight Field',
 		header: 'Weight',
-		aliases: ['weight', 'weightpercent', 'weightpct', 'portfolioweight', 'weight%', 'percentofportfolio', 'allocation'],
+		aliases: [
+			'weight',
+			'weightpercent',
+			'weightpct',
+			'portfolioweight',
+			'weight%',
+			'percentofportfolio',
+			'allocation',
+		],
 	},
 	market_value: {
 		label: 'market value',
@@ -94,19 +134,53 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 };
 
 const TYPE_SYNONYMS: Record<string, InstrumentType> = {
-	stock: 'stock', stocks: 'stock', equity: 'stock', equities: 'stock', share: 'stock', shares: 'stock', commonstock: 'stock',
-	bond: 'bond', bonds: 'bond', corporatebond: 'bond', fixedincome: 'bond', debt: 'bond',
-	etf: 'etf', etfs: 'etf', exchangetradedfund: 'etf',
-	mutualfund: 'mutual-fund', mutualfunds: 'mutual-fund', fund: 'mutual-fund', funds: 'mutual-fund', ucits: 'mutual-fund',
-	cash: 'cash', cashequivalent: 'cash', cashandequivalents: 'cash', deposit: 'cash', moneymarket: 'cash', liquidity: 'cash',
-	option: 'option', options: 'option',
-	future: 'future', futures: 'future',
-	forward: 'forward-contract', forwards: 'forward-contract', forwardcontract: 'forward-contract', fxforward: 'forward-contract',
-	lending: 'lending', securitieslending: 'lending',
+	stock: 'stock',
+	stocks: 'stock',
+	equity: 'stock',
+	equities: 'stock',
+	share: 'stock',
+	shares: 'stock',
+	commonstock: 'stock',
+	bond: 'bond',
+	bonds: 'bond',
+	corporatebond: 'bond',
+	fixedincome: 'bond',
+	debt: 'bond',
+	etf: 'etf',
+	etfs: 'etf',
+	exchangetradedfund: 'etf',
+	mutualfund: 'mutual-fund',
+	mutualfunds: 'mutual-fund',
+	fund: 'mutual-fund',
+	funds: 'mutual-fund',
+	ucits: 'mutual-fund',
+	cash: 'cash',
+	cashequivalent: 'cash',
+	cashandequivalents: 'cash',
+	deposit: 'cash',
+	moneymarket: 'cash',
+	liquidity: 'cash',
+	option: 'option',
+	options: 'option',
+	future: 'future',
+	futures: 'future',
+	forward: 'forward-contract',
+	forwards: 'forward-contract',
+	forwardcontract: 'forward-contract',
+	fxforward: 'forward-contract',
+	lending: 'lending',
+	securitieslending: 'lending',
 	other: 'other',
-	warrant: 'warrant', warrants: 'warrant',
-	sovereignbond: 'sovereign-bond', sovereign: 'sovereign-bond', governmentbond: 'sovereign-bond', govbond: 'sovereign-bond',
-	govtbond: 'sovereign-bond', government: 'sovereign-bond', treasury: 'sovereign-bond', treasuries: 'sovereign-bond',
+	warrant: 'warrant',
+	warrants: 'warrant',
+	sovereignbond: 'sovereign-bond',
+	sovereign: 'sovereign-bond',
+	governmentbond: 'sovereign-bond',
+	govbond: 'sovereign-bond',
+	govtbond: 'sovereign-bond',
+	government: 'sovereign-bond',
+	treasury: 'sovereign-bond',
+	treasuries: 'sovereign-bond',
 };
 
 export function compactKey(name: string): string {
@@ -138,12 +212,17 @@ class FieldResolver {
 		if (!resolved) {
 			resolved = {};
 			const byCompact = new Map<string, string>();
-			for (const key of keys) if (!byCompact.has(compactKey(key))) byCompact.set(compactKey(key), key);
+			for (const key of keys)
+				if (!byCompact.has(compactKey(key))) byCompact.set(compactKey(key), key);
 			for (const field of Object.keys(HOLDING_FIELDS) as HoldingKey[]) {
 				const chosen = this.fieldNames[field]?.trim();
 				const found = chosen
-					? (keys.includes(chosen) ? chosen : byCompact.get(compactKey(chosen)))
-					: HOLDING_FIELDS[field].aliases.map((alias) => byCompact.get(alias)).find((key) => key !== undefined);
+					? keys.includes(chosen)
+						? chosen
+						: byCompact.get(compactKey(chosen))
+					: HOLDING_FIELDS[field].aliases
+							.map((alias) => byCompact.get(alias))
+							.find((key) => key !== undefined);
 				if (found !== undefined) resolved[field] = found;
 			}
 			if (this.cache.size < 1000) this.cache.set(signature, resolved);
@@ -154,7 +233,12 @@ class FieldResolver {
 	/** Names to show when a field is missing: what was looked for. */
 	lookedFor(field: HoldingKey): string {
 		const chosen = this.fieldNames[field]?.trim();
-		return chosen ? `"${chosen}"` : HOLDING_FIELDS[field].aliases.slice(0, 4).map((a) => `"${a}"`).join(', ');
+		return chosen
+			? `"${chosen}"`
+			: HOLDING_FIELDS[field].aliases
+					.slice(0, 4)
+					.map((a) => `"${a}"`)
+					.join(', ');
 	}
 }
 
@@ -175,12 +259,17 @@ export function readHoldings(
 	const removed: RemovedRow[] = [];
 
 	for (const row of rows) {
-		const fail = (message: string, fix?: string) => inputError(node, row.itemIndex, message, fix, { where: row.where });
+		const fail = (message: string, fix?: string) =>
+			inputError(node, row.itemIndex, message, fix, { where: row.where });
 		if (!row.json || typeof row.json !== 'object' || Array.isArray(row.json)) {
-			throw fail('is not an object with holding fields', 'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.');
+			throw fail(
+				'is not an object with holding fields',
+				'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.',
+			);
 		}
 		const keys = resolver.resolve(row.json);
-		const raw = (field: HoldingKey) => (keys[field] === undefined ? undefined : row.json[keys[field]!]);
+		const raw = (field: HoldingKey) =>
+			keys[field] === undefined ? undefined : row.json[keys[field]!];
 		const missing = (field: HoldingKey) =>
 			fail(
 				`the ${HOLDING_FIELDS[field].label} is missing (looked for a field named ${resolver.lookedFor(field)})`,
@@ -204,8 +293,16 @@ export function readHoldings(
 		const rawIsin = raw('isin');
 		let isin: string | null = isBlank(rawIsin) ? null : normalizeIsin(rawIsin);
 		if (isin === '') isin = null;
-		if (rawIsin !== undefined && rawIsin !== null && typeof rawIsin !== 'string' && typeof rawIsin !== 'number') {
-			throw fail(`the ISIN must be text, got ${typeof rawIsin}`, 'Map the ISIN Field to a column of text values.');
+		if (
+			rawIsin !== undefined &&
+			rawIsin !== null &&
+			typeof rawIsin !== 'string' &&
+			typeof rawIsin !== 'number'
+		) {
+			throw fail(
+				`the ISIN must be text, got ${typeof rawIsin}`,
+				'Map the ISIN Field to a column of text values.',
+			);
 		}
 		const unsendable = isin === null ? undefined : unsendableIsin(rawIsin, isin);
 		if (unsendable) {
@@ -215,7 +312,12 @@ export function readHoldings(
 					'Map the ISIN Field to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.',
 				);
 			}
-			removed.push({ item: row.itemIndex, name: name ?? null, isin: showValue(isin, 20), reason: `invalid ISIN: ${unsendable}` });
+			removed.push({
+				item: row.itemIndex,
+				name: name ?? null,
+				isin: showValue(isin, 20),
+				reason: `invalid ISIN: ${unsendable}`,
+			});
 			continue;
 		}
 
@@ -256,7 +358,12 @@ export function readHoldings(
 				);
 			}
 			if (invalidIsin === 'skip') {
-				removed.push({ item: row.itemIndex, name: name ?? null, isin, reason: `invalid ISIN: ${describeInvalidIsin(isin)}` });
+				removed.push({
+					item: row.itemIndex,
+					name: name ?? null,
+					isin,
+					reason: `invalid ISIN: ${describeInvalidIsin(isin)}`,
+				});
 				continue;
 			}
 		}
@@ -269,7 +376,10 @@ export function readHoldings(
 		if (rawCurrency !== undefined) {
 			const currency = rawCurrency.toUpperCase();
 			if (!/^[A-Z]{3}$/.test(currency)) {
-				throw fail(`currency "${showValue(rawCurrency)}" is not a three-letter ISO 4217 code`, 'Use a code such as EUR, USD or SEK.');
+				throw fail(
+					`currency "${showValue(rawCurrency)}" is not a three-letter ISO 4217 code`,
+					'Use a code such as EUR, USD or SEK.',
+				);
 			}
 			holding.currency = currency;
 		}
@@ -278,10 +388,16 @@ export function readHoldings(
 		if (!isBlank(rawWeight)) {
 			const weight = parseLooseNumber(rawWeight, { percent: true });
 			if (weight === undefined) {
-				throw fail(`weight "${showValue(rawWeight)}" is not a number`, 'Give the weight as a number from 0 to 100, for example 12.5 or "12.5%".');
+				throw fail(
+					`weight "${showValue(rawWeight)}" is not a number`,
+					'Give the weight as a number from 0 to 100, for example 12.5 or "12.5%".',
+				);
 			}
 			if (weight < 0 || weight > 100) {
-				throw fail(`weight ${weight} is outside 0 to 100`, 'Weights are percentages of the portfolio, from 0 to 100.');
+				throw fail(
+					`weight ${weight} is outside 0 to 100`,
+					'Weights are percentages of the portfolio, from 0 to 100.',
+				);
 			}
 			holding.weight = weight;
 		}
@@ -299,10 +415,14 @@ export function readHoldings(
 		}
 
 		for (const field of rule.required) {
-			if (field === 'isin' ? holding.isin === null : holding[field] === undefined) throw missing(field);
+			if (field === 'isin' ? holding.isin === null : holding[field] === undefined)
+				throw missing(field);
 		}
 		if (rule.needsNonZeroMarketValue && holding.market_value === 0) {
-			throw fail('the market value is 0; a stored snapshot needs a non-zero market value for every holding', 'Remove rows with no position, or correct the value.');
+			throw fail(
+				'the market value is 0; a stored snapshot needs a non-zero market value for every holding',
+				'Remove rows with no position, or correct the value.',
+			);
 		}
 		holdings.push({ itemIndex: row.itemIndex, holding });
 	}
@@ -315,7 +435,10 @@ export function holdingsBody(holdings: SourcedHolding[]): IDataObject[] {
 }
 
 /** The rows to read holdings from: every input item, or the JSON array parameter read at item 0. */
-export function holdingRowsFromItems(items: INodeExecutionData[], indices?: number[]): HoldingRow[] {
+export function holdingRowsFromItems(
+	items: INodeExecutionData[],
+	indices?: number[],
+): HoldingRow[] {
 	const chosen = indices ?? items.map((_, index) => index);
 	return chosen.map((itemIndex) => ({ json: items[itemIndex].json, itemIndex }));
 }
@@ -326,11 +449,21 @@ export function holdingRowsFromJson(node: INode, value: unknown, itemIndex: numb
 		try {
 			parsed = JSON.parse(value);
 		} catch (error) {
-			throw inputError(node, itemIndex, `Holdings (JSON) is not valid JSON: ${(error as Error).message}`, 'Give an array such as [{"isin": "US0378331005", "name": "Apple", "market_value": 1000}].');
+			throw inputError(
+				node,
+				itemIndex,
+				`Holdings (JSON) is not valid JSON: ${(error as Error).message}`,
+				'Give an array such as [{"isin": "US0378331005", "name": "Apple", "market_value": 1000}].',
+			);
 		}
 	}
 	if (!Array.isArray(parsed)) {
-		throw inputError(node, itemIndex, 'Holdings (JSON) must be an array of holdings', 'Wrap the holdings in [ ... ].');
+		throw inputError(
+			node,
+			itemIndex,
+			'Holdings (JSON) must be an array of holdings',
+			'Wrap the holdings in [ ... ].',
+		);
 	}
 	return parsed.map((json, entry) => ({
 		json: json as IDataObject,
@@ -340,6 +473,9 @@ export function holdingRowsFromJson(node: INode, value: unknown, itemIndex: numb
 }
 
 /** The part of the output that says which rows were left out and why. */
-export function removedSummary(removed: RemovedRow[]): { removed_count: number; removed_rows: RemovedRow[] } {
+export function removedSummary(removed: RemovedRow[]): {
+	removed_count: number;
+	removed_rows: RemovedRow[];
+} {
 	return { removed_count: removed.length, removed_rows: removed };
 }

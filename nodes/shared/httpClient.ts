@@ -20,7 +20,10 @@ export interface ApiAnswer extends ApiResponse {
 	text?: string;
 }
 
-export async function sendApiRequest(this: RequestContext, request: IHttpRequestOptions): Promise<ApiAnswer> {
+export async function sendApiRequest(
+	this: RequestContext,
+	request: IHttpRequestOptions,
+): Promise<ApiAnswer> {
 	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 		...request,
 		// Parsed here rather than by axios, so the text stays at hand (see ApiAnswer).
@@ -53,7 +56,13 @@ export interface NetworkFailure {
 }
 
 /** Failures before anything was sent: no connection, no address, no route. */
-const NEVER_REACHED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+const NEVER_REACHED_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+]);
 /** Failures after the request may have been sent. */
 const MAYBE_REACHED_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'UND_ERR_SOCKET']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
@@ -62,11 +71,20 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNE
 const SECURE_CONNECTION_REASONS: Array<[RegExp, string]> = [
 	[/^CERT_HAS_EXPIRED$/, 'its certificate has expired'],
 	[/^CERT_NOT_YET_VALID$/, 'its certificate is not valid yet'],
-	[/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)$/, 'its certificate is self-signed, not issued by a trusted authority'],
-	[/^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE)$/, 'its certificate could not be verified against a trusted authority'],
+	[
+		/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)$/,
+		'its certificate is self-signed, not issued by a trusted authority',
+	],
+	[
+		/^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE)$/,
+		'its certificate could not be verified against a trusted authority',
+	],
 	[/^ERR_TLS_CERT_ALTNAME_INVALID$/, 'its certificate is issued for another host name'],
 	[/^CERT_REVOKED$/, 'its certificate has been revoked'],
-	[/^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER)$/, 'the address does not answer in https (is it an http:// address, or the wrong port?)'],
+	[
+		/^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER)$/,
+		'the address does not answer in https (is it an http:// address, or the wrong port?)',
+	],
 	[/^(ERR_SSL_|ERR_TLS_|CERT_|EPROTO)/, 'the secure handshake failed'],
 ];
 
@@ -87,28 +105,44 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
 			response?: unknown;
 		};
 		if (response && typeof response === 'object' && 'status' in response) return undefined;
-		const texts = [message, ...(Array.isArray(messages) ? messages : [])].filter((text): text is string => typeof text === 'string');
+		const texts = [message, ...(Array.isArray(messages) ? messages : [])].filter(
+			(text): text is string => typeof text === 'string',
+		);
 		for (const candidate of [code, httpCode]) {
 			if (typeof candidate !== 'string') continue;
 			const reason = secureConnectionReason(candidate);
 			if (reason) return { code: candidate, reached: 'never', kind: 'secure-connection', reason };
 			if (NEVER_REACHED_CODES.has(candidate)) {
-				return { code: candidate, reached: 'never', kind: candidate === 'ENOTFOUND' ? 'host-not-found' : 'connection' };
+				return {
+					code: candidate,
+					reached: 'never',
+					kind: candidate === 'ENOTFOUND' ? 'host-not-found' : 'connection',
+				};
 			}
-			if (TIMEOUT_CODES.has(candidate) || (candidate === 'ECONNABORTED' && texts.some((text) => /timeout/i.test(text)))) {
+			if (
+				TIMEOUT_CODES.has(candidate) ||
+				(candidate === 'ECONNABORTED' && texts.some((text) => /timeout/i.test(text)))
+			) {
 				return { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' };
 			}
 			if (MAYBE_REACHED_CODES.has(candidate)) {
 				// Reset during the handshake: nothing of the request was sent yet.
 				if (texts.some((text) => /before secure TLS connection was established/i.test(text))) {
-					return { code: candidate, reached: 'never', kind: 'secure-connection', reason: 'the server closed the connection during the secure handshake' };
+					return {
+						code: candidate,
+						reached: 'never',
+						kind: 'secure-connection',
+						reason: 'the server closed the connection during the secure handshake',
+					};
 				}
 				return { code: candidate, reached: 'maybe', kind: 'connection' };
 			}
 		}
 		for (const text of texts) {
-			if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' };
-			if (/socket hang up|ECONNRESET/i.test(text)) return { code: 'ECONNRESET', reached: 'maybe', kind: 'connection' };
+			if (/timeout of \d+ms exceeded/i.test(text))
+				return { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' };
+			if (/socket hang up|ECONNRESET/i.test(text))
+				return { code: 'ECONNRESET', reached: 'maybe', kind: 'connection' };
 		}
 		current = (current as { cause?: unknown }).cause;
 	}
@@ -179,9 +213,12 @@ export async function downloadFile(
 			outcome = await readAnswer(response, attempt);
 		} catch (error) {
 			dropped = signal?.aborted ? undefined : networkErrorCode(error);
-			if (!dropped) return { ok: false, reason: 'failed', code: errorCode(error), attempts: attempt };
+			if (!dropped)
+				return { ok: false, reason: 'failed', code: errorCode(error), attempts: attempt };
 		}
-		const retryable = dropped !== undefined || (outcome?.ok === false && outcome.reason === 'status' && outcome.status >= 500);
+		const retryable =
+			dropped !== undefined ||
+			(outcome?.ok === false && outcome.reason === 'status' && outcome.status >= 500);
 		if (!retryable || attempt > DOWNLOAD_RETRIES) {
 			return outcome ?? { ok: false, reason: 'network', code: dropped!, attempts: attempt };
 		}
@@ -215,8 +252,14 @@ async function readAnswer(response: StreamResponse, attempts: number): Promise<D
 		return { ok: false, reason: 'too-large', bytes: declared, declared: true, attempts };
 	}
 	const read = await readAtMost(body, MAX_DOWNLOAD_BYTES);
-	if (read.truncated) return { ok: false, reason: 'too-large', bytes: read.body.length, declared: false, attempts };
-	return { ok: true, body: read.body, contentType: String(headers?.['content-type'] ?? ''), attempts };
+	if (read.truncated)
+		return { ok: false, reason: 'too-large', bytes: read.body.length, declared: false, attempts };
+	return {
+		ok: true,
+		body: read.body,
+		contentType: String(headers?.['content-type'] ?? ''),
+		attempts,
+	};
 }
 
 interface ReadableBody extends AsyncIterable<unknown> {
@@ -232,10 +275,15 @@ function discard(body: unknown): void {
 }
 
 /** Reads a streamed body up to `limit` bytes; beyond it, stops reading and closes the connection. */
-async function readAtMost(body: unknown, limit: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readAtMost(
+	body: unknown,
+	limit: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
 	if (!isStream(body)) {
 		const buffer = toBuffer(body);
-		return buffer.length > limit ? { body: buffer.subarray(0, limit), truncated: true } : { body: buffer, truncated: false };
+		return buffer.length > limit
+			? { body: buffer.subarray(0, limit), truncated: true }
+			: { body: buffer, truncated: false };
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
@@ -254,7 +302,11 @@ async function readAtMost(body: unknown, limit: number): Promise<{ body: Buffer;
 
 /** The error's code (CERT_HAS_EXPIRED, ERR_CANCELED…), never its text, which may quote the answer. */
 function errorCode(error: unknown): string | undefined {
-	for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+	for (
+		let current = error, depth = 0;
+		current && typeof current === 'object' && depth < 5;
+		depth++
+	) {
 		const { code } = current as { code?: unknown };
 		if (typeof code === 'string' && /^[A-Z0-9_]{2,60}$/.test(code)) return code;
 		current = (current as { cause?: unknown }).cause;
@@ -293,9 +345,13 @@ export function storageErrorText(text: string): string | undefined {
 	if (code === undefined && message === undefined) {
 		try {
 			const parsed = JSON.parse(text) as Record<string, unknown>;
-			const record = (parsed?.error && typeof parsed.error === 'object' ? parsed.error : parsed) as Record<string, unknown>;
+			const record = (
+				parsed?.error && typeof parsed.error === 'object' ? parsed.error : parsed
+			) as Record<string, unknown>;
 			// GCS puts the HTTP status in `code` and the word in errors[0].reason; only the reason says more.
-			const reason = Array.isArray(record?.errors) ? (record.errors[0] as { reason?: unknown } | undefined)?.reason : undefined;
+			const reason = Array.isArray(record?.errors)
+				? (record.errors[0] as { reason?: unknown } | undefined)?.reason
+				: undefined;
 			code = typeof record?.code === 'string' ? record.code : (record?.Code ?? reason);
 			message = record?.message ?? record?.Message;
 		} catch {
@@ -324,7 +380,13 @@ export function storageErrorText(text: string): string | undefined {
 // writes IPv6 in its short form, e.g. [::ffff:7f00:1]).
 // ---------------------------------------------------------------------------------------------------------------
 
-export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'reserved';
+export type AddressKind =
+	| 'public'
+	| 'loopback'
+	| 'private'
+	| 'link-local'
+	| 'unspecified'
+	| 'reserved';
 
 const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
 	loopback: 'this computer (a loopback address)',
@@ -363,12 +425,18 @@ function parseIpv4(host: string): number[] | undefined {
 function ipv4Kind([a, b]: number[]): AddressKind {
 	if (a === 127) return 'loopback';
 	if (a === 0) return 'unspecified';
-	if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) {
+	if (
+		a === 10 ||
+		(a === 172 && b >= 16 && b <= 31) ||
+		(a === 192 && b === 168) ||
+		(a === 100 && b >= 64 && b <= 127)
+	) {
 		return 'private';
 	}
 	if (a === 169 && b === 254) return 'link-local';
 	// 192.0.0/24 (protocol assignments), 198.18/15 (benchmarking), 224/4 multicast, 240/4 and broadcast.
-	if ((a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224) return 'reserved';
+	if ((a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224)
+		return 'reserved';
 	return 'public';
 }
 
@@ -376,26 +444,41 @@ function ipv4Kind([a, b]: number[]): AddressKind {
 function parseIpv6(text: string): number[] | undefined {
 	const halves = text.split('::');
 	if (halves.length > 2) return undefined;
-	const groups = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+	const groups = (part: string) =>
+		part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16));
 	const head = groups(halves[0]);
 	const tail = halves.length === 2 ? groups(halves[1]) : [];
 	const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
 	const all = [...head, ...new Array<number>(Math.max(fill, 0)).fill(0), ...tail];
-	return all.length === 8 && all.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? all : undefined;
+	return all.length === 8 &&
+		all.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+		? all
+		: undefined;
 }
 
 function ipv6Kind(text: string): AddressKind {
 	const groups = parseIpv6(text);
 	if (!groups) return 'reserved';
-	const embeddedIpv4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
+	const embeddedIpv4 = (high: number, low: number) => [
+		high >> 8,
+		high & 0xff,
+		low >> 8,
+		low & 0xff,
+	];
 	const zeroUpTo = (count: number) => groups.slice(0, count).every((group) => group === 0);
 	if (zeroUpTo(8)) return 'unspecified';
 	if (zeroUpTo(7) && groups[7] === 1) return 'loopback';
 	// IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d): the IPv4 address.
-	if (zeroUpTo(5) && (groups[5] === 0xffff || groups[5] === 0)) return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
-	if (zeroUpTo(4) && groups[4] === 0xffff && groups[5] === 0) return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
+	if (zeroUpTo(5) && (groups[5] === 0xffff || groups[5] === 0))
+		return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
+	if (zeroUpTo(4) && groups[4] === 0xffff && groups[5] === 0)
+		return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
 	// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach an IPv4 address too.
-	if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
+	if (
+		groups[0] === 0x64 &&
+		groups[1] === 0xff9b &&
+		groups.slice(2, 6).every((group) => group === 0)
+	) {
 		return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
 	}
 	if (groups[0] === 0x2002) return ipv4Kind(embeddedIpv4(groups[1], groups[2]));
@@ -420,7 +503,8 @@ export function checkDownloadTarget(url: string, baseUrl: string): URL | string 
 	} catch {
 		return 'is not a web address';
 	}
-	if (target.protocol !== 'https:' && target.protocol !== 'http:') return `is not an https:// address (it starts with ${target.protocol}//)`;
+	if (target.protocol !== 'https:' && target.protocol !== 'http:')
+		return `is not an https:// address (it starts with ${target.protocol}//)`;
 	const kind = hostKind(target.hostname);
 	let base: URL | undefined;
 	try {
@@ -428,9 +512,14 @@ export function checkDownloadTarget(url: string, baseUrl: string): URL | string 
 	} catch {
 		base = undefined;
 	}
-	const sameLocalHost = kind === 'loopback' && !!base && hostKind(base.hostname) === 'loopback' && base.hostname === target.hostname;
+	const sameLocalHost =
+		kind === 'loopback' &&
+		!!base &&
+		hostKind(base.hostname) === 'loopback' &&
+		base.hostname === target.hostname;
 	if (sameLocalHost) return target;
 	if (kind !== 'public') return `points to ${KIND_WORDS[kind]} (${target.hostname})`;
-	if (target.protocol !== 'https:') return 'is not an https:// address (it starts with http://, unencrypted)';
+	if (target.protocol !== 'https:')
+		return 'is not an https:// address (it starts with http://, unencrypted)';
 	return target;
 }

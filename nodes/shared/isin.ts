@@ -28,7 +28,8 @@ export function normalizeIsin(raw: unknown): string {
 }
 
 /** A Luhn digit's share of the sum: doubled digits above 4 give their digit sum (2 × d − 9). */
-const luhn = (digit: number, doubled: boolean) => (doubled ? (digit > 4 ? digit * 2 - 9 : digit * 2) : digit);
+const luhn = (digit: number, doubled: boolean) =>
+	doubled ? (digit > 4 ? digit * 2 - 9 : digit * 2) : digit;
 
 /** ISO 6166: two letters, nine alphanumerics, one Luhn check digit over the letters expanded to numbers. */
 export function isValidIsin(isin: string): boolean {
@@ -52,7 +53,8 @@ export function isValidIsin(isin: string): boolean {
 
 /** Why an ISIN is invalid, in words a user can act on. */
 export function describeInvalidIsin(isin: string): string {
-	if (isin.length !== 12) return `"${showValue(isin)}" has ${isin.length} characters; an ISIN has 12`;
+	if (isin.length !== 12)
+		return `"${showValue(isin)}" has ${isin.length} characters; an ISIN has 12`;
 	if (!/^[A-Z]{2}/.test(isin)) return `"${isin}" does not start with a two-letter country code`;
 	if (!ISIN_SHAPE.test(isin)) return `"${isin}" contains characters an ISIN cannot have`;
 	return `"${isin}" fails the ISIN check digit (a typo?)`;

@@ -11,23 +11,44 @@ export interface Methodology {
 }
 
 const ID_KEYS = ['id', 'methodology_id', 'methodologyId', 'value', 'key'];
-const NAME_KEYS = ['name', 'title', 'label', 'display_name', 'displayName', 'methodology_name', 'methodologyName', 'description'];
+const NAME_KEYS = [
+	'name',
+	'title',
+	'label',
+	'display_name',
+	'displayName',
+	'methodology_name',
+	'methodologyName',
+	'description',
+];
 const WRAPPER_KEYS = ['data', 'methodologies', 'items', 'results'];
 
-const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
-const isScalarId = (value: unknown): value is number | string => (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
-const ownKeys = (record: IDataObject) => Object.keys(record).filter((key) => Object.prototype.hasOwnProperty.call(record, key));
+const isRecord = (value: unknown): value is IDataObject =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
+const isScalarId = (value: unknown): value is number | string =>
+	(typeof value === 'number' && Number.isFinite(value)) ||
+	(typeof value === 'string' && value.trim() !== '');
+const ownKeys = (record: IDataObject) =>
+	Object.keys(record).filter((key) => Object.prototype.hasOwnProperty.call(record, key));
 
 /** An object key that is a numeric id as a number (the API takes `methodology_id` as a number), else as it is. */
-const idOf = (value: number | string): number | string => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value);
+const idOf = (value: number | string): number | string =>
+	typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 
 /** One record: its id under one of ID_KEYS (or the key it was listed under), its name under one of NAME_KEYS. */
 function fromRecord(record: IDataObject, listedUnder?: string): Methodology | undefined {
 	const idKey = ID_KEYS.find((key) => isScalarId(record[key]));
-	const id = idKey ? (record[idKey] as number | string) : listedUnder === undefined ? undefined : idOf(listedUnder);
+	const id = idKey
+		? (record[idKey] as number | string)
+		: listedUnder === undefined
+			? undefined
+			: idOf(listedUnder);
 	if (id === undefined) return undefined;
 	const nameKey = NAME_KEYS.find((key) => typeof record[key] === 'string' && record[key] !== '');
-	const description = typeof record.description === 'string' && nameKey !== 'description' ? record.description : undefined;
+	const description =
+		typeof record.description === 'string' && nameKey !== 'description'
+			? record.description
+			: undefined;
 	return { id, name: nameKey ? String(record[nameKey]) : `Methodology ${id}`, description, record };
 }
 
@@ -45,7 +66,11 @@ function fromIdKeyed(record: IDataObject): Methodology[] | undefined {
 	const keys = ownKeys(record);
 	if (keys.length === 0) return [];
 	if (keys.every((key) => typeof record[key] === 'string')) {
-		return keys.map((key) => ({ id: idOf(key), name: String(record[key]) || `Methodology ${key}`, record: { id: idOf(key) } }));
+		return keys.map((key) => ({
+			id: idOf(key),
+			name: String(record[key]) || `Methodology ${key}`,
+			record: { id: idOf(key) },
+		}));
 	}
 	if (keys.every((key) => isRecord(record[key]))) {
 		const methodologies = keys.map((key) => fromRecord(record[key] as IDataObject, key));
@@ -70,10 +95,15 @@ function findMethodologies(body: unknown, depth: number): Methodology[] | undefi
 	// At the top, only an object keyed by numeric ids: {"message": "ok"} is no list of methodologies.
 	if (depth === 0) {
 		const keys = ownKeys(body);
-		return keys.length > 0 && keys.every((key) => /^\d+$/.test(key)) ? fromIdKeyed(body) : undefined;
+		return keys.length > 0 && keys.every((key) => /^\d+$/.test(key))
+			? fromIdKeyed(body)
+			: undefined;
 	}
 	// A single record under data, else an object keyed by id.
-	if (ID_KEYS.some((key) => isScalarId(body[key])) && NAME_KEYS.some((key) => typeof body[key] === 'string')) {
+	if (
+		ID_KEYS.some((key) => isScalarId(body[key])) &&
+		NAME_KEYS.some((key) => typeof body[key] === 'string')
+	) {
 		const single = fromRecord(body);
 		return single ? [single] : undefined;
 	}
@@ -83,14 +113,17 @@ function findMethodologies(body: unknown, depth: number): Methodology[] | undefi
 /** How the answer looks, for the error: its top-level keys and those under a wrapper key. */
 function describeShape(body: unknown): string {
 	const describeList = (list: unknown[]) =>
-		list.length ? `a list of ${list.length} entries, the first being ${kindOf(list[0])}: ${showValue(list[0], 60)}` : 'an empty list';
+		list.length
+			? `a list of ${list.length} entries, the first being ${kindOf(list[0])}: ${showValue(list[0], 60)}`
+			: 'an empty list';
 	if (Array.isArray(body)) return describeList(body);
 	if (!isRecord(body)) return `${kindOf(body)}: ${showValue(body, 60)}`;
 	const keys = ownKeys(body);
 	const parts = [`top-level keys: ${keys.length ? keys.slice(0, 10).join(', ') : '(none)'}`];
 	for (const key of WRAPPER_KEYS) {
 		const inner = body[key];
-		if (isRecord(inner)) parts.push(`keys under ${key}: ${ownKeys(inner).slice(0, 10).join(', ') || '(none)'}`);
+		if (isRecord(inner))
+			parts.push(`keys under ${key}: ${ownKeys(inner).slice(0, 10).join(', ') || '(none)'}`);
 		else if (Array.isArray(inner)) parts.push(`${key} is ${describeList(inner)}`);
 		else if (inner !== undefined) parts.push(`${key} is ${kindOf(inner)}`);
 	}
@@ -103,7 +136,9 @@ function describeShape(body: unknown): string {
  * id, methodology_id, ...), an object keyed by id whose values are names or records, or a single record. An
  * answer in none of these shapes is an error naming the keys found, never an empty list.
  */
-export function readMethodologies(body: unknown): { methodologies: Methodology[] } | { unreadable: string } {
+export function readMethodologies(
+	body: unknown,
+): { methodologies: Methodology[] } | { unreadable: string } {
 	const methodologies = findMethodologies(body, 0);
 	return methodologies ? { methodologies } : { unreadable: describeShape(body) };
 }

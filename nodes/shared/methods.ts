@@ -15,7 +15,10 @@ export interface PortfolioListing {
 	snapshots: string[];
 }
 
-export function parsePortfolioListing(body: unknown): { members: number | null; funds: PortfolioListing[] } {
+export function parsePortfolioListing(body: unknown): {
+	members: number | null;
+	funds: PortfolioListing[];
+} {
 	const data = ((body as IDataObject | undefined)?.data ?? {}) as IDataObject;
 	const funds = Array.isArray(data.funds) ? (data.funds as IDataObject[]) : [];
 	return {
@@ -28,7 +31,9 @@ export function parsePortfolioListing(body: unknown): { members: number | null; 
 	};
 }
 
-export async function getMethodologies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getMethodologies(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const body = await apiRequest.call(this, ROUTES.methodologies);
 	return parseMethodologies(body, this.getNode()).map((methodology) => ({
 		name: methodology.name,
@@ -38,20 +43,36 @@ export async function getMethodologies(this: ILoadOptionsFunctions): Promise<INo
 }
 
 /** listSearch counterpart of getMethodologies, for a resourceLocator's "From List" mode: filters on name and id. */
-export async function searchMethodologies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchMethodologies(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const options = await getMethodologies.call(this);
 	const needle = filter?.trim().toLowerCase();
 	const results = options
-		.filter((option) => !needle || option.name.toLowerCase().includes(needle) || String(option.value).toLowerCase() === needle)
+		.filter(
+			(option) =>
+				!needle ||
+				option.name.toLowerCase().includes(needle) ||
+				String(option.value).toLowerCase() === needle,
+		)
 		.map((option) => ({ name: option.name, value: option.value, description: option.description }));
 	return { results };
 }
 
-export async function searchPortfolios(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchPortfolios(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const { funds } = parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios));
 	const needle = filter?.trim().toLowerCase();
 	const results = funds
-		.filter((fund) => !needle || fund.name.toLowerCase().includes(needle) || fund.identifier.toLowerCase().includes(needle))
+		.filter(
+			(fund) =>
+				!needle ||
+				fund.name.toLowerCase().includes(needle) ||
+				fund.identifier.toLowerCase().includes(needle),
+		)
 		.sort((a, b) => a.name.localeCompare(b.name))
 		.map((fund) => ({
 			name: `${fund.name || '(no name)'} — ${fund.snapshots.length} snapshot${fund.snapshots.length === 1 ? '' : 's'}`,

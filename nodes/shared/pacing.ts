@@ -65,7 +65,10 @@ export class Pacer {
 			const last = this.slots[this.slots.length - 1];
 			if (last && last.at > time) time = last.at;
 			if (this.slots.length >= this.limit) {
-				time = Math.max(time, this.slots[this.slots.length - this.limit].at + this.windowMs + MARGIN_MS);
+				time = Math.max(
+					time,
+					this.slots[this.slots.length - this.limit].at + this.windowMs + MARGIN_MS,
+				);
 			}
 		}
 		const slot: PaceSlot = { at: time, accepted: false, seq: ++this.reserved };
@@ -109,7 +112,12 @@ export class Pacer {
 		// Accepted in the last second, and those still in flight that started before the refused one.
 		let explaining = 0;
 		for (const other of this.slots) {
-			if (other.at > now - PACE_WINDOW_MS && other.at <= now && (other.accepted || other.at < slot.at)) explaining++;
+			if (
+				other.at > now - PACE_WINDOW_MS &&
+				other.at <= now &&
+				(other.accepted || other.at < slot.at)
+			)
+				explaining++;
 		}
 		if (explaining < MIN_EXPLAINING) return false;
 		this.change(explaining, PACE_WINDOW_MS);
@@ -140,7 +148,8 @@ export class Pacer {
 
 	private prune(now: number): void {
 		let drop = 0;
-		while (drop < this.slots.length && this.slots[drop].at <= now - 2 * this.windowMs - MARGIN_MS) drop++;
+		while (drop < this.slots.length && this.slots[drop].at <= now - 2 * this.windowMs - MARGIN_MS)
+			drop++;
 		if (drop > 0) this.slots.splice(0, drop);
 	}
 }
@@ -158,7 +167,8 @@ export function credentialIdentity(baseUrl: string, apiKey: string): string {
 
 /** The pacer of a credential, by its identity (see credentialIdentity). */
 export function pacerFor(baseUrl: string, apiKey: string, now = Date.now()): Pacer {
-	for (const [key, pacer] of pacers) if (now - pacer.lastUsedAt > IDLE_FORGET_MS * 2) pacers.delete(key);
+	for (const [key, pacer] of pacers)
+		if (now - pacer.lastUsedAt > IDLE_FORGET_MS * 2) pacers.delete(key);
 	const key = credentialIdentity(baseUrl, apiKey);
 	let pacer = pacers.get(key);
 	if (!pacer) {

@@ -1,10 +1,20 @@
-import type { IExecuteFunctions, INodeParameterResourceLocator, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeParameterResourceLocator,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import { describeDateProblem, readSnapshotDate } from './dates';
 import type { SnapshotDate } from './dates';
 import { inputError } from './errors';
 import { holdingRowsFromItems, holdingRowsFromJson, readHoldings } from './holdings';
-import type { CashRowPolicy, HoldingKey, InvalidIsinPolicy, RemovedRow, SourcedHolding } from './holdings';
+import type {
+	CashRowPolicy,
+	HoldingKey,
+	InvalidIsinPolicy,
+	RemovedRow,
+	SourcedHolding,
+} from './holdings';
 import { methodologyIdForRequest } from './methodologies';
 import { parseLooseNumber } from './numbers';
 import { removesRows } from './routes';
@@ -31,9 +41,13 @@ export function readHoldingsParameters(
 			: holdingRowsFromItems(items, itemIndices);
 	return readHoldings(this.getNode(), rows, {
 		route,
-		fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<Record<HoldingKey, string>>,
+		fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<
+			Record<HoldingKey, string>
+		>,
 		invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
-		cashRows: removesRows(route.holdings) ? (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy) : undefined,
+		cashRows: removesRows(route.holdings)
+			? (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy)
+			: undefined,
 	});
 }
 
@@ -88,7 +102,8 @@ export function numberParameterValue(
 	range: { min?: number; max?: number; integer?: boolean } = {},
 ): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const parsed = typeof value === 'number' || typeof value === 'string' ? parseLooseNumber(value) : undefined;
+	const parsed =
+		typeof value === 'number' || typeof value === 'string' ? parseLooseNumber(value) : undefined;
 	if (parsed === undefined) {
 		throw inputError(
 			node,
@@ -134,7 +149,8 @@ export function readSnapshotDateParameter(
 ): SnapshotDate {
 	const { where, emptyDefault, invalidFix = 'Correct the date.' } = options;
 	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
-	const fail = (message: string, fix: string) => inputError(this.getNode(), itemIndex, message, fix, { where });
+	const fail = (message: string, fix: string) =>
+		inputError(this.getNode(), itemIndex, message, fix, { where });
 	if (isBlank(value)) {
 		if (emptyDefault) {
 			const date = emptyDefault();
@@ -147,6 +163,7 @@ export function readSnapshotDateParameter(
 		);
 	}
 	const read = readSnapshotDate(value);
-	if ('problem' in read) throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, invalidFix);
+	if ('problem' in read)
+		throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, invalidFix);
 	return read;
 }

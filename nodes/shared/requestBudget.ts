@@ -49,7 +49,8 @@ function executionState(context: object, pacer: Pacer): ExecutionState {
 	let byExecution = executions.get(pacer);
 	if (!byExecution) executions.set(pacer, (byExecution = new Map()));
 	const now = Date.now();
-	for (const [key, state] of byExecution) if (now - state.lastUsedAt > EXECUTION_FORGET_MS) byExecution.delete(key);
+	for (const [key, state] of byExecution)
+		if (now - state.lastUsedAt > EXECUTION_FORGET_MS) byExecution.delete(key);
 	let state = byExecution.get(id);
 	if (!state) byExecution.set(id, (state = { quotaUsedUp: false, lastUsedAt: now }));
 	state.lastUsedAt = now;
@@ -73,7 +74,11 @@ export interface RequestPlan {
 export function planRequests(this: IExecuteFunctions, plan: RequestPlan): void {
 	const node = this.getNode();
 	const raw = this.getNodeParameter('options.maxRequests', 0, DEFAULT_MAX_REQUESTS) as unknown;
-	const budget = numberParameterValue(node, raw, 0, 'Options > Max Requests per Run', { min: 0, integer: true }) ?? DEFAULT_MAX_REQUESTS;
+	const budget =
+		numberParameterValue(node, raw, 0, 'Options > Max Requests per Run', {
+			min: 0,
+			integer: true,
+		}) ?? DEFAULT_MAX_REQUESTS;
 	if (budget > 0 && plan.requests > budget) {
 		throw new NodeOperationError(
 			node,
@@ -83,7 +88,12 @@ export function planRequests(this: IExecuteFunctions, plan: RequestPlan): void {
 			},
 		);
 	}
-	accounts.set(this, { budget, planned: plan.requests, plannedIsMaximum: plan.isMaximum === true, sent: 0 });
+	accounts.set(this, {
+		budget,
+		planned: plan.requests,
+		plannedIsMaximum: plan.isMaximum === true,
+		sent: 0,
+	});
 }
 
 /** Requests sent so far by this node run (every try), or undefined when the run planned none. */
@@ -100,7 +110,10 @@ export function requestsPlanned(context: object): number {
 export function reportRequestsSpent(this: IExecuteFunctions): void {
 	const account = accounts.get(this);
 	if (!account || typeof this.addExecutionHints !== 'function') return;
-	const budget = account.budget > 0 ? `Max Requests per Run ${account.budget.toLocaleString('en-US')}` : 'Max Requests per Run: no limit';
+	const budget =
+		account.budget > 0
+			? `Max Requests per Run ${account.budget.toLocaleString('en-US')}`
+			: 'Max Requests per Run: no limit';
 	this.addExecutionHints({
 		message: `Sent ${count(account.sent, 'request')} to the API (${account.plannedIsMaximum ? 'up to ' : ''}${account.planned.toLocaleString('en-US')} planned; ${budget}).`,
 		location: 'outputPane',
@@ -120,12 +133,17 @@ export function refusalBeforeTry(
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError | undefined {
 	if (executionState(context, pacer).quotaUsedUp) {
-		const error = new NodeApiError(node, { message: 'Limit Exceeded', httpCode: '429' } as JsonObject, {
-			message: `${QUOTA_USED_UP} The ${label} request was not sent.`,
-			description: 'An earlier request of this execution with the same API key was answered 429 "Limit Exceeded": no further request of that key is sent in this execution.',
-			httpCode: '429',
-			itemIndex,
-		});
+		const error = new NodeApiError(
+			node,
+			{ message: 'Limit Exceeded', httpCode: '429' } as JsonObject,
+			{
+				message: `${QUOTA_USED_UP} The ${label} request was not sent.`,
+				description:
+					'An earlier request of this execution with the same API key was answered 429 "Limit Exceeded": no further request of that key is sent in this execution.',
+				httpCode: '429',
+				itemIndex,
+			},
+		);
 		stopErrors.add(error);
 		return error;
 	}
@@ -137,7 +155,8 @@ export function refusalBeforeTry(
 			`Max Requests per Run (${account.budget.toLocaleString('en-US')}) reached: this run sent ${count(account.sent, 'request')} to the API (${account.planned.toLocaleString('en-US')} planned), and the next one for the ${label} (a retry, or a split of a batch that timed out) was not sent`,
 			{
 				itemIndex,
-				description: 'Retries after throttling or errors, and split batches, count as requests too. Raise Options > Max Requests per Run, or run again when the API is less busy.',
+				description:
+					'Retries after throttling or errors, and split batches, count as requests too. Raise Options > Max Requests per Run, or run again when the API is less busy.',
 			},
 		);
 		stopErrors.add(error);
@@ -163,7 +182,10 @@ export function isStopError(error: unknown, badRequestStops: boolean): boolean {
 	if (stopErrors.has(error)) return true;
 	if (!(error instanceof NodeApiError)) return false;
 	if (error.httpCode === '403' || (badRequestStops && error.httpCode === '400')) return true;
-	return error.httpCode === '429' && (error.errorResponse as IDataObject | undefined)?.message === 'Limit Exceeded';
+	return (
+		error.httpCode === '429' &&
+		(error.errorResponse as IDataObject | undefined)?.message === 'Limit Exceeded'
+	);
 }
 
 function count(value: number, noun: string): string {

@@ -17,7 +17,11 @@ export type TimeoutPolicy = 'split-batch' | 'fewer-holdings' | 'retry-later';
  *   portfolio is gone; only if it is still there is the DELETE sent again.
  * - `report-uncertain`: nothing can tell what happened; the request is not sent again and the error says so.
  */
-export type UncertainOutcomePolicy = 'send-again' | 'check-snapshot-stored' | 'check-snapshot-deleted' | 'report-uncertain';
+export type UncertainOutcomePolicy =
+	| 'send-again'
+	| 'check-snapshot-stored'
+	| 'check-snapshot-deleted'
+	| 'report-uncertain';
 
 /**
  * What a route that takes holdings needs of each one; readHoldings checks it all before a request is spent.
@@ -82,14 +86,35 @@ const ISIN_HOLDINGS: HoldingsRule = {
 };
 
 export const ROUTES = {
-	sfdrClassification: route('POST', '/instruments/sustainability-profile', 'SFDR classification', 'split-batch'),
+	sfdrClassification: route(
+		'POST',
+		'/instruments/sustainability-profile',
+		'SFDR classification',
+		'split-batch',
+	),
 	paiIndicators: route('POST', '/instruments/sustainability-data', 'PAI indicators', 'split-batch'),
-	businessInvolvements: route('POST', '/instruments/business-involvements', 'business involvements', 'split-batch'),
+	businessInvolvements: route(
+		'POST',
+		'/instruments/business-involvements',
+		'business involvements',
+		'split-batch',
+	),
 	esgData: route('POST', '/instruments/esg-data', 'ESG data', 'split-batch'),
-	sustainableInvestments: route('POST', '/sustainable-investments/insights', 'sustainable investments classification', 'fewer-holdings', {
-		holdings: { ...ISIN_HOLDINGS, refusesCash: true },
-	}),
-	methodologies: route('GET', '/sustainable-investments/methodologies', 'list of methodologies', 'retry-later'),
+	sustainableInvestments: route(
+		'POST',
+		'/sustainable-investments/insights',
+		'sustainable investments classification',
+		'fewer-holdings',
+		{
+			holdings: { ...ISIN_HOLDINGS, refusesCash: true },
+		},
+	),
+	methodologies: route(
+		'GET',
+		'/sustainable-investments/methodologies',
+		'list of methodologies',
+		'retry-later',
+	),
 	taxonomy: route('POST', '/taxonomy/insights', 'EU Taxonomy alignment', 'fewer-holdings', {
 		holdings: { ...ISIN_HOLDINGS, refusesCash: true },
 		noDataAnswer: 'No data found for the given parameters',
@@ -99,15 +124,20 @@ export const ROUTES = {
 			...ISIN_HOLDINGS,
 			sendsUnknownTypes: true,
 			fieldHints: {
-				currency: 'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
-				weight: 'Optional here: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
+				currency:
+					'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
+				weight:
+					'Optional here: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
 			},
 		},
 		notServedMessage:
 			'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
 	}),
 	reports: route('POST', '/reports', 'PDF report', 'fewer-holdings', {
-		holdings: { ...ISIN_HOLDINGS, required: ['isin', 'name', 'currency', 'weight', 'market_value'] },
+		holdings: {
+			...ISIN_HOLDINGS,
+			required: ['isin', 'name', 'currency', 'weight', 'market_value'],
+		},
 		timeoutMessage:
 			'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
 		onUncertainOutcome: 'report-uncertain',
@@ -126,7 +156,9 @@ export const ROUTES = {
 	}),
 	listPortfolios: route('GET', '/portfolios', 'list of portfolios', 'retry-later'),
 	updatePortfolio: route('PUT', '/portfolios/{identifier}', 'portfolio update', 'retry-later'),
-	deleteSnapshot: route('DELETE', '/portfolios/{identifier}', 'snapshot deletion', 'retry-later', { onUncertainOutcome: 'check-snapshot-deleted' }),
+	deleteSnapshot: route('DELETE', '/portfolios/{identifier}', 'snapshot deletion', 'retry-later', {
+		onUncertainOutcome: 'check-snapshot-deleted',
+	}),
 } as const;
 
 /** Whether a route takes some rows out (cash, no ISIN), so that the user chooses between removing and refusing them. */

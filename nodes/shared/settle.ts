@@ -58,8 +58,13 @@ export async function apiRequestSettled<T = IDataObject>(
 				},
 			};
 		} catch (error) {
-			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS) throw asNodeError(this.getNode(), error);
-			const listed = findSnapshot(await listPortfolios.call(this, options.itemIndex), route, snapshot);
+			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS)
+				throw asNodeError(this.getNode(), error);
+			const listed = findSnapshot(
+				await listPortfolios.call(this, options.itemIndex),
+				route,
+				snapshot,
+			);
 			if (route.onUncertainOutcome === 'check-snapshot-stored') {
 				// Sent again either way: storing the same holdings at the same quarter end once more changes nothing,
 				// and an earlier snapshot of that quarter may still hold the old holdings.
@@ -72,7 +77,8 @@ export async function apiRequestSettled<T = IDataObject>(
 						body: {} as T,
 						settled: {
 							outcome: 'portfolio_deleted',
-							message: 'Portfolio no longer stored. The connection dropped after the deletion was sent; the list of portfolios shows the portfolio is gone (it had no other listed snapshot).',
+							message:
+								'Portfolio no longer stored. The connection dropped after the deletion was sent; the list of portfolios shows the portfolio is gone (it had no other listed snapshot).',
 						},
 					};
 				}
@@ -92,8 +98,12 @@ export async function apiRequestSettled<T = IDataObject>(
 	}
 }
 
-async function listPortfolios(this: IExecuteFunctions, itemIndex?: number): Promise<PortfolioListing[]> {
-	return parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex })).funds;
+async function listPortfolios(
+	this: IExecuteFunctions,
+	itemIndex?: number,
+): Promise<PortfolioListing[]> {
+	return parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex }))
+		.funds;
 }
 
 /**
@@ -107,8 +117,14 @@ function findSnapshot(
 ): { portfolio: PortfolioListing | undefined; snapshotListed: boolean } {
 	const matches =
 		route.onUncertainOutcome === 'check-snapshot-stored'
-			? funds.filter((fund) => fund.identifier.startsWith('svc-portfolio:') && fund.identifier.endsWith(`_${snapshot.portfolioId}`))
+			? funds.filter(
+					(fund) =>
+						fund.identifier.startsWith('svc-portfolio:') &&
+						fund.identifier.endsWith(`_${snapshot.portfolioId}`),
+				)
 			: funds.filter((fund) => fund.identifier === snapshot.portfolioId);
-	const listing = matches.find((fund) => fund.snapshots.some((date) => date.slice(0, 10) === snapshot.quarterEnd));
+	const listing = matches.find((fund) =>
+		fund.snapshots.some((date) => date.slice(0, 10) === snapshot.quarterEnd),
+	);
 	return { portfolio: listing ?? matches[0], snapshotListed: listing !== undefined };
 }

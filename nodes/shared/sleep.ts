@@ -10,13 +10,19 @@ type AbortableSleep = (ms: number, abortSignal?: AbortSignal) => Promise<void>;
  */
 export const ABORTABLE_SLEEP_NAMES = ['sleepWithAbort', 'sleep'] as const;
 
-const exported = n8nWorkflow as unknown as Partial<Record<(typeof ABORTABLE_SLEEP_NAMES)[number], AbortableSleep>>;
-const abortableSleep = ABORTABLE_SLEEP_NAMES.map((name) => exported[name]).find((fn) => typeof fn === 'function');
+const exported = n8nWorkflow as unknown as Partial<
+	Record<(typeof ABORTABLE_SLEEP_NAMES)[number], AbortableSleep>
+>;
+const abortableSleep = ABORTABLE_SLEEP_NAMES.map((name) => exported[name]).find(
+	(fn) => typeof fn === 'function',
+);
 
 /** Waits `ms`, or rejects as soon as the execution is cancelled. */
 export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<void> {
 	if (!abortableSleep) {
-		throw new Error('n8n-workflow offers neither sleepWithAbort nor sleep: this n8n version is not supported');
+		throw new Error(
+			'n8n-workflow offers neither sleepWithAbort nor sleep: this n8n version is not supported',
+		);
 	}
 	await abortableSleep(ms, signal);
 }

@@ -128,15 +128,28 @@ export async function apiRequest<T = IDataObject>(
 		if (throttled) paced = pacer.throttled(slot);
 		else if (failure?.reached === 'never') pacer.release(slot);
 		else pacer.accepted(slot);
-		if (response && response.statusCode >= 200 && response.statusCode < 300) return response.body as T;
+		if (response && response.statusCode >= 200 && response.statusCode < 300)
+			return response.body as T;
 
 		if (failure?.reached === 'maybe' && route.onUncertainOutcome !== 'send-again') {
-			throw new UncertainOutcomeError(node, route, failure, attempt, policy.requestTimeoutMs, options.itemIndex);
+			throw new UncertainOutcomeError(
+				node,
+				route,
+				failure,
+				attempt,
+				policy.requestTimeoutMs,
+				options.itemIndex,
+			);
 		}
 
 		let retryable = false;
 		if (failure) {
-			const limit = failure.kind === 'secure-connection' ? 0 : failure.kind === 'host-not-found' ? HOST_NOT_FOUND_RETRIES : policy.maxNetworkRetries;
+			const limit =
+				failure.kind === 'secure-connection'
+					? 0
+					: failure.kind === 'host-not-found'
+						? HOST_NOT_FOUND_RETRIES
+						: policy.maxNetworkRetries;
 			retryable = networkRetries++ < limit && retries < policy.maxRetries;
 		} else if (throttled) {
 			throttles++;
@@ -164,7 +177,8 @@ export async function apiRequest<T = IDataObject>(
 		// Max Wait 0 means no retry at all, even when the next slot is free at once.
 		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs || policy.maxTotalWaitMs <= 0) {
 			if (next) pacer.release(next);
-			if (failure) throw networkError(node, route, baseUrl, failure, attempt, waitedMs, options.itemIndex);
+			if (failure)
+				throw networkError(node, route, baseUrl, failure, attempt, waitedMs, options.itemIndex);
 			if (retries > 0 && (response!.statusCode === 429 || response!.statusCode === 503)) {
 				throw exhaustedRetriesError(node, route, response!, attempt, waitedMs, options.itemIndex);
 			}
@@ -202,11 +216,18 @@ const PLAIN_KEY = /^[A-Za-z0-9._~+=-]+$/;
  */
 export function redactKey<T>(value: T, apiKey: string, sourceText?: string): T {
 	if (!apiKey) return value;
-	if (sourceText !== undefined && PLAIN_KEY.test(apiKey) && !sourceText.includes(apiKey)) return value;
+	if (sourceText !== undefined && PLAIN_KEY.test(apiKey) && !sourceText.includes(apiKey))
+		return value;
 	// The key as it appears inside JSON text (escaped like any string).
-	if (value && typeof value === 'object' && !JSON.stringify(value).includes(JSON.stringify(apiKey).slice(1, -1))) return value;
+	if (
+		value &&
+		typeof value === 'object' &&
+		!JSON.stringify(value).includes(JSON.stringify(apiKey).slice(1, -1))
+	)
+		return value;
 	const redact = (current: unknown): unknown => {
-		if (typeof current === 'string') return current.includes(apiKey) ? current.split(apiKey).join(KEY_PLACEHOLDER) : current;
+		if (typeof current === 'string')
+			return current.includes(apiKey) ? current.split(apiKey).join(KEY_PLACEHOLDER) : current;
 		if (!current || typeof current !== 'object') return current;
 		if (Array.isArray(current)) {
 			let copy: unknown[] | undefined;
@@ -235,8 +256,10 @@ export function redactKey<T>(value: T, apiKey: string, sourceText?: string): T {
 function redactError<E extends NodeApiError | NodeOperationError>(error: E, apiKey: string): E {
 	if (!apiKey) return error;
 	error.message = redactKey(error.message, apiKey);
-	if (typeof error.description === 'string') error.description = redactKey(error.description, apiKey);
-	if (error instanceof NodeApiError && Array.isArray(error.messages)) error.messages = redactKey(error.messages, apiKey);
+	if (typeof error.description === 'string')
+		error.description = redactKey(error.description, apiKey);
+	if (error instanceof NodeApiError && Array.isArray(error.messages))
+		error.messages = redactKey(error.messages, apiKey);
 	return error;
 }
 
@@ -276,7 +299,7 @@ export class UncertainOutcomeError extends NodeApiError {
 				: `The connection to the API dropped after the ${route.label} request was sent, before an answer came`;
 		const advice =
 			route.uncertainAdvice ??
-			'It was not sent again. Check with the Portfolio Snapshots node\'s Get Many operation what is stored now, then run again only for what is missing.';
+			"It was not sent again. Check with the Portfolio Snapshots node's Get Many operation what is stored now, then run again only for what is missing.";
 		super(node, { message: networkFailure.code } as JsonObject, {
 			message: `${what}: whether the API carried it out is not known.`,
 			description: `${advice}\nConnection error: ${networkFailure.code}, on try ${attempts}.`,
@@ -286,7 +309,11 @@ export class UncertainOutcomeError extends NodeApiError {
 }
 
 /** Sleeps until the slot's time; a cancelled execution gives the slot back. */
-async function waitForSlot(pacer: ReturnType<typeof pacerFor>, slot: PaceSlot, signal?: AbortSignal): Promise<void> {
+async function waitForSlot(
+	pacer: ReturnType<typeof pacerFor>,
+	slot: PaceSlot,
+	signal?: AbortSignal,
+): Promise<void> {
 	const wait = slot.at - Date.now();
 	if (wait <= 0) return;
 	const giveBack = () => pacer.release(slot);
@@ -315,9 +342,14 @@ function userRetryLimits(context: RequestContext): Partial<RetryPolicy> {
 }
 
 /** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
-export function backoffDelay(policy: RetryPolicy, retry: number, headers?: Record<string, unknown>): number {
+export function backoffDelay(
+	policy: RetryPolicy,
+	retry: number,
+	headers?: Record<string, unknown>,
+): number {
 	const retryAfter = Number(headers?.['retry-after']);
-	if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter * 1000, policy.maxDelayMs);
+	if (Number.isFinite(retryAfter) && retryAfter >= 0)
+		return Math.min(retryAfter * 1000, policy.maxDelayMs);
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 	return Math.round(Math.random() * ceiling);
 }
@@ -331,7 +363,10 @@ function exhaustedRetriesError(
 	itemIndex?: number,
 ): NodeApiError {
 	const base = apiErrorFor(node, route, response, itemIndex);
-	const cause = response.statusCode === 429 ? 'kept answering "too many requests" (429)' : 'stayed unavailable (503)';
+	const cause =
+		response.statusCode === 429
+			? 'kept answering "too many requests" (429)'
+			: 'stayed unavailable (503)';
 	base.message = `The API ${cause} for the ${route.label}: gave up after ${attempts} tries and ${formatSeconds(waitedMs)} of waiting. This is a short-term limit, not the monthly quota; run again in a few minutes, or lower Concurrency.`;
 	return base;
 }
@@ -363,12 +398,25 @@ function networkError(
 		message = `Could not reach the API for the ${route.label}, after ${tries}.`;
 		description = `Connection error: ${failure.code}. Waited ${formatSeconds(waitedMs)} in all between tries. Check the Base URL and the network, then run again.`;
 	}
-	return new NodeApiError(node, { message: failure.code } as JsonObject, { message, description, itemIndex });
+	return new NodeApiError(node, { message: failure.code } as JsonObject, {
+		message,
+		description,
+		itemIndex,
+	});
 }
 
-async function resolveCredential(this: RequestContext, itemIndex?: number): Promise<{ baseUrl: string; apiKey: string }> {
-	const credentials = await this.getCredentials<{ baseUrl?: string; apiKey?: unknown }>(CREDENTIAL_NAME, itemIndex);
-	return { baseUrl: checkBaseUrl(this.getNode(), String(credentials.baseUrl ?? '')), apiKey: String(credentials.apiKey ?? '') };
+async function resolveCredential(
+	this: RequestContext,
+	itemIndex?: number,
+): Promise<{ baseUrl: string; apiKey: string }> {
+	const credentials = await this.getCredentials<{ baseUrl?: string; apiKey?: unknown }>(
+		CREDENTIAL_NAME,
+		itemIndex,
+	);
+	return {
+		baseUrl: checkBaseUrl(this.getNode(), String(credentials.baseUrl ?? '')),
+		apiKey: String(credentials.apiKey ?? ''),
+	};
 }
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -380,15 +428,24 @@ export function checkBaseUrl(node: INode, raw: string): string {
 	try {
 		url = new URL(trimmed);
 	} catch {
-		throw new NodeOperationError(node, `The credential's Base URL "${trimmed}" is not a web address`, {
-			description: 'Enter the address the vendor gave, for example https://api.example.com',
-		});
+		throw new NodeOperationError(
+			node,
+			`The credential's Base URL "${trimmed}" is not a web address`,
+			{
+				description: 'Enter the address the vendor gave, for example https://api.example.com',
+			},
+		);
 	}
 	const loopback = LOOPBACK_HOST.test(url.hostname);
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-		throw new NodeOperationError(node, `The credential's Base URL must start with https:// (got "${url.protocol}//")`, {
-			description: 'Only local test addresses (localhost, 127.0.0.1) may use http://. The API key must not travel unencrypted.',
-		});
+		throw new NodeOperationError(
+			node,
+			`The credential's Base URL must start with https:// (got "${url.protocol}//")`,
+			{
+				description:
+					'Only local test addresses (localhost, 127.0.0.1) may use http://. The API key must not travel unencrypted.',
+			},
+		);
 	}
 	return trimmed;
 }
@@ -405,4 +462,3 @@ function assertBodySize(node: INode, route: ApiRoute, body: IDataObject, itemInd
 		);
 	}
 }
-

@@ -8,7 +8,13 @@ export function showValue(value: unknown, max = 40): string {
 	let text: string;
 	if (typeof value === 'string') text = value;
 	else if (value === undefined) text = 'undefined';
-	else if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+	else if (
+		value === null ||
+		typeof value === 'number' ||
+		typeof value === 'boolean' ||
+		typeof value === 'bigint'
+	)
+		text = String(value);
 	else {
 		try {
 			text = JSON.stringify(value) ?? Object.prototype.toString.call(value);
@@ -64,7 +70,9 @@ export function hasLoneSurrogate(text: string): boolean {
 
 /** True for undefined, null and text that is empty or only spaces. */
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** A duration in milliseconds as seconds for messages, e.g. "12.5 s". */

@@ -36,7 +36,11 @@ interface Usage {
 /** The n8n-workflow names a module uses at run time, read from its CommonJS output (type-only imports are gone there). */
 export function runtimeUsage(file: string, source: string): Usage {
 	const js = ts.transpileModule(source, {
-		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+		compilerOptions: {
+			module: ts.ModuleKind.CommonJS,
+			target: ts.ScriptTarget.ES2022,
+			esModuleInterop: true,
+		},
 		fileName: file,
 	}).outputText;
 	const names = new Set<string>();
@@ -51,13 +55,17 @@ export function runtimeUsage(file: string, source: string): Usage {
 }
 
 const usages = ['nodes', 'credentials'].flatMap((dir) =>
-	sourceFiles(join(root, dir)).map((path) => runtimeUsage(relative(root, path), readFileSync(path, 'utf8'))),
+	sourceFiles(join(root, dir)).map((path) =>
+		runtimeUsage(relative(root, path), readFileSync(path, 'utf8')),
+	),
 );
 const usedNames = [...new Set(usages.flatMap((usage) => usage.names))].sort();
 
 const newestExports = Object.keys(n8nWorkflow);
 const newestVersion = (
-	JSON.parse(readFileSync(require.resolve('n8n-workflow/package.json'), 'utf8')) as { version: string }
+	JSON.parse(readFileSync(require.resolve('n8n-workflow/package.json'), 'utf8')) as {
+		version: string;
+	}
 ).version;
 const ends: Array<[string, string[]]> = [
 	[`n8n-workflow ${oldest['n8n-workflow']} (n8n ${oldest.n8n}, oldest supported)`, oldest.exports],
@@ -66,7 +74,9 @@ const ends: Array<[string, string[]]> = [
 
 describe('n8n-workflow compatibility of the shipped code', () => {
 	it('finds the runtime names the shipped code takes from n8n-workflow', () => {
-		expect(usedNames).toEqual(expect.arrayContaining(['NodeApiError', 'NodeOperationError', 'NodeConnectionTypes']));
+		expect(usedNames).toEqual(
+			expect.arrayContaining(['NodeApiError', 'NodeOperationError', 'NodeConnectionTypes']),
+		);
 	});
 
 	it.each(ends)('every statically imported name exists in %s', (_label, exported) => {
@@ -79,7 +89,9 @@ describe('n8n-workflow compatibility of the shipped code', () => {
 	});
 
 	it('looks names up at run time only in the one module that handles the version differences', () => {
-		expect(usages.filter((usage) => usage.namespaceImport).map((usage) => usage.file)).toEqual([RUNTIME_LOOKUP_FILE]);
+		expect(usages.filter((usage) => usage.namespaceImport).map((usage) => usage.file)).toEqual([
+			RUNTIME_LOOKUP_FILE,
+		]);
 	});
 
 	it('would catch a hard import of a name that a supported version lacks (the sleepWithAbort of n8n 2.20-2.33)', () => {

@@ -192,7 +192,8 @@ const CASES: Case[] = [
 		baseUrl: (sim) => sim.url,
 		// The previous case used 1 request; use up the other 4 directly.
 		before: async (sim) => {
-			for (let i = 0; i < 4; i++) await fetch(`${sim.url}/portfolios`, { headers: { 'x-api-key': 'sim-quota-5' } });
+			for (let i = 0; i < 4; i++)
+				await fetch(`${sim.url}/portfolios`, { headers: { 'x-api-key': 'sim-quota-5' } });
 		},
 		expectStatus: 'Error',
 		expectRule: { key: 'message', value: 'Limit Exceeded' },
@@ -247,7 +248,8 @@ function parseArgs(argv: string[]): Args {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
 		else if (arg === '--n8n-version') args.n8nVersions.push(argv[++i] ?? '');
-		else if (arg.startsWith('--n8n-version=')) args.n8nVersions.push(arg.slice('--n8n-version='.length));
+		else if (arg.startsWith('--n8n-version='))
+			args.n8nVersions.push(arg.slice('--n8n-version='.length));
 		else if (arg === '--strict') args.strict = true;
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
 		else if (arg === '--json') args.json = resolve(argv[++i] ?? '');
@@ -259,7 +261,10 @@ function parseArgs(argv: string[]): Args {
 /** The credential's body rules, from the built file n8n loads. */
 async function loadRules(packageRoot: string, credentialFiles: string[]): Promise<Rule[]> {
 	for (const file of credentialFiles) {
-		const mod = (await import(join(packageRoot, file))) as Record<string, new () => { name: string; test?: { rules?: Rule[] } }>;
+		const mod = (await import(join(packageRoot, file))) as Record<
+			string,
+			new () => { name: string; test?: { rules?: Rule[] } }
+		>;
 		for (const Type of Object.values(mod)) {
 			if (typeof Type !== 'function') continue;
 			const instance = new Type();
@@ -269,14 +274,28 @@ async function loadRules(packageRoot: string, credentialFiles: string[]): Promis
 	throw new Error(`credential type ${CREDENTIAL_TYPE} not found in ${credentialFiles.join(', ')}`);
 }
 
-async function testCredential(rest: RestCall, name: string, data: Record<string, unknown>): Promise<TestResult> {
+async function testCredential(
+	rest: RestCall,
+	name: string,
+	data: Record<string, unknown>,
+): Promise<TestResult> {
 	// What the editor does: save the credential, then test it with the data of the form.
-	const created = await rest<{ id: string }>('POST', '/credentials', { name, type: CREDENTIAL_TYPE, data });
-	if (created.status !== 200 || !created.data?.id) throw new Error(`POST /rest/credentials answered ${created.status}: ${created.text.slice(0, 300)}`);
+	const created = await rest<{ id: string }>('POST', '/credentials', {
+		name,
+		type: CREDENTIAL_TYPE,
+		data,
+	});
+	if (created.status !== 200 || !created.data?.id)
+		throw new Error(
+			`POST /rest/credentials answered ${created.status}: ${created.text.slice(0, 300)}`,
+		);
 	const tested = await rest<TestResult>('POST', '/credentials/test', {
 		credentials: { id: created.data.id, name, type: CREDENTIAL_TYPE, data },
 	});
-	if (tested.status !== 200 || !tested.data) throw new Error(`POST /rest/credentials/test answered ${tested.status}: ${tested.text.slice(0, 300)}`);
+	if (tested.status !== 200 || !tested.data)
+		throw new Error(
+			`POST /rest/credentials/test answered ${tested.status}: ${tested.text.slice(0, 300)}`,
+		);
 	await rest('DELETE', `/credentials/${created.data.id}`);
 	return tested.data;
 }
@@ -313,8 +332,16 @@ export async function runCredentialChecks(
 ): Promise<CredentialCheckSummary> {
 	const summary: CredentialCheckSummary = { passed: 0, failed: 0, gaps: 0, results: [] };
 	const sentence = (key: string, value: string) => {
-		const rule = rules.find((r) => r.type === 'responseSuccessBody' && r.properties.key === key && r.properties.value === value);
-		if (!rule) throw new Error(`the credential has no responseSuccessBody rule for ${key} = ${JSON.stringify(value)}`);
+		const rule = rules.find(
+			(r) =>
+				r.type === 'responseSuccessBody' &&
+				r.properties.key === key &&
+				r.properties.value === value,
+		);
+		if (!rule)
+			throw new Error(
+				`the credential has no responseSuccessBody rule for ${key} = ${JSON.stringify(value)}`,
+			);
 		return rule.properties.message;
 	};
 	sim.reset();
@@ -330,31 +357,66 @@ export async function runCredentialChecks(
 			const seen = sim.requests().slice(before);
 			http = seen.length ? seen[seen.length - 1].status : null;
 			const problems: string[] = [];
-			if (result.status !== c.expectStatus) problems.push(`status ${result.status}, expected ${c.expectStatus}`);
+			if (result.status !== c.expectStatus)
+				problems.push(`status ${result.status}, expected ${c.expectStatus}`);
 			if (c.expectRule) {
 				const expected = sentence(c.expectRule.key, c.expectRule.value);
-				if (result.message !== expected) problems.push(`message is not the sentence of rule ${c.expectRule.key} = "${c.expectRule.value}"`);
+				if (result.message !== expected)
+					problems.push(
+						`message is not the sentence of rule ${c.expectRule.key} = "${c.expectRule.value}"`,
+					);
 			}
-			if (typeof c.expectMessage === 'string' && result.message !== c.expectMessage) problems.push(`expected message "${c.expectMessage}"`);
-			if (c.expectMessage instanceof RegExp && !c.expectMessage.test(result.message)) problems.push(`message does not match ${c.expectMessage}`);
+			if (typeof c.expectMessage === 'string' && result.message !== c.expectMessage)
+				problems.push(`expected message "${c.expectMessage}"`);
+			if (c.expectMessage instanceof RegExp && !c.expectMessage.test(result.message))
+				problems.push(`message does not match ${c.expectMessage}`);
 			if (c.expectHttp !== undefined) {
-				if (seen.length !== 1) problems.push(`the simulator saw ${seen.length} requests, expected 1`);
-				else if (seen[0].route !== (baseUrl.endsWith('/v1') ? null : 'GET /portfolios')) problems.push(`request went to ${seen[0].method} ${seen[0].path}`);
-				else if (seen[0].key !== c.apiKey) problems.push(`x-api-key was ${JSON.stringify(seen[0].key)}`);
-				if (http !== c.expectHttp) problems.push(`simulator answered ${http}, expected ${c.expectHttp}`);
+				if (seen.length !== 1)
+					problems.push(`the simulator saw ${seen.length} requests, expected 1`);
+				else if (seen[0].route !== (baseUrl.endsWith('/v1') ? null : 'GET /portfolios'))
+					problems.push(`request went to ${seen[0].method} ${seen[0].path}`);
+				else if (seen[0].key !== c.apiKey)
+					problems.push(`x-api-key was ${JSON.stringify(seen[0].key)}`);
+				if (http !== c.expectHttp)
+					problems.push(`simulator answered ${http}, expected ${c.expectHttp}`);
 			}
-			if (c.expectNothingSent && seen.length) problems.push(`the simulator received ${seen.length} request(s), expected none`);
+			if (c.expectNothingSent && seen.length)
+				problems.push(`the simulator received ${seen.length} request(s), expected none`);
 			if ((c.expectNothingSent || c.expectNoRedirectFollowed) && sim.downloads().length) {
-				problems.push(`the redirect target received ${sim.downloads().length} request(s), expected none`);
+				problems.push(
+					`the redirect target received ${sim.downloads().length} request(s), expected none`,
+				);
 			}
 			if (problems.length) throw new Error(problems.join('; '));
 			summary.passed++;
-			log(`ok   credential test: ${c.name} (${formatMs(Date.now() - t)})\n     HTTP ${http ?? '-'} -> ${result.status}: ${result.message}`);
-			summary.results.push({ case: c.name, apiKey: c.apiKey, baseUrl, http, status: result.status, message: result.message, ok: true, probe: false });
+			log(
+				`ok   credential test: ${c.name} (${formatMs(Date.now() - t)})\n     HTTP ${http ?? '-'} -> ${result.status}: ${result.message}`,
+			);
+			summary.results.push({
+				case: c.name,
+				apiKey: c.apiKey,
+				baseUrl,
+				http,
+				status: result.status,
+				message: result.message,
+				ok: true,
+				probe: false,
+			});
 		} catch (error) {
 			summary.failed++;
-			log(`FAIL credential test: ${c.name}\n     ${(error as Error).message}\n     HTTP ${http ?? '-'} -> ${result?.status ?? '?'}: ${result?.message ?? '(no answer)'}`);
-			summary.results.push({ case: c.name, apiKey: c.apiKey, baseUrl, http, status: result?.status ?? '?', message: result?.message ?? String(error), ok: false, probe: false });
+			log(
+				`FAIL credential test: ${c.name}\n     ${(error as Error).message}\n     HTTP ${http ?? '-'} -> ${result?.status ?? '?'}: ${result?.message ?? '(no answer)'}`,
+			);
+			summary.results.push({
+				case: c.name,
+				apiKey: c.apiKey,
+				baseUrl,
+				http,
+				status: result?.status ?? '?',
+				message: result?.message ?? String(error),
+				ok: false,
+				probe: false,
+			});
 		}
 	}
 	for (const probe of PROBES) {
@@ -363,13 +425,27 @@ export async function runCredentialChecks(
 		const baseUrl = probe.baseUrl(sim, n8nBase);
 		const before = sim.requests().length;
 		try {
-			const result = await testCredential(rest, `e2e probe ${probe.name}`, { apiKey: probe.apiKey, baseUrl });
+			const result = await testCredential(rest, `e2e probe ${probe.name}`, {
+				apiKey: probe.apiKey,
+				baseUrl,
+			});
 			const seen = sim.requests().slice(before);
 			const http = seen.length ? seen[seen.length - 1].status : null;
 			const gap = result.status === 'OK';
 			if (gap) summary.gaps++;
-			log(`${gap ? 'GAP ' : 'info'} credential probe: ${probe.name}\n     HTTP ${http ?? '(not the API)'} -> ${result.status}: ${result.message}`);
-			summary.results.push({ case: probe.name, apiKey: probe.apiKey, baseUrl, http, status: result.status, message: result.message, ok: !gap, probe: true });
+			log(
+				`${gap ? 'GAP ' : 'info'} credential probe: ${probe.name}\n     HTTP ${http ?? '(not the API)'} -> ${result.status}: ${result.message}`,
+			);
+			summary.results.push({
+				case: probe.name,
+				apiKey: probe.apiKey,
+				baseUrl,
+				http,
+				status: result.status,
+				message: result.message,
+				ok: !gap,
+				probe: true,
+			});
 		} catch (error) {
 			log(`info credential probe: ${probe.name}\n     ${(error as Error).message}`);
 		}
@@ -401,7 +477,9 @@ export async function credentialChecksInN8n(
 		installPackageInto(userFolder, packageRoot, info);
 		const started = Date.now();
 		server = await startN8nServer(version, userFolder, START_TIMEOUT_MS);
-		console.log(`[cred-test] n8n ${version} ready at ${server.base} in ${formatMs(Date.now() - started)}; simulator at ${sim.url}`);
+		console.log(
+			`[cred-test] n8n ${version} ready at ${server.base} in ${formatMs(Date.now() - started)}; simulator at ${sim.url}`,
+		);
 		await setupOwner(server.base);
 		const rest = await restSession(server.base);
 		await assertServerVersion(rest, version);
@@ -413,10 +491,17 @@ export async function credentialChecksInN8n(
 	}
 }
 
-async function runOne(version: string, args: Args, info: ReturnType<typeof checkBuiltPackage>, rules: Rule[]): Promise<CredentialCheckSummary> {
+async function runOne(
+	version: string,
+	args: Args,
+	info: ReturnType<typeof checkBuiltPackage>,
+	rules: Rule[],
+): Promise<CredentialCheckSummary> {
 	console.log(`[cred-test] ===== n8n ${version} =====`);
 	await ensureN8n(version);
-	const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
+	const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as {
+		startSimulator: (o: SimulatorOptions) => Promise<Simulator>;
+	};
 	const sim = await simModule.startSimulator({ port: 0 });
 	try {
 		return await credentialChecksInN8n(version, args.packageRoot, info, sim, rules, args.keep);

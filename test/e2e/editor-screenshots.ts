@@ -57,7 +57,11 @@ const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
 const CREDENTIAL_NAME = 'Sustainability Compliance (simulator)';
 const API_KEY = 'sim-all-families';
 /** Stored in the simulator before the editor opens, so that the Update operation's portfolio list shows it. */
-const STORED_PORTFOLIO = { identifier: 'growth-europe-e2e', name: 'Growth Europe (e2e)', currency: 'EUR' };
+const STORED_PORTFOLIO = {
+	identifier: 'growth-europe-e2e',
+	name: 'Growth Europe (e2e)',
+	currency: 'EUR',
+};
 const METHODOLOGY_NAMES = [
 	'SFDR Article 2(17) - Standard',
 	'SFDR Article 2(17) - Strict (Do No Significant Harm)',
@@ -91,13 +95,24 @@ const HOLDINGS_FORM = ['Holdings Source', 'Holding Fields', 'Invalid ISINs', 'Gr
  * HTTP Request is a built-in node: it proves the harness itself works.
  */
 const FORMS: Record<string, FormCheck> = {
-	'HTTP Request': { node: 'HTTP Request', expect: ['Method', 'URL', 'Authentication', 'Send Headers'] },
+	'HTTP Request': {
+		node: 'HTTP Request',
+		expect: ['Method', 'URL', 'Authentication', 'Send Headers'],
+	},
 
 	// Sustainability Instruments: four operations.
 	'Sustainability Instruments - Get SFDR Classification': {
 		node: 'Sustainability Instruments',
 		action: 'Get SFDR classification',
-		expect: [...OUR_FORM, 'Get SFDR Classification', 'ISINs From', 'ISIN Field', 'Output', 'Simplify', 'Options'],
+		expect: [
+			...OUR_FORM,
+			'Get SFDR Classification',
+			'ISINs From',
+			'ISIN Field',
+			'Output',
+			'Simplify',
+			'Options',
+		],
 	},
 	'Sustainability Instruments - Get PAI Indicators': {
 		node: 'Sustainability Instruments',
@@ -107,7 +122,14 @@ const FORMS: Record<string, FormCheck> = {
 	'Sustainability Instruments - Get Business Involvements': {
 		node: 'Sustainability Instruments',
 		action: 'Get business involvements',
-		expect: [...OUR_FORM, 'Get Business Involvements', 'Minimum Threshold', 'ISINs From', 'ISIN Field', 'Output'],
+		expect: [
+			...OUR_FORM,
+			'Get Business Involvements',
+			'Minimum Threshold',
+			'ISINs From',
+			'ISIN Field',
+			'Output',
+		],
 	},
 	'Sustainability Instruments - Get ESG Data': {
 		node: 'Sustainability Instruments',
@@ -119,7 +141,15 @@ const FORMS: Record<string, FormCheck> = {
 	'Portfolio Snapshots - Create or Update Snapshot': {
 		node: 'Portfolio Snapshots',
 		action: 'Create or update a portfolio snapshot',
-		expect: [...OUR_FORM, 'Create or Update Snapshot', 'Portfolio ID', 'Portfolio Name', 'Currency', 'Snapshot Date', ...HOLDINGS_FORM],
+		expect: [
+			...OUR_FORM,
+			'Create or Update Snapshot',
+			'Portfolio ID',
+			'Portfolio Name',
+			'Currency',
+			'Snapshot Date',
+			...HOLDINGS_FORM,
+		],
 	},
 	'Portfolio Snapshots - Update': {
 		node: 'Portfolio Snapshots',
@@ -148,7 +178,13 @@ const FORMS: Record<string, FormCheck> = {
 	'Sustainable Investments - Classify Holdings': {
 		node: 'Sustainable Investments',
 		action: 'Classify holdings',
-		expect: [...OUR_FORM, 'Classify Holdings', 'Methodology', ...HOLDINGS_FORM, 'Cash and Rows Without ISIN'],
+		expect: [
+			...OUR_FORM,
+			'Classify Holdings',
+			'Methodology',
+			...HOLDINGS_FORM,
+			'Cash and Rows Without ISIN',
+		],
 	},
 	'Sustainable Investments - Classify Holdings - methodology list': {
 		node: 'Sustainable Investments',
@@ -166,7 +202,13 @@ const FORMS: Record<string, FormCheck> = {
 	'EU Taxonomy - Get Portfolio Alignment': {
 		node: 'EU Taxonomy',
 		action: 'Get portfolio alignment',
-		expect: [...OUR_FORM, 'Get Portfolio Alignment', ...HOLDINGS_FORM, 'Cash and Rows Without ISIN', 'Output'],
+		expect: [
+			...OUR_FORM,
+			'Get Portfolio Alignment',
+			...HOLDINGS_FORM,
+			'Cash and Rows Without ISIN',
+			'Output',
+		],
 	},
 	'Temperature Score - Get Portfolio Temperature': {
 		node: 'Temperature Score',
@@ -216,9 +258,24 @@ const FORMS: Record<string, FormCheck> = {
  * screenshot per key, to show how the sentences of the credential's test rules look to a user.
  * `expect` are texts of the dialog; `rule` = the body rule whose sentence must be shown.
  */
-const CREDENTIAL_DIALOGS: Record<string, { apiKey: string; baseUrl?: (sim: Simulator) => string; expect: string[]; rule?: [string, string] }> = {
-	'Credential - valid key': { apiKey: 'sim-all-families', expect: ['Connection tested successfully'] },
-	'Credential - unknown key': { apiKey: 'not-a-key', expect: ['connect with these settings'], rule: ['message', 'Forbidden'] },
+const CREDENTIAL_DIALOGS: Record<
+	string,
+	{
+		apiKey: string;
+		baseUrl?: (sim: Simulator) => string;
+		expect: string[];
+		rule?: [string, string];
+	}
+> = {
+	'Credential - valid key': {
+		apiKey: 'sim-all-families',
+		expect: ['Connection tested successfully'],
+	},
+	'Credential - unknown key': {
+		apiKey: 'not-a-key',
+		expect: ['connect with these settings'],
+		rule: ['message', 'Forbidden'],
+	},
 	'Credential - key unknown to the API': {
 		apiKey: 'sim-gateway-only',
 		expect: ['connect with these settings'],
@@ -252,7 +309,9 @@ const CHROMIUM_ARGS = [
 
 // The DOM as seen by functions run in the page (the project's tsconfig has no "dom" lib).
 interface DomElement {
-	querySelectorAll(selector: string): ArrayLike<{ value?: string; textContent: string | null; innerText?: string }>;
+	querySelectorAll(
+		selector: string,
+	): ArrayLike<{ value?: string; textContent: string | null; innerText?: string }>;
 }
 
 // Minimal shapes of the playwright-core API used here (the package lives in the cache folder,
@@ -296,7 +355,11 @@ interface PlaywrightCore {
 	chromium: {
 		launchPersistentContext(
 			userDataDir: string,
-			options: { executablePath: string; args: string[]; viewport: { width: number; height: number } },
+			options: {
+				executablePath: string;
+				args: string[];
+				viewport: { width: number; height: number };
+			},
 		): Promise<BrowserContext>;
 	};
 	selectors: { setTestIdAttribute(name: string): void };
@@ -343,8 +406,12 @@ function parseArgs(argv: string[]): Args {
 	}
 	// A label selects that shot; a node display name selects all its shots; "Credential" all dialogs;
 	// "credential-test" the REST credential checks.
-	args.shots = Object.keys(FORMS).filter((label) => wanted.some((w) => w === label || w === FORMS[label].node));
-	args.dialogs = Object.keys(CREDENTIAL_DIALOGS).filter((label) => wanted.some((w) => w === label || w === 'Credential'));
+	args.shots = Object.keys(FORMS).filter((label) =>
+		wanted.some((w) => w === label || w === FORMS[label].node),
+	);
+	args.dialogs = Object.keys(CREDENTIAL_DIALOGS).filter((label) =>
+		wanted.some((w) => w === label || w === 'Credential'),
+	);
 	args.credentialChecks = wanted.includes(CREDENTIAL_CHECKS);
 	const known = (w: string) =>
 		w === CREDENTIAL_CHECKS ||
@@ -352,7 +419,10 @@ function parseArgs(argv: string[]): Args {
 		w in CREDENTIAL_DIALOGS ||
 		Object.keys(FORMS).some((label) => w === label || w === FORMS[label].node);
 	const unknown = wanted.filter((w) => !known(w));
-	if (unknown.length) throw new Error(`no FORMS / CREDENTIAL_DIALOGS entry for ${unknown.map((u) => JSON.stringify(u)).join(', ')}`);
+	if (unknown.length)
+		throw new Error(
+			`no FORMS / CREDENTIAL_DIALOGS entry for ${unknown.map((u) => JSON.stringify(u)).join(', ')}`,
+		);
 	return args;
 }
 
@@ -364,7 +434,9 @@ async function ensurePlaywright(): Promise<{ chromium: string; playwrightCore: s
 	const chromium = /^CHROMIUM=(.*)$/m.exec(result.stdout)?.[1];
 	const playwrightCore = /^PLAYWRIGHT_CORE=(.*)$/m.exec(result.stdout)?.[1];
 	if (result.code !== 0 || !chromium || !playwrightCore) {
-		throw new Error(`ensure-playwright.sh failed (exit ${result.code}): ${lastLines(result.stderr, 5)}`);
+		throw new Error(
+			`ensure-playwright.sh failed (exit ${result.code}): ${lastLines(result.stderr, 5)}`,
+		);
 	}
 	return { chromium, playwrightCore };
 }
@@ -383,7 +455,9 @@ async function panelText(page: Page): Promise<string> {
 		.locator('body')
 		.evaluate((element) =>
 			Array.from(
-				element.querySelectorAll('[data-test-id="resource-locator-dropdown"], [data-test-id="rlc-item"], .el-select-dropdown, .el-popper'),
+				element.querySelectorAll(
+					'[data-test-id="resource-locator-dropdown"], [data-test-id="rlc-item"], .el-select-dropdown, .el-popper',
+				),
 			).map((popup) => popup.innerText ?? popup.textContent ?? ''),
 		);
 	return `${text}\n${values.join('\n')}\n${popups.join('\n')}`;
@@ -398,14 +472,19 @@ async function openNodeForm(page: Page, base: string, check: FormCheck): Promise
 	await page.goto(`${base}/workflow/new`, { timeout: UI_TIMEOUT_MS });
 	await page.getByTestId('canvas-add-button').click();
 	await page.getByTestId('node-creator-search-bar').fill(nodeName);
-	const item = page.getByTestId('node-creator-item-name').getByText(nodeName, { exact: true }).first();
+	const item = page
+		.getByTestId('node-creator-item-name')
+		.getByText(nodeName, { exact: true })
+		.first();
 	try {
 		await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 	} catch {
 		const shown = await page
 			.getByTestId('node-creator')
 			.evaluate((element) =>
-				Array.from(element.querySelectorAll('[data-test-id="node-creator-item-name"]')).map((e) => e.textContent?.trim() ?? ''),
+				Array.from(element.querySelectorAll('[data-test-id="node-creator-item-name"]')).map(
+					(e) => e.textContent?.trim() ?? '',
+				),
 			)
 			.catch((): string[] => []);
 		throw new Error(
@@ -421,7 +500,10 @@ async function openNodeForm(page: Page, base: string, check: FormCheck): Promise
 		if (await ndv.isVisible()) break;
 		if (await actions.first().isVisible()) {
 			const action = check.action
-				? page.getByTestId('node-creator').getByTestId('node-creator-item-name').getByText(check.action, { exact: true })
+				? page
+						.getByTestId('node-creator')
+						.getByTestId('node-creator-item-name')
+						.getByText(check.action, { exact: true })
 				: actions;
 			try {
 				await action.first().click({ timeout: 5000 });
@@ -429,10 +511,14 @@ async function openNodeForm(page: Page, base: string, check: FormCheck): Promise
 				const shown = await page
 					.getByTestId('node-creator')
 					.evaluate((element) =>
-						Array.from(element.querySelectorAll('[data-test-id="node-creator-item-name"]')).map((e) => e.textContent?.trim() ?? ''),
+						Array.from(element.querySelectorAll('[data-test-id="node-creator-item-name"]')).map(
+							(e) => e.textContent?.trim() ?? '',
+						),
 					)
 					.catch((): string[] => []);
-				throw new Error(`action "${check.action}" is not in the node panel (actions shown: ${shown.join(', ')})`);
+				throw new Error(
+					`action "${check.action}" is not in the node panel (actions shown: ${shown.join(', ')})`,
+				);
 			}
 			break;
 		}
@@ -461,7 +547,11 @@ async function chooseOption(page: Page, parameter: string, optionName: string): 
 	const field = page.getByTestId(`parameter-input-${parameter}`);
 	await field.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 	await field.locator('input').first().click();
-	await page.locator('.el-select-dropdown__item:visible').getByText(optionName, { exact: true }).first().click();
+	await page
+		.locator('.el-select-dropdown__item:visible')
+		.getByText(optionName, { exact: true })
+		.first()
+		.click();
 	await page.waitForTimeout(500);
 }
 
@@ -472,21 +562,30 @@ async function chooseOption(page: Page, parameter: string, optionName: string): 
 async function openDynamicList(page: Page, parameter: string, expectItem: string): Promise<void> {
 	const field = page.getByTestId(`parameter-input-${parameter}`);
 	await field.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-	if (await field.getByTestId('rlc-input').first().isVisible()) return openResourceList(page, parameter, expectItem);
+	if (await field.getByTestId('rlc-input').first().isVisible())
+		return openResourceList(page, parameter, expectItem);
 	await field.locator('input').first().click();
-	await page.locator('.el-select-dropdown__item:visible').getByText(expectItem, { exact: true }).first().waitFor({
-		state: 'visible',
-		timeout: UI_TIMEOUT_MS,
-	});
+	await page
+		.locator('.el-select-dropdown__item:visible')
+		.getByText(expectItem, { exact: true })
+		.first()
+		.waitFor({
+			state: 'visible',
+			timeout: UI_TIMEOUT_MS,
+		});
 	await page.waitForTimeout(500);
 }
 
 /** The list was filled through the credential: the simulator saw the route with our key, answered 200. */
-function assertListRequests(sim: Simulator, route: 'GET /portfolios' | 'GET /sustainable-investments/methodologies'): void {
+function assertListRequests(
+	sim: Simulator,
+	route: 'GET /portfolios' | 'GET /sustainable-investments/methodologies',
+): void {
 	const requests = sim.requests({ route });
 	if (requests.length === 0) throw new Error(`the simulator received no ${route}`);
 	const bad = requests.filter((r) => r.key !== API_KEY || r.status !== 200);
-	if (bad.length) throw new Error(`${route}: ${bad.map((r) => `key ${r.key} -> ${r.status}`).join(', ')}`);
+	if (bad.length)
+		throw new Error(`${route}: ${bad.map((r) => `key ${r.key} -> ${r.status}`).join(', ')}`);
 }
 
 async function storePortfolio(sim: Simulator): Promise<void> {
@@ -499,12 +598,29 @@ async function storePortfolio(sim: Simulator): Promise<void> {
 			currency: STORED_PORTFOLIO.currency,
 			snapshot_at: '2025-06-30',
 			holdings: [
-				{ isin: 'NL0010273215', name: 'ASML Holding NV', instrument_type: 'stock', currency: 'EUR', weight: 60, market_value: 600000 },
-				{ isin: null, name: 'Cash EUR', instrument_type: 'cash', currency: 'EUR', weight: 40, market_value: 400000 },
+				{
+					isin: 'NL0010273215',
+					name: 'ASML Holding NV',
+					instrument_type: 'stock',
+					currency: 'EUR',
+					weight: 60,
+					market_value: 600000,
+				},
+				{
+					isin: null,
+					name: 'Cash EUR',
+					instrument_type: 'cash',
+					currency: 'EUR',
+					weight: 40,
+					market_value: 400000,
+				},
 			],
 		}),
 	});
-	if (response.status !== 201) throw new Error(`POST /portfolios to the simulator answered ${response.status}: ${await response.text()}`);
+	if (response.status !== 201)
+		throw new Error(
+			`POST /portfolios to the simulator answered ${response.status}: ${await response.text()}`,
+		);
 }
 
 async function main(): Promise<number> {
@@ -527,13 +643,17 @@ async function main(): Promise<number> {
 	let sim: Simulator | undefined;
 	try {
 		installPackageInto(userFolder, args.packageRoot, info);
-		const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as { startSimulator: (o: SimulatorOptions) => Promise<Simulator> };
+		const simModule = (await import(join(PROJECT_ROOT, 'test', 'simulator'))) as {
+			startSimulator: (o: SimulatorOptions) => Promise<Simulator>;
+		};
 		sim = await simModule.startSimulator({ port: 0, temperatureRoute: true });
 		await storePortfolio(sim);
 		const started = Date.now();
 		server = await startN8nServer(args.n8nVersion, userFolder, START_TIMEOUT_MS);
 		const base = server.base;
-		console.log(`[screens] n8n ready at ${base} in ${formatMs(Date.now() - started)} (log: ${server.logFile}); simulator at ${sim.url}`);
+		console.log(
+			`[screens] n8n ready at ${base} in ${formatMs(Date.now() - started)} (log: ${server.logFile}); simulator at ${sim.url}`,
+		);
 		await setupOwner(base);
 		await assertServerVersion(await restSession(base), args.n8nVersion);
 
@@ -546,11 +666,19 @@ async function main(): Promise<number> {
 		const login = await context.request.post(`${base}/rest/login`, {
 			data: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
 		});
-		if (login.status() !== 200) throw new Error(`POST /rest/login answered ${login.status()}: ${await login.text()}`);
+		if (login.status() !== 200)
+			throw new Error(`POST /rest/login answered ${login.status()}: ${await login.text()}`);
 		const credential = await context.request.post(`${base}/rest/credentials`, {
-			data: { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { apiKey: API_KEY, baseUrl: sim.url } },
+			data: {
+				name: CREDENTIAL_NAME,
+				type: CREDENTIAL_TYPE,
+				data: { apiKey: API_KEY, baseUrl: sim.url },
+			},
 		});
-		if (credential.status() !== 200) throw new Error(`POST /rest/credentials answered ${credential.status()}: ${await credential.text()}`);
+		if (credential.status() !== 200)
+			throw new Error(
+				`POST /rest/credentials answered ${credential.status()}: ${await credential.text()}`,
+			);
 
 		const browserContext = context;
 		for (const label of args.shots) {
@@ -571,10 +699,16 @@ async function main(): Promise<number> {
 				await page.screenshot({ path: file });
 				const text = await panelText(page);
 				const missing = check.expect.filter((expected) => !text.includes(expected));
-				if (missing.length > 0) throw new Error(`missing in the form: ${missing.map((m) => JSON.stringify(m)).join(', ')}`);
+				if (missing.length > 0)
+					throw new Error(
+						`missing in the form: ${missing.map((m) => JSON.stringify(m)).join(', ')}`,
+					);
 				check.verify?.(ctx);
 				passed++;
-				const calls = sim.requests().slice(requestsBefore).map((r) => `${r.method} ${r.path} ${r.status}`);
+				const calls = sim
+					.requests()
+					.slice(requestsBefore)
+					.map((r) => `${r.method} ${r.path} ${r.status}`);
 				console.log(
 					`ok   ${label} -> ${file} (${formatMs(Date.now() - t)})${check.expect.length ? '' : ' [no expected texts]'}${calls.length ? `\n     API calls from the editor: ${[...new Set(calls)].join(', ')}` : ''}`,
 				);
@@ -584,7 +718,8 @@ async function main(): Promise<number> {
 				await page.screenshot({ path: failureShot }).catch(() => undefined);
 				const firstLine = String((error as Error).message).split('\n')[0];
 				console.log(`FAIL ${label}: ${firstLine}\n     screenshot: ${failureShot}`);
-				if (pageErrors.length) console.log(`     page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
+				if (pageErrors.length)
+					console.log(`     page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
 			} finally {
 				await page.close().catch(() => undefined);
 			}
@@ -603,36 +738,57 @@ async function main(): Promise<number> {
 			try {
 				const expect = [...dialog.expect];
 				if (dialog.rule) {
-					const rule = rules.find((r) => r.properties.key === dialog.rule![0] && r.properties.value === dialog.rule![1]);
+					const rule = rules.find(
+						(r) => r.properties.key === dialog.rule![0] && r.properties.value === dialog.rule![1],
+					);
 					if (!rule) throw new Error(`the credential has no rule ${dialog.rule.join(' = ')}`);
 					expect.push(rule.properties.message);
 				}
 				const created = await browserContext.request.post(`${base}/rest/credentials`, {
-					data: { name: `${label} (${dialog.apiKey})`, type: CREDENTIAL_TYPE, data: { apiKey: dialog.apiKey, baseUrl: dialog.baseUrl?.(sim) ?? sim.url } },
+					data: {
+						name: `${label} (${dialog.apiKey})`,
+						type: CREDENTIAL_TYPE,
+						data: { apiKey: dialog.apiKey, baseUrl: dialog.baseUrl?.(sim) ?? sim.url },
+					},
 				});
 				id = (JSON.parse(await created.text()) as { data?: { id?: string } }).data?.id;
-				if (created.status() !== 200 || !id) throw new Error(`POST /rest/credentials answered ${created.status()}`);
+				if (created.status() !== 200 || !id)
+					throw new Error(`POST /rest/credentials answered ${created.status()}`);
 				// Opening a saved credential tests it (GET /rest/credentials/<id> then POST /rest/credentials/test).
 				await page.goto(`${base}/home/credentials/${id}`, { timeout: UI_TIMEOUT_MS });
 				const modal = page.getByTestId('credential-edit-dialog');
 				await modal.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-				await modal.getByText(dialog.expect[0], { exact: false }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+				await modal
+					.getByText(dialog.expect[0], { exact: false })
+					.first()
+					.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 				if (dialog.rule) {
 					// n8n shows only "Couldn't connect with these settings"; the sentence is behind "More details".
 					await modal.getByText('More details', { exact: true }).first().click();
-					await modal.getByText(expect[expect.length - 1], { exact: false }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+					await modal
+						.getByText(expect[expect.length - 1], { exact: false })
+						.first()
+						.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 				}
 				await page.waitForTimeout(500);
 				await page.screenshot({ path: file });
 				const text = await modal.innerText({ timeout: UI_TIMEOUT_MS });
 				const missing = expect.filter((e) => !text.includes(e));
-				if (missing.length) throw new Error(`missing in the dialog: ${missing.map((m) => JSON.stringify(m)).join(', ')}`);
+				if (missing.length)
+					throw new Error(
+						`missing in the dialog: ${missing.map((m) => JSON.stringify(m)).join(', ')}`,
+					);
 				passed++;
 				const shown = text
 					.split('\n')
 					.map((line) => line.trim())
-					.filter((line) => /connect|tested|successful/i.test(line) || (dialog.rule && expect.includes(line)));
-				console.log(`ok   ${label} -> ${file} (${formatMs(Date.now() - t)})\n     dialog shows: ${shown.join(' | ')}`);
+					.filter(
+						(line) =>
+							/connect|tested|successful/i.test(line) || (dialog.rule && expect.includes(line)),
+					);
+				console.log(
+					`ok   ${label} -> ${file} (${formatMs(Date.now() - t)})\n     dialog shows: ${shown.join(' | ')}`,
+				);
 			} catch (error) {
 				failed++;
 				const failureShot = file.replace(/\.png$/, '.failed.png');
@@ -646,7 +802,10 @@ async function main(): Promise<number> {
 				);
 			} finally {
 				await page.close().catch(() => undefined);
-				if (id) await browserContext.request.delete(`${base}/rest/credentials/${id}`).catch(() => undefined);
+				if (id)
+					await browserContext.request
+						.delete(`${base}/rest/credentials/${id}`)
+						.catch(() => undefined);
 			}
 		}
 
@@ -655,7 +814,10 @@ async function main(): Promise<number> {
 			const summary = await runCredentialChecks(await restSession(base), sim, base, rules);
 			passed += summary.passed;
 			failed += summary.failed;
-			if (summary.gaps) console.log(`     ${summary.gaps} credential probe(s) answered "Connection successful!" for an error answer (GAP lines; not counted)`);
+			if (summary.gaps)
+				console.log(
+					`     ${summary.gaps} credential probe(s) answered "Connection successful!" for an error answer (GAP lines; not counted)`,
+				);
 		}
 	} finally {
 		if (context) await context.close().catch(() => undefined);

@@ -54,7 +54,11 @@ export interface RunOptions {
 }
 
 /** Runs a command, collecting output; kills its process group when the timeout expires. */
-export function runCommand(cmd: string, args: string[], options: RunOptions): Promise<CommandResult> {
+export function runCommand(
+	cmd: string,
+	args: string[],
+	options: RunOptions,
+): Promise<CommandResult> {
 	const started = Date.now();
 	return new Promise((resolvePromise) => {
 		const child = spawn(cmd, args, {
@@ -77,7 +81,14 @@ export function runCommand(cmd: string, args: string[], options: RunOptions): Pr
 		}, options.timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
-			resolvePromise({ code: null, signal: null, stdout, stderr: stderr + String(error), timedOut, ms: Date.now() - started });
+			resolvePromise({
+				code: null,
+				signal: null,
+				stdout,
+				stderr: stderr + String(error),
+				timedOut,
+				ms: Date.now() - started,
+			});
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
@@ -196,7 +207,11 @@ export function checkBuiltPackage(packageRoot: string): PackageInfo {
  * `<userFolder>/.n8n/nodes/node_modules/<name>`, where n8n loads installed community packages.
  * Returns the folder it created.
  */
-export function installPackageInto(userFolder: string, packageRoot: string, info: PackageInfo): string {
+export function installPackageInto(
+	userFolder: string,
+	packageRoot: string,
+	info: PackageInfo,
+): string {
 	if (!/^(@[^/]+\/)?n8n-nodes-/.test(info.name)) {
 		throw new Error(`package name "${info.name}" must start with n8n-nodes- for n8n to load it`);
 	}
@@ -204,13 +219,20 @@ export function installPackageInto(userFolder: string, packageRoot: string, info
 	mkdirSync(target, { recursive: true });
 	for (const entry of ['package.json', 'dist', 'README.md', 'LICENSE', 'LICENSE.md']) {
 		const source = join(packageRoot, entry);
-		if (existsSync(source)) cpSync(source, join(target, entry), { recursive: true, dereference: true });
+		if (existsSync(source))
+			cpSync(source, join(target, entry), { recursive: true, dereference: true });
 	}
 	return target;
 }
 
 /** Start-up lines every n8n command prints; not useful in failure messages. */
-const NOISE = [/^n8n Task Broker ready/, /^Failed to start Python task runner/, /^\[license SDK\]/, /^={10,}$/, /^\s*$/];
+const NOISE = [
+	/^n8n Task Broker ready/,
+	/^Failed to start Python task runner/,
+	/^\[license SDK\]/,
+	/^={10,}$/,
+	/^\s*$/,
+];
 
 /** Last `count` lines of a command's output, without stack-trace lines. */
 export function lastLines(text: string, count: number): string {
@@ -268,7 +290,11 @@ export interface N8nServer {
  * Starts `n8n start` (through n8n.sh) on a free loopback port, in its own process group, logging to
  * `<userFolder>/n8n.log`; resolves once /healthz/readiness answers 200.
  */
-export async function startN8nServer(version: string, userFolder: string, timeoutMs: number): Promise<N8nServer> {
+export async function startN8nServer(
+	version: string,
+	userFolder: string,
+	timeoutMs: number,
+): Promise<N8nServer> {
 	const port = await freePort();
 	const base = `http://127.0.0.1:${port}`;
 	const logFile = join(userFolder, 'n8n.log');
@@ -301,7 +327,9 @@ export async function startN8nServer(version: string, userFolder: string, timeou
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (exited !== undefined) {
-			throw new Error(`n8n start exited (code ${exited}) before it was ready:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`);
+			throw new Error(
+				`n8n start exited (code ${exited}) before it was ready:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`,
+			);
 		}
 		try {
 			const response = await fetch(`${base}/healthz/readiness`);
@@ -312,17 +340,25 @@ export async function startN8nServer(version: string, userFolder: string, timeou
 		await sleep(500);
 	}
 	await stop();
-	throw new Error(`n8n start was not ready after ${formatMs(timeoutMs)}:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`);
+	throw new Error(
+		`n8n start was not ready after ${formatMs(timeoutMs)}:\n${lastLines(readFileSync(logFile, 'utf8'), 15)}`,
+	);
 }
 
 /** The instance owner the e2e scripts create (n8n 2.x has no N8N_USER_MANAGEMENT_DISABLED). */
-export const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
+export const OWNER = {
+	email: 'e2e-owner@example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Owner-Password-1',
+};
 
 /** GET /rest/settings as a logged-in user: `versionCli` must be the version this leg is about (guards the cache paths). */
 export async function assertServerVersion(rest: RestCall, version: string): Promise<void> {
 	const settings = await rest<{ versionCli?: string }>('GET', '/settings');
 	if (settings.status !== 200) throw new Error(`GET /rest/settings answered ${settings.status}`);
-	if (settings.data?.versionCli !== version) throw new Error(`n8n start runs version ${settings.data?.versionCli}, expected ${version}`);
+	if (settings.data?.versionCli !== version)
+		throw new Error(`n8n start runs version ${settings.data?.versionCli}, expected ${version}`);
 }
 
 /** POST /rest/owner/setup on a fresh instance. */
@@ -332,10 +368,15 @@ export async function setupOwner(base: string): Promise<void> {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(OWNER),
 	});
-	if (response.status !== 200) throw new Error(`POST /rest/owner/setup answered ${response.status}: ${await response.text()}`);
+	if (response.status !== 200)
+		throw new Error(`POST /rest/owner/setup answered ${response.status}: ${await response.text()}`);
 }
 
-export type RestCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<{ status: number; data: T; text: string }>;
+export type RestCall = <T = unknown>(
+	method: string,
+	path: string,
+	body?: unknown,
+) => Promise<{ status: number; data: T; text: string }>;
 
 /**
  * Logs in as OWNER with POST /rest/login and returns a caller of n8n's internal REST API (/rest/...)
@@ -348,7 +389,8 @@ export async function restSession(base: string): Promise<RestCall> {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
 	});
-	if (login.status !== 200) throw new Error(`POST /rest/login answered ${login.status}: ${await login.text()}`);
+	if (login.status !== 200)
+		throw new Error(`POST /rest/login answered ${login.status}: ${await login.text()}`);
 	const cookie = login.headers
 		.getSetCookie()
 		.map((c) => c.split(';')[0])

@@ -41,13 +41,30 @@
  * prebuild crashed `n8n execute` at exit: ensure-n8n.sh builds it from source (see there).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import { basename, dirname, join, resolve } from 'path';
 
-import type { RecordedRequest, RequestFilter, Simulator, SimulatorOptions } from '../simulator/types';
+import type {
+	RecordedRequest,
+	RequestFilter,
+	Simulator,
+	SimulatorOptions,
+} from '../simulator/types';
 import { instrumentData, taxonomyKpis } from '../simulator';
-import { builtCredentialRules, credentialChecksInN8n, type CredentialCheckSummary } from './credential-test';
+import {
+	builtCredentialRules,
+	credentialChecksInN8n,
+	type CredentialCheckSummary,
+} from './credential-test';
 import {
 	PROJECT_ROOT,
 	checkBuiltPackage,
@@ -103,14 +120,22 @@ interface BinaryRef {
 interface NodeRun {
 	executionStatus?: string;
 	error?: { message?: string; description?: string };
-	data?: { main?: ({ json: Record<string, unknown>; binary?: Record<string, BinaryRef> }[] | null)[] };
+	data?: {
+		main?: ({ json: Record<string, unknown>; binary?: Record<string, BinaryRef> }[] | null)[];
+	};
 }
 
 interface N8nRun {
 	finished?: boolean;
 	status?: string;
 	mode?: string;
-	data: { resultData: { runData: Record<string, NodeRun[]>; lastNodeExecuted?: string; error?: { message?: string } } };
+	data: {
+		resultData: {
+			runData: Record<string, NodeRun[]>;
+			lastNodeExecuted?: string;
+			error?: { message?: string };
+		};
+	};
 }
 
 export interface CheckContext {
@@ -142,7 +167,8 @@ const THROTTLE_BURST = ['429-message', '429-status', '429-message'] as const;
 
 /** Per-workflow setups, keyed by file name (workflows without an entry run against a plain reset simulator). */
 const SETUPS: Record<string, Setup> = {
-	'throttle-retry.json': (sim) => sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...THROTTLE_BURST] }),
+	'throttle-retry.json': (sim) =>
+		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...THROTTLE_BURST] }),
 };
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
@@ -218,22 +244,42 @@ const CHECKS: Record<string, Check> = {
 			}
 			assertSfdrRow(row, isin, where);
 			const data = instrumentData(isin);
-			assert.equal(row.pai_scope_1_emissions, data.pai.scope_1_emissions, `${where}: pai_scope_1_emissions`);
-			assert.equal(row.business_involvements_total_score, data.scores?.total ?? null, `${where}: business_involvements_total_score`);
+			assert.equal(
+				row.pai_scope_1_emissions,
+				data.pai.scope_1_emissions,
+				`${where}: pai_scope_1_emissions`,
+			);
+			assert.equal(
+				row.business_involvements_total_score,
+				data.scores?.total ?? null,
+				`${where}: business_involvements_total_score`,
+			);
 		});
 		const requests = ctx.requests();
 		assert.deepEqual(
 			requests.map((r) => r.route),
-			['POST /instruments/sustainability-profile', 'POST /instruments/sustainability-data', 'POST /instruments/business-involvements'],
+			[
+				'POST /instruments/sustainability-profile',
+				'POST /instruments/sustainability-data',
+				'POST /instruments/business-involvements',
+			],
 			'one batched request per node',
 		);
 		for (const request of requests) {
 			assert.equal(request.key, API_KEY);
-			assert.equal(request.status, 200, `${request.method} ${request.path} answered ${request.status}`);
+			assert.equal(
+				request.status,
+				200,
+				`${request.method} ${request.path} answered ${request.status}`,
+			);
 		}
 	},
 	'02-snapshot-history.json': (ctx) => {
-		assert.equal(ctx.requests({ route: 'POST /portfolios' }).length, 6, 'POST /portfolios: one per portfolio and quarter');
+		assert.equal(
+			ctx.requests({ route: 'POST /portfolios' }).length,
+			6,
+			'POST /portfolios: one per portfolio and quarter',
+		);
 		assert.equal(ctx.requests({ route: 'GET /portfolios' }).length, 1, 'GET /portfolios once');
 		assert.equal(ctx.requests().length, 7, 'no other requests');
 		const stored = ctx.items('Store Snapshots');
@@ -271,8 +317,14 @@ const CHECKS: Record<string, Check> = {
 	'03-quarterly-report-email.json': (ctx) => {
 		const holdings = holdingRows(ctx);
 		const runNodes = Object.keys(ctx.run.data.resultData.runData);
-		assert.ok(runNodes.includes('First Day of Each Quarter'), 'the run started from the Schedule Trigger node');
-		assert.ok(!runNodes.includes(INJECTED_TRIGGER), 'the added (disabled) Manual Trigger did not run');
+		assert.ok(
+			runNodes.includes('First Day of Each Quarter'),
+			'the run started from the Schedule Trigger node',
+		);
+		assert.ok(
+			!runNodes.includes(INJECTED_TRIGGER),
+			'the added (disabled) Manual Trigger did not run',
+		);
 		assert.equal(ctx.requests().length, 1, 'exactly one API request (POST /reports)');
 		const [request] = ctx.requests({ route: 'POST /reports' });
 		assert.ok(request, 'POST /reports was called');
@@ -283,13 +335,29 @@ const CHECKS: Record<string, Check> = {
 		const methodologyId = Number(typeof methodology === 'object' ? methodology.value : methodology);
 		assert.equal(params.reportType, 'mifid2', 'the example generates a MiFID II report');
 		assert.equal(body.type, 'mifid2', 'POST /reports body.type');
-		assert.equal(body.methodology_id, methodologyId, `POST /reports body.methodology_id = the node's Methodology (${methodologyId})`);
-		assert.equal(body.benchmark_index, params.benchmarkIndex, 'POST /reports body.benchmark_index = the node\'s Benchmark');
-		assert.equal((body.holdings as unknown[] | undefined)?.length, holdings.length, 'every holding row is in the report request');
+		assert.equal(
+			body.methodology_id,
+			methodologyId,
+			`POST /reports body.methodology_id = the node's Methodology (${methodologyId})`,
+		);
+		assert.equal(
+			body.benchmark_index,
+			params.benchmarkIndex,
+			"POST /reports body.benchmark_index = the node's Benchmark",
+		);
+		assert.equal(
+			(body.holdings as unknown[] | undefined)?.length,
+			holdings.length,
+			'every holding row is in the report request',
+		);
 
 		const downloads = ctx.sim!.downloads();
 		assert.equal(downloads.length, 1, 'the PDF was downloaded once');
-		assert.equal(downloads[0].headers['x-api-key'], undefined, 'the download link is fetched without the API key');
+		assert.equal(
+			downloads[0].headers['x-api-key'],
+			undefined,
+			'the download link is fetched without the API key',
+		);
 		assert.equal(downloads[0].status, 200, 'download status');
 
 		const [report] = ctx.items('Generate MiFID II Report');
@@ -303,31 +371,64 @@ const CHECKS: Record<string, Check> = {
 
 		const sent = ctx.items('Email the Report');
 		assert.equal(sent.length, 1, 'Send Email emitted one item');
-		assert.deepEqual(sent[0].accepted, ['compliance@example.com'], 'the SMTP server accepted the recipient');
+		assert.deepEqual(
+			sent[0].accepted,
+			['compliance@example.com'],
+			'the SMTP server accepted the recipient',
+		);
 
 		const mails = ctx.mails();
 		assert.equal(mails.length, 1, 'the SMTP sink received one mail');
 		const [mail] = mails;
 		assert.equal(mail.from, 'reports@example.com', 'mail envelope sender');
 		assert.deepEqual(mail.to, ['compliance@example.com'], 'mail envelope recipients');
-		assert.equal(mail.subject, `Sustainability report ${String(report.snapshot_at)}`, 'mail subject');
-		assert.ok(mail.text.includes(`Request ID ${String(report.request_id)}.`), `mail text: ${JSON.stringify(mail.text.slice(0, 200))}`);
+		assert.equal(
+			mail.subject,
+			`Sustainability report ${String(report.snapshot_at)}`,
+			'mail subject',
+		);
+		assert.ok(
+			mail.text.includes(`Request ID ${String(report.request_id)}.`),
+			`mail text: ${JSON.stringify(mail.text.slice(0, 200))}`,
+		);
 		assert.equal(mail.attachments.length, 1, 'one attachment');
 		const [attachment] = mail.attachments;
-		assert.equal(attachment.fileName, pdf.fileName, 'the attachment has the binary\'s file name');
+		assert.equal(attachment.fileName, pdf.fileName, "the attachment has the binary's file name");
 		assert.equal(attachment.contentType, 'application/pdf', 'attachment content type');
-		assert.equal(attachment.content.subarray(0, 5).toString('latin1'), '%PDF-', 'the attachment is a PDF');
-		assert.ok(attachment.content.subarray(-8).toString('latin1').includes('%%EOF'), 'the PDF is complete (ends with %%EOF)');
+		assert.equal(
+			attachment.content.subarray(0, 5).toString('latin1'),
+			'%PDF-',
+			'the attachment is a PDF',
+		);
+		assert.ok(
+			attachment.content.subarray(-8).toString('latin1').includes('%%EOF'),
+			'the PDF is complete (ends with %%EOF)',
+		);
 		const stored = ctx.binaryContent(pdf);
-		assert.ok(stored.equals(attachment.content), `the attachment (${attachment.content.length} B) is byte-identical to the node's binary (${stored.length} B)`);
-		assert.equal(attachment.content.length, report.file_size, 'attachment size = file_size of the report item');
-		if (pdf.bytes !== undefined) assert.equal(attachment.content.length, pdf.bytes, 'attachment size = binary size');
+		assert.ok(
+			stored.equals(attachment.content),
+			`the attachment (${attachment.content.length} B) is byte-identical to the node's binary (${stored.length} B)`,
+		);
+		assert.equal(
+			attachment.content.length,
+			report.file_size,
+			'attachment size = file_size of the report item',
+		);
+		if (pdf.bytes !== undefined)
+			assert.equal(attachment.content.length, pdf.bytes, 'attachment size = binary size');
 	},
 	'04-taxonomy-and-sustainable-investments.json': (ctx) => {
 		const holdings = holdingRows(ctx);
-		assert.equal(holdings.filter((h) => !h.ISIN).length, 1, 'one cash row without ISIN in the input');
+		assert.equal(
+			holdings.filter((h) => !h.ISIN).length,
+			1,
+			'one cash row without ISIN in the input',
+		);
 		assert.deepEqual(
-			ctx.requests().map((r) => r.route).sort(),
+			ctx
+				.requests()
+				.map((r) => r.route)
+				.sort(),
 			['POST /sustainable-investments/insights', 'POST /taxonomy/insights'],
 			'one request per node',
 		);
@@ -340,7 +441,11 @@ const CHECKS: Record<string, Check> = {
 			})),
 		);
 		const table = ctx.items('EU Taxonomy KPIs');
-		assert.deepEqual(Object.fromEntries(table.map((row) => [row.kpi, row.percent])), expected, 'KPI table as the API computes it');
+		assert.deepEqual(
+			Object.fromEntries(table.map((row) => [row.kpi, row.percent])),
+			expected,
+			'KPI table as the API computes it',
+		);
 		assert.equal(table[0].removed_count, 1, 'the cash row is reported as removed');
 		assert.equal(table[0].holdings_count, listed.length, 'holdings_count');
 
@@ -355,30 +460,57 @@ const CHECKS: Record<string, Check> = {
 				return;
 			}
 			assert.equal(row.isin, holdings[index].ISIN, `${where}: isin`);
-			assert.equal(row.classification, instrumentData(holdings[index].ISIN).sustainableInvestment.classification, `${where}: classification`);
+			assert.equal(
+				row.classification,
+				instrumentData(holdings[index].ISIN).sustainableInvestment.classification,
+				`${where}: classification`,
+			);
 		});
 		const [insights] = ctx.requests({ route: 'POST /sustainable-investments/insights' });
-		const methodology = ctx.parameters('Sustainable Investment Classes').methodology as { value?: unknown } | number;
+		const methodology = ctx.parameters('Sustainable Investment Classes').methodology as
+			| { value?: unknown }
+			| number;
 		const methodologyId = Number(typeof methodology === 'object' ? methodology.value : methodology);
-		assert.equal((insights.body as { methodology_id?: unknown }).methodology_id, methodologyId, `methodology_id = the node's Methodology (${methodologyId})`);
+		assert.equal(
+			(insights.body as { methodology_id?: unknown }).methodology_id,
+			methodologyId,
+			`methodology_id = the node's Methodology (${methodologyId})`,
+		);
 	},
 	'05-temperature-score.json': (ctx) => {
 		const holdings = holdingRows(ctx);
 		assert.equal(holdings[14]?.Name, 'Cash EUR', 'input row 14 (0-based) is the cash row');
 		const requests = ctx.requests({ route: 'POST /temperature-score/insights' });
-		assert.equal(ctx.requests().length, 2, 'two requests: the first answers is_lock, the second the scores');
+		assert.equal(
+			ctx.requests().length,
+			2,
+			'two requests: the first answers is_lock, the second the scores',
+		);
 		assert.equal(requests.length, 2, 'both are POST /temperature-score/insights');
-		assert.ok(requests[1].at - requests[0].at >= 1500, `waited the poll interval (2 s) between them (${requests[1].at - requests[0].at} ms)`);
+		assert.ok(
+			requests[1].at - requests[0].at >= 1500,
+			`waited the poll interval (2 s) between them (${requests[1].at - requests[0].at} ms)`,
+		);
 		const items = ctx.items('Portfolio Temperature');
 		const summary = items.find((i) => i.type === 'portfolio');
 		assert.ok(summary, 'a portfolio summary item');
-		const scored = items.filter((i) => i.type !== 'portfolio' && typeof i.temperature_score === 'number');
+		const scored = items.filter(
+			(i) => i.type !== 'portfolio' && typeof i.temperature_score === 'number',
+		);
 		assert.ok(scored.length > 0, 'holdings with a temperature score');
-		const weighted = scored.reduce((sum, i) => sum + (i.market_value as number) * (i.temperature_score as number), 0);
+		const weighted = scored.reduce(
+			(sum, i) => sum + (i.market_value as number) * (i.temperature_score as number),
+			0,
+		);
 		const total = scored.reduce((sum, i) => sum + (i.market_value as number), 0);
 		const score = summary.portfolio_temperature_score as number;
-		assert.ok(Math.abs(score - weighted / total) < 0.0005, `portfolio score ${score} = value-weighted mean ${weighted / total}`);
-		assert.deepEqual(summary.removed_rows, [{ item: 14, name: 'Cash EUR', isin: null, reason: 'cash row' }]);
+		assert.ok(
+			Math.abs(score - weighted / total) < 0.0005,
+			`portfolio score ${score} = value-weighted mean ${weighted / total}`,
+		);
+		assert.deepEqual(summary.removed_rows, [
+			{ item: 14, name: 'Cash EUR', isin: null, reason: 'cash row' },
+		]);
 		return `2 requests ${requests[1].at - requests[0].at} ms apart (the simulator answers the first is_lock: true); portfolio score ${score}`;
 	},
 };
@@ -396,26 +528,38 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { packageRoot: PROJECT_ROOT, keep: false, simulator: true, dump: false, patterns: [], n8nVersions: [], credentialTest: true };
+	const args: Args = {
+		packageRoot: PROJECT_ROOT,
+		keep: false,
+		simulator: true,
+		dump: false,
+		patterns: [],
+		n8nVersions: [],
+		credentialTest: true,
+	};
 	let credentialTest: boolean | undefined;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--keep') args.keep = true;
 		else if (arg === '--n8n-version') args.n8nVersions.push(argv[++i] ?? '');
-		else if (arg.startsWith('--n8n-version=')) args.n8nVersions.push(arg.slice('--n8n-version='.length));
+		else if (arg.startsWith('--n8n-version='))
+			args.n8nVersions.push(arg.slice('--n8n-version='.length));
 		else if (arg === '--credential-test') credentialTest = true;
 		else if (arg === '--no-credential-test') credentialTest = false;
 		else if (arg === '--no-simulator') args.simulator = false;
 		else if (arg === '--dump') args.dump = true;
 		else if (arg === '--package-root') args.packageRoot = resolve(argv[++i] ?? '');
-		else if (arg.startsWith('--package-root=')) args.packageRoot = resolve(arg.slice('--package-root='.length));
+		else if (arg.startsWith('--package-root='))
+			args.packageRoot = resolve(arg.slice('--package-root='.length));
 		else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
 		else args.patterns.push(arg);
 	}
-	if (args.n8nVersions.some((v) => !/^\d+\.\d+\.\d+/.test(v))) throw new Error('--n8n-version needs a version such as 2.41.1');
+	if (args.n8nVersions.some((v) => !/^\d+\.\d+\.\d+/.test(v)))
+		throw new Error('--n8n-version needs a version such as 2.41.1');
 	// Named workflow files: just those, unless --credential-test is given too.
 	args.credentialTest = credentialTest ?? args.patterns.length === 0;
-	if (args.credentialTest && !args.simulator) throw new Error('the credential test needs the simulator: add --no-credential-test');
+	if (args.credentialTest && !args.simulator)
+		throw new Error('the credential test needs the simulator: add --no-credential-test');
 	if (args.patterns.length === 0) args.patterns = DEFAULT_WORKFLOWS;
 	return args;
 }
@@ -434,7 +578,8 @@ function expandPatterns(patterns: string[]): string[] {
 		const dir = dirname(absolute);
 		if (!existsSync(dir)) continue;
 		const regex = new RegExp(`^${name.split('*').map(escapeRegExp).join('.*')}$`);
-		for (const entry of readdirSync(dir).sort()) if (regex.test(entry)) files.push(join(dir, entry));
+		for (const entry of readdirSync(dir).sort())
+			if (regex.test(entry)) files.push(join(dir, entry));
 	}
 	return [...new Set(files)];
 }
@@ -492,7 +637,9 @@ interface PreparedWorkflow {
  */
 function addManualTrigger(workflow: WorkflowJson): string | undefined {
 	if (workflow.nodes.some((node) => CLI_START_TYPES.includes(node.type))) return undefined;
-	const trigger = workflow.nodes.find((node) => /Trigger$/.test(node.type) && workflow.connections[node.name]);
+	const trigger = workflow.nodes.find(
+		(node) => /Trigger$/.test(node.type) && workflow.connections[node.name],
+	);
 	if (!trigger) return undefined;
 	const [x, y] = trigger.position ?? [0, 0];
 	workflow.nodes.push({
@@ -509,7 +656,8 @@ function addManualTrigger(workflow: WorkflowJson): string | undefined {
 
 function prepareWorkflow(file: string, index: number, simulatorUrl: string): PreparedWorkflow {
 	const text = readFileSync(file, 'utf8');
-	const needsSimulator = text.includes(SIMULATOR_PLACEHOLDER) || text.includes(`"${CREDENTIAL_TYPE}"`);
+	const needsSimulator =
+		text.includes(SIMULATOR_PLACEHOLDER) || text.includes(`"${CREDENTIAL_TYPE}"`);
 	const workflow = JSON.parse(text.split(SIMULATOR_PLACEHOLDER).join(simulatorUrl)) as WorkflowJson;
 	if (!Array.isArray(workflow.nodes) || typeof workflow.connections !== 'object') {
 		throw new Error(`${basename(file)} is not a workflow export (nodes/connections missing)`);
@@ -526,7 +674,13 @@ function prepareWorkflow(file: string, index: number, simulatorUrl: string): Pre
 		id,
 		needsSimulator,
 		injectedTriggerFor,
-		workflow: { ...workflow, id, name: workflow.name ?? basename(file), active: false, isArchived: false },
+		workflow: {
+			...workflow,
+			id,
+			name: workflow.name ?? basename(file),
+			active: false,
+			isArchived: false,
+		},
 	};
 }
 
@@ -535,7 +689,10 @@ function readBinary(userFolder: string, ref: BinaryRef): Buffer {
 	const match = /^(filesystem(?:-v2)?):(.+)$/.exec(ref.id ?? '');
 	if (!match) return Buffer.from(ref.data ?? '', 'base64');
 	// n8n 2.x: <user folder>/.n8n/storage/<path> (1.x used .n8n/binaryData)
-	const file = [join(userFolder, '.n8n', 'storage', match[2]), join(userFolder, '.n8n', 'binaryData', match[2])].find((f) => existsSync(f));
+	const file = [
+		join(userFolder, '.n8n', 'storage', match[2]),
+		join(userFolder, '.n8n', 'binaryData', match[2]),
+	].find((f) => existsSync(f));
 	if (!file) throw new Error(`binary ${ref.id} not found under ${userFolder}/.n8n/storage`);
 	return readFileSync(file);
 }
@@ -565,8 +722,10 @@ function makeContext(
 			if (!node) throw new Error(`the workflow has no node "${nodeName}"`);
 			return node.parameters ?? {};
 		},
-		items: (nodeName, output = 0) => (lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.json),
-		binaries: (nodeName, output = 0) => (lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.binary),
+		items: (nodeName, output = 0) =>
+			(lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.json),
+		binaries: (nodeName, output = 0) =>
+			(lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.binary),
 		requests(filter) {
 			if (!sim) throw new Error('the simulator is not running (--no-simulator)');
 			return sim.requests(filter);
@@ -584,7 +743,8 @@ async function loadSimulator(): Promise<Simulator> {
 	} catch (error) {
 		throw new Error(`cannot load the simulator from ${modulePath}: ${(error as Error).message}`);
 	}
-	if (typeof mod.startSimulator !== 'function') throw new Error(`${modulePath} exports no startSimulator()`);
+	if (typeof mod.startSimulator !== 'function')
+		throw new Error(`${modulePath} exports no startSimulator()`);
 	return await mod.startSimulator({ port: 0, temperatureRoute: true });
 }
 
@@ -596,7 +756,12 @@ interface LegResult {
 }
 
 /** One n8n version: install check, the workflows through the CLI, then the credential test through `n8n start`. */
-async function runLeg(version: string, args: Args, info: PackageInfo, files: string[]): Promise<LegResult> {
+async function runLeg(
+	version: string,
+	args: Args,
+	info: PackageInfo,
+	files: string[],
+): Promise<LegResult> {
 	const t0 = Date.now();
 	let passed = 0;
 	let failed = 0;
@@ -657,19 +822,38 @@ async function runLeg(version: string, args: Args, info: PackageInfo, files: str
 					name: SMTP_CREDENTIAL_NAME,
 					type: SMTP_CREDENTIAL_TYPE,
 					// No TLS: the sink speaks plain SMTP and does not advertise STARTTLS.
-					data: { user: '', password: '', host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, hostName: '' },
+					data: {
+						user: '',
+						password: '',
+						host: smtp.host,
+						port: smtp.port,
+						secure: false,
+						disableStartTls: true,
+						hostName: '',
+					},
 				},
 			]),
 		);
-		const credImport = await runN8n(version, ['import:credentials', `--input=${credentialFile}`], userFolder, IMPORT_TIMEOUT_MS, {
-			N8N_LOG_LEVEL: 'info',
-		});
-		if (credImport.code !== 0 || !/Successfully imported 2 credentials/.test(credImport.stdout + credImport.stderr)) {
+		const credImport = await runN8n(
+			version,
+			['import:credentials', `--input=${credentialFile}`],
+			userFolder,
+			IMPORT_TIMEOUT_MS,
+			{
+				N8N_LOG_LEVEL: 'info',
+			},
+		);
+		if (
+			credImport.code !== 0 ||
+			!/Successfully imported 2 credentials/.test(credImport.stdout + credImport.stderr)
+		) {
 			throw new Error(
 				`n8n import:credentials failed (exit ${credImport.code}${credImport.timedOut ? ', timed out' : ''}):\n${lastLines(credImport.stdout + credImport.stderr, 15)}`,
 			);
 		}
-		console.log(`[e2e] imported credentials ${CREDENTIAL_ID} (API, simulator) and ${SMTP_CREDENTIAL_ID} (SMTP sink) (${formatMs(credImport.ms)})`);
+		console.log(
+			`[e2e] imported credentials ${CREDENTIAL_ID} (API, simulator) and ${SMTP_CREDENTIAL_ID} (SMTP sink) (${formatMs(credImport.ms)})`,
+		);
 
 		const prepared: PreparedWorkflow[] = [];
 		for (const [index, file] of files.entries()) {
@@ -681,10 +865,19 @@ async function runLeg(version: string, args: Args, info: PackageInfo, files: str
 		}
 		const workflowFile = join(userFolder, 'e2e-workflows.json');
 		writeFileSync(workflowFile, JSON.stringify(prepared.map((p) => p.workflow)));
-		const wfImport = await runN8n(version, ['import:workflow', `--input=${workflowFile}`], userFolder, IMPORT_TIMEOUT_MS, {
-			N8N_LOG_LEVEL: 'info',
-		});
-		if (wfImport.code !== 0 || !/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)) {
+		const wfImport = await runN8n(
+			version,
+			['import:workflow', `--input=${workflowFile}`],
+			userFolder,
+			IMPORT_TIMEOUT_MS,
+			{
+				N8N_LOG_LEVEL: 'info',
+			},
+		);
+		if (
+			wfImport.code !== 0 ||
+			!/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)
+		) {
 			throw new Error(
 				`n8n import:workflow failed (exit ${wfImport.code}${wfImport.timedOut ? ', timed out' : ''}):\n${lastLines(wfImport.stdout + wfImport.stderr, 15)}`,
 			);
@@ -709,39 +902,63 @@ async function runLeg(version: string, args: Args, info: PackageInfo, files: str
 				setup(sim);
 			}
 			if (p.injectedTriggerFor) {
-				console.log(`     ${basename(p.file)}: runs from its trigger "${p.injectedTriggerFor}"; a disabled "${INJECTED_TRIGGER}" was added for \`n8n execute\``);
+				console.log(
+					`     ${basename(p.file)}: runs from its trigger "${p.injectedTriggerFor}"; a disabled "${INJECTED_TRIGGER}" was added for \`n8n execute\``,
+				);
 			}
 			// n8n prints the execution JSON through its logger: it needs log level info.
-			const result = await runN8n(version, ['execute', `--id=${p.id}`, '--rawOutput'], userFolder, EXEC_TIMEOUT_MS, {
-				N8N_LOG_LEVEL: 'info',
-			});
+			const result = await runN8n(
+				version,
+				['execute', `--id=${p.id}`, '--rawOutput'],
+				userFolder,
+				EXEC_TIMEOUT_MS,
+				{
+					N8N_LOG_LEVEL: 'info',
+				},
+			);
 			const output = result.stdout + result.stderr;
 			if (result.timedOut) {
-				fail(label, `n8n execute timed out after ${formatMs(EXEC_TIMEOUT_MS)}:\n${lastLines(output, 10)}`);
+				fail(
+					label,
+					`n8n execute timed out after ${formatMs(EXEC_TIMEOUT_MS)}:\n${lastLines(output, 10)}`,
+				);
 				continue;
 			}
 			let run: N8nRun;
 			try {
 				run = parseJsonOutput(result.stdout) as N8nRun;
 			} catch {
-				fail(label, `n8n execute exited ${result.code} without execution JSON:\n${lastLines(output, 15)}`);
+				fail(
+					label,
+					`n8n execute exited ${result.code} without execution JSON:\n${lastLines(output, 15)}`,
+				);
 				continue;
 			}
 			if (args.dump) {
 				const dumpDir = join(PROJECT_ROOT, 'test-output', 'n8n-runs');
 				mkdirSync(dumpDir, { recursive: true });
-				writeFileSync(join(dumpDir, `${basename(p.file, '.json')}.run.json`), JSON.stringify(run, null, 2));
+				writeFileSync(
+					join(dumpDir, `${basename(p.file, '.json')}.run.json`),
+					JSON.stringify(run, null, 2),
+				);
 			}
 			const runError = run.data?.resultData?.error;
 			if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
-				fail(label, `execution failed (exit ${result.code}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`);
+				fail(
+					label,
+					`execution failed (exit ${result.code}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`,
+				);
 				continue;
 			}
 			const check = CHECKS[basename(p.file)] as Check | undefined;
 			try {
-				const saw = check ? await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder)) : undefined;
+				const saw = check
+					? await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder))
+					: undefined;
 				passed++;
-				console.log(`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`);
+				console.log(
+					`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`,
+				);
 			} catch (error) {
 				fail(label, (error as Error).message);
 			}
@@ -752,7 +969,10 @@ async function runLeg(version: string, args: Args, info: PackageInfo, files: str
 			const summary = await credentialTestInN8n(version, args.packageRoot, info, sim, args.keep);
 			passed += summary.passed;
 			failed += summary.failed + summary.gaps;
-			if (summary.gaps) console.log(`[e2e] ${summary.gaps} credential probe(s) gave "Connection successful!" for an error answer: counted as failures`);
+			if (summary.gaps)
+				console.log(
+					`[e2e] ${summary.gaps} credential probe(s) gave "Connection successful!" for an error answer: counted as failures`,
+				);
 		}
 	} catch (error) {
 		fail(`n8n ${version}`, (error as Error).message);
@@ -766,9 +986,22 @@ async function runLeg(version: string, args: Args, info: PackageInfo, files: str
 }
 
 /** The credential checks (strict: a probe n8n reports as "Connection successful!" counts as a failure); a failure to run them is one failure. */
-async function credentialTestInN8n(version: string, packageRoot: string, info: PackageInfo, sim: Simulator, keep: boolean): Promise<CredentialCheckSummary> {
+async function credentialTestInN8n(
+	version: string,
+	packageRoot: string,
+	info: PackageInfo,
+	sim: Simulator,
+	keep: boolean,
+): Promise<CredentialCheckSummary> {
 	try {
-		return await credentialChecksInN8n(version, packageRoot, info, sim, await builtCredentialRules(packageRoot), keep);
+		return await credentialChecksInN8n(
+			version,
+			packageRoot,
+			info,
+			sim,
+			await builtCredentialRules(packageRoot),
+			keep,
+		);
 	} catch (error) {
 		console.log(`FAIL credential test (n8n ${version})\n     ${(error as Error).message}`);
 		return { passed: 0, failed: 1, gaps: 0, results: [] };
@@ -786,7 +1019,9 @@ async function main(): Promise<number> {
 		return false;
 	});
 	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
-	console.log(`[e2e] n8n version(s): ${versions.join(', ')}; ${files.length} workflow(s); credential test ${args.credentialTest ? 'on' : 'off'}`);
+	console.log(
+		`[e2e] n8n version(s): ${versions.join(', ')}; ${files.length} workflow(s); credential test ${args.credentialTest ? 'on' : 'off'}`,
+	);
 
 	const legs: LegResult[] = [];
 	for (const version of versions) legs.push(await runLeg(version, args, info, files));
@@ -794,7 +1029,10 @@ async function main(): Promise<number> {
 	const passed = legs.reduce((sum, leg) => sum + leg.passed, 0);
 	const failed = legs.reduce((sum, leg) => sum + leg.failed, 0);
 	console.log('');
-	for (const leg of legs) console.log(`[e2e] n8n ${leg.version}: ${leg.passed} passed, ${leg.failed} failed (${formatMs(leg.ms)})`);
+	for (const leg of legs)
+		console.log(
+			`[e2e] n8n ${leg.version}: ${leg.passed} passed, ${leg.failed} failed (${formatMs(leg.ms)})`,
+		);
 	console.log(`[e2e] total ${formatMs(Date.now() - t0)}`);
 	console.log(`${passed} passed, ${failed} failed`);
 	return failed === 0 && legs.every((leg) => leg.passed > 0) ? 0 : 1;

@@ -119,7 +119,9 @@ function handleSession(socket: Socket, deliver: (mail: ReceivedMail) => void): v
 			const argument = rest.join(' ');
 			switch (verb.toUpperCase()) {
 				case 'EHLO':
-					socket.write('250-127.0.0.1 greets you\r\n250-8BITMIME\r\n250-AUTH PLAIN LOGIN\r\n250 SIZE 52428800\r\n');
+					socket.write(
+						'250-127.0.0.1 greets you\r\n250-8BITMIME\r\n250-AUTH PLAIN LOGIN\r\n250 SIZE 52428800\r\n',
+					);
 					break;
 				case 'HELO':
 					reply('250 127.0.0.1');
@@ -211,13 +213,19 @@ function param(header: string | undefined, name: string): string | null {
 
 /** RFC 2047 encoded words (=?UTF-8?B?...?= / ?Q?), as nodemailer writes non-ASCII subjects and names. */
 function decodeWords(text: string): string {
-	return text.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_all, _charset: string, encoding: string, data: string) =>
-		encoding.toUpperCase() === 'B'
-			? Buffer.from(data, 'base64').toString('utf8')
-			: Buffer.from(
-					data.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-					'latin1',
-				).toString('utf8'),
+	return text.replace(
+		/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g,
+		(_all, _charset: string, encoding: string, data: string) =>
+			encoding.toUpperCase() === 'B'
+				? Buffer.from(data, 'base64').toString('utf8')
+				: Buffer.from(
+						data
+							.replace(/_/g, ' ')
+							.replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
+								String.fromCharCode(parseInt(hex, 16)),
+							),
+						'latin1',
+					).toString('utf8'),
 	);
 }
 
@@ -247,7 +255,9 @@ function leafParts(part: Part): Part[] {
 		.flatMap(leafParts);
 }
 
-function parseMessage(raw: string): Pick<ReceivedMail, 'headers' | 'subject' | 'text' | 'attachments'> {
+function parseMessage(
+	raw: string,
+): Pick<ReceivedMail, 'headers' | 'subject' | 'text' | 'attachments'> {
 	const message = splitHeaders(raw);
 	const texts: string[] = [];
 	const attachments: MailAttachment[] = [];
@@ -258,8 +268,18 @@ function parseMessage(raw: string): Pick<ReceivedMail, 'headers' | 'subject' | '
 		if (/^text\/plain/i.test(contentType) && !fileName && !/^attachment/i.test(disposition ?? '')) {
 			texts.push(decodeBody(part).toString('utf8'));
 		} else {
-			attachments.push({ fileName, contentType: contentType.split(';')[0].trim().toLowerCase(), disposition, content: decodeBody(part) });
+			attachments.push({
+				fileName,
+				contentType: contentType.split(';')[0].trim().toLowerCase(),
+				disposition,
+				content: decodeBody(part),
+			});
 		}
 	}
-	return { headers: message.headers, subject: decodeWords(message.headers.subject ?? ''), text: texts.join('\n'), attachments };
+	return {
+		headers: message.headers,
+		subject: decodeWords(message.headers.subject ?? ''),
+		text: texts.join('\n'),
+		attachments,
+	};
 }

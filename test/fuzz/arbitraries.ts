@@ -24,7 +24,12 @@ export function objectOf(entries: Array<[string, unknown]>): Record<string, unkn
 	const object: Record<string, unknown> = {};
 	for (const [key, value] of entries) {
 		if (value === undefined) continue;
-		Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(object, key, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return object;
 }
@@ -94,17 +99,30 @@ export const HOSTILE_STRINGS = [
 	'${process.exit()}',
 ];
 
-const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+const loneSurrogate = fc
+	.integer({ min: 0xd800, max: 0xdfff })
+	.map((code) => String.fromCharCode(code));
 
 export const hostileString = fc.oneof(
 	{ weight: 4, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
 	{ weight: 2, arbitrary: fc.string({ maxLength: 12 }) },
 	{ weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
-	{ weight: 1, arbitrary: fc.string({ unit: fc.oneof(loneSurrogate, fc.constantFrom('a', '\u0301', '💶')), maxLength: 6 }) },
+	{
+		weight: 1,
+		arbitrary: fc.string({
+			unit: fc.oneof(loneSurrogate, fc.constantFrom('a', '\u0301', '💶')),
+			maxLength: 6,
+		}),
+	},
 );
 
 /** Long values, bounded so that a request stays far below the 10 MB body limit. */
-export const longString = fc.constantFrom('x'.repeat(5_000), '💶'.repeat(2_000), 'é'.repeat(20_000), ' '.repeat(3_000) + 'A');
+export const longString = fc.constantFrom(
+	'x'.repeat(5_000),
+	'💶'.repeat(2_000),
+	'é'.repeat(20_000),
+	' '.repeat(3_000) + 'A',
+);
 
 /** Objects and arrays where scalars are expected, including ones that break String(value). */
 export const mistyped = fc.oneof(
@@ -116,7 +134,12 @@ export const mistyped = fc.oneof(
 	fc.constant([1, 2]),
 	fc.constant({ value: 12 }),
 	fc.constant(objectOf([['toString', 'x']])),
-	fc.constant(objectOf([['valueOf', 1], ['toString', 2]])),
+	fc.constant(
+		objectOf([
+			['valueOf', 1],
+			['toString', 2],
+		]),
+	),
 	fc.constant(objectOf([['__proto__', { polluted: true }]])),
 	fc.constant(objectOf([['constructor', { prototype: { polluted: true } }]])),
 	fc.constant({ toISODate: 'not a function' }),
@@ -163,24 +186,68 @@ export const NUMBER_TEXTS = [
 export const numberLike = fc.oneof(
 	{ weight: 3, arbitrary: fc.double({ min: -1e9, max: 1e9, noNaN: true }) },
 	{ weight: 2, arbitrary: fc.integer({ min: -1000, max: 10_000_000 }) },
-	{ weight: 2, arbitrary: fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 100, 100.0001, -0.0001, 1e308, Number.MIN_VALUE) },
+	{
+		weight: 2,
+		arbitrary: fc.constantFrom(
+			Number.NaN,
+			Infinity,
+			-Infinity,
+			-0,
+			0,
+			100,
+			100.0001,
+			-0.0001,
+			1e308,
+			Number.MIN_VALUE,
+		),
+	},
 	{ weight: 3, arbitrary: fc.constantFrom(...NUMBER_TEXTS) },
-	{ weight: 1, arbitrary: fc.double({ min: 0, max: 100, noNaN: true }).map((n) => `${n.toFixed(2)}%`) },
+	{
+		weight: 1,
+		arbitrary: fc.double({ min: 0, max: 100, noNaN: true }).map((n) => `${n.toFixed(2)}%`),
+	},
 );
 
 export const weightLike = fc.oneof(
 	{ weight: 4, arbitrary: fc.double({ min: 0, max: 100, noNaN: true }) },
-	{ weight: 2, arbitrary: fc.constantFrom('12.5%', '0%', '100%', '100.5%', '-1', '0', 101, -0.5, 250) },
+	{
+		weight: 2,
+		arbitrary: fc.constantFrom('12.5%', '0%', '100%', '100.5%', '-1', '0', 101, -0.5, 250),
+	},
 	{ weight: 2, arbitrary: numberLike },
 );
 
 /** Shapes of ISIN values: valid, valid but messy, invalid, duplicates, unknown, mistyped. */
 export const isinLike = fc.oneof(
 	{ weight: 6, arbitrary: fc.constantFrom(...KNOWN_ISINS) },
-	{ weight: 2, arbitrary: fc.constantFrom(...KNOWN_ISINS).map((isin) => ` ${isin.toLowerCase().slice(0, 4)} ${isin.slice(4)} `) },
-	{ weight: 2, arbitrary: fc.constantFrom(...KNOWN_ISINS).map((isin) => isin.slice(0, 11) + String((Number(isin[11]) + 1) % 10)) },
-	{ weight: 1, arbitrary: fc.constantFrom('US037833100', 'US03783310055', '12345', 'XXXXXXXXXXXX', 'us-0378331005') },
-	{ weight: 1, arbitrary: fc.integer({ min: 0, max: 999_999_999 }).map((n) => withCheckDigit(`XS${String(n).padStart(9, '0')}`)) },
+	{
+		weight: 2,
+		arbitrary: fc
+			.constantFrom(...KNOWN_ISINS)
+			.map((isin) => ` ${isin.toLowerCase().slice(0, 4)} ${isin.slice(4)} `),
+	},
+	{
+		weight: 2,
+		arbitrary: fc
+			.constantFrom(...KNOWN_ISINS)
+			.map((isin) => isin.slice(0, 11) + String((Number(isin[11]) + 1) % 10)),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom(
+			'US037833100',
+			'US03783310055',
+			'12345',
+			'XXXXXXXXXXXX',
+			'us-0378331005',
+		),
+	},
+	{
+		weight: 1,
+		arbitrary: fc
+			.integer({ min: 0, max: 999_999_999 })
+			.map((n) => withCheckDigit(`XS${String(n).padStart(9, '0')}`)),
+	},
 	{ weight: 1, arbitrary: fc.constantFrom(12345, 0, 37833100.5) },
 	{ weight: 1, arbitrary: hostileString },
 	{ weight: 1, arbitrary: mistyped },
@@ -219,13 +286,26 @@ export const typeLike = fc.oneof(
 
 export const currencyLike = fc.oneof(
 	{ weight: 6, arbitrary: fc.constantFrom('EUR', 'usd', ' SEK ', 'CHF', 'GBP', 'DKK') },
-	{ weight: 1, arbitrary: fc.constantFrom('EURO', 'E', '€', '$', 'XXX', 'ßx', 'ﬀa', '123', 'eu r') },
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom('EURO', 'E', '€', '$', 'XXX', 'ßx', 'ﬀa', '123', 'eu r'),
+	},
 	{ weight: 1, arbitrary: hostileString },
 	{ weight: 1, arbitrary: mistyped },
 );
 
 export const nameLike = fc.oneof(
-	{ weight: 6, arbitrary: fc.constantFrom('Apple Inc.', 'Nestlé SA', 'Novo Nordisk A/S', 'Bund 0% 2032', 'Cash EUR', 'ACME & Söhne "Holding"') },
+	{
+		weight: 6,
+		arbitrary: fc.constantFrom(
+			'Apple Inc.',
+			'Nestlé SA',
+			'Novo Nordisk A/S',
+			'Bund 0% 2032',
+			'Cash EUR',
+			'ACME & Söhne "Holding"',
+		),
+	},
 	{ weight: 2, arbitrary: hostileString },
 	{ weight: 1, arbitrary: longString },
 	{ weight: 1, arbitrary: fc.integer() },
@@ -251,13 +331,32 @@ const VALUE_OF: Record<string, fc.Arbitrary<unknown>> = {
 	market_value: numberLike,
 };
 
-export const NOISE_KEYS = ['__proto__', 'constructor', 'toString', 'prototype', 'hasOwnProperty', 'notes', 'portfolio', ''];
+export const NOISE_KEYS = [
+	'__proto__',
+	'constructor',
+	'toString',
+	'prototype',
+	'hasOwnProperty',
+	'notes',
+	'portfolio',
+	'',
+];
 
 function fieldEntry(field: string, presence: number): fc.Arbitrary<Array<[string, unknown]>> {
 	return fc.oneof(
-		{ weight: presence, arbitrary: fc.tuple(fc.constantFrom(...COLUMN_NAMES[field]), VALUE_OF[field]).map(([key, value]) => [[key, value]] as Array<[string, unknown]>) },
+		{
+			weight: presence,
+			arbitrary: fc
+				.tuple(fc.constantFrom(...COLUMN_NAMES[field]), VALUE_OF[field])
+				.map(([key, value]) => [[key, value]] as Array<[string, unknown]>),
+		},
 		{ weight: 1, arbitrary: fc.constant([] as Array<[string, unknown]>) },
-		{ weight: 1, arbitrary: fc.constantFrom(null, '', '  ').map((value) => [[COLUMN_NAMES[field][0], value]] as Array<[string, unknown]>) },
+		{
+			weight: 1,
+			arbitrary: fc
+				.constantFrom(null, '', '  ')
+				.map((value) => [[COLUMN_NAMES[field][0], value]] as Array<[string, unknown]>),
+		},
 	);
 }
 
@@ -270,7 +369,13 @@ export const rowEntries = fc
 		fieldEntry('currency', 8),
 		fieldEntry('weight', 6),
 		fieldEntry('market_value', 8),
-		fc.array(fc.tuple(fc.oneof(fc.constantFrom(...NOISE_KEYS), hostileString), fc.oneof(hostileString, mistyped, fc.integer())), { maxLength: 2 }),
+		fc.array(
+			fc.tuple(
+				fc.oneof(fc.constantFrom(...NOISE_KEYS), hostileString),
+				fc.oneof(hostileString, mistyped, fc.integer()),
+			),
+			{ maxLength: 2 },
+		),
 	)
 	.map((parts) => parts.flat() as Array<[string, unknown]>);
 
@@ -295,12 +400,28 @@ export const rows = (maxLength = 8) =>
 			fc.oneof(
 				{ weight: 3, arbitrary: cleanRow },
 				{ weight: 4, arbitrary: row },
-				{ weight: 1, arbitrary: fc.constantFrom(objectOf([['isin', ''], ['name', 'Cash EUR'], ['instrument_type', 'Cash'], ['currency', 'EUR'], ['weight', 5], ['market_value', 5000]])) },
+				{
+					weight: 1,
+					arbitrary: fc.constantFrom(
+						objectOf([
+							['isin', ''],
+							['name', 'Cash EUR'],
+							['instrument_type', 'Cash'],
+							['currency', 'EUR'],
+							['weight', 5],
+							['market_value', 5000],
+						]),
+					),
+				},
 			),
 			{ minLength: 1, maxLength },
 		)
 		.chain((list) =>
-			fc.boolean().map((duplicate) => (duplicate && list.length > 0 ? [...list, structuredCloneRow(list[0])] : list)),
+			fc
+				.boolean()
+				.map((duplicate) =>
+					duplicate && list.length > 0 ? [...list, structuredCloneRow(list[0])] : list,
+				),
 		);
 
 function structuredCloneRow(value: Record<string, unknown>): Record<string, unknown> {
@@ -327,9 +448,39 @@ export const fieldNames = fc.oneof(
 
 /** Dates as parameters or columns give them. */
 export const dateLike = fc.oneof(
-	{ weight: 4, arbitrary: fc.constantFrom('2025-03-31', '2024-12-31', '2025-05-02T10:00:00Z', '2023-02-15', '2025-01-01T00:00:00.000+02:00') },
-	{ weight: 2, arbitrary: fc.date({ min: new Date('1990-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)) },
-	{ weight: 2, arbitrary: fc.constantFrom('2025-02-30', '2025-13-01', '31/03/2025', '03/31/2025', '2025-3-31', '2099-01-01', '0000-01-01', '9999-12-31', '2025-05-02T25:61', '2025-05-02T10:00+02', 'yesterday', '') },
+	{
+		weight: 4,
+		arbitrary: fc.constantFrom(
+			'2025-03-31',
+			'2024-12-31',
+			'2025-05-02T10:00:00Z',
+			'2023-02-15',
+			'2025-01-01T00:00:00.000+02:00',
+		),
+	},
+	{
+		weight: 2,
+		arbitrary: fc
+			.date({ min: new Date('1990-01-01'), max: new Date('2030-12-31'), noInvalidDate: true })
+			.map((d) => d.toISOString().slice(0, 10)),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.constantFrom(
+			'2025-02-30',
+			'2025-13-01',
+			'31/03/2025',
+			'03/31/2025',
+			'2025-3-31',
+			'2099-01-01',
+			'0000-01-01',
+			'9999-12-31',
+			'2025-05-02T25:61',
+			'2025-05-02T10:00+02',
+			'yesterday',
+			'',
+		),
+	},
 	{ weight: 1, arbitrary: hostileString },
 	{ weight: 1, arbitrary: mistyped },
 	{ weight: 1, arbitrary: fc.integer({ min: -1e12, max: 4e12 }) },
@@ -340,7 +491,12 @@ export const dateLike = fc.oneof(
  * text), keeping NaN, Infinity, -0, own `__proto__` keys and lone surrogates. The Input node's pinned data.
  */
 const SPECIAL = '\u0000fuzz:';
-const SPECIAL_NUMBERS: Record<string, number> = { NaN: Number.NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
+const SPECIAL_NUMBERS: Record<string, number> = {
+	NaN: Number.NaN,
+	Infinity,
+	'-Infinity': -Infinity,
+	'-0': -0,
+};
 export function fuzzInputItems(items: unknown[]): IDataObject[] {
 	const encoded = JSON.stringify(items, (_key, inner: unknown) => {
 		if (typeof inner === 'number' && !Number.isFinite(inner)) return `${SPECIAL}${String(inner)}`;
@@ -348,6 +504,8 @@ export function fuzzInputItems(items: unknown[]): IDataObject[] {
 		return inner;
 	});
 	return JSON.parse(encoded, (_key, value: unknown) =>
-		typeof value === 'string' && value.startsWith(SPECIAL) ? SPECIAL_NUMBERS[value.slice(SPECIAL.length)] : value,
+		typeof value === 'string' && value.startsWith(SPECIAL)
+			? SPECIAL_NUMBERS[value.slice(SPECIAL.length)]
+			: value,
 	) as IDataObject[];
 }

@@ -32,10 +32,15 @@ export const LOCALLY_CHECKED_400 = [
 ];
 
 /** Words of a JavaScript error that escaped (wrapped or not) instead of an error naming the item. */
-export const RAW_JS_ERROR = /Cannot (read|convert|set)|is not a function|is not iterable|is not defined|TypeError|RangeError|URI malformed|Maximum call stack/;
+export const RAW_JS_ERROR =
+	/Cannot (read|convert|set)|is not a function|is not iterable|is not defined|TypeError|RangeError|URI malformed|Maximum call stack/;
 
 /** Errors about the run as a whole (no single item to name). */
-export const RUN_LEVEL_ERRORS = [/^No input item has an ISIN: /, /^The ISINs list is empty: /, /^There are no input items: /];
+export const RUN_LEVEL_ERRORS = [
+	/^No input item has an ISIN: /,
+	/^The ISINs list is empty: /,
+	/^There are no input items: /,
+];
 
 export type OnError = undefined | 'continueRegularOutput' | 'continueErrorOutput';
 
@@ -62,7 +67,12 @@ export interface FuzzOutcome {
 export const NODE_NAME = 'Node';
 
 export function fuzzWorkflow(fuzz: FuzzCase): WorkflowInput {
-	return chainWorkflow(fuzzInputItems(fuzz.items), { type: fuzz.type, parameters: fuzz.parameters, name: NODE_NAME, onError: fuzz.onError });
+	return chainWorkflow(fuzzInputItems(fuzz.items), {
+		type: fuzz.type,
+		parameters: fuzz.parameters,
+		name: NODE_NAME,
+		onError: fuzz.onError,
+	});
 }
 
 /** The API's words of a 400, read by sending the recorded request again (400s change no state). */
@@ -70,16 +80,22 @@ async function replayMessage(sim: Simulator, request: RecordedRequest): Promise<
 	const response = await fetch(`${sim.url}${request.path}`, {
 		method: request.method,
 		headers: { 'content-type': 'application/json', 'x-api-key': request.key ?? '' },
-		body: request.body === null || request.method === 'GET' ? undefined : JSON.stringify(request.body),
+		body:
+			request.body === null || request.method === 'GET' ? undefined : JSON.stringify(request.body),
 	});
-	const body = (await response.json().catch(() => ({}))) as { data?: { message?: string }; message?: string };
+	const body = (await response.json().catch(() => ({}))) as {
+		data?: { message?: string };
+		message?: string;
+	};
 	return body.data?.message ?? body.message ?? `HTTP ${response.status}`;
 }
 
 function schemaProblems(request: RecordedRequest): string[] {
 	const route = ALL_ROUTES.find((candidate) => candidate.key === request.route);
 	if (!route?.schema) return [];
-	return validate(route.schema, request.body ?? {}).map((problem) => `${problem.path}: ${problem.message}`);
+	return validate(route.schema, request.body ?? {}).map(
+		(problem) => `${problem.path}: ${problem.message}`,
+	);
 }
 
 export function pairedIndices(items: INodeExecutionData[]): number[] {
@@ -87,7 +103,8 @@ export function pairedIndices(items: INodeExecutionData[]): number[] {
 	for (const item of items) {
 		const paired = item.pairedItem;
 		const list = Array.isArray(paired) ? paired : paired === undefined ? [] : [paired];
-		for (const entry of list) indices.push(typeof entry === 'number' ? entry : (entry as IPairedItemData).item);
+		for (const entry of list)
+			indices.push(typeof entry === 'number' ? entry : (entry as IPairedItemData).item);
 	}
 	return indices;
 }
@@ -95,20 +112,32 @@ export function pairedIndices(items: INodeExecutionData[]): number[] {
 /** Property 1: the error is ours and names the item. */
 export function errorViolations(error: unknown): string[] {
 	if (!error) return [];
-	const { name, message, context } = error as { name?: string; message?: string; context?: { itemIndex?: number } };
+	const { name, message, context } = error as {
+		name?: string;
+		message?: string;
+		context?: { itemIndex?: number };
+	};
 	const violations: string[] = [];
-	if (name !== 'NodeOperationError' && name !== 'NodeApiError') violations.push(`error is a ${name}, not a NodeOperationError/NodeApiError: ${message}`);
+	if (name !== 'NodeOperationError' && name !== 'NodeApiError')
+		violations.push(`error is a ${name}, not a NodeOperationError/NodeApiError: ${message}`);
 	const text = String(message ?? '');
 	const itemIndex = context?.itemIndex;
 	if (name === 'NodeOperationError') {
 		const named = /\bItem \d+\b/.test(text) || /^ISIN \d+ of the list: /.test(text);
-		if (!named && !RUN_LEVEL_ERRORS.some((pattern) => pattern.test(text))) violations.push(`error does not name the item: ${text}`);
-		if (typeof itemIndex === 'number' && named && !text.includes(`Item ${itemIndex}`) && !/^ISIN \d+ of the list/.test(text)) {
+		if (!named && !RUN_LEVEL_ERRORS.some((pattern) => pattern.test(text)))
+			violations.push(`error does not name the item: ${text}`);
+		if (
+			typeof itemIndex === 'number' &&
+			named &&
+			!text.includes(`Item ${itemIndex}`) &&
+			!/^ISIN \d+ of the list/.test(text)
+		) {
 			violations.push(`error names another item than its itemIndex ${itemIndex}: ${text}`);
 		}
 	}
 	if (RAW_JS_ERROR.test(text)) violations.push(`a JavaScript error escaped: ${text}`);
-	if (text.length > 2000) violations.push(`error message of ${text.length} characters (values not truncated?)`);
+	if (text.length > 2000)
+		violations.push(`error message of ${text.length} characters (values not truncated?)`);
 	return violations;
 }
 
@@ -136,25 +165,36 @@ export async function runCase(
 	}
 	const requests = sim.requests().slice(before);
 	const violations: string[] = [];
-	if (refused && requests.length) violations.push(`n8n refused the workflow, yet ${requests.length} request(s) were sent`);
+	if (refused && requests.length)
+		violations.push(`n8n refused the workflow, yet ${requests.length} request(s) were sent`);
 
 	const badRequests: string[] = [];
 	for (const request of requests) {
-		for (const problem of schemaProblems(request)) violations.push(`request ${request.method} ${request.path} breaks the schema: ${problem}`);
+		for (const problem of schemaProblems(request))
+			violations.push(`request ${request.method} ${request.path} breaks the schema: ${problem}`);
 		if (request.status === 400) {
 			const said = await replayMessage(sim, request);
 			badRequests.push(said);
-			if (LOCALLY_CHECKED_400.includes(said)) violations.push(`the API answered 400 "${said}" to ${request.method} ${request.path}`);
+			if (LOCALLY_CHECKED_400.includes(said))
+				violations.push(`the API answered 400 "${said}" to ${request.method} ${request.path}`);
 		} else if (request.status !== 200 && request.status !== 201) {
 			violations.push(`the API answered ${request.status} to ${request.method} ${request.path}`);
 		}
 	}
 
-	const output = result ? [...result.items(NODE_NAME, 0), ...(fuzz.onError === 'continueErrorOutput' ? result.items(NODE_NAME, 1) : [])] : [];
+	const output = result
+		? [
+				...result.items(NODE_NAME, 0),
+				...(fuzz.onError === 'continueErrorOutput' ? result.items(NODE_NAME, 1) : []),
+			]
+		: [];
 	if (result) {
 		if (result.status === 'canceled') violations.push('the run timed out');
 		violations.push(...errorViolations(result.error));
-		if (result.error && fuzz.onError) violations.push(`the run failed although the node continues on fail: ${result.error.message}`);
+		if (result.error && fuzz.onError)
+			violations.push(
+				`the run failed although the node continues on fail: ${result.error.message}`,
+			);
 		for (const item of output) {
 			if (typeof item.json?.error === 'string' && RAW_JS_ERROR.test(item.json.error as string)) {
 				violations.push(`error item with a raw JavaScript error: ${item.json.error as string}`);
@@ -165,17 +205,32 @@ export async function runCase(
 }
 
 /** Property 3 helpers. */
-export function expectAll(violations: string[], indices: number[], count: number, what: string): void {
+export function expectAll(
+	violations: string[],
+	indices: number[],
+	count: number,
+	what: string,
+): void {
 	const seen = new Set(indices);
-	const missing = Array.from({ length: count }, (_, index) => index).filter((index) => !seen.has(index));
-	if (missing.length) violations.push(`${what}: input item(s) ${missing.join(', ')} missing from the output`);
+	const missing = Array.from({ length: count }, (_, index) => index).filter(
+		(index) => !seen.has(index),
+	);
+	if (missing.length)
+		violations.push(`${what}: input item(s) ${missing.join(', ')} missing from the output`);
 	const unknown = indices.filter((index) => index < 0 || index >= count);
-	if (unknown.length) violations.push(`${what}: output paired to unknown item(s) ${unknown.join(', ')}`);
+	if (unknown.length)
+		violations.push(`${what}: output paired to unknown item(s) ${unknown.join(', ')}`);
 }
 
-export function expectOnePerItem(violations: string[], output: INodeExecutionData[], count: number, what: string): void {
+export function expectOnePerItem(
+	violations: string[],
+	output: INodeExecutionData[],
+	count: number,
+	what: string,
+): void {
 	const indices = pairedIndices(output);
-	if (output.length !== count) violations.push(`${what}: ${output.length} output items for ${count} input items`);
+	if (output.length !== count)
+		violations.push(`${what}: ${output.length} output items for ${count} input items`);
 	const sorted = [...indices].sort((a, b) => a - b);
 	if (sorted.join() !== Array.from({ length: count }, (_, index) => index).join()) {
 		violations.push(`${what}: paired items ${indices.join(', ')} are not each input item once`);
@@ -185,7 +240,8 @@ export function expectOnePerItem(violations: string[], output: INodeExecutionDat
 /** JSON with long strings cut, for failure messages. */
 export function shortJson(value: unknown, max = 3000): string {
 	const shown = JSON.stringify(value, (_key, inner: unknown) => {
-		if (typeof inner === 'string' && inner.length > 80) return `${inner.slice(0, 40)}…(${inner.length} chars)`;
+		if (typeof inner === 'string' && inner.length > 80)
+			return `${inner.slice(0, 40)}…(${inner.length} chars)`;
 		if (typeof inner === 'number' && !Number.isFinite(inner)) return String(inner);
 		return inner;
 	});

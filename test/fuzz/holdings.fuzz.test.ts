@@ -11,8 +11,17 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { INSTRUMENT_TYPES } from '../../nodes/shared/constants';
 import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/dates';
 import { groupItems } from '../../nodes/shared/grouping';
-import { holdingRowsFromJson, normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
-import type { CashRowPolicy, HoldingRow, HoldingsReadOptions, InvalidIsinPolicy } from '../../nodes/shared/holdings';
+import {
+	holdingRowsFromJson,
+	normalizeInstrumentType,
+	readHoldings,
+} from '../../nodes/shared/holdings';
+import type {
+	CashRowPolicy,
+	HoldingRow,
+	HoldingsReadOptions,
+	InvalidIsinPolicy,
+} from '../../nodes/shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
 import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
 import { parseLooseNumber } from '../../nodes/shared/numbers';
@@ -36,7 +45,14 @@ import {
 	runs,
 } from './arbitraries';
 
-const node: INode = { id: '1', name: 'Fuzz', type: 'test', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Fuzz',
+	type: 'test',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const HOLDINGS_ROUTES = {
 	portfolios: API_ROUTES.createSnapshot,
 	reports: API_ROUTES.reports,
@@ -55,7 +71,10 @@ const REQUIRED: Record<HoldingsRouteName, string[]> = {
 };
 const params = { seed: FUZZ_SEED };
 
-function readAs(input: HoldingRow[], options: Omit<HoldingsReadOptions, 'route'> & { route: HoldingsRouteName }) {
+function readAs(
+	input: HoldingRow[],
+	options: Omit<HoldingsReadOptions, 'route'> & { route: HoldingsRouteName },
+) {
 	return readHoldings(node, input, { ...options, route: HOLDINGS_ROUTES[options.route] });
 }
 
@@ -67,8 +86,11 @@ function expectNoPollution(): void {
 
 /** The error is a NodeOperationError whose message starts with the row's name and whose itemIndex is that row's. */
 function expectNamesRow(error: unknown, rowsRead: HoldingRow[]): void {
-	if (!(error instanceof NodeOperationError)) throw new Error(`not a NodeOperationError: ${String((error as Error)?.stack ?? error)}`);
-	const row = rowsRead.find((candidate) => error.message.startsWith(`${candidate.where ?? `Item ${candidate.itemIndex}`}: `));
+	if (!(error instanceof NodeOperationError))
+		throw new Error(`not a NodeOperationError: ${String((error as Error)?.stack ?? error)}`);
+	const row = rowsRead.find((candidate) =>
+		error.message.startsWith(`${candidate.where ?? `Item ${candidate.itemIndex}`}: `),
+	);
 	if (!row) throw new Error(`the error names no row: ${error.message}`);
 	expect(error.context.itemIndex).toBe(row.itemIndex);
 	expect(error.message.length).toBeLessThan(1000);
@@ -86,7 +108,10 @@ describe('readHoldings (every route)', () => {
 	it('returns holdings the route accepts and accounts for every row, or fails naming the row', () => {
 		fc.assert(
 			fc.property(rows(12), policies, (json, options) => {
-				const input: HoldingRow[] = json.map((entry, itemIndex) => ({ json: entry as IDataObject, itemIndex }));
+				const input: HoldingRow[] = json.map((entry, itemIndex) => ({
+					json: entry as IDataObject,
+					itemIndex,
+				}));
 				let read: ReturnType<typeof readHoldings>;
 				try {
 					read = readAs(input, options);
@@ -97,24 +122,48 @@ describe('readHoldings (every route)', () => {
 				}
 				const { holdings, removed } = read;
 				// Every row once: as a holding or as a removed row, holdings in input order.
-				expect([...holdings.map((h) => h.itemIndex), ...removed.map((r) => r.item)].sort((a, b) => a - b)).toEqual(input.map((r) => r.itemIndex));
-				expect(holdings.map((h) => h.itemIndex)).toEqual([...holdings.map((h) => h.itemIndex)].sort((a, b) => a - b));
+				expect(
+					[...holdings.map((h) => h.itemIndex), ...removed.map((r) => r.item)].sort(
+						(a, b) => a - b,
+					),
+				).toEqual(input.map((r) => r.itemIndex));
+				expect(holdings.map((h) => h.itemIndex)).toEqual(
+					[...holdings.map((h) => h.itemIndex)].sort((a, b) => a - b),
+				);
 				for (const removedRow of removed) expect(typeof removedRow.reason).toBe('string');
 
 				for (const { holding } of holdings) {
 					// What goes over the wire is what we built: no functions, NaN, undefined or prototype keys lost in JSON.
 					expect(JSON.parse(JSON.stringify(holding))).toEqual(holding);
-					expect(Object.keys(holding).every((key) => ['isin', 'name', 'instrument_type', 'currency', 'weight', 'market_value'].includes(key))).toBe(true);
-					for (const field of REQUIRED[options.route]) expect((holding as unknown as IDataObject)[field] ?? null).not.toBeNull();
+					expect(
+						Object.keys(holding).every((key) =>
+							['isin', 'name', 'instrument_type', 'currency', 'weight', 'market_value'].includes(
+								key,
+							),
+						),
+					).toBe(true);
+					for (const field of REQUIRED[options.route])
+						expect((holding as unknown as IDataObject)[field] ?? null).not.toBeNull();
 					if (holding.isin !== null) expect(typeof holding.isin).toBe('string');
-					if (holding.isin !== null && options.invalidIsin !== 'send') expect(isValidIsin(holding.isin)).toBe(true);
-					if (holding.name !== undefined) expect(typeof holding.name === 'string' && holding.name.trim() === holding.name && holding.name !== '').toBe(true);
+					if (holding.isin !== null && options.invalidIsin !== 'send')
+						expect(isValidIsin(holding.isin)).toBe(true);
+					if (holding.name !== undefined)
+						expect(
+							typeof holding.name === 'string' &&
+								holding.name.trim() === holding.name &&
+								holding.name !== '',
+						).toBe(true);
 					if (holding.currency !== undefined) expect(holding.currency).toMatch(/^[A-Z]{3}$/);
-					if (holding.weight !== undefined) expect(Number.isFinite(holding.weight) && holding.weight >= 0 && holding.weight <= 100).toBe(true);
-					if (holding.market_value !== undefined) expect(Number.isFinite(holding.market_value)).toBe(true);
+					if (holding.weight !== undefined)
+						expect(
+							Number.isFinite(holding.weight) && holding.weight >= 0 && holding.weight <= 100,
+						).toBe(true);
+					if (holding.market_value !== undefined)
+						expect(Number.isFinite(holding.market_value)).toBe(true);
 					if (holding.instrument_type !== undefined) {
 						expect(typeof holding.instrument_type).toBe('string');
-						if (options.route !== 'temperature') expect(INSTRUMENT_TYPES).toContain(holding.instrument_type);
+						if (options.route !== 'temperature')
+							expect(INSTRUMENT_TYPES).toContain(holding.instrument_type);
 					}
 					if (options.route === 'portfolios') expect(holding.market_value).not.toBe(0);
 					if (options.route === 'taxonomy' || options.route === 'sustainableInvestments') {
@@ -133,7 +182,13 @@ describe('readHoldings (every route)', () => {
 	it('reads a single fuzzed row in every route without any other kind of error', () => {
 		fc.assert(
 			fc.property(row, policies, (json, options) => {
-				const input: HoldingRow[] = [{ json: json as IDataObject, itemIndex: 3, where: 'Item 3, holding 7 of Holdings (JSON)' }];
+				const input: HoldingRow[] = [
+					{
+						json: json as IDataObject,
+						itemIndex: 3,
+						where: 'Item 3, holding 7 of Holdings (JSON)',
+					},
+				];
 				try {
 					const { holdings, removed } = readAs(input, options);
 					expect(holdings.length + removed.length).toBe(1);
@@ -148,8 +203,22 @@ describe('readHoldings (every route)', () => {
 	it('names the entry of Holdings (JSON) for any JSON text, array entry or non-array', () => {
 		const jsonText = fc.oneof(
 			rows(5).map((list) => JSON.stringify(list)),
-			fc.array(fc.oneof(row, mistyped, hostileString, fc.integer()), { maxLength: 5 }).map((list) => JSON.stringify(list)),
-			fc.constantFrom('', ' ', '[', '{}', 'null', '"[]"', '[1,2', '{"holdings": []}', '[null]', '[[]]', '[{"__proto__": {"polluted": 1}}]'),
+			fc
+				.array(fc.oneof(row, mistyped, hostileString, fc.integer()), { maxLength: 5 })
+				.map((list) => JSON.stringify(list)),
+			fc.constantFrom(
+				'',
+				' ',
+				'[',
+				'{}',
+				'null',
+				'"[]"',
+				'[1,2',
+				'{"holdings": []}',
+				'[null]',
+				'[[]]',
+				'[{"__proto__": {"polluted": 1}}]',
+			),
 			hostileString,
 		);
 		fc.assert(
@@ -159,7 +228,9 @@ describe('readHoldings (every route)', () => {
 					input = holdingRowsFromJson(node, text, itemIndex);
 				} catch (error) {
 					expect(error).toBeInstanceOf(NodeOperationError);
-					expect((error as NodeOperationError).message).toMatch(new RegExp(`^Item ${itemIndex}: Holdings \\(JSON\\)`));
+					expect((error as NodeOperationError).message).toMatch(
+						new RegExp(`^Item ${itemIndex}: Holdings \\(JSON\\)`),
+					);
 					expect((error as NodeOperationError).context.itemIndex).toBe(itemIndex);
 					return;
 				}
@@ -188,7 +259,9 @@ describe('readHoldings (every route)', () => {
 		]);
 		const error = (() => {
 			try {
-				readHoldings(node, [{ json: json as IDataObject, itemIndex: 0 }], { route: API_ROUTES.taxonomy });
+				readHoldings(node, [{ json: json as IDataObject, itemIndex: 0 }], {
+					route: API_ROUTES.taxonomy,
+				});
 			} catch (caught) {
 				return caught as NodeOperationError;
 			}
@@ -202,10 +275,19 @@ describe('readHoldings (every route)', () => {
 describe('instrument types', () => {
 	it('are one of the API enum values or undefined, whatever the text', () => {
 		fc.assert(
-			fc.property(fc.oneof(hostileString, fc.constantFrom(...HOSTILE_STRINGS, 'Constructor', '__Proto__', 'to String', 'valueOf'), mistyped), (value) => {
-				const type = normalizeInstrumentType(value);
-				expect(type === undefined || (INSTRUMENT_TYPES as readonly string[]).includes(type)).toBe(true);
-			}),
+			fc.property(
+				fc.oneof(
+					hostileString,
+					fc.constantFrom(...HOSTILE_STRINGS, 'Constructor', '__Proto__', 'to String', 'valueOf'),
+					mistyped,
+				),
+				(value) => {
+					const type = normalizeInstrumentType(value);
+					expect(type === undefined || (INSTRUMENT_TYPES as readonly string[]).includes(type)).toBe(
+						true,
+					);
+				},
+			),
 			{ ...params, numRuns: runs(1000) },
 		);
 	});
@@ -239,8 +321,14 @@ describe('numbers', () => {
 				(integer, cents, format, negative) => {
 					const frac = String(cents).padStart(2, '0');
 					const text = `${negative ? '-' : ''}${formats[format](String(integer), frac)}`;
-					expect(parseLooseNumber(text)).toBeCloseTo((negative ? -1 : 1) * (integer + cents / 100), 6);
-					expect(parseLooseNumber(`${text}%`, { percent: true })).toBeCloseTo((negative ? -1 : 1) * (integer + cents / 100), 6);
+					expect(parseLooseNumber(text)).toBeCloseTo(
+						(negative ? -1 : 1) * (integer + cents / 100),
+						6,
+					);
+					expect(parseLooseNumber(`${text}%`, { percent: true })).toBeCloseTo(
+						(negative ? -1 : 1) * (integer + cents / 100),
+						6,
+					);
 				},
 			),
 			{ ...params, numRuns: runs(1000) },
@@ -252,7 +340,10 @@ describe('ISINs', () => {
 	const body = fc
 		.tuple(
 			fc.constantFrom('US', 'DE', 'FR', 'IE', 'XS', 'SE', 'CH'),
-			fc.array(fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), { minLength: 9, maxLength: 9 }),
+			fc.array(fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), {
+				minLength: 9,
+				maxLength: 9,
+			}),
 		)
 		.map(([country, chars]) => `${country}${chars.join('')}`);
 
@@ -261,7 +352,9 @@ describe('ISINs', () => {
 			fc.property(body, fc.nat(11), (body11, cut) => {
 				const isin = withCheckDigit(body11);
 				expect(isValidIsin(isin)).toBe(true);
-				expect(normalizeIsin(` ${isin.slice(0, cut).toLowerCase()} ${isin.slice(cut)}\t`)).toBe(isin);
+				expect(normalizeIsin(` ${isin.slice(0, cut).toLowerCase()} ${isin.slice(cut)}\t`)).toBe(
+					isin,
+				);
 			}),
 			{ ...params, numRuns: runs(1000) },
 		);
@@ -281,11 +374,19 @@ describe('ISINs', () => {
 
 	it('normalizeIsin / isValidIsin / describeInvalidIsin never throw and stay short', () => {
 		fc.assert(
-			fc.property(fc.oneof(hostileString, mistyped, fc.integer(), fc.string({ minLength: 1000, maxLength: 2000 })), (value) => {
-				const isin = normalizeIsin(value);
-				expect(typeof isin).toBe('string');
-				if (!isValidIsin(isin)) expect(describeInvalidIsin(isin).length).toBeLessThan(200);
-			}),
+			fc.property(
+				fc.oneof(
+					hostileString,
+					mistyped,
+					fc.integer(),
+					fc.string({ minLength: 1000, maxLength: 2000 }),
+				),
+				(value) => {
+					const isin = normalizeIsin(value);
+					expect(typeof isin).toBe('string');
+					if (!isValidIsin(isin)) expect(describeInvalidIsin(isin).length).toBeLessThan(200);
+				},
+			),
 			{ ...params, numRuns: runs(1000) },
 		);
 	});
@@ -311,11 +412,16 @@ describe('snapshot dates', () => {
 
 	it('reads JS Dates and Luxon DateTimes as their UTC calendar date', () => {
 		fc.assert(
-			fc.property(fc.date({ min: new Date('1990-01-01'), max: new Date(), noInvalidDate: true }), (date) => {
-				const expected = date.toISOString().slice(0, 10);
-				expect(readSnapshotDate(date)).toMatchObject({ date: expected });
-				expect(readSnapshotDate(DateTime.fromJSDate(date, { zone: 'utc' }))).toMatchObject({ date: expected });
-			}),
+			fc.property(
+				fc.date({ min: new Date('1990-01-01'), max: new Date(), noInvalidDate: true }),
+				(date) => {
+					const expected = date.toISOString().slice(0, 10);
+					expect(readSnapshotDate(date)).toMatchObject({ date: expected });
+					expect(readSnapshotDate(DateTime.fromJSDate(date, { zone: 'utc' }))).toMatchObject({
+						date: expected,
+					});
+				},
+			),
 			{ ...params, numRuns: runs(300) },
 		);
 	});
@@ -323,11 +429,29 @@ describe('snapshot dates', () => {
 
 describe('Group By', () => {
 	it('partitions the items in first-seen order, or names the item without a value', () => {
-		const groupValue = fc.oneof(fc.constantFrom('a', 'b', 'A', ' a', 1, '1', true), hostileString, mistyped);
+		const groupValue = fc.oneof(
+			fc.constantFrom('a', 'b', 'A', ' a', 1, '1', true),
+			hostileString,
+			mistyped,
+		);
 		const item = fc
 			.record({ portfolio: groupValue, date: groupValue }, { requiredKeys: [] })
-			.chain((json) => fc.array(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'toString'), groupValue), { maxLength: 2 }).map((noise) => objectOf([...noise, ...Object.entries(json)])));
-		const groupBy = fc.constantFrom(['portfolio'], ['portfolio', 'date'], ['Portfolio'], ['constructor'], ['toString'], ['__proto__'], ['missing']);
+			.chain((json) =>
+				fc
+					.array(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'toString'), groupValue), {
+						maxLength: 2,
+					})
+					.map((noise) => objectOf([...noise, ...Object.entries(json)])),
+			);
+		const groupBy = fc.constantFrom(
+			['portfolio'],
+			['portfolio', 'date'],
+			['Portfolio'],
+			['constructor'],
+			['toString'],
+			['__proto__'],
+			['missing'],
+		);
 		fc.assert(
 			fc.property(fc.array(item, { minLength: 1, maxLength: 10 }), groupBy, (jsons, fields) => {
 				const items = jsons.map((json) => ({ json: json as IDataObject }));
@@ -343,13 +467,17 @@ describe('Group By', () => {
 				}
 				const all = groups.flatMap((group) => group.itemIndices);
 				expect([...all].sort((a, b) => a - b)).toEqual(items.map((_, index) => index));
-				expect(groups.map((group) => group.itemIndices[0])).toEqual([...groups.map((group) => group.itemIndices[0])].sort((a, b) => a - b));
+				expect(groups.map((group) => group.itemIndices[0])).toEqual(
+					[...groups.map((group) => group.itemIndices[0])].sort((a, b) => a - b),
+				);
 				for (const group of groups) {
-					for (const field of fields) expect(Object.prototype.hasOwnProperty.call(group.values, field)).toBe(true);
+					for (const field of fields)
+						expect(Object.prototype.hasOwnProperty.call(group.values, field)).toBe(true);
 					// A group's values are data of its items, never something inherited from Object.prototype.
 					expect(Object.getPrototypeOf(group.values)).toBe(Object.prototype);
 					expect(Object.keys(group.values).sort()).toEqual([...new Set(fields)].sort());
-					for (const value of Object.values(group.values)) expect(typeof value).not.toBe('function');
+					for (const value of Object.values(group.values))
+						expect(typeof value).not.toBe('function');
 				}
 				expectNoPollution();
 			}),

@@ -30,7 +30,14 @@ export async function fuzzOperation(
 	numRuns: number,
 	setup?: (sim: Simulator) => Promise<void>,
 ): Promise<Tally> {
-	const tally: Tally = { runs: 0, succeeded: 0, failedNamed: 0, refusedByN8n: 0, withRequests: 0, badRequests: {} };
+	const tally: Tally = {
+		runs: 0,
+		succeeded: 0,
+		failedNamed: 0,
+		refusedByN8n: 0,
+		withRequests: 0,
+		badRequests: {},
+	};
 	await fc.assert(
 		fc.asyncProperty(cases, async (fuzz) => {
 			const outcome = await runCase(sim(), fuzz, { setup });
@@ -39,7 +46,8 @@ export async function fuzzOperation(
 			else if (outcome.result?.error) tally.failedNamed++;
 			else tally.succeeded++;
 			if (outcome.requests.length) tally.withRequests++;
-			for (const said of outcome.badRequests) tally.badRequests[said] = (tally.badRequests[said] ?? 0) + 1;
+			for (const said of outcome.badRequests)
+				tally.badRequests[said] = (tally.badRequests[said] ?? 0) + 1;
 			if (outcome.result && !outcome.result.error) contract(fuzz, outcome, outcome.violations);
 			if (outcome.violations.length) throw new Error(describeCase(fuzz, outcome));
 		}),
@@ -61,14 +69,21 @@ export const portfolioContract: Contract = (fuzz, outcome, violations) => {
 	const fromItems = (fuzz.parameters.holdingsSource ?? 'items') === 'items';
 	for (const item of outcome.output) {
 		if (isErrorItem(item)) continue;
-		const { holdings_count: holdings, removed_count: removed, removed_rows: removedRows } = item.json as IDataObject;
+		const {
+			holdings_count: holdings,
+			removed_count: removed,
+			removed_rows: removedRows,
+		} = item.json as IDataObject;
 		if (typeof holdings !== 'number' || typeof removed !== 'number') continue;
 		const paired = new Set(pairedIndices([item]));
 		if (fromItems && holdings + removed !== paired.size) {
-			violations.push(`result paired to ${paired.size} item(s) counts ${holdings} holding(s) + ${removed} removed`);
+			violations.push(
+				`result paired to ${paired.size} item(s) counts ${holdings} holding(s) + ${removed} removed`,
+			);
 		}
 		for (const row of (Array.isArray(removedRows) ? removedRows : []) as IDataObject[]) {
-			if (!paired.has(row.item as number)) violations.push(`removed row of item ${String(row.item)} is not paired to its result`);
+			if (!paired.has(row.item as number))
+				violations.push(`removed row of item ${String(row.item)} is not paired to its result`);
 		}
 	}
 };

@@ -5,7 +5,15 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { cleanRow, fieldNames, hostileString, mistyped, numberLike, objectOf, rows as rowsArb } from './arbitraries';
+import {
+	cleanRow,
+	fieldNames,
+	hostileString,
+	mistyped,
+	numberLike,
+	objectOf,
+	rows as rowsArb,
+} from './arbitraries';
 import { shortJson } from './harness';
 import type { FuzzCase, OnError } from './harness';
 
@@ -17,7 +25,11 @@ export interface Param {
 }
 
 /** A parameter typed in (`literal`), or an expression evaluating to `expression` (default: anything). */
-export function param(name: string, literal: fc.Arbitrary<unknown>, expression?: fc.Arbitrary<unknown>): fc.Arbitrary<Param> {
+export function param(
+	name: string,
+	literal: fc.Arbitrary<unknown>,
+	expression?: fc.Arbitrary<unknown>,
+): fc.Arbitrary<Param> {
 	const wild = expression ?? fc.oneof(literal, hostileString, mistyped, numberLike);
 	return fc.oneof(
 		{ weight: 3, arbitrary: literal.map((value) => ({ name, literal: value })) },
@@ -42,10 +54,18 @@ export function assemble(
 		}
 	}
 	if (values.length === 0) return { items, parameters };
-	return { items: items.map((item) => objectOf([...Object.entries(item), ['p', objectOf(values)]])), parameters };
+	return {
+		items: items.map((item) => objectOf([...Object.entries(item), ['p', objectOf(values)]])),
+		parameters,
+	};
 }
 
-export const onError = fc.constantFrom<OnError>(undefined, undefined, 'continueRegularOutput', 'continueErrorOutput');
+export const onError = fc.constantFrom<OnError>(
+	undefined,
+	undefined,
+	'continueRegularOutput',
+	'continueErrorOutput',
+);
 
 /** Group By columns the fuzzed rows may carry. */
 export const groupValue = fc.oneof(
@@ -60,18 +80,47 @@ export const cleanItems = (maxLength = 6) => fc.array(cleanRow, { minLength: 1, 
 
 export const holdingsItems = (maxLength = 7) =>
 	fc
-		.tuple(fc.oneof({ weight: 3, arbitrary: rowsArb(maxLength) }, { weight: 1, arbitrary: cleanItems() }), fc.boolean())
+		.tuple(
+			fc.oneof(
+				{ weight: 3, arbitrary: rowsArb(maxLength) },
+				{ weight: 1, arbitrary: cleanItems() },
+			),
+			fc.boolean(),
+		)
 		.chain(([list, grouped]) =>
 			grouped
-				? fc.array(fc.tuple(groupValue, fc.constantFrom('2025-03-31', '2024-12-31', '2025-02-14')), { minLength: list.length, maxLength: list.length }).map((groups) =>
-						list.map((entry, index) => objectOf([...Object.entries(entry), ['portfolio', groups[index][0]], ['date', groups[index][1]]])),
-					)
+				? fc
+						.array(
+							fc.tuple(groupValue, fc.constantFrom('2025-03-31', '2024-12-31', '2025-02-14')),
+							{ minLength: list.length, maxLength: list.length },
+						)
+						.map((groups) =>
+							list.map((entry, index) =>
+								objectOf([
+									...Object.entries(entry),
+									['portfolio', groups[index][0]],
+									['date', groups[index][1]],
+								]),
+							),
+						)
 				: fc.constant(list),
 		);
 
 const holdingsJsonText = fc.oneof(
 	{ weight: 4, arbitrary: rowsArb(6).map((list) => JSON.stringify(list)) },
-	{ weight: 1, arbitrary: fc.constantFrom('', '[', '{}', 'null', '[]', '[null]', '[1, "x"]', '[{"__proto__": {"polluted": 1}}]') },
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom(
+			'',
+			'[',
+			'{}',
+			'null',
+			'[]',
+			'[null]',
+			'[1, "x"]',
+			'[{"__proto__": {"polluted": 1}}]',
+		),
+	},
 	{ weight: 1, arbitrary: hostileString },
 );
 
@@ -84,7 +133,17 @@ export function holdingsParams(withCash: boolean): fc.Arbitrary<Param[]> {
 			fieldNames,
 			fc.constantFrom('fail', 'skip', 'send'),
 			fc.constantFrom('remove', 'error'),
-			fc.constantFrom('', '', '', 'portfolio', 'portfolio, date', 'Portfolio', 'missing', 'constructor', '__proto__'),
+			fc.constantFrom(
+				'',
+				'',
+				'',
+				'portfolio',
+				'portfolio, date',
+				'Portfolio',
+				'missing',
+				'constructor',
+				'__proto__',
+			),
 		)
 		.map(([source, json, fields, invalid, cash, groupBy]) => [
 			{ name: 'holdingsSource', literal: source },
@@ -97,9 +156,18 @@ export function holdingsParams(withCash: boolean): fc.Arbitrary<Param[]> {
 }
 
 export const textParam = (name: string, ...valid: string[]) =>
-	param(name, fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...valid) }, { weight: 1, arbitrary: hostileString }));
+	param(
+		name,
+		fc.oneof(
+			{ weight: 4, arbitrary: fc.constantFrom(...valid) },
+			{ weight: 1, arbitrary: hostileString },
+		),
+	);
 
 /** fast-check prints a case with this (long strings cut), instead of kilobytes of fuzzed text. */
 export function printable(fuzz: FuzzCase): FuzzCase {
-	return Object.defineProperty(fuzz, fc.toStringMethod, { value: () => shortJson(fuzz), enumerable: false });
+	return Object.defineProperty(fuzz, fc.toStringMethod, {
+		value: () => shortJson(fuzz),
+		enumerable: false,
+	});
 }

@@ -9,19 +9,37 @@
 import fc from 'fast-check';
 
 import { useSimulator } from '../helpers/simulator';
-import { FUZZ_SEED, KNOWN_ISINS, dateLike, hostileString, isinLike, mistyped, runs } from './arbitraries';
+import {
+	FUZZ_SEED,
+	KNOWN_ISINS,
+	dateLike,
+	hostileString,
+	isinLike,
+	mistyped,
+	runs,
+} from './arbitraries';
 import { expectAll, expectOnePerItem, pairedIndices } from './harness';
 import type { FuzzCase } from './harness';
 import { fuzzOperation, portfolioContract } from './operations';
 import type { Tally } from './operations';
-import { assemble, cleanItems, holdingsItems, holdingsParams, onError, param, printable, textParam } from './params';
+import {
+	assemble,
+	cleanItems,
+	holdingsItems,
+	holdingsParams,
+	onError,
+	param,
+	printable,
+	textParam,
+} from './params';
 import type { Param } from './params';
 
 const tallies: Record<string, Tally> = {};
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 afterAll(() => {
-	if (process.env.FUZZ_VERBOSE) console.log(`fuzz seed ${FUZZ_SEED}`, JSON.stringify(tallies, null, 1));
+	if (process.env.FUZZ_VERBOSE)
+		console.log(`fuzz seed ${FUZZ_SEED}`, JSON.stringify(tallies, null, 1));
 });
 
 function expectReachedTheApi(tally: Tally): void {
@@ -31,22 +49,44 @@ function expectReachedTheApi(tally: Tally): void {
 }
 
 const snapshotDateParam = fc.oneof(
-	{ weight: 3, arbitrary: dateLike.filter((value) => typeof value === 'string').map((value) => ({ name: 'snapshotDate', literal: value })) },
+	{
+		weight: 3,
+		arbitrary: dateLike
+			.filter((value) => typeof value === 'string')
+			.map((value) => ({ name: 'snapshotDate', literal: value })),
+	},
 	{ weight: 2, arbitrary: fc.constant({ name: 'snapshotDate', literal: '={{ $json.date }}' }) },
-	{ weight: 1, arbitrary: dateLike.map((value) => ({ name: 'snapshotDate', expression: { value } })) },
+	{
+		weight: 1,
+		arbitrary: dateLike.map((value) => ({ name: 'snapshotDate', expression: { value } })),
+	},
 );
 
 /**
  * Cases of one operation: fuzzed rows and parameters (3 in 4), or a clean sheet with sound parameters
  * (`clean`), so that every operation also reaches the API and succeeds now and then.
  */
-function holdingsCase(type: string, operation: string, withCash: boolean, own: fc.Arbitrary<Param[]>, clean: fc.Arbitrary<Param[]>) {
-	const fuzzed = fc.tuple(holdingsItems(), holdingsParams(withCash), own, onError).map(([items, shared, specific, mode]) =>
-		printable({ type, ...assemble(items, { operation }, [...shared, ...specific]), onError: mode }),
-	);
-	const sound = fc.tuple(cleanItems(), clean, onError).map(([items, specific, mode]) =>
-		printable({ type, ...assemble(items, { operation }, specific), onError: mode }),
-	);
+function holdingsCase(
+	type: string,
+	operation: string,
+	withCash: boolean,
+	own: fc.Arbitrary<Param[]>,
+	clean: fc.Arbitrary<Param[]>,
+) {
+	const fuzzed = fc
+		.tuple(holdingsItems(), holdingsParams(withCash), own, onError)
+		.map(([items, shared, specific, mode]) =>
+			printable({
+				type,
+				...assemble(items, { operation }, [...shared, ...specific]),
+				onError: mode,
+			}),
+		);
+	const sound = fc
+		.tuple(cleanItems(), clean, onError)
+		.map(([items, specific, mode]) =>
+			printable({ type, ...assemble(items, { operation }, specific), onError: mode }),
+		);
 	return fc.oneof({ weight: 3, arbitrary: fuzzed }, { weight: 1, arbitrary: sound });
 }
 
@@ -63,20 +103,32 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 			param('currency', fc.constantFrom('USD', 'EUR', 'SEK', 'usd', 'XXX', '€', 'EURO', '')),
 			snapshotDateParam,
 		);
-		const clean = fc.constantFrom('2025-03-31', '2024-12-31').map((date) => [
-			literal('portfolioId', 'growth-eu'),
-			literal('portfolioName', 'Growth Europe'),
-			literal('currency', 'EUR'),
-			literal('snapshotDate', date),
-		]);
-		const tally = await fuzzOperation(() => sim, holdingsCase('portfolioSnapshots', 'createOrUpdateSnapshot', false, own, clean), portfolioContract, runs(40));
+		const clean = fc
+			.constantFrom('2025-03-31', '2024-12-31')
+			.map((date) => [
+				literal('portfolioId', 'growth-eu'),
+				literal('portfolioName', 'Growth Europe'),
+				literal('currency', 'EUR'),
+				literal('snapshotDate', date),
+			]);
+		const tally = await fuzzOperation(
+			() => sim,
+			holdingsCase('portfolioSnapshots', 'createOrUpdateSnapshot', false, own, clean),
+			portfolioContract,
+			runs(40),
+		);
 		expectReachedTheApi(tally);
 	});
 
 	it('EU Taxonomy: Get Portfolio Alignment', async () => {
 		const own = fc.tuple(param('output', fc.constantFrom('summary', 'table')));
 		const clean = fc.constantFrom('summary', 'table').map((output) => [literal('output', output)]);
-		const tally = await fuzzOperation(() => sim, holdingsCase('euTaxonomy', 'getPortfolioAlignment', true, own, clean), portfolioContract, runs(35));
+		const tally = await fuzzOperation(
+			() => sim,
+			holdingsCase('euTaxonomy', 'getPortfolioAlignment', true, own, clean),
+			portfolioContract,
+			runs(35),
+		);
 		expectReachedTheApi(tally);
 	});
 
@@ -89,7 +141,14 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 					{ weight: 1, arbitrary: fc.constantFrom<unknown>(99, 0, -1, 1.5, 'abc', '1e2', '') },
 					{ weight: 1, arbitrary: hostileString },
 				),
-				fc.option(fc.oneof(fc.constantFrom<unknown>(2, '3', Number.NaN, Infinity, -0, 1.5), hostileString, mistyped), { nil: undefined }),
+				fc.option(
+					fc.oneof(
+						fc.constantFrom<unknown>(2, '3', Number.NaN, Infinity, -0, 1.5),
+						hostileString,
+						mistyped,
+					),
+					{ nil: undefined },
+				),
 			)
 			.map(([mode, value, expression]) =>
 				expression === undefined
@@ -99,18 +158,40 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 							{ name: 'm', expression: { value: expression } },
 						],
 			);
-		const contract = (fuzz: FuzzCase, outcome: Parameters<typeof portfolioContract>[1], violations: string[]) => {
+		const contract = (
+			fuzz: FuzzCase,
+			outcome: Parameters<typeof portfolioContract>[1],
+			violations: string[],
+		) => {
 			if ((fuzz.parameters.holdingsSource ?? 'items') === 'items') {
-				expectOnePerItem(violations, outcome.output, fuzz.items.length, 'classify holdings (one item per input item)');
+				expectOnePerItem(
+					violations,
+					outcome.output,
+					fuzz.items.length,
+					'classify holdings (one item per input item)',
+				);
 			} else if (outcome.output.some((item) => typeof item.json.error === 'string')) {
-				expectAll(violations, pairedIndices(outcome.output), fuzz.items.length, 'classify holdings (error items)');
+				expectAll(
+					violations,
+					pairedIndices(outcome.output),
+					fuzz.items.length,
+					'classify holdings (error items)',
+				);
 			} else {
 				// JSON source: one item per entry of the array, each paired to the item the array was read at.
-				for (const index of pairedIndices(outcome.output)) if (index !== 0) violations.push(`JSON row paired to item ${index}`);
+				for (const index of pairedIndices(outcome.output))
+					if (index !== 0) violations.push(`JSON row paired to item ${index}`);
 			}
 		};
-		const clean = fc.constantFrom(1, 2, 3).map((value) => [literal('methodology', { __rl: true, mode: 'list', value })]);
-		const tally = await fuzzOperation(() => sim, holdingsCase('sustainableInvestments', 'classifyHoldings', true, methodology, clean), contract, runs(35));
+		const clean = fc
+			.constantFrom(1, 2, 3)
+			.map((value) => [literal('methodology', { __rl: true, mode: 'list', value })]);
+		const tally = await fuzzOperation(
+			() => sim,
+			holdingsCase('sustainableInvestments', 'classifyHoldings', true, methodology, clean),
+			contract,
+			runs(35),
+		);
 		expectReachedTheApi(tally);
 	});
 
@@ -121,8 +202,19 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 			param('pollInterval', fc.constantFrom(1, 0, -5), fc.constantFrom(1, Number.NaN, '2', null)),
 			param('maxWait', fc.constantFrom(2, 1, 0), fc.constantFrom(2, Number.NaN, 'x', null)),
 		);
-		const clean = fc.constantFrom('perHolding', 'raw').map((output) => [literal('output', output), literal('pollInterval', 1), literal('maxWait', 2)]);
-		const tally = await fuzzOperation(() => sim, holdingsCase('temperatureScore', 'getPortfolioTemperature', true, own, clean), portfolioContract, runs(30));
+		const clean = fc
+			.constantFrom('perHolding', 'raw')
+			.map((output) => [
+				literal('output', output),
+				literal('pollInterval', 1),
+				literal('maxWait', 2),
+			]);
+		const tally = await fuzzOperation(
+			() => sim,
+			holdingsCase('temperatureScore', 'getPortfolioTemperature', true, own, clean),
+			portfolioContract,
+			runs(30),
+		);
 		expectReachedTheApi(tally);
 	});
 
@@ -132,20 +224,45 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 			textParam('reportId', 'growth-eu', 'rpt/../1', 'a?b#c'),
 			param('reportType', fc.constantFrom('esg-overview', 'mifid2', 'mifid2', 'pdf', '')),
 			fc.oneof(snapshotDateParam, fc.constant({ name: 'snapshotDate', literal: '' })),
-			param('benchmarkIndex', fc.constantFrom('S&P 500', 'DAX', 'OMX Stockholm', 'Solactive SEK IG Credit Index', 'Nordic Credit Partners SEK IG Credit Index', 'S&P500', 'dax', '')),
-			param('benchmarkFundIsin', fc.oneof(fc.constantFrom('', '', KNOWN_ISINS[5]), isinLike.filter((value) => typeof value === 'string'))),
+			param(
+				'benchmarkIndex',
+				fc.constantFrom(
+					'S&P 500',
+					'DAX',
+					'OMX Stockholm',
+					'Solactive SEK IG Credit Index',
+					'Nordic Credit Partners SEK IG Credit Index',
+					'S&P500',
+					'dax',
+					'',
+				),
+			),
+			param(
+				'benchmarkFundIsin',
+				fc.oneof(
+					fc.constantFrom('', '', KNOWN_ISINS[5]),
+					isinLike.filter((value) => typeof value === 'string'),
+				),
+			),
 			param('methodology', fc.constantFrom<unknown>('', 1, 2, '3', 99, 'abc', 1.5)),
 			param('downloadPdf', fc.boolean(), fc.constantFrom(true, false, 'yes', 0, null)),
 			param('binaryPropertyName', fc.constantFrom('data', 'report', '', ' ')),
 		);
-		const clean = fc.tuple(fc.constantFrom('esg-overview', 'mifid2'), fc.boolean()).map(([type, download]) => [
-			literal('reportName', 'Growth Europe'),
-			literal('reportId', 'growth-eu'),
-			literal('reportType', type),
-			literal('snapshotDate', '2025-03-31'),
-			literal('downloadPdf', download),
-		]);
-		const tally = await fuzzOperation(() => sim, holdingsCase('sustainabilityReports', 'generatePdfReport', false, own, clean), portfolioContract, runs(30));
+		const clean = fc
+			.tuple(fc.constantFrom('esg-overview', 'mifid2'), fc.boolean())
+			.map(([type, download]) => [
+				literal('reportName', 'Growth Europe'),
+				literal('reportId', 'growth-eu'),
+				literal('reportType', type),
+				literal('snapshotDate', '2025-03-31'),
+				literal('downloadPdf', download),
+			]);
+		const tally = await fuzzOperation(
+			() => sim,
+			holdingsCase('sustainabilityReports', 'generatePdfReport', false, own, clean),
+			portfolioContract,
+			runs(30),
+		);
 		expectReachedTheApi(tally);
 	});
 });

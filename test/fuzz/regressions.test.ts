@@ -17,7 +17,14 @@ const sim = useSimulator();
 
 /** A holdings cell whose object has a `toString` key: String(value) throws "Cannot convert object to primitive value". */
 const hostileObject = objectOf([['toString', 'x']]);
-const apple = { isin: 'US0378331005', name: 'Apple', instrument_type: 'stock', currency: 'USD', weight: 50, market_value: 1000 };
+const apple = {
+	isin: 'US0378331005',
+	name: 'Apple',
+	instrument_type: 'stock',
+	currency: 'USD',
+	weight: 50,
+	market_value: 1000,
+};
 
 async function run(fuzz: FuzzCase) {
 	const outcome = await runCase(sim, fuzz);
@@ -33,7 +40,9 @@ describe('fuzz regressions', () => {
 				items: [apple, { ...apple, [field]: hostileObject }],
 				parameters: { operation: 'getPortfolioAlignment' },
 			});
-			expect(result?.error?.message).toBe(`Item 1: the ${field} must be text, got an object: {"toString":"x"}`);
+			expect(result?.error?.message).toBe(
+				`Item 1: the ${field} must be text, got an object: {"toString":"x"}`,
+			);
 			expect(requests).toHaveLength(0);
 		}
 	});
@@ -45,7 +54,9 @@ describe('fuzz regressions', () => {
 			items: [{ ...apple, instrument_type: 'Constructor' }],
 			parameters: { operation: 'getPortfolioAlignment' },
 		});
-		expect(result?.error?.message).toBe('Item 0: instrument type "Constructor" is not one the API knows');
+		expect(result?.error?.message).toBe(
+			'Item 0: instrument type "Constructor" is not one the API knows',
+		);
 		expect(requests).toHaveLength(0);
 	});
 
@@ -60,17 +71,30 @@ describe('fuzz regressions', () => {
 		});
 		expect(result?.error).toBeUndefined();
 		expect(output.map((item) => item.json.constructor)).toEqual(['A', 'B']);
-		const missing = await run({ type: 'euTaxonomy', items: [apple], parameters: { operation: 'getPortfolioAlignment', groupBy: 'toString' } });
-		expect(missing.result?.error?.message).toBe('Item 0: the Group By field "toString" is empty or missing');
+		const missing = await run({
+			type: 'euTaxonomy',
+			items: [apple],
+			parameters: { operation: 'getPortfolioAlignment', groupBy: 'toString' },
+		});
+		expect(missing.result?.error?.message).toBe(
+			'Item 0: the Group By field "toString" is empty or missing',
+		);
 	});
 
 	it('Create or Update Snapshot: a Portfolio ID expression giving an object is refused by name (was a TypeError)', async () => {
 		const { result, requests } = await run({
 			type: 'portfolioSnapshots',
 			items: [{ ...apple, pid: hostileObject }],
-			parameters: { operation: 'createOrUpdateSnapshot', portfolioId: '={{ $json.pid }}', portfolioName: 'P', snapshotDate: '2025-03-31' },
+			parameters: {
+				operation: 'createOrUpdateSnapshot',
+				portfolioId: '={{ $json.pid }}',
+				portfolioName: 'P',
+				snapshotDate: '2025-03-31',
+			},
 		});
-		expect(result?.error?.message).toBe('Item 0: Portfolio ID must be text, got an object: {"toString":"x"}');
+		expect(result?.error?.message).toBe(
+			'Item 0: Portfolio ID must be text, got an object: {"toString":"x"}',
+		);
 		expect(requests).toHaveLength(0);
 	});
 
@@ -78,9 +102,15 @@ describe('fuzz regressions', () => {
 		const { result, requests } = await run({
 			type: 'portfolioSnapshots',
 			items: [{ id: 'svc-portfolio:org-a_fund\uD83D' }],
-			parameters: { operation: 'update', portfolio: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, updateFields: { name: 'New' } },
+			parameters: {
+				operation: 'update',
+				portfolio: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				updateFields: { name: 'New' },
+			},
 		});
-		expect(result?.error?.message).toMatch(/^Item 0: Portfolio "svc-portfolio:org-a_fund.?" contains a broken character/);
+		expect(result?.error?.message).toMatch(
+			/^Item 0: Portfolio "svc-portfolio:org-a_fund.?" contains a broken character/,
+		);
 		expect(requests).toHaveLength(0);
 	});
 
@@ -88,7 +118,10 @@ describe('fuzz regressions', () => {
 		const { result, requests } = await run({
 			type: 'sustainableInvestments',
 			items: [{ ...apple, m: 'standard' }],
-			parameters: { operation: 'classifyHoldings', methodology: { __rl: true, mode: 'list', value: '={{ $json.m }}' } },
+			parameters: {
+				operation: 'classifyHoldings',
+				methodology: { __rl: true, mode: 'list', value: '={{ $json.m }}' },
+			},
 		});
 		expect(result?.error?.message).toBe('Item 0: methodology ID "standard" is not a number');
 		expect(requests).toHaveLength(0);
@@ -101,9 +134,15 @@ describe('fuzz regressions', () => {
 			parameters: { operation: 'getBusinessInvolvements', minimumThreshold: '={{ $json.t }}' },
 		});
 		const sent = await run(threshold('5'));
-		expect(sent.requests.map((request) => (request.body as { minimum_threshold?: unknown }).minimum_threshold)).toEqual([5]);
+		expect(
+			sent.requests.map(
+				(request) => (request.body as { minimum_threshold?: unknown }).minimum_threshold,
+			),
+		).toEqual([5]);
 		const refused = await run(threshold('five'));
-		expect(refused.result?.error?.message).toBe('Item 0: Minimum Threshold must be a number, got a string: five');
+		expect(refused.result?.error?.message).toBe(
+			'Item 0: Minimum Threshold must be a number, got a string: five',
+		);
 		expect(refused.requests).toHaveLength(0);
 	});
 
@@ -113,7 +152,9 @@ describe('fuzz regressions', () => {
 			items: [{ isin: 'US0378331005', b: 'abc' }],
 			parameters: { operation: 'getSfdrClassification', options: { batchSize: '={{ $json.b }}' } },
 		});
-		expect(result?.error?.message).toBe('Item 0: Options > Batch Size must be a number, got a string: abc');
+		expect(result?.error?.message).toBe(
+			'Item 0: Options > Batch Size must be a number, got a string: abc',
+		);
 		expect(requests).toHaveLength(0);
 	});
 
@@ -131,7 +172,12 @@ describe('fuzz regressions', () => {
 		const { result, requests } = await run({
 			type: 'sustainabilityReports',
 			items: [{ ...apple, n: ['a', 'b'] }],
-			parameters: { operation: 'generatePdfReport', reportName: '={{ $json.n }}', reportId: 'r1', snapshotDate: '2025-03-31' },
+			parameters: {
+				operation: 'generatePdfReport',
+				reportName: '={{ $json.n }}',
+				reportId: 'r1',
+				snapshotDate: '2025-03-31',
+			},
 		});
 		expect(result?.error?.message).toBe('Item 0: Report Name must be text, got a list: ["a","b"]');
 		expect(requests).toHaveLength(0);
@@ -140,12 +186,16 @@ describe('fuzz regressions', () => {
 	it('describeDateProblem shows any value (was a TypeError for objects with a toString key)', () => {
 		const read = readSnapshotDate(hostileObject);
 		expect(read).toEqual({ problem: 'unreadable' });
-		expect(describeDateProblem('unreadable', hostileObject)).toMatch(/^\{"toString":"x"\} is not a date the API can read/);
+		expect(describeDateProblem('unreadable', hostileObject)).toMatch(
+			/^\{"toString":"x"\} is not a date the API can read/,
+		);
 	});
 
 	it('EU Taxonomy table: an answer without any KPI (all are optional) still gives each group a row (its items were lost)', async () => {
 		// The simulator always answers KPIs: a proxy in front of it answers the spec-conforming `{"data": {}}`.
-		const proxy = await startProxy(sim.url, (path, body) => (path === '/taxonomy/insights' ? { data: {} } : body));
+		const proxy = await startProxy(sim.url, (path, body) =>
+			path === '/taxonomy/insights' ? { data: {} } : body,
+		);
 		try {
 			const url = proxy.url;
 			const items = [
@@ -154,12 +204,18 @@ describe('fuzz regressions', () => {
 				{ ...apple, portfolio: 'B', isin: 'US5949181045' },
 			];
 			const result = await runWorkflow(
-				fuzzWorkflow({ type: 'euTaxonomy', items, parameters: { operation: 'getPortfolioAlignment', output: 'table', groupBy: 'portfolio' } }),
+				fuzzWorkflow({
+					type: 'euTaxonomy',
+					items,
+					parameters: { operation: 'getPortfolioAlignment', output: 'table', groupBy: 'portfolio' },
+				}),
 				{ credentials: credentialsFor(url) },
 			);
 			expect(result.error).toBeUndefined();
 			const rows = result.items('Node');
-			expect(rows.map((row) => [row.json.portfolio, row.json.kpi, row.json.holdings_count])).toEqual([
+			expect(
+				rows.map((row) => [row.json.portfolio, row.json.kpi, row.json.holdings_count]),
+			).toEqual([
 				['A', null, 1],
 				['B', null, 2],
 			]);

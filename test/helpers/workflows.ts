@@ -51,9 +51,18 @@ function chainNode(spec: NodeSpec, name: string, index: number): INode {
  * keep what JSON cannot say (NaN, -0, own `__proto__` keys): the fuzz suites rely on it.
  */
 export function chainWorkflow(items: IDataObject[], ...specs: NodeSpec[]): WorkflowInput {
-	const names = specs.map((spec, index) => spec.name ?? (index === 0 ? 'Node' : `Node ${index + 1}`));
+	const names = specs.map(
+		(spec, index) => spec.name ?? (index === 0 ? 'Node' : `Node ${index + 1}`),
+	);
 	const nodes: INode[] = [
-		{ id: 't', name: 'Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 't',
+			name: 'Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		INPUT_NODE,
 		...specs.map((spec, index) => chainNode(spec, names[index], index)),
 	];

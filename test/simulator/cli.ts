@@ -77,14 +77,17 @@ async function main(): Promise<void> {
 	const [company] = findIsins((data) => data.known && !data.isFund);
 	const [fund] = findIsins((data) => data.isFund);
 	const [unknown] = findIsins((data) => !data.known);
-	const routes = ALL_ROUTES.filter((route) => options.temperatureRoute || route.family !== 'temperature');
+	const routes = ALL_ROUTES.filter(
+		(route) => options.temperatureRoute || route.family !== 'temperature',
+	);
 	const lines = [
 		`Simulator listening at ${simulator.url}`,
 		`Report downloads at ${simulator.downloadUrl}`,
 		'',
 		'Keys (header x-api-key):',
 		...Object.values(KEY_PROFILES).map(
-			(profile) => `  ${profile.key.padEnd(20)} ${(profile.organization ?? '-').padEnd(6)} ${profile.description}`,
+			(profile) =>
+				`  ${profile.key.padEnd(20)} ${(profile.organization ?? '-').padEnd(6)} ${profile.description}`,
 		),
 		'  anything else        -      gateway 403 Forbidden',
 		'',

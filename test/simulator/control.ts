@@ -9,7 +9,16 @@ import { DOWNLOAD_FAULT_KINDS } from './downloads';
 import { FAULT_KINDS } from './faults';
 import { isRecord, parseJson, readBody, sendJson, type ApiResult } from './http';
 import { ALL_ROUTES } from './routes';
-import type { BurstLimit, DownloadFaultKind, FaultSpec, LatencyTable, RecordedRequest, RequestFilter, RouteKey, Simulator } from './types';
+import type {
+	BurstLimit,
+	DownloadFaultKind,
+	FaultSpec,
+	LatencyTable,
+	RecordedRequest,
+	RequestFilter,
+	RouteKey,
+	Simulator,
+} from './types';
 
 export const CONTROL_PREFIX = '/__sim';
 
@@ -29,7 +38,13 @@ const UNROUTED = '(unrouted)';
 const NO_KEY = '(none)';
 
 export function computeStats(requests: readonly RecordedRequest[]): Stats {
-	const stats: Stats = { total: requests.length, byRoute: {}, byKey: {}, byRouteAndKey: {}, byStatus: {} };
+	const stats: Stats = {
+		total: requests.length,
+		byRoute: {},
+		byKey: {},
+		byRouteAndKey: {},
+		byStatus: {},
+	};
 	for (const request of requests) {
 		const route = request.route ?? UNROUTED;
 		const key = request.key ?? NO_KEY;
@@ -69,12 +84,17 @@ function unwrap(body: unknown, field: string): unknown {
 }
 
 function isBurstLimit(value: unknown): value is BurstLimit {
-	return isRecord(value) && typeof value.requests === 'number' && typeof value.windowMs === 'number';
+	return (
+		isRecord(value) && typeof value.requests === 'number' && typeof value.windowMs === 'number'
+	);
 }
 
 function isFaultSpec(value: unknown): value is FaultSpec {
 	if (!isRecord(value)) return false;
-	const kinds = [...(Array.isArray(value.sequence) ? value.sequence : []), ...(Array.isArray(value.kinds) ? value.kinds : [])];
+	const kinds = [
+		...(Array.isArray(value.sequence) ? value.sequence : []),
+		...(Array.isArray(value.kinds) ? value.kinds : []),
+	];
 	return kinds.every((kind) => kind === null || FAULT_KINDS.includes(kind as never));
 }
 
@@ -99,8 +119,10 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 			simulator.reset();
 			return ok();
 		case `POST ${CONTROL_PREFIX}/faults`: {
-			if (!isRecord(body)) return bad('Body must be {"route": <route key or "*">, "spec": <fault spec or null>}');
-			if (body.route !== '*' && !isRouteKey(body.route)) return bad(`Unknown route: ${String(body.route)}`);
+			if (!isRecord(body))
+				return bad('Body must be {"route": <route key or "*">, "spec": <fault spec or null>}');
+			if (body.route !== '*' && !isRouteKey(body.route))
+				return bad(`Unknown route: ${String(body.route)}`);
 			const spec = body.spec ?? null;
 			if (spec !== null && !isFaultSpec(spec)) return bad('Invalid fault spec');
 			simulator.setFaults(body.route, spec);
@@ -108,36 +130,46 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 		}
 		case `POST ${CONTROL_PREFIX}/download-faults`: {
 			const sequence = unwrap(body, 'sequence') ?? null;
-			const valid = (kind: unknown) => kind === null || DOWNLOAD_FAULT_KINDS.includes(kind as DownloadFaultKind);
+			const valid = (kind: unknown) =>
+				kind === null || DOWNLOAD_FAULT_KINDS.includes(kind as DownloadFaultKind);
 			if (sequence !== null && !(Array.isArray(sequence) && sequence.every(valid))) {
-				return bad(`Body must be {"sequence": [${DOWNLOAD_FAULT_KINDS.map((kind) => `"${kind}"`).join(' | ')} | null, ...]} or null`);
+				return bad(
+					`Body must be {"sequence": [${DOWNLOAD_FAULT_KINDS.map((kind) => `"${kind}"`).join(' | ')} | null, ...]} or null`,
+				);
 			}
 			simulator.setDownloadFaults(sequence as (DownloadFaultKind | null)[] | null);
 			return ok();
 		}
 		case `POST ${CONTROL_PREFIX}/report-link`: {
 			const template = unwrap(body, 'template') ?? null;
-			if (template !== null && typeof template !== 'string') return bad('Body must be {"template": "<link with {url}, {path}, {port}>"} or null');
+			if (template !== null && typeof template !== 'string')
+				return bad('Body must be {"template": "<link with {url}, {path}, {port}>"} or null');
 			simulator.setReportLink(template);
 			return ok();
 		}
 		case `POST ${CONTROL_PREFIX}/burst`: {
 			const limit = unwrap(body, 'limit') ?? null;
-			if (limit !== null && !isBurstLimit(limit)) return bad('Body must be a burst limit {requests, windowMs, body?, retryAfterSeconds?} or null');
+			if (limit !== null && !isBurstLimit(limit))
+				return bad(
+					'Body must be a burst limit {requests, windowMs, body?, retryAfterSeconds?} or null',
+				);
 			simulator.setBurstLimit(limit);
 			return ok();
 		}
 		case `POST ${CONTROL_PREFIX}/quota`: {
 			const quota = unwrap(body, 'monthlyQuota') ?? null;
 			if (quota !== null && !(typeof quota === 'number' && Number.isInteger(quota) && quota >= 0)) {
-				return bad('Body must be a whole number of requests per key and month, or null, or {"monthlyQuota": ...}');
+				return bad(
+					'Body must be a whole number of requests per key and month, or null, or {"monthlyQuota": ...}',
+				);
 			}
 			simulator.setMonthlyQuota(quota);
 			return ok();
 		}
 		case `POST ${CONTROL_PREFIX}/latency`: {
 			const latency = unwrap(body, 'latency') ?? {};
-			if (!isRecord(latency)) return bad('Body must be a latency table {"<route key>|default": {baseMs, perHoldingMs}}');
+			if (!isRecord(latency))
+				return bad('Body must be a latency table {"<route key>|default": {baseMs, perHoldingMs}}');
 			simulator.setLatency(latency as LatencyTable);
 			return ok();
 		}
@@ -146,7 +178,12 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 	}
 }
 
-export async function handleControl(simulator: Simulator, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleControl(
+	simulator: Simulator,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+): Promise<void> {
 	const parsed = parseJson((await readBody(req)).buffer);
 	if (!parsed.ok) {
 		sendJson(res, bad(`Invalid JSON: ${parsed.error}`));

@@ -78,7 +78,8 @@ export const METHODOLOGIES: readonly Methodology[] = [
 	{
 		id: 3,
 		name: 'MiFID II Sustainability Preferences',
-		description: 'Classification used to match the sustainability preferences of clients under MiFID II.',
+		description:
+			'Classification used to match the sustainability preferences of clients under MiFID II.',
 	},
 ];
 
@@ -106,7 +107,10 @@ export const DEFAULT_BENCHMARK_INDEX = 'S&P 500';
 
 /** Benchmark index name => the fixed (fake, well-formed) ISIN reported as `default_benchmark`. */
 export const BENCHMARK_INDICES: Readonly<Record<string, string>> = Object.fromEntries(
-	BENCHMARK_INDEX_NAMES.map((name, i) => [name, makeIsin('XC', `SIMIDX${String(i + 1).padStart(3, '0')}`)]),
+	BENCHMARK_INDEX_NAMES.map((name, i) => [
+		name,
+		makeIsin('XC', `SIMIDX${String(i + 1).padStart(3, '0')}`),
+	]),
 );
 
 export interface Industry {
@@ -172,7 +176,9 @@ export interface InstrumentData {
 	esg: Record<EsgMetricName, number | null>;
 	scores: Scores | null;
 	/** Every category for known ISINs (weight 0 / count 0 when not involved); {} for unknown ones. */
-	businessInvolvements: Partial<Record<BusinessInvolvementCategory, { weight: number; count: number }>>;
+	businessInvolvements: Partial<
+		Record<BusinessInvolvementCategory, { weight: number; count: number }>
+	>;
 	taxonomy: Record<TaxonomyMeasure, TaxonomyValues> | null;
 	sustainableInvestment: { classification: SustainableClass; description: string };
 	temperature: TemperatureData;
@@ -193,7 +199,11 @@ function between(isin: string, field: string, min: number, max: number, decimals
 }
 
 export function isKnownIsin(isin: string): boolean {
-	return isIsinShaped(isin) && !isin.startsWith(UNKNOWN_PREFIX) && fraction(isin, 'known') >= UNKNOWN_SHARE;
+	return (
+		isIsinShaped(isin) &&
+		!isin.startsWith(UNKNOWN_PREFIX) &&
+		fraction(isin, 'known') >= UNKNOWN_SHARE
+	);
 }
 
 function sfdrClass(isin: string): 6 | 8 | 9 {
@@ -212,7 +222,8 @@ function sustainableClass(isin: string): SustainableClass {
 
 function taxonomyValues(isin: string, measure: TaxonomyMeasure): TaxonomyValues {
 	// Integer hundredths of a percent keep eligible >= aligned >= enabling + transitional exact after rounding.
-	const part = (field: string, max: number) => Math.floor(fraction(isin, `taxonomy:${measure}:${field}`) * (max + 1));
+	const part = (field: string, max: number) =>
+		Math.floor(fraction(isin, `taxonomy:${measure}:${field}`) * (max + 1));
 	const eligible = part('eligible', 10000);
 	const aligned = part('aligned', eligible);
 	const enabling = part('enabling', aligned);
@@ -236,7 +247,9 @@ function temperatureData(isin: string, isFund: boolean): TemperatureData {
 		score: between(isin, 'temperature:score', 1.2, 3.5),
 		target: hasTarget ? between(isin, 'temperature:target', 20, 80) : null,
 		baseYear: hasTarget ? 2015 + Math.floor(fraction(isin, 'temperature:base-year') * 8) : null,
-		industry: isFund ? null : INDUSTRIES[Math.floor(fraction(isin, 'temperature:industry') * INDUSTRIES.length)],
+		industry: isFund
+			? null
+			: INDUSTRIES[Math.floor(fraction(isin, 'temperature:industry') * INDUSTRIES.length)],
 	};
 }
 
@@ -247,8 +260,18 @@ function unknownInstrument(isin: string): InstrumentData {
 		isFund: false,
 		sfdr: null,
 		sfdrDescription: null,
-		pai: { scope_1_emissions: null, scope_2_emissions: null, carbon_footprint: null, ghg_intensity_investee_companies: null },
-		esg: { total_score: null, environment_score: null, carbon_footprint: null, percentage_of_women_managers: null },
+		pai: {
+			scope_1_emissions: null,
+			scope_2_emissions: null,
+			carbon_footprint: null,
+			ghg_intensity_investee_companies: null,
+		},
+		esg: {
+			total_score: null,
+			environment_score: null,
+			carbon_footprint: null,
+			percentage_of_women_managers: null,
+		},
 		scores: null,
 		businessInvolvements: {},
 		taxonomy: null,
@@ -265,13 +288,21 @@ export function instrumentData(isin: string): InstrumentData {
 	const environment = between(isin, 'score:environment', 20, 95);
 	const social = between(isin, 'score:social', 20, 95);
 	const governance = between(isin, 'score:governance', 20, 95);
-	const scores: Scores = { total: round((environment + social + governance) / 3, 2), environment, social, governance };
+	const scores: Scores = {
+		total: round((environment + social + governance) / 3, 2),
+		environment,
+		social,
+		governance,
+	};
 	const carbonFootprint = between(isin, 'pai:carbon_footprint', 0, 600);
 	const businessInvolvements: InstrumentData['businessInvolvements'] = {};
 	for (const [category, share] of Object.entries(BUSINESS_INVOLVEMENT_CATEGORIES)) {
 		const involved = fraction(isin, `bi:${category}:involved`) < share;
 		businessInvolvements[category as BusinessInvolvementCategory] = involved
-			? { weight: between(isin, `bi:${category}:weight`, 0.5, 60), count: 1 + Math.floor(fraction(isin, `bi:${category}:count`) * 20) }
+			? {
+					weight: between(isin, `bi:${category}:weight`, 0.5, 60),
+					count: 1 + Math.floor(fraction(isin, `bi:${category}:count`) * 20),
+				}
 			: { weight: 0, count: 0 };
 	}
 	const classification = sustainableClass(isin);
@@ -300,7 +331,10 @@ export function instrumentData(isin: string): InstrumentData {
 			capex: taxonomyValues(isin, 'capex'),
 			opex: taxonomyValues(isin, 'opex'),
 		},
-		sustainableInvestment: { classification, description: SUSTAINABLE_DESCRIPTIONS[String(classification) as '9' | '8' | '0'] },
+		sustainableInvestment: {
+			classification,
+			description: SUSTAINABLE_DESCRIPTIONS[String(classification) as '9' | '8' | '0'],
+		},
 		temperature: temperatureData(isin, isFund),
 	};
 }
@@ -309,7 +343,11 @@ export function instrumentData(isin: string): InstrumentData {
  * Deterministic list of well-formed ISINs (`<country>` + zero-padded counter + check digit) whose data matches
  * `predicate`, e.g. `findIsins((d) => d.isFund, 3)`.
  */
-export function findIsins(predicate: (data: InstrumentData) => boolean, count = 1, country = 'US'): string[] {
+export function findIsins(
+	predicate: (data: InstrumentData) => boolean,
+	count = 1,
+	country = 'US',
+): string[] {
 	const found: string[] = [];
 	for (let n = 1; found.length < count; n++) {
 		if (n > 10_000_000) throw new Error('findIsins: no ISIN matches the predicate');
@@ -331,9 +369,24 @@ export interface TaxonomyKpiDefinition {
 
 function buildKpiDefinitions(): TaxonomyKpiDefinition[] {
 	const kpis: TaxonomyKpiDefinition[] = [
-		{ name: 'taxonomy_alignment_%', measure: 'turnover', field: 'aligned', excludingSovereignBonds: false },
-		{ name: 'taxonomy_alignment_enabling_%', measure: 'turnover', field: 'enabling', excludingSovereignBonds: false },
-		{ name: 'taxonomy_alignment_transitional_%', measure: 'turnover', field: 'transitional', excludingSovereignBonds: false },
+		{
+			name: 'taxonomy_alignment_%',
+			measure: 'turnover',
+			field: 'aligned',
+			excludingSovereignBonds: false,
+		},
+		{
+			name: 'taxonomy_alignment_enabling_%',
+			measure: 'turnover',
+			field: 'enabling',
+			excludingSovereignBonds: false,
+		},
+		{
+			name: 'taxonomy_alignment_transitional_%',
+			measure: 'turnover',
+			field: 'transitional',
+			excludingSovereignBonds: false,
+		},
 	];
 	for (const measure of TAXONOMY_MEASURES) {
 		const fields: [string, keyof TaxonomyValues][] = [
@@ -401,7 +454,10 @@ export function taxonomyKpis(holdings: readonly TaxonomyHolding[]): Record<strin
 		data: instrumentData(holding.isin).taxonomy,
 	}));
 	const total = rows.reduce((sum, row) => sum + row.marketValue, 0);
-	const totalExcludingSovereign = rows.reduce((sum, row) => sum + (row.sovereign ? 0 : row.marketValue), 0);
+	const totalExcludingSovereign = rows.reduce(
+		(sum, row) => sum + (row.sovereign ? 0 : row.marketValue),
+		0,
+	);
 	if (total === 0 || !rows.some((row) => row.data !== null)) return null;
 	const result: Record<string, number> = {};
 	for (const kpi of TAXONOMY_KPIS) {

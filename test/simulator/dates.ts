@@ -6,7 +6,8 @@ export const INVALID_DATE_MESSAGE = 'You are not using a valid date as snapshot 
 export const FUTURE_DATE_MESSAGE = 'Snapshot date cannot be higher than actual date';
 
 /** YYYY-MM-DD, optionally followed by an ISO 8601 time (THH:MM[:SS[.fff]]) and zone (Z, ±HH:MM or ±HHMM). */
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const DATE_PATTERN =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 export interface CalendarDate {
 	year: number;
@@ -24,7 +25,11 @@ export function parseSnapshotDate(value: string): CalendarDate | null {
 	if (!match) return null;
 	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
 	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-	if (match[4] !== undefined && (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59)) return null;
+	if (
+		match[4] !== undefined &&
+		(Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59)
+	)
+		return null;
 	return { year, month, day };
 }
 
@@ -49,7 +54,11 @@ export function resolveSnapshot(value: string, now: Date): SnapshotResult {
 
 /** Snapshots dated before this (YYYY-MM-DD, five years before `now`) are not listed. */
 export function listingCutoff(now: Date): string {
-	return formatDate({ year: now.getUTCFullYear() - 5, month: now.getUTCMonth() + 1, day: now.getUTCDate() });
+	return formatDate({
+		year: now.getUTCFullYear() - 5,
+		month: now.getUTCMonth() + 1,
+		day: now.getUTCDate(),
+	});
 }
 
 /** Calendar month of `now` (UTC), e.g. 2025-03, used as the quota period. */

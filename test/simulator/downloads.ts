@@ -57,7 +57,10 @@ export class DocumentStore {
 		const path = `/documents/${token}.pdf`;
 		const url = `http://${requestHost === 'localhost' ? 'localhost' : '127.0.0.1'}:${port}${path}`;
 		if (this.linkTemplate === null) return url;
-		return this.linkTemplate.replace(/\{url\}/g, url).replace(/\{path\}/g, path).replace(/\{port\}/g, port);
+		return this.linkTemplate
+			.replace(/\{url\}/g, url)
+			.replace(/\{path\}/g, path)
+			.replace(/\{port\}/g, port);
 	}
 
 	/** `{url}` (the usual link), `{path}` (/documents/<token>.pdf) and `{port}` (of this listener) are filled in. */
@@ -68,7 +71,8 @@ export class DocumentStore {
 	/** Consumed one per download request; `null` = answer normally. */
 	setFaults(sequence: (DownloadFaultKind | null)[] | null): void {
 		for (const kind of sequence ?? []) {
-			if (kind !== null && !DOWNLOAD_FAULT_KINDS.includes(kind)) throw new Error(`Unknown download fault kind: ${String(kind)}`);
+			if (kind !== null && !DOWNLOAD_FAULT_KINDS.includes(kind))
+				throw new Error(`Unknown download fault kind: ${String(kind)}`);
 		}
 		this.faults = [...(sequence ?? [])] as DownloadFaultKind[];
 	}
@@ -90,22 +94,35 @@ export class DocumentStore {
 		const fault = this.faults.length > 0 ? (this.faults.shift() ?? null) : null;
 		const record: DownloadRecord = { path, headers: { ...req.headers }, status: 0, fault };
 		this.log.push(record);
-		record.status = fault ? this.respondWithFault(req, res, fault, record) : this.respond(req, res, path);
+		record.status = fault
+			? this.respondWithFault(req, res, fault, record)
+			: this.respond(req, res, path);
 		req.resume();
 	}
 
-	private respondWithFault(req: IncomingMessage, res: ServerResponse, fault: DownloadFaultKind, record: DownloadRecord): number {
+	private respondWithFault(
+		req: IncomingMessage,
+		res: ServerResponse,
+		fault: DownloadFaultKind,
+		record: DownloadRecord,
+	): number {
 		switch (fault) {
 			case 'redirect': {
 				// Another origin (the other spelling of this host), so a client that follows it shows up in downloads().
 				const host = (req.headers.host ?? '').startsWith('localhost') ? '127.0.0.1' : 'localhost';
-				res.writeHead(302, { location: `http://${host}:${new URL(this.baseUrl).port}${REDIRECT_PATH}`, 'content-length': 0 });
+				res.writeHead(302, {
+					location: `http://${host}:${new URL(this.baseUrl).port}${REDIRECT_PATH}`,
+					'content-length': 0,
+				});
 				res.end();
 				return 302;
 			}
 			case 'secret-page': {
 				const body = `<html><body><h1>Internal Server Error</h1><pre>config: ${SECRET_PAGE_TEXT}</pre></body></html>`;
-				res.writeHead(500, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(body) });
+				res.writeHead(500, {
+					'content-type': 'text/html',
+					'content-length': Buffer.byteLength(body),
+				});
 				res.end(body);
 				return 500;
 			}
@@ -113,11 +130,17 @@ export class DocumentStore {
 				const body = JSON.stringify({
 					error: {
 						code: 403,
-						message: 'Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.',
-						errors: [{ message: `debug: ${SECRET_PAGE_TEXT}`, domain: 'global', reason: 'forbidden' }],
+						message:
+							'Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.',
+						errors: [
+							{ message: `debug: ${SECRET_PAGE_TEXT}`, domain: 'global', reason: 'forbidden' },
+						],
 					},
 				});
-				res.writeHead(403, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(body) });
+				res.writeHead(403, {
+					'content-type': 'application/json; charset=UTF-8',
+					'content-length': Buffer.byteLength(body),
+				});
 				res.end(body);
 				return 403;
 			}
@@ -132,25 +155,40 @@ export class DocumentStore {
 		const match = DOCUMENT_PATH.exec(path);
 		const document = match ? this.documents.get(match[1]) : undefined;
 		if (req.method !== 'GET' && req.method !== 'HEAD') {
-			return sendXml(res, 405, xmlError('MethodNotAllowed', 'The specified method is not allowed against this resource.'));
+			return sendXml(
+				res,
+				405,
+				xmlError('MethodNotAllowed', 'The specified method is not allowed against this resource.'),
+			);
 		}
-		if (!document) return sendXml(res, 404, xmlError('NoSuchKey', 'The specified key does not exist.'));
-		if (Date.now() > document.expiresAt) return sendXml(res, 403, xmlError('AccessDenied', 'Request has expired'));
-		res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': document.pdf.length });
+		if (!document)
+			return sendXml(res, 404, xmlError('NoSuchKey', 'The specified key does not exist.'));
+		if (Date.now() > document.expiresAt)
+			return sendXml(res, 403, xmlError('AccessDenied', 'Request has expired'));
+		res.writeHead(200, {
+			'content-type': 'application/pdf',
+			'content-length': document.pdf.length,
+		});
 		res.end(req.method === 'HEAD' ? undefined : document.pdf);
 		return 200;
 	}
 }
 
 function sendXml(res: ServerResponse, status: number, body: string): number {
-	res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+	res.writeHead(status, {
+		'content-type': 'application/xml',
+		'content-length': Buffer.byteLength(body),
+	});
 	res.end(body);
 	return status;
 }
 
 /** 200 with a body of OVERSIZED_BYTES (a PDF header, then zeros), written as fast as the client reads it. */
 function streamOversized(res: ServerResponse, announced: boolean, record: DownloadRecord): void {
-	res.writeHead(200, { 'content-type': 'application/pdf', ...(announced ? { 'content-length': OVERSIZED_BYTES } : {}) });
+	res.writeHead(200, {
+		'content-type': 'application/pdf',
+		...(announced ? { 'content-length': OVERSIZED_BYTES } : {}),
+	});
 	const chunk = Buffer.alloc(1024 * 1024);
 	chunk.write('%PDF-1.4\n', 'latin1');
 	record.bytes = 0;

@@ -28,7 +28,11 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 	'echo-key-success',
 ];
 /** Kinds that let the request go on to the route logic (and change its answer or drop it afterwards). */
-export const PASS_THROUGH_KINDS: readonly FaultKind[] = ['slow', 'processed-drop', 'echo-key-success'];
+export const PASS_THROUGH_KINDS: readonly FaultKind[] = [
+	'slow',
+	'processed-drop',
+	'echo-key-success',
+];
 export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['503'];
 export const DEFAULT_SLOW_MS = 2000;
 export const DEFAULT_FAULT_SEED = 1;
@@ -58,7 +62,10 @@ interface ActiveSpec {
 
 function isSpent(active: ActiveSpec): boolean {
 	const { spec } = active;
-	return active.position >= (spec.sequence?.length ?? 0) && !(spec.probability !== undefined && spec.probability > 0);
+	return (
+		active.position >= (spec.sequence?.length ?? 0) &&
+		!(spec.probability !== undefined && spec.probability > 0)
+	);
 }
 
 export class FaultInjector {
@@ -70,9 +77,14 @@ export class FaultInjector {
 			return;
 		}
 		for (const kind of [...(spec.sequence ?? []), ...(spec.kinds ?? [])]) {
-			if (kind !== null && !FAULT_KINDS.includes(kind)) throw new Error(`Unknown fault kind: ${String(kind)}`);
+			if (kind !== null && !FAULT_KINDS.includes(kind))
+				throw new Error(`Unknown fault kind: ${String(kind)}`);
 		}
-		this.specs.set(route, { spec: { ...spec }, position: 0, random: seededRandom(spec.seed ?? DEFAULT_FAULT_SEED) });
+		this.specs.set(route, {
+			spec: { ...spec },
+			position: 0,
+			random: seededRandom(spec.seed ?? DEFAULT_FAULT_SEED),
+		});
 	}
 
 	reset(): void {
@@ -116,7 +128,11 @@ export function faultResponse(
 			return { status: 400, body: { message: 'Bad request', request: { headers } } };
 		case '302':
 		case '307':
-			return { status: Number(kind), body: { message: 'Moved' }, headers: { location: redirectTo } };
+			return {
+				status: Number(kind),
+				body: { message: 'Moved' },
+				headers: { location: redirectTo },
+			};
 		case '429-message':
 			return TOO_MANY_MESSAGE();
 		case '429-status':

@@ -10,8 +10,10 @@ export const MISSING_TOKEN = (): ApiResult =>
 	gatewayError(403, 'Missing Authentication Token', 'MissingAuthenticationTokenException');
 export const FORBIDDEN = (): ApiResult => gatewayError(403, 'Forbidden', 'ForbiddenException');
 export const TOO_LONG = (): ApiResult => gatewayError(413, 'Request Too Long');
-export const LIMIT_EXCEEDED = (): ApiResult => gatewayError(429, 'Limit Exceeded', 'LimitExceededException');
-export const TOO_MANY_MESSAGE = (): ApiResult => gatewayError(429, 'Too Many Requests', 'TooManyRequestsException');
+export const LIMIT_EXCEEDED = (): ApiResult =>
+	gatewayError(429, 'Limit Exceeded', 'LimitExceededException');
+export const TOO_MANY_MESSAGE = (): ApiResult =>
+	gatewayError(429, 'Too Many Requests', 'TooManyRequestsException');
 export const TOO_MANY_STATUS = (): ApiResult => ({
 	status: 429,
 	body: { status: 429, error: 'Too many requests, please try again later.' },
@@ -40,7 +42,11 @@ function splitPath(pathname: string): string[] {
 }
 
 /** Finds the route of a request; `{name}` segments take one non-empty URL-encoded segment, which is decoded. */
-export function matchRoute<R extends RoutePattern>(routes: readonly R[], method: string, pathname: string): RouteMatch<R> | null {
+export function matchRoute<R extends RoutePattern>(
+	routes: readonly R[],
+	method: string,
+	pathname: string,
+): RouteMatch<R> | null {
 	const segments = splitPath(pathname);
 	for (const route of routes) {
 		if (route.method !== method) continue;
@@ -105,7 +111,8 @@ export class BurstLimiter {
 		}
 		this.rejections++;
 		const style = limit.body ?? 'message';
-		const useStatusBody = style === 'status' || (style === 'alternate' && this.rejections % 2 === 0);
+		const useStatusBody =
+			style === 'status' || (style === 'alternate' && this.rejections % 2 === 0);
 		const result = useStatusBody ? TOO_MANY_STATUS() : TOO_MANY_MESSAGE();
 		if (limit.retryAfterSeconds !== undefined) {
 			result.headers = { ...result.headers, 'retry-after': String(limit.retryAfterSeconds) };

@@ -20,7 +20,11 @@ export function apiError(status: number, message: string, error?: unknown): ApiR
 
 /** Gateway error: `{"message": ...}`, with the AWS-style error type header. */
 export function gatewayError(status: number, message: string, errorType?: string): ApiResult {
-	return { status, body: { message }, headers: errorType ? { 'x-amzn-errortype': errorType } : undefined };
+	return {
+		status,
+		body: { message },
+		headers: errorType ? { 'x-amzn-errortype': errorType } : undefined,
+	};
 }
 
 export interface ReadBody {

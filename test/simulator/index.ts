@@ -39,9 +39,20 @@ export {
 	instrumentData,
 	taxonomyKpis,
 } from './data';
-export type { InstrumentData, Methodology, TaxonomyHolding, TaxonomyValues, TemperatureData } from './data';
+export type {
+	InstrumentData,
+	Methodology,
+	TaxonomyHolding,
+	TaxonomyValues,
+	TemperatureData,
+} from './data';
 export { isinCheckDigit, makeIsin } from './isin';
 export { KEY_PROFILES, ORGANIZATION_MEMBERS, SIM_KEYS } from './keys';
 export type { Family, KeyProfile, SimKey } from './keys';
 export { ALL_ROUTES } from './routes';
-export { DOWNLOAD_FAULT_KINDS, OVERSIZED_BYTES, REDIRECT_PATH, SECRET_PAGE_TEXT } from './downloads';
+export {
+	DOWNLOAD_FAULT_KINDS,
+	OVERSIZED_BYTES,
+	REDIRECT_PATH,
+	SECRET_PAGE_TEXT,
+} from './downloads';

@@ -6,7 +6,13 @@ import { apiError, type ApiResult } from './http';
 
 export type Family = 'sfdr' | 'esg' | 'sustainable-investments' | 'taxonomy' | 'temperature';
 
-export const ALL_FAMILIES: readonly Family[] = ['sfdr', 'esg', 'sustainable-investments', 'taxonomy', 'temperature'];
+export const ALL_FAMILIES: readonly Family[] = [
+	'sfdr',
+	'esg',
+	'sustainable-investments',
+	'taxonomy',
+	'temperature',
+];
 
 export const SIM_KEYS = {
 	allFamilies: 'sim-all-families',
@@ -96,6 +102,7 @@ export const NO_FRAMEWORK_MESSAGE = "You don't have access to any of the framewo
 export function authorize(profile: KeyProfile, family: Family | null): { org: string } | ApiResult {
 	if (profile.organization === null) return apiError(403, INVALID_KEY_MESSAGE);
 	if (!profile.active) return apiError(403, INACTIVE_KEY_MESSAGE);
-	if (family !== null && !profile.families.includes(family)) return apiError(403, NO_FRAMEWORK_MESSAGE);
+	if (family !== null && !profile.families.includes(family))
+		return apiError(403, NO_FRAMEWORK_MESSAGE);
 	return { org: profile.organization };
 }

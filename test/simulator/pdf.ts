@@ -29,7 +29,10 @@ function pdfString(text: string): string {
 
 function contentStream(page: PdfPage): string {
 	return page
-		.map((item) => `BT /${item.bold ? 'F2' : 'F1'} ${item.size} Tf 1 0 0 1 ${item.x} ${item.y} Tm ${pdfString(item.text)} Tj ET`)
+		.map(
+			(item) =>
+				`BT /${item.bold ? 'F2' : 'F1'} ${item.size} Tf 1 0 0 1 ${item.x} ${item.y} Tm ${pdfString(item.text)} Tj ET`,
+		)
 		.join('\n');
 }
 
@@ -50,7 +53,9 @@ export function buildPdf(pages: readonly PdfPage[], title = 'Report'): Buffer {
 			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${contentObject} 0 R >>`,
 		);
 		const stream = contentStream(page);
-		objects.push(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+		objects.push(
+			`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
+		);
 	});
 
 	const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
@@ -112,7 +117,8 @@ export function renderReportPdf(report: ReportContent): Buffer {
 	const pages: PdfPage[] = [];
 	let page: PdfPage = [];
 	let y = PAGE_HEIGHT - MARGIN;
-	const line = (text: string, size = 10, x = MARGIN, bold = false) => page.push({ x, y, size, text, bold });
+	const line = (text: string, size = 10, x = MARGIN, bold = false) =>
+		page.push({ x, y, size, text, bold });
 	const tableHeader = () => {
 		line('Name', 10, NAME_X, true);
 		line('ISIN', 10, ISIN_X, true);
@@ -159,6 +165,8 @@ export function renderReportPdf(report: ReportContent): Buffer {
 		line(`... and ${more} more`, 9, NAME_X);
 	}
 	pages.push(page);
-	pages.forEach((items, i) => items.push({ x: MARGIN, y: 30, size: 8, text: `Page ${i + 1} of ${pages.length}` }));
+	pages.forEach((items, i) =>
+		items.push({ x: MARGIN, y: 30, size: 8, text: `Page ${i + 1} of ${pages.length}` }),
+	);
 	return buildPdf(pages, `Sustainability report: ${report.name}`);
 }

@@ -23,7 +23,11 @@ export interface PortfolioListing {
 	snapshots: string[];
 }
 
-export type DeleteOutcome = 'snapshot-deleted' | 'portfolio-deleted-with-snapshots' | 'portfolio-deleted' | 'snapshot-not-found';
+export type DeleteOutcome =
+	| 'snapshot-deleted'
+	| 'portfolio-deleted-with-snapshots'
+	| 'portfolio-deleted'
+	| 'snapshot-not-found';
 
 export function portfolioIdentifier(org: string, clientIdentifier: string | undefined): string {
 	return `${PORTFOLIO_PREFIX}${org}_${clientIdentifier ?? ''}`;
@@ -48,7 +52,13 @@ export class PortfolioStore {
 	/** Creates the portfolio or replaces/adds the snapshot of `quarterEnd` (name and currency of an existing one unchanged). */
 	upsert(
 		org: string,
-		input: { identifier: string; name: string; currency: string; quarterEnd: string; holdings: unknown[] },
+		input: {
+			identifier: string;
+			name: string;
+			currency: string;
+			quarterEnd: string;
+			holdings: unknown[];
+		},
 	): { created: boolean } {
 		const portfolios = this.portfolios(org);
 		const existing = portfolios.get(input.identifier);

@@ -20,12 +20,26 @@ import {
 	TOO_LONG,
 	matchRoute,
 } from './gateway';
-import { apiError, headerValue, isRecord, parseJson, readBody, sendJson, type ApiResult } from './http';
+import {
+	apiError,
+	headerValue,
+	isRecord,
+	parseJson,
+	readBody,
+	sendJson,
+	type ApiResult,
+} from './http';
 import { authorize, keyProfile } from './keys';
 import { GATEWAY_TIMEOUT_MS, Sleeper, modelledMs } from './latency';
 import { PortfolioStore } from './portfolios';
 import { TemperatureLocks, routeTable, type RouteDefinition, type RouteServices } from './routes';
-import type { LatencyTable, RecordedRequest, RequestFilter, Simulator, SimulatorOptions } from './types';
+import type {
+	LatencyTable,
+	RecordedRequest,
+	RequestFilter,
+	Simulator,
+	SimulatorOptions,
+} from './types';
 import { SCHEMA_ERROR_MESSAGE, validate } from './validation';
 
 export const HOST = '127.0.0.1';
@@ -102,7 +116,8 @@ class SimulatorCore {
 		this.apiServer = createServer((req, res) => void this.handleApi(req, res));
 		this.downloadServer = createServer((req, res) => {
 			this.documents.handle(req, res);
-			if (this.options.log) process.stderr.write(`[sim download] ${req.method} ${req.url} -> ${res.statusCode}\n`);
+			if (this.options.log)
+				process.stderr.write(`[sim download] ${req.method} ${req.url} -> ${res.statusCode}\n`);
 		});
 	}
 
@@ -123,7 +138,9 @@ class SimulatorCore {
 			},
 			requestCount: (filter) => this.recorded.filter((request) => matches(request, filter)).length,
 			requests: (filter) =>
-				this.recorded.filter((request) => matches(request, filter)).map((request) => ({ ...request, headers: { ...request.headers } })),
+				this.recorded
+					.filter((request) => matches(request, filter))
+					.map((request) => ({ ...request, headers: { ...request.headers } })),
 			downloads: () => this.documents.downloads(),
 			setDownloadFaults: (sequence) => this.documents.setFaults(sequence),
 			setReportLink: (template) => this.documents.setReportLink(template),
@@ -171,7 +188,9 @@ class SimulatorCore {
 		try {
 			outcome = await this.process(req, url, record);
 		} catch (error) {
-			process.stderr.write(`[sim] ${record.method} ${record.path} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+			process.stderr.write(
+				`[sim] ${record.method} ${record.path} failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+			);
 			outcome = INTERNAL_ERROR();
 		}
 		if (outcome === 'drop') {
@@ -182,12 +201,18 @@ class SimulatorCore {
 		}
 		if (this.options.log) {
 			const fault = record.fault ? ` fault=${record.fault}` : '';
-			process.stderr.write(`[sim] ${record.method} ${record.path} key=${record.key ?? '-'} -> ${record.status || 'dropped'}${fault}\n`);
+			process.stderr.write(
+				`[sim] ${record.method} ${record.path} key=${record.key ?? '-'} -> ${record.status || 'dropped'}${fault}\n`,
+			);
 		}
 	}
 
 	/** The checks of every API request, in order; 'drop' = close the connection without answering. */
-	private async process(req: IncomingMessage, url: URL, record: RecordedRequest): Promise<ApiResult | 'drop'> {
+	private async process(
+		req: IncomingMessage,
+		url: URL,
+		record: RecordedRequest,
+	): Promise<ApiResult | 'drop'> {
 		const body = await readBody(req);
 		const parsed = parseJson(body.buffer);
 		record.body = parsed.ok ? (parsed.value ?? null) : null;
@@ -220,7 +245,11 @@ class SimulatorCore {
 			if (fault.kind === 'drop') return 'drop';
 			if (fault.kind === 'slow') await this.sleeper.sleep(fault.slowMs);
 			else if (!PASS_THROUGH_KINDS.includes(fault.kind)) {
-				return faultResponse(fault.kind as Parameters<typeof faultResponse>[0], `${this.documents.baseUrl}/moved${url.pathname}`, record.headers);
+				return faultResponse(
+					fault.kind as Parameters<typeof faultResponse>[0],
+					`${this.documents.baseUrl}/moved${url.pathname}`,
+					record.headers,
+				);
 			}
 		}
 
@@ -238,7 +267,11 @@ class SimulatorCore {
 		if (route.schema) {
 			if (!parsed.ok) {
 				return apiError(400, SCHEMA_ERROR_MESSAGE, [
-					{ path: '.body', message: `must be valid JSON: ${parsed.error}`, errorCode: 'parse.openapi.validation' },
+					{
+						path: '.body',
+						message: `must be valid JSON: ${parsed.error}`,
+						errorCode: 'parse.openapi.validation',
+					},
 				]);
 			}
 			const value = parsed.value ?? {};
@@ -261,7 +294,15 @@ class SimulatorCore {
 		if (fault?.kind === 'echo-key-success' && isRecord(answer.body)) {
 			// Quoted in the body and in the success message a node outputs (metadata.message).
 			const metadata = isRecord(answer.body.metadata) ? answer.body.metadata : undefined;
-			const quoted = metadata && typeof metadata.message === 'string' ? { metadata: { ...metadata, message: `${metadata.message} (request key ${record.key ?? ''})` } } : {};
+			const quoted =
+				metadata && typeof metadata.message === 'string'
+					? {
+							metadata: {
+								...metadata,
+								message: `${metadata.message} (request key ${record.key ?? ''})`,
+							},
+						}
+					: {};
 			return { ...answer, body: { ...answer.body, ...quoted, echo: { headers: record.headers } } };
 		}
 		return answer;

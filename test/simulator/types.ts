@@ -93,7 +93,12 @@ export interface SimulatorOptions {
 	methodologiesShape?: MethodologiesShape;
 }
 
-export type MethodologiesShape = 'records' | 'id-keyed' | 'id-keyed-records' | 'bare-array' | 'unreadable';
+export type MethodologiesShape =
+	| 'records'
+	| 'id-keyed'
+	| 'id-keyed-records'
+	| 'bare-array'
+	| 'unreadable';
 
 export interface RecordedRequest {
 	route: RouteKey | null;
@@ -120,7 +125,12 @@ export interface RequestFilter {
  * (500 HTML page quoting SECRET_PAGE_TEXT), `oversized` (200 PDF of OVERSIZED_BYTES with Content-Length),
  * `oversized-unannounced` (the same, chunked, no Content-Length), `gcs-json-error` (403 Google Cloud Storage JSON).
  */
-export type DownloadFaultKind = 'redirect' | 'secret-page' | 'oversized' | 'oversized-unannounced' | 'gcs-json-error';
+export type DownloadFaultKind =
+	| 'redirect'
+	| 'secret-page'
+	| 'oversized'
+	| 'oversized-unannounced'
+	| 'gcs-json-error';
 
 export interface DownloadRecord {
 	path: string;

@@ -20,7 +20,11 @@ export type Schema =
 	| ({ type: 'number' } & Nullable)
 	| ({ type: 'integer' } & Nullable)
 	| ({ type: 'boolean' } & Nullable)
-	| ({ type: 'object'; properties?: Record<string, Schema>; required?: readonly string[] } & Nullable)
+	| ({
+			type: 'object';
+			properties?: Record<string, Schema>;
+			required?: readonly string[];
+	  } & Nullable)
 	| ({ type: 'array'; items?: Schema } & Nullable);
 
 function typeError(path: string, type: string): ValidationError {
@@ -68,12 +72,14 @@ export function validate(schema: Schema, value: unknown, path = '.body'): Valida
 			}
 		}
 		for (const [name, propertySchema] of Object.entries(schema.properties ?? {})) {
-			if (object[name] !== undefined) errors.push(...validate(propertySchema, object[name], `${path}.${name}`));
+			if (object[name] !== undefined)
+				errors.push(...validate(propertySchema, object[name], `${path}.${name}`));
 		}
 	}
 	if (schema.type === 'array' && schema.items) {
 		const items = value as unknown[];
-		for (let i = 0; i < items.length; i++) errors.push(...validate(schema.items, items[i], `${path}[${i}]`));
+		for (let i = 0; i < items.length; i++)
+			errors.push(...validate(schema.items, items[i], `${path}[${i}]`));
 	}
 	return errors;
 }

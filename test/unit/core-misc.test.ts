@@ -15,7 +15,9 @@ describe('backoffDelay', () => {
 			for (let i = 0; i < 50; i++) {
 				const delay = backoffDelay(DEFAULT_RETRY_POLICY, retry);
 				expect(delay).toBeGreaterThanOrEqual(0);
-				expect(delay).toBeLessThanOrEqual(Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** retry));
+				expect(delay).toBeLessThanOrEqual(
+					Math.min(DEFAULT_RETRY_POLICY.maxDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs * 2 ** retry),
+				);
 			}
 		}
 	});
@@ -47,8 +49,16 @@ describe('networkErrorCode', () => {
 		expect(networkErrorCode({ code: 'ECONNRESET', response: { status: 500 } })).toBeUndefined();
 		expect(networkErrorCode(new Error('Node does not have credentials'))).toBeUndefined();
 		// n8n-core's wrapper: the axios code in httpCode, the raw text in messages
-		expect(networkErrorCode({ httpCode: 'ECONNRESET', message: 'The connection was closed', messages: [] })).toBe('ECONNRESET');
-		expect(networkErrorCode({ httpCode: '500', message: 'x', messages: ['socket hang up'] })).toBe('ECONNRESET');
+		expect(
+			networkErrorCode({
+				httpCode: 'ECONNRESET',
+				message: 'The connection was closed',
+				messages: [],
+			}),
+		).toBe('ECONNRESET');
+		expect(networkErrorCode({ httpCode: '500', message: 'x', messages: ['socket hang up'] })).toBe(
+			'ECONNRESET',
+		);
 	});
 });
 
@@ -56,17 +66,40 @@ describe('parseMethodologies', () => {
 	it.each([
 		[{ data: [{ id: 1, name: 'A' }] }, [{ id: 1, name: 'A' }]],
 		[[{ methodology_id: '7', title: 'B' }], [{ id: '7', name: 'B' }]],
-		[{ data: { methodologies: [{ id: 2, description: 'Only a description' }] } }, [{ id: 2, name: 'Only a description' }]],
-		[{ items: [3, 'x'] }, [{ id: 3, name: '3' }, { id: 'x', name: 'x' }]],
+		[
+			{ data: { methodologies: [{ id: 2, description: 'Only a description' }] } },
+			[{ id: 2, name: 'Only a description' }],
+		],
+		[
+			{ items: [3, 'x'] },
+			[
+				{ id: 3, name: '3' },
+				{ id: 'x', name: 'x' },
+			],
+		],
 		[{ data: [] }, []],
-		[{ data: { '7': 'Article 2(17) strict', '12': 'PAI based' } }, [{ id: 7, name: 'Article 2(17) strict' }, { id: 12, name: 'PAI based' }]],
+		[
+			{ data: { '7': 'Article 2(17) strict', '12': 'PAI based' } },
+			[
+				{ id: 7, name: 'Article 2(17) strict' },
+				{ id: 12, name: 'PAI based' },
+			],
+		],
 		[{ '3': 'Bare map' }, [{ id: 3, name: 'Bare map' }]],
-		[{ data: { '7': { name: 'Seven', description: 'D' }, x: { title: 'X' } } }, [{ id: 7, name: 'Seven' }, { id: 'x', name: 'X' }]],
+		[
+			{ data: { '7': { name: 'Seven', description: 'D' }, x: { title: 'X' } } },
+			[
+				{ id: 7, name: 'Seven' },
+				{ id: 'x', name: 'X' },
+			],
+		],
 		[{ data: { id: 4, name: 'Single record' } }, [{ id: 4, name: 'Single record' }]],
 		[{ results: [{ methodologyId: 5, methodologyName: 'Camel' }] }, [{ id: 5, name: 'Camel' }]],
 	])('reads %j', (body, expected) => {
 		const read = readMethodologies(body);
-		expect('methodologies' in read ? read.methodologies.map(({ id, name }) => ({ id, name })) : read).toEqual(expected);
+		expect(
+			'methodologies' in read ? read.methodologies.map(({ id, name }) => ({ id, name })) : read,
+		).toEqual(expected);
 	});
 
 	it.each([
@@ -102,11 +135,17 @@ describe('inputError', () => {
 	});
 
 	it('takes a longer name for the input, no prefix without an item, and says only this request when found at send time', () => {
-		expect(inputError(node, 0, 'invalid ISIN', 'Fix it.', { where: 'Item 0, holding 2 of Holdings (JSON)' }).message).toBe(
-			'Item 0, holding 2 of Holdings (JSON): invalid ISIN',
+		expect(
+			inputError(node, 0, 'invalid ISIN', 'Fix it.', {
+				where: 'Item 0, holding 2 of Holdings (JSON)',
+			}).message,
+		).toBe('Item 0, holding 2 of Holdings (JSON): invalid ISIN');
+		expect(inputError(node, undefined, 'No input item has an ISIN').message).toBe(
+			'No input item has an ISIN',
 		);
-		expect(inputError(node, undefined, 'No input item has an ISIN').message).toBe('No input item has an ISIN');
-		expect(inputError(node, 1, 'too large', 'Send fewer.', { where: '', atRequest: true })).toMatchObject({
+		expect(
+			inputError(node, 1, 'too large', 'Send fewer.', { where: '', atRequest: true }),
+		).toMatchObject({
 			message: 'too large',
 			description: 'Send fewer. This request was not sent.',
 		});
@@ -114,10 +153,21 @@ describe('inputError', () => {
 });
 
 describe('apiAnswerOf', () => {
-	it('gives the status and the API\'s own words of the answer an error was made of, never our message', () => {
-		const noData = apiErrorFor(node, ROUTES.taxonomy, { statusCode: 400, body: { data: { message: 'No data found for the given parameters' } }, headers: {} });
-		expect(apiAnswerOf(noData)).toEqual({ statusCode: 400, said: 'No data found for the given parameters' });
-		const ours = new NodeApiError(node, { message: 'x' }, { message: 'No data found for the given parameters', httpCode: '400' });
+	it("gives the status and the API's own words of the answer an error was made of, never our message", () => {
+		const noData = apiErrorFor(node, ROUTES.taxonomy, {
+			statusCode: 400,
+			body: { data: { message: 'No data found for the given parameters' } },
+			headers: {},
+		});
+		expect(apiAnswerOf(noData)).toEqual({
+			statusCode: 400,
+			said: 'No data found for the given parameters',
+		});
+		const ours = new NodeApiError(
+			node,
+			{ message: 'x' },
+			{ message: 'No data found for the given parameters', httpCode: '400' },
+		);
 		expect(apiAnswerOf(ours)).toBeUndefined();
 	});
 });

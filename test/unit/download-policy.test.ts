@@ -23,7 +23,10 @@ describe('checkDownloadTarget with a public https Base URL', () => {
 	});
 
 	it.each([
-		['http://reports.example.com/r.pdf', 'is not an https:// address (it starts with http://, unencrypted)'],
+		[
+			'http://reports.example.com/r.pdf',
+			'is not an https:// address (it starts with http://, unencrypted)',
+		],
 		['ftp://reports.example.com/r.pdf', 'is not an https:// address (it starts with ftp://)'],
 		['file:///etc/passwd', 'is not an https:// address (it starts with file://)'],
 		['not a link', 'is not a web address'],
@@ -75,12 +78,25 @@ describe('checkDownloadTarget with a public https Base URL', () => {
 		['https://224.0.0.1/', 'reserved', '224.0.0.1'],
 		['https://[ff02::1]/', 'reserved', '[ff02::1]'],
 	])('refuses %s (%s)', (url, kind, shown) => {
-		expect(verdict(url)).toMatch(new RegExp(`^points to .+ \\(${shown.replace(/[.[\]]/g, '\\$&')}\\)$`));
+		expect(verdict(url)).toMatch(
+			new RegExp(`^points to .+ \\(${shown.replace(/[.[\]]/g, '\\$&')}\\)$`),
+		);
 		expect(hostKind(new URL(url).hostname)).toBe(kind);
 	});
 
 	it('public names and addresses next to the refused ranges stay public', () => {
-		for (const host of ['172.15.0.1', '172.32.0.1', '192.169.0.1', '100.128.0.1', '169.253.0.1', '126.0.0.1', '11.0.0.1', '[2001:db8::1]', 'example.com', 'storage.googleapis.com']) {
+		for (const host of [
+			'172.15.0.1',
+			'172.32.0.1',
+			'192.169.0.1',
+			'100.128.0.1',
+			'169.253.0.1',
+			'126.0.0.1',
+			'11.0.0.1',
+			'[2001:db8::1]',
+			'example.com',
+			'storage.googleapis.com',
+		]) {
 			expect([host, hostKind(host)]).toEqual([host, 'public']);
 		}
 	});
@@ -88,35 +104,63 @@ describe('checkDownloadTarget with a public https Base URL', () => {
 
 describe('checkDownloadTarget with a local Base URL (a simulator on this computer)', () => {
 	it('also takes http:// and the local host name of the Base URL, on any port', () => {
-		expect(verdict('http://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE)).toBe('ok http://127.0.0.1:4011/documents/a.pdf');
-		expect(verdict('https://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE)).toBe('ok https://127.0.0.1:4011/documents/a.pdf');
-		expect(verdict('http://0x7f000001:4011/a.pdf', LOCAL_BASE)).toBe('ok http://127.0.0.1:4011/a.pdf');
-		expect(verdict('http://localhost:4011/a.pdf', 'http://localhost:4010')).toBe('ok http://localhost:4011/a.pdf');
+		expect(verdict('http://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE)).toBe(
+			'ok http://127.0.0.1:4011/documents/a.pdf',
+		);
+		expect(verdict('https://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE)).toBe(
+			'ok https://127.0.0.1:4011/documents/a.pdf',
+		);
+		expect(verdict('http://0x7f000001:4011/a.pdf', LOCAL_BASE)).toBe(
+			'ok http://127.0.0.1:4011/a.pdf',
+		);
+		expect(verdict('http://localhost:4011/a.pdf', 'http://localhost:4010')).toBe(
+			'ok http://localhost:4011/a.pdf',
+		);
 	});
 
 	it('refuses other local host names, private and link-local addresses, and http:// to public hosts', () => {
-		expect(verdict('http://localhost:4011/a.pdf', LOCAL_BASE)).toBe('points to this computer (a loopback address) (localhost)');
-		expect(verdict('http://127.0.0.2:4011/a.pdf', LOCAL_BASE)).toBe('points to this computer (a loopback address) (127.0.0.2)');
+		expect(verdict('http://localhost:4011/a.pdf', LOCAL_BASE)).toBe(
+			'points to this computer (a loopback address) (localhost)',
+		);
+		expect(verdict('http://127.0.0.2:4011/a.pdf', LOCAL_BASE)).toBe(
+			'points to this computer (a loopback address) (127.0.0.2)',
+		);
 		expect(verdict('http://[::1]:4011/a.pdf', LOCAL_BASE)).toMatch(/^points to this computer/);
-		expect(verdict('https://10.0.0.1/a.pdf', LOCAL_BASE)).toBe('points to a private network address (10.0.0.1)');
-		expect(verdict('http://169.254.169.254/', LOCAL_BASE)).toMatch(/^points to a link-local address/);
-		expect(verdict('http://reports.example.com/a.pdf', LOCAL_BASE)).toBe('is not an https:// address (it starts with http://, unencrypted)');
-		expect(verdict('https://reports.example.com/a.pdf', LOCAL_BASE)).toBe('ok https://reports.example.com/a.pdf');
+		expect(verdict('https://10.0.0.1/a.pdf', LOCAL_BASE)).toBe(
+			'points to a private network address (10.0.0.1)',
+		);
+		expect(verdict('http://169.254.169.254/', LOCAL_BASE)).toMatch(
+			/^points to a link-local address/,
+		);
+		expect(verdict('http://reports.example.com/a.pdf', LOCAL_BASE)).toBe(
+			'is not an https:// address (it starts with http://, unencrypted)',
+		);
+		expect(verdict('https://reports.example.com/a.pdf', LOCAL_BASE)).toBe(
+			'ok https://reports.example.com/a.pdf',
+		);
 	});
 });
 
 describe('storageErrorText', () => {
 	it('reads S3, Azure and GCS errors', () => {
 		expect(
-			storageErrorText('<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message><RequestId>1</RequestId></Error>'),
+			storageErrorText(
+				'<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message><RequestId>1</RequestId></Error>',
+			),
 		).toBe('AccessDenied: Request has expired');
 		expect(
-			storageErrorText('<Error><Code>AuthenticationFailed</Code><Message>Signature not valid in the specified time frame&#xD;\nTime:2025</Message></Error>'),
+			storageErrorText(
+				'<Error><Code>AuthenticationFailed</Code><Message>Signature not valid in the specified time frame&#xD;\nTime:2025</Message></Error>',
+			),
 		).toBe('AuthenticationFailed: Signature not valid in the specified time frame&#xD; Time:2025');
-		expect(storageErrorText('{"error":{"code":403,"message":"Access denied.","errors":[{"reason":"forbidden","message":"x"}]}}')).toBe(
-			'forbidden: Access denied.',
-		);
-		expect(storageErrorText('{"code":"SignatureDoesNotMatch","message":"Bad &amp; signature"}')).toBe('SignatureDoesNotMatch: Bad & signature');
+		expect(
+			storageErrorText(
+				'{"error":{"code":403,"message":"Access denied.","errors":[{"reason":"forbidden","message":"x"}]}}',
+			),
+		).toBe('forbidden: Access denied.');
+		expect(
+			storageErrorText('{"code":"SignatureDoesNotMatch","message":"Bad &amp; signature"}'),
+		).toBe('SignatureDoesNotMatch: Bad & signature');
 	});
 
 	it('repeats nothing else', () => {

@@ -14,8 +14,16 @@ const node: INode = {
 	position: [0, 0],
 	parameters: {},
 };
-const rows = (...json: object[]): HoldingRow[] => json.map((j, itemIndex) => ({ json: j as never, itemIndex }));
-const apple = { isin: 'US0378331005', name: 'Apple', instrument_type: 'stock', currency: 'usd', weight: 50, market_value: 100 };
+const rows = (...json: object[]): HoldingRow[] =>
+	json.map((j, itemIndex) => ({ json: j as never, itemIndex }));
+const apple = {
+	isin: 'US0378331005',
+	name: 'Apple',
+	instrument_type: 'stock',
+	currency: 'usd',
+	weight: 50,
+	market_value: 100,
+};
 
 function errorOf(fn: () => unknown): NodeOperationError {
 	try {
@@ -30,23 +38,46 @@ describe('readHoldings', () => {
 	it('reads spreadsheet headers case- and space-insensitively and coerces numbers', () => {
 		const { holdings } = readHoldings(
 			node,
-			rows({ ISIN: ' us0378331005', Name: 'Apple', Type: 'Stock', Currency: 'usd', Weight: '12.5%', 'Market Value': '1 234,50' }),
+			rows({
+				ISIN: ' us0378331005',
+				Name: 'Apple',
+				Type: 'Stock',
+				Currency: 'usd',
+				Weight: '12.5%',
+				'Market Value': '1 234,50',
+			}),
 			{ route: ROUTES.taxonomy },
 		);
 		expect(holdings).toEqual([
 			{
 				itemIndex: 0,
-				holding: { isin: 'US0378331005', name: 'Apple', instrument_type: 'stock', currency: 'USD', weight: 12.5, market_value: 1234.5 },
+				holding: {
+					isin: 'US0378331005',
+					name: 'Apple',
+					instrument_type: 'stock',
+					currency: 'USD',
+					weight: 12.5,
+					market_value: 1234.5,
+				},
 			},
 		]);
 	});
 
 	it('uses the field names the user set', () => {
-		const { holdings } = readHoldings(node, rows({ code: 'US0378331005', title: 'Apple', kind: 'ETF', mv: 5 }), {
-			route: ROUTES.temperature,
-			fieldNames: { isin: 'code', name: 'Title', instrument_type: 'kind', market_value: 'MV' },
+		const { holdings } = readHoldings(
+			node,
+			rows({ code: 'US0378331005', title: 'Apple', kind: 'ETF', mv: 5 }),
+			{
+				route: ROUTES.temperature,
+				fieldNames: { isin: 'code', name: 'Title', instrument_type: 'kind', market_value: 'MV' },
+			},
+		);
+		expect(holdings[0].holding).toEqual({
+			isin: 'US0378331005',
+			name: 'Apple',
+			instrument_type: 'etf',
+			market_value: 5,
 		});
-		expect(holdings[0].holding).toEqual({ isin: 'US0378331005', name: 'Apple', instrument_type: 'etf', market_value: 5 });
 	});
 
 	it.each([
@@ -63,7 +94,11 @@ describe('readHoldings', () => {
 	it('removes and reports cash rows and rows without ISIN on taxonomy', () => {
 		const { holdings, removed } = readHoldings(
 			node,
-			rows(apple, { name: 'Cash EUR', instrument_type: 'cash', market_value: 10 }, { ...apple, isin: '', name: 'Unlisted' }),
+			rows(
+				apple,
+				{ name: 'Cash EUR', instrument_type: 'cash', market_value: 10 },
+				{ ...apple, isin: '', name: 'Unlisted' },
+			),
 			{ route: ROUTES.taxonomy },
 		);
 		expect(holdings.map((h) => h.itemIndex)).toEqual([0]);
@@ -74,24 +109,37 @@ describe('readHoldings', () => {
 	});
 
 	it('keeps cash rows in portfolio snapshots (isin may be null)', () => {
-		const { holdings, removed } = readHoldings(node, rows({ name: 'Cash', currency: 'EUR', market_value: 10, instrument_type: 'cash' }), {
-			route: ROUTES.createSnapshot,
-		});
+		const { holdings, removed } = readHoldings(
+			node,
+			rows({ name: 'Cash', currency: 'EUR', market_value: 10, instrument_type: 'cash' }),
+			{
+				route: ROUTES.createSnapshot,
+			},
+		);
 		expect(removed).toEqual([]);
 		expect(holdings[0].holding.isin).toBeNull();
 	});
 
 	it('refuses cash rows when asked to', () => {
 		const error = errorOf(() =>
-			readHoldings(node, rows(apple, { name: 'Cash', instrument_type: 'cash', market_value: 1 }), { route: ROUTES.sustainableInvestments, cashRows: 'error' }),
+			readHoldings(node, rows(apple, { name: 'Cash', instrument_type: 'cash', market_value: 1 }), {
+				route: ROUTES.sustainableInvestments,
+				cashRows: 'error',
+			}),
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toMatch(/^Item 1: /);
 	});
 
 	it('names the item, the field and the fix when a required field is missing', () => {
-		const error = errorOf(() => readHoldings(node, rows(apple, { ...apple, market_value: undefined }), { route: ROUTES.taxonomy }));
-		expect(error.message).toBe('Item 1: the market value is missing (looked for a field named "marketvalue", "mv", "marketval", "value")');
+		const error = errorOf(() =>
+			readHoldings(node, rows(apple, { ...apple, market_value: undefined }), {
+				route: ROUTES.taxonomy,
+			}),
+		);
+		expect(error.message).toBe(
+			'Item 1: the market value is missing (looked for a field named "marketvalue", "mv", "marketval", "value")',
+		);
 		expect(error.description).toMatch(/Market Value Field/);
 		expect(error.context.itemIndex).toBe(1);
 	});
@@ -105,21 +153,35 @@ describe('readHoldings', () => {
 		[{ instrument_type: 'crypto' }, /instrument type "crypto" is not one the API knows/],
 		[{ isin: 'US0378331006' }, /invalid ISIN: "US0378331006" fails the ISIN check digit/],
 	])('refuses %p', (patch, message) => {
-		expect(errorOf(() => readHoldings(node, rows({ ...apple, ...patch }), { route: ROUTES.reports })).message).toMatch(message);
+		expect(
+			errorOf(() => readHoldings(node, rows({ ...apple, ...patch }), { route: ROUTES.reports }))
+				.message,
+		).toMatch(message);
 	});
 
 	it('skips invalid ISINs and reports them, or sends them, as asked', () => {
 		const bad = { ...apple, isin: 'US0378331006' };
-		expect(readHoldings(node, rows(bad), { route: ROUTES.reports, invalidIsin: 'skip' }).removed[0].reason).toMatch(/check digit/);
-		expect(readHoldings(node, rows(bad), { route: ROUTES.reports, invalidIsin: 'send' }).holdings).toHaveLength(1);
+		expect(
+			readHoldings(node, rows(bad), { route: ROUTES.reports, invalidIsin: 'skip' }).removed[0]
+				.reason,
+		).toMatch(/check digit/);
+		expect(
+			readHoldings(node, rows(bad), { route: ROUTES.reports, invalidIsin: 'send' }).holdings,
+		).toHaveLength(1);
 	});
 
 	it('refuses a zero market value in a snapshot', () => {
-		expect(errorOf(() => readHoldings(node, rows({ ...apple, market_value: 0 }), { route: ROUTES.createSnapshot })).message).toMatch(/market value is 0/);
+		expect(
+			errorOf(() =>
+				readHoldings(node, rows({ ...apple, market_value: 0 }), { route: ROUTES.createSnapshot }),
+			).message,
+		).toMatch(/market value is 0/);
 	});
 
 	it('passes unknown instrument types to the temperature route, which skips them itself', () => {
-		const { holdings } = readHoldings(node, rows({ ...apple, instrument_type: 'Crypto' }), { route: ROUTES.temperature });
+		const { holdings } = readHoldings(node, rows({ ...apple, instrument_type: 'Crypto' }), {
+			route: ROUTES.temperature,
+		});
 		expect(holdings[0].holding.instrument_type).toBe('crypto');
 	});
 });
@@ -133,11 +195,17 @@ describe('groupItems', () => {
 	];
 
 	it('groups by one or more fields in first-seen order', () => {
-		expect(groupItems(node, items, ['portfolio', 'date']).map((g) => g.itemIndices)).toEqual([[0, 2], [1], [3]]);
+		expect(groupItems(node, items, ['portfolio', 'date']).map((g) => g.itemIndices)).toEqual([
+			[0, 2],
+			[1],
+			[3],
+		]);
 		expect(groupItems(node, items, []).map((g) => g.itemIndices)).toEqual([[0, 1, 2, 3]]);
 	});
 
 	it('refuses an item without a group value, naming it', () => {
-		expect(() => groupItems(node, [...items, { json: { date: 'x' } }] as never, ['Portfolio'])).toThrow(/Item 4.*"Portfolio"/);
+		expect(() =>
+			groupItems(node, [...items, { json: { date: 'x' } }] as never, ['Portfolio']),
+		).toThrow(/Item 4.*"Portfolio"/);
 	});
 });

@@ -2,9 +2,12 @@ import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/sha
 import { makeIsins } from '../helpers/isins';
 
 describe('ISIN', () => {
-	it.each(['US0378331005', 'DE0007164600', 'IE00B4L5Y983', 'SE0000108656', 'GB0002634946'])('accepts the real ISIN %s', (isin) => {
-		expect(isValidIsin(isin)).toBe(true);
-	});
+	it.each(['US0378331005', 'DE0007164600', 'IE00B4L5Y983', 'SE0000108656', 'GB0002634946'])(
+		'accepts the real ISIN %s',
+		(isin) => {
+			expect(isValidIsin(isin)).toBe(true);
+		},
+	);
 
 	it('rejects a wrong check digit, bad length, bad country and bad characters', () => {
 		expect(isValidIsin('US0378331006')).toBe(false);

@@ -23,18 +23,29 @@ describe('parseLooseNumber', () => {
 		expect(parseLooseNumber('12.5%')).toBeUndefined();
 	});
 
-	it.each([NaN, Infinity, '', 'abc', '1..2', '12abc', null, undefined, {}, '9'.repeat(50)])('refuses %p', (input) => {
-		expect(parseLooseNumber(input)).toBeUndefined();
-	});
+	it.each([NaN, Infinity, '', 'abc', '1..2', '12abc', null, undefined, {}, '9'.repeat(50)])(
+		'refuses %p',
+		(input) => {
+			expect(parseLooseNumber(input)).toBeUndefined();
+		},
+	);
 });
 
 describe('snapshot dates', () => {
 	const today = new Date('2026-11-21T10:00:00Z');
 
 	it('moves dates to the end of their quarter', () => {
-		expect(readSnapshotDate('2026-02-10', today)).toEqual({ date: '2026-02-10', quarterEnd: '2026-03-31' });
-		expect(readSnapshotDate('2024-05-31T00:00:00', today)).toEqual({ date: '2024-05-31', quarterEnd: '2024-06-30' });
-		expect(readSnapshotDate(new Date('2025-08-01T00:00:00Z'), today)).toMatchObject({ quarterEnd: '2025-09-30' });
+		expect(readSnapshotDate('2026-02-10', today)).toEqual({
+			date: '2026-02-10',
+			quarterEnd: '2026-03-31',
+		});
+		expect(readSnapshotDate('2024-05-31T00:00:00', today)).toEqual({
+			date: '2024-05-31',
+			quarterEnd: '2024-06-30',
+		});
+		expect(readSnapshotDate(new Date('2025-08-01T00:00:00Z'), today)).toMatchObject({
+			quarterEnd: '2025-09-30',
+		});
 		expect(readSnapshotDate('2025-12-01', today)).toMatchObject({ quarterEnd: '2025-12-31' });
 	});
 
@@ -43,12 +54,17 @@ describe('snapshot dates', () => {
 		expect(readSnapshotDate('2027-01-01', today)).toEqual({ problem: 'future-year' });
 	});
 
-	it.each(['31/12/2025', '2025-13-01', '2025-02-30', 'yesterday', '', 20251231, null])('refuses %p as unreadable', (value) => {
-		expect(readSnapshotDate(value, today)).toEqual({ problem: 'unreadable' });
-	});
+	it.each(['31/12/2025', '2025-13-01', '2025-02-30', 'yesterday', '', 20251231, null])(
+		'refuses %p as unreadable',
+		(value) => {
+			expect(readSnapshotDate(value, today)).toEqual({ problem: 'unreadable' });
+		},
+	);
 
 	it('reads Luxon-like objects', () => {
-		expect(readSnapshotDate({ toISODate: () => '2025-01-15' }, today)).toMatchObject({ quarterEnd: '2025-03-31' });
+		expect(readSnapshotDate({ toISODate: () => '2025-01-15' }, today)).toMatchObject({
+			quarterEnd: '2025-03-31',
+		});
 	});
 
 	it('knows the last completed quarter end', () => {

@@ -90,7 +90,9 @@ describe('Pacer (shared pacing per credential)', () => {
 		// Same length and the same 32-bit FNV-1a hash: one credential's throttles would have slowed the other.
 		const [first, second] = ['sim-key-007yzx', 'sim-key-00e6ad'];
 		expect(pacerFor('http://127.0.0.1:3', first)).not.toBe(pacerFor('http://127.0.0.1:3', second));
-		expect(credentialIdentity('http://127.0.0.1:3', first)).not.toBe(credentialIdentity('http://127.0.0.1:3', second));
+		expect(credentialIdentity('http://127.0.0.1:3', first)).not.toBe(
+			credentialIdentity('http://127.0.0.1:3', second),
+		);
 		expect(credentialIdentity('http://127.0.0.1:3', first)).not.toContain(first);
 	});
 });

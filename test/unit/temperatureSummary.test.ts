@@ -12,11 +12,21 @@ const CRYPTO = 'XS2940466316';
 
 const sent = (itemIndex: number, holding: Partial<Holding> & { isin: string }): SourcedHolding => ({
 	itemIndex,
-	holding: { name: `Holding ${itemIndex}`, instrument_type: 'stock', market_value: 100, ...holding },
+	holding: {
+		name: `Holding ${itemIndex}`,
+		instrument_type: 'stock',
+		market_value: 100,
+		...holding,
+	},
 });
 
 function calculation(portfolio: IDataObject, locked = false): Calculation {
-	return { data: { portfolio, job_metadata: { is_lock: locked } }, locked, requests: 3, waitedMs: 31_250 };
+	return {
+		data: { portfolio, job_metadata: { is_lock: locked } },
+		locked,
+		requests: 3,
+		waitedMs: 31_250,
+	};
 }
 
 const group = { values: { portfolio: 'Fund A' }, itemIndices: [0, 1, 2, 3, 4] };
@@ -31,11 +41,26 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 	];
 	const answer = calculation({
 		companies: [
-			{ isin: APPLE, name: 'Apple', temperature_score: 2, market_value: 300, target: 'SBTi', esg_extra: 'kept' },
+			{
+				isin: APPLE,
+				name: 'Apple',
+				temperature_score: 2,
+				market_value: 300,
+				target: 'SBTi',
+				esg_extra: 'kept',
+			},
 			{ isin: MICROSOFT, name: 'Microsoft', temperature_score: 1.5, market_value: 100 },
 			{ isin: SAP, name: 'SAP', temperature_score: null, market_value: 50 },
 		],
-		funds: [{ isin: 'LU0000000000', public_isin: FUND, name: 'World ETF', temperature_score: 3, market_value: 0 }],
+		funds: [
+			{
+				isin: 'LU0000000000',
+				public_isin: FUND,
+				name: 'World ETF',
+				temperature_score: 3,
+				market_value: 0,
+			},
+		],
 		industries: [{ name: 'Technology', temperature_score: 1.8 }],
 	});
 
@@ -51,7 +76,12 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 	});
 
 	it('pairs an ISIN the API lists but was not sent with the whole group', () => {
-		const rows = perHoldingItems(group, [sent(0, { isin: APPLE })], [], calculation({ companies: [{ isin: SAP }] }));
+		const rows = perHoldingItems(
+			group,
+			[sent(0, { isin: APPLE })],
+			[],
+			calculation({ companies: [{ isin: SAP }] }),
+		);
 		expect(rows[0].pairedItem).toEqual(group.itemIndices.map((item) => ({ item })));
 	});
 
@@ -70,7 +100,13 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 			'market_value',
 			'esg_extra',
 		]);
-		expect(apple).toMatchObject({ portfolio: 'Fund A', name: 'Apple', temperature_score: 2, target: 'SBTi', base_year: null });
+		expect(apple).toMatchObject({
+			portfolio: 'Fund A',
+			name: 'Apple',
+			temperature_score: 2,
+			target: 'SBTi',
+			base_year: null,
+		});
 		expect(sap.temperature_score).toBeNull();
 		const fund = perHoldingItems(group, holdings, [], answer)[3].json;
 		expect(fund).not.toHaveProperty('public_isin');
@@ -107,8 +143,12 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 				{ isin: MICROSOFT, temperature_score: 2, market_value: 2 },
 			],
 		});
-		expect(perHoldingItems(group, holdings, [], thirds).at(-1)!.json.portfolio_temperature_score).toBe(1.6667);
-		const unscored = calculation({ companies: [{ isin: APPLE, temperature_score: null, market_value: 10 }] });
+		expect(
+			perHoldingItems(group, holdings, [], thirds).at(-1)!.json.portfolio_temperature_score,
+		).toBe(1.6667);
+		const unscored = calculation({
+			companies: [{ isin: APPLE, temperature_score: null, market_value: 10 }],
+		});
 		expect(perHoldingItems(group, holdings, [], unscored).at(-1)!.json).toMatchObject({
 			portfolio_temperature_score: null,
 			covered_market_value_percent: 0,
@@ -121,9 +161,17 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 	});
 
 	it('while the API is still calculating, marks every item and gives no portfolio temperature', () => {
-		const rows = perHoldingItems(group, holdings, [], calculation(answer.data.portfolio as IDataObject, true));
+		const rows = perHoldingItems(
+			group,
+			holdings,
+			[],
+			calculation(answer.data.portfolio as IDataObject, true),
+		);
 		expect(rows.every((row) => row.json.calculating === true)).toBe(true);
-		expect(rows.at(-1)!.json).toMatchObject({ portfolio_temperature_score: null, covered_market_value_percent: null });
+		expect(rows.at(-1)!.json).toMatchObject({
+			portfolio_temperature_score: null,
+			covered_market_value_percent: null,
+		});
 	});
 
 	it('lists the holdings sent that the API did not list, with the likely reason, and the rows removed before sending', () => {
@@ -142,8 +190,18 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 		const summary = rows.at(-1)!.json;
 		expect(summary.skipped_count).toBe(3);
 		expect(summary.skipped_rows).toEqual([
-			{ item: 1, name: 'Bitcoin ETN', isin: CRYPTO, reason: expect.stringContaining('instrument type "crypto"') },
-			{ item: 2, name: 'Holding 2', isin: FUND, reason: 'skipped by the API: ETF or mutual fund with market value 0' },
+			{
+				item: 1,
+				name: 'Bitcoin ETN',
+				isin: CRYPTO,
+				reason: expect.stringContaining('instrument type "crypto"'),
+			},
+			{
+				item: 2,
+				name: 'Holding 2',
+				isin: FUND,
+				reason: 'skipped by the API: ETF or mutual fund with market value 0',
+			},
 			{ item: 3, name: 'Holding 3', isin: SAP, reason: 'not listed in the API answer' },
 		]);
 		expect(summary).toMatchObject({ removed_count: 1, removed_rows: removed });
@@ -154,7 +212,12 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 		const eurOnly = perHoldingItems(group, [sent(0, { isin: APPLE })], [], answer).at(-1)!.json;
 		expect(eurOnly.currencies).toEqual(['EUR']);
 		expect(eurOnly).not.toHaveProperty('currency_note');
-		const mixed = perHoldingItems(group, [sent(0, { isin: APPLE }), sent(1, { isin: MICROSOFT, currency: 'USD' })], [], answer);
+		const mixed = perHoldingItems(
+			group,
+			[sent(0, { isin: APPLE }), sent(1, { isin: MICROSOFT, currency: 'USD' })],
+			[],
+			answer,
+		);
 		expect(mixed.at(-1)!.json.currencies).toEqual(['EUR', 'USD']);
 		expect(mixed.at(-1)!.json.currency_note).toMatch(/without conversion/);
 	});

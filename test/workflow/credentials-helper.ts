@@ -32,7 +32,13 @@ import type {
 	Workflow,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeHelpers, UnexpectedError, UserError, isExpression } from 'n8n-workflow';
+import {
+	ICredentialsHelper,
+	NodeHelpers,
+	UnexpectedError,
+	UserError,
+	isExpression,
+} from 'n8n-workflow';
 
 /** In-memory `ICredentialTypes` (n8n's CredentialTypes without the loader). */
 export class HarnessCredentialTypes implements ICredentialTypes {
@@ -53,7 +59,9 @@ export class HarnessCredentialTypes implements ICredentialTypes {
 	getByName(name: string): ICredentialType {
 		const type = this.types.get(name);
 		if (!type) {
-			throw new UnexpectedError(`Unknown credential type "${name}" (not registered in the workflow test harness)`);
+			throw new UnexpectedError(
+				`Unknown credential type "${name}" (not registered in the workflow test harness)`,
+			);
 		}
 		return type;
 	}
@@ -99,16 +107,26 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 
 		if (!workflow || !node) {
-			throw new UnexpectedError('Workflow and node are required for declarative credential authentication');
+			throw new UnexpectedError(
+				'Workflow and node are required for declarative credential authentication',
+			);
 		}
 		if (requestOptions.headers === undefined) requestOptions.headers = {};
 
 		if (authenticate.type === 'generic') {
-			const target = requestOptions as unknown as Record<string, Record<string, unknown> | undefined>;
+			const target = requestOptions as unknown as Record<
+				string,
+				Record<string, unknown> | undefined
+			>;
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 				for (const [key, value] of Object.entries((outerValue ?? {}) as Record<string, unknown>)) {
 					const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
-					const valueResolved = this.resolveValue(value as string, { $credentials: credentials }, workflow, node);
+					const valueResolved = this.resolveValue(
+						value as string,
+						{ $credentials: credentials },
+						workflow,
+						node,
+					);
 					if (!target[outerKey]) target[outerKey] = {};
 					(target[outerKey] as Record<string, unknown>)[keyResolved] = valueResolved;
 				}
@@ -164,7 +182,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		return new Credentials({ id: nodeCredentials.id ?? null, name: nodeCredentials.name }, type);
 	}
 
@@ -195,8 +216,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			false,
 			null,
 			null,
-		) ??
-			{}) as ICredentialDataDecryptedObject;
+		) ?? {}) as ICredentialDataDecryptedObject;
 		const merged: ICredentialDataDecryptedObject = { ...withDefaults, ...data };
 
 		// ...and resolve expressions stored in the credential data.

@@ -53,14 +53,22 @@ export class HarnessNodeTypes implements INodeTypes {
 	}
 
 	getKnownTypes(): IDataObject {
-		return Object.fromEntries([...this.types.keys()].map((name) => [name, { className: '', sourcePath: '' }]));
+		return Object.fromEntries(
+			[...this.types.keys()].map((name) => [name, { className: '', sourcePath: '' }]),
+		);
 	}
 }
 
 /** Real n8n-nodes-base nodes the harness prefers when an install is available. */
 const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }> = {
-	manualTrigger: { className: 'ManualTrigger', sourcePath: 'dist/nodes/ManualTrigger/ManualTrigger.node.js' },
-	scheduleTrigger: { className: 'ScheduleTrigger', sourcePath: 'dist/nodes/Schedule/ScheduleTrigger.node.js' },
+	manualTrigger: {
+		className: 'ManualTrigger',
+		sourcePath: 'dist/nodes/ManualTrigger/ManualTrigger.node.js',
+	},
+	scheduleTrigger: {
+		className: 'ScheduleTrigger',
+		sourcePath: 'dist/nodes/Schedule/ScheduleTrigger.node.js',
+	},
 	set: { className: 'Set', sourcePath: 'dist/nodes/Set/Set.node.js' },
 	noOp: { className: 'NoOp', sourcePath: 'dist/nodes/NoOp/NoOp.node.js' },
 	splitOut: { className: 'SplitOut', sourcePath: 'dist/nodes/Transform/SplitOut/SplitOut.node.js' },
@@ -155,7 +163,9 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 				result.real.push(typeName);
 				continue;
 			} catch (error) {
-				result.notes.push(`${typeName}: real node not loadable from ${nodesBaseDir} (${(error as Error).message})`);
+				result.notes.push(
+					`${typeName}: real node not loadable from ${nodesBaseDir} (${(error as Error).message})`,
+				);
 			}
 		}
 		result.types[typeName] = standIn;

@@ -19,7 +19,9 @@ function loadPackageNodeTypes(): Array<INodeType | IVersionedNodeType> {
 	// SC_NODES_FROM=dist loads the built package instead (what `npm run demo` runs: the code n8n would load).
 	const fromDist = process.env.SC_NODES_FROM === 'dist';
 	return packageJson.n8n.nodes.flatMap((distPath) => {
-		const source = fromDist ? join(root, distPath) : join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+		const source = fromDist
+			? join(root, distPath)
+			: join(root, distPath.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 		if (!existsSync(source)) return [];
 		let exported: Record<string, new () => INodeType | IVersionedNodeType>;
 		try {

@@ -31,7 +31,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Container } from '@n8n/di';
-import { BinaryDataService, ExecutionLifecycleHooks, ExternalSecretsProxy, WorkflowExecute } from 'n8n-core';
+import {
+	BinaryDataService,
+	ExecutionLifecycleHooks,
+	ExternalSecretsProxy,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -138,10 +143,14 @@ export type WorkflowInput =
 export function loadWorkflowFile(path: string): WorkflowInput {
 	const parsed = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 	const candidate = (
-		Array.isArray(parsed.nodes) ? parsed : ((parsed.workflow ?? parsed.data) as Record<string, unknown>)
+		Array.isArray(parsed.nodes)
+			? parsed
+			: ((parsed.workflow ?? parsed.data) as Record<string, unknown>)
 	) as WorkflowInput | undefined;
 	if (!candidate || !Array.isArray(candidate.nodes) || typeof candidate.connections !== 'object') {
-		throw new UserError(`${path} is not an n8n workflow export (no "nodes" array / "connections" object)`);
+		throw new UserError(
+			`${path} is not an n8n workflow export (no "nodes" array / "connections" object)`,
+		);
 	}
 	return candidate;
 }
@@ -171,7 +180,13 @@ function ensureBinaryDataService(): Promise<void> {
 		} as unknown as Args[0];
 		const noop = () => {};
 		const errorReporter = { error: noop, warn: noop, info: noop } as unknown as Args[1];
-		const logger = { error: noop, warn: noop, info: noop, debug: noop, scoped: () => logger } as unknown as Args[2];
+		const logger = {
+			error: noop,
+			warn: noop,
+			info: noop,
+			debug: noop,
+			scoped: () => logger,
+		} as unknown as Args[2];
 		const service = new BinaryDataService(config, errorReporter, logger);
 		await service.init();
 		Container.set(BinaryDataService, service);
@@ -185,11 +200,18 @@ function packageTypeName(type: INodeType | IVersionedNodeType): string {
 	return `${PACKAGE_NAME}.${type.description.name}`;
 }
 
-function collectDroppedParameters(original: unknown, normalized: unknown, path: string, out: string[]): void {
+function collectDroppedParameters(
+	original: unknown,
+	normalized: unknown,
+	path: string,
+	out: string[],
+): void {
 	if (typeof original !== 'object' || original === null) return;
 	if (Array.isArray(original)) {
 		if (!Array.isArray(normalized)) return;
-		original.forEach((entry, index) => collectDroppedParameters(entry, normalized[index], `${path}[${index}]`, out));
+		original.forEach((entry, index) =>
+			collectDroppedParameters(entry, normalized[index], `${path}[${index}]`, out),
+		);
 		return;
 	}
 	if (typeof normalized !== 'object' || normalized === null || Array.isArray(normalized)) return;
@@ -203,7 +225,12 @@ function collectDroppedParameters(original: unknown, normalized: unknown, path: 
 	}
 }
 
-function pickStartNode(workflow: Workflow, nodeTypes: HarnessNodeTypes, name: string | undefined, warnings: string[]): INode {
+function pickStartNode(
+	workflow: Workflow,
+	nodeTypes: HarnessNodeTypes,
+	name: string | undefined,
+	warnings: string[],
+): INode {
 	if (name) {
 		const node = workflow.getNode(name);
 		if (!node) throw new UserError(`startNode "${name}" is not a node of the workflow`);
@@ -254,9 +281,12 @@ export async function runWorkflow(
 		id?: string;
 		settings?: IWorkflowSettings;
 	};
-	const originalParameters = new Map(input.nodes.map((node) => [node.name, structuredClone(node.parameters)]));
+	const originalParameters = new Map(
+		input.nodes.map((node) => [node.name, structuredClone(node.parameters)]),
+	);
 	const warnings: string[] = [...core.notes];
-	const pinData = input.pinData && Object.keys(input.pinData).length > 0 ? input.pinData : undefined;
+	const pinData =
+		input.pinData && Object.keys(input.pinData).length > 0 ? input.pinData : undefined;
 	const workflowId = input.id ? String(input.id) : 'harness-workflow';
 
 	const workflow = new Workflow({
@@ -282,7 +312,9 @@ export async function runWorkflow(
 	}
 
 	const usedTypes = new Set(Object.values(workflow.nodes).map((node) => node.type));
-	const standIns = core.standIns.filter((type) => usedTypes.has(type) && !options.nodeTypes?.[type]);
+	const standIns = core.standIns.filter(
+		(type) => usedTypes.has(type) && !options.nodeTypes?.[type],
+	);
 	const realNodes = core.real.filter((type) => usedTypes.has(type) && !options.nodeTypes?.[type]);
 
 	const startNode = pickStartNode(workflow, nodeTypes, options.startNode, warnings);
@@ -377,7 +409,9 @@ export async function runWorkflow(
 
 	const items = (nodeName: string, outputIndex = 0): INodeExecutionData[] => {
 		if (!workflow.getNode(nodeName)) {
-			throw new UserError(`No node "${nodeName}" in the workflow (nodes: ${Object.keys(workflow.nodes).join(', ')})`);
+			throw new UserError(
+				`No node "${nodeName}" in the workflow (nodes: ${Object.keys(workflow.nodes).join(', ')})`,
+			);
 		}
 		return outputs[nodeName]?.[outputIndex] ?? [];
 	};
@@ -386,7 +420,8 @@ export async function runWorkflow(
 		const item = items(nodeName)[itemIndex];
 		if (!item) throw new UserError(`Node "${nodeName}" has no output item ${itemIndex}`);
 		const keys = Object.keys(item.binary ?? {});
-		const key = property ?? (keys.includes('data') ? 'data' : keys.length === 1 ? keys[0] : undefined);
+		const key =
+			property ?? (keys.includes('data') ? 'data' : keys.length === 1 ? keys[0] : undefined);
 		const binaryData = key !== undefined ? item.binary?.[key] : undefined;
 		if (!binaryData) {
 			throw new UserError(
@@ -415,7 +450,11 @@ export async function runWorkflow(
 }
 
 /** A promise with its resolve/reject at hand (n8n-workflow's createDeferredPromise is gone in 2.41). */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void } {
+function deferred<T>(): {
+	promise: Promise<T>;
+	resolve: (value: T) => void;
+	reject: (error: Error) => void;
+} {
 	let resolve!: (value: T) => void;
 	let reject!: (error: Error) => void;
 	const promise = new Promise<T>((res, rej) => {

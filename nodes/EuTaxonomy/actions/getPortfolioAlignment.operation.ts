@@ -1,5 +1,11 @@
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
 
 import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
 import { holdingsBody, removedSummary } from '../../shared/holdings';
@@ -28,12 +34,14 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Summary',
 				value: 'summary',
-				description: 'One item per portfolio with every KPI as a field, e.g. taxonomy_alignment_turnover_%',
+				description:
+					'One item per portfolio with every KPI as a field, e.g. taxonomy_alignment_turnover_%',
 			},
 			{
 				name: 'Table',
 				value: 'table',
-				description: 'One item per KPI with measure, scope, excluding_sovereign_bonds and percent: ready for a chart or a sheet',
+				description:
+					'One item per KPI with measure, scope, excluding_sovereign_bonds and percent: ready for a chart or a sheet',
 			},
 		],
 		default: 'summary',
@@ -54,22 +62,31 @@ function isNoDataFound(error: unknown): boolean {
 	return answer?.statusCode === 400 && answer.said?.includes(ROUTES.taxonomy.noDataAnswer) === true;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const output = this.getNodeParameter('output', 0, 'summary') as 'summary' | 'table';
-	const groups = (prepareGroups<ItemGroup, HoldingsInput>).call(this, portfolioGroups.call(this, items), (group) => {
-		const input = readHoldingsParameters.call(this, ROUTES.taxonomy, items, group.itemIndices);
-		if (input.holdings.length === 0) {
-			throw inputError(
-				this.getNode(),
-				group.itemIndices[0],
-				`no holding is left to send${groupSuffix(group.values)}: ${
-					input.removed.length ? `all ${input.removed.length} rows are cash or have no ISIN` : 'there are no holdings'
-				}`,
-				'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value.',
-			);
-		}
-		return input;
-	});
+	const groups = (prepareGroups<ItemGroup, HoldingsInput>).call(
+		this,
+		portfolioGroups.call(this, items),
+		(group) => {
+			const input = readHoldingsParameters.call(this, ROUTES.taxonomy, items, group.itemIndices);
+			if (input.holdings.length === 0) {
+				throw inputError(
+					this.getNode(),
+					group.itemIndices[0],
+					`no holding is left to send${groupSuffix(group.values)}: ${
+						input.removed.length
+							? `all ${input.removed.length} rows are cash or have no ISIN`
+							: 'there are no holdings'
+					}`,
+					'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value.',
+				);
+			}
+			return input;
+		},
+	);
 
 	const toSend = groups.filter((group) => !group.error).length;
 	planRequests.call(this, {
@@ -78,77 +95,95 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
 	});
 
-	return await (runGroups<PreparedGroup<ItemGroup, HoldingsInput>>).call(this, items, groups, async (prepared) => {
-		if (prepared.error) throw prepared.error;
-		const { holdings, removed } = prepared.input!;
-		const { values } = prepared.group;
-		const first = prepared.itemIndices[0] ?? 0;
-		const pairedItem = pairedTo(prepared.itemIndices);
-		const counts = { holdings_count: holdings.length, ...removedSummary(removed) } as IDataObject;
+	return await (runGroups<PreparedGroup<ItemGroup, HoldingsInput>>).call(
+		this,
+		items,
+		groups,
+		async (prepared) => {
+			if (prepared.error) throw prepared.error;
+			const { holdings, removed } = prepared.input!;
+			const { values } = prepared.group;
+			const first = prepared.itemIndices[0] ?? 0;
+			const pairedItem = pairedTo(prepared.itemIndices);
+			const counts = { holdings_count: holdings.length, ...removedSummary(removed) } as IDataObject;
 
-		let kpis: IDataObject;
-		try {
-			const body = await apiRequest.call(this, ROUTES.taxonomy, {
-				body: { holdings: holdingsBody(holdings) },
-				itemIndex: first,
-			});
-			const data = (body as IDataObject | undefined)?.data;
-			kpis = data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
-		} catch (error) {
-			if (!isNoDataFound(error)) throw asNodeError(this.getNode(), error);
-			const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings.length} holding${
-				holdings.length === 1 ? ' has' : 's has'
-			} taxonomy data or a market value`;
-			const explanation = `The API answered "${ROUTES.taxonomy.noDataAnswer}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
-			if (!this.continueOnFail()) {
-				throw new NodeApiError(this.getNode(), { message: ROUTES.taxonomy.noDataAnswer } as JsonObject, {
-					message,
-					description: explanation,
-					httpCode: '400',
+			let kpis: IDataObject;
+			try {
+				const body = await apiRequest.call(this, ROUTES.taxonomy, {
+					body: { holdings: holdingsBody(holdings) },
 					itemIndex: first,
 				});
+				const data = (body as IDataObject | undefined)?.data;
+				kpis =
+					data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
+			} catch (error) {
+				if (!isNoDataFound(error)) throw asNodeError(this.getNode(), error);
+				const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings.length} holding${
+					holdings.length === 1 ? ' has' : 's has'
+				} taxonomy data or a market value`;
+				const explanation = `The API answered "${ROUTES.taxonomy.noDataAnswer}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
+				if (!this.continueOnFail()) {
+					throw new NodeApiError(
+						this.getNode(),
+						{ message: ROUTES.taxonomy.noDataAnswer } as JsonObject,
+						{
+							message,
+							description: explanation,
+							httpCode: '400',
+							itemIndex: first,
+						},
+					);
+				}
+				const json: IDataObject = {
+					...values,
+					found: false,
+					message,
+					error_details: explanation,
+					...counts,
+				};
+				if (output === 'table') delete json.removed_rows;
+				return [{ json, pairedItem }];
 			}
-			const json: IDataObject = { ...values, found: false, message, error_details: explanation, ...counts };
-			if (output === 'table') delete json.removed_rows;
-			return [{ json, pairedItem }];
-		}
 
-		if (output === 'table') {
-			// The API may leave out any KPI: an answer without any still gives the group one row, so its items are not lost.
-			if (Object.keys(kpis).length === 0) {
-				return [
-					{
+			if (output === 'table') {
+				// The API may leave out any KPI: an answer without any still gives the group one row, so its items are not lost.
+				if (Object.keys(kpis).length === 0) {
+					return [
+						{
+							json: {
+								...values,
+								measure: null,
+								scope: null,
+								excluding_sovereign_bonds: null,
+								percent: null,
+								kpi: null,
+								holdings_count: counts.holdings_count,
+								removed_count: counts.removed_count,
+							},
+							pairedItem,
+						},
+					];
+				}
+				return Object.entries(kpis).map(([key, percent]) => {
+					const { kpi, measure, scope, excluding_sovereign_bonds } = parseTaxonomyKpi(key);
+					return {
 						json: {
 							...values,
-							measure: null,
-							scope: null,
-							excluding_sovereign_bonds: null,
-							percent: null,
-							kpi: null,
+							measure,
+							scope,
+							excluding_sovereign_bonds,
+							percent: percent ?? null,
+							kpi,
 							holdings_count: counts.holdings_count,
 							removed_count: counts.removed_count,
 						},
 						pairedItem,
-					},
-				];
+					};
+				});
 			}
-			return Object.entries(kpis).map(([key, percent]) => {
-				const { kpi, measure, scope, excluding_sovereign_bonds } = parseTaxonomyKpi(key);
-				return {
-					json: {
-						...values,
-						measure,
-						scope,
-						excluding_sovereign_bonds,
-						percent: percent ?? null,
-						kpi,
-						holdings_count: counts.holdings_count,
-						removed_count: counts.removed_count,
-					},
-					pairedItem,
-				};
-			});
-		}
-		return [{ json: { ...values, found: true, ...kpis, ...counts }, pairedItem }];
-	}, (done) => `${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their alignment before the run stopped; nothing is output when the node stops with an error.`);
+			return [{ json: { ...values, found: true, ...kpis, ...counts }, pairedItem }];
+		},
+		(done) =>
+			`${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their alignment before the run stopped; nothing is output when the node stops with an error.`,
+	);
 }

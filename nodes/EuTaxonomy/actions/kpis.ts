@@ -36,7 +36,12 @@ const KPI_KEY =
 export function parseTaxonomyKpi(key: string): TaxonomyKpi {
 	const match = KPI_KEY.exec(key);
 	if (!match) {
-		return { kpi: key, measure: null, scope: null, excluding_sovereign_bonds: key.includes('excluding_sovereign_bonds') };
+		return {
+			kpi: key,
+			measure: null,
+			scope: null,
+			excluding_sovereign_bonds: key.includes('excluding_sovereign_bonds'),
+		};
 	}
 	const [, eligible, subScope, measure, excluding] = match;
 	return {

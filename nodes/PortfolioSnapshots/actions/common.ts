@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { MAX_IDENTIFIER_LENGTH } from '../../shared/constants';
 import { asNodeError, inputError } from '../../shared/errors';
@@ -16,7 +21,8 @@ export const portfolioLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The stored portfolio. Each input item may name another one (use an expression in By Identifier mode).',
+	description:
+		'The stored portfolio. Each input item may name another one (use an expression in By Identifier mode).',
 	modes: [
 		{
 			displayName: 'From List',
@@ -122,7 +128,11 @@ export async function perItem<T>(
 		breakdown: `${toSend.toLocaleString('en-US')} item${toSend === 1 ? '' : 's'} × 1 request`,
 		fewerRequests: 'send fewer items per run (for example through a Loop Over Items node)',
 	});
-	const tasks = prepared.map((entry, itemIndex) => ({ entry, itemIndex, itemIndices: [itemIndex] }));
+	const tasks = prepared.map((entry, itemIndex) => ({
+		entry,
+		itemIndex,
+		itemIndices: [itemIndex],
+	}));
 	return await (runGroups<(typeof tasks)[number]>).call(
 		this,
 		items,

@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
@@ -8,7 +13,11 @@ import { holdingsBody, removedSummary } from '../../shared/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
 import type { ItemGroup } from '../../shared/grouping';
-import { readHoldingsParameters, readSnapshotDateParameter, readTextParameter } from '../../shared/parameters';
+import {
+	readHoldingsParameters,
+	readSnapshotDateParameter,
+	readTextParameter,
+} from '../../shared/parameters';
 import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
@@ -31,7 +40,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. global-equity or {{ $json.portfolio_id }}',
-		description: 'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted.',
+		description:
+			'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted.',
 		hint: 'Use the same ID every quarter to build up the history of one portfolio. Update and Delete Snapshot then find it in their portfolio list.',
 	},
 	{
@@ -41,7 +51,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Global Equity Fund',
-		description: 'Shown in the vendor\'s application. Only used when the portfolio is first created; rename it later with the Update operation.',
+		description:
+			"Shown in the vendor's application. Only used when the portfolio is first created; rename it later with the Update operation.",
 	},
 	{
 		displayName: 'Currency',
@@ -58,7 +69,8 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		required: true,
-		description: 'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused.',
+		description:
+			'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused.',
 		hint: 'Any date in the quarter: the snapshot is stored at the quarter end (shown in the output). For holdings as of today, use {{ $today }}.',
 	},
 	...holdingsProperties(ROUTES.createSnapshot),
@@ -81,19 +93,24 @@ interface PreparedGroup {
 	removed: RemovedRow[];
 }
 
-type Checked = { ok: true; prepared: PreparedGroup } | { ok: false; group: ItemGroup; error: Error };
+type Checked =
+	| { ok: true; prepared: PreparedGroup }
+	| { ok: false; group: ItemGroup; error: Error };
 type CheckedGroup = Checked & { itemIndices: number[] };
 
 const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{2})/i;
-
-
 
 /**
  * The name the portfolio has after the request. The API keeps the name a portfolio was created with on an update,
  * so the name sent is only the portfolio's name when the API says so (a name in its answer) or when it created the
  * portfolio; otherwise `name` is the one known from this run, or null, and `name_note` says the sent one was not applied.
  */
-function portfolioName(body: IDataObject, outcome: string | null, sent: string, known: string | undefined): IDataObject {
+function portfolioName(
+	body: IDataObject,
+	outcome: string | null,
+	sent: string,
+	known: string | undefined,
+): IDataObject {
 	const answered = typeof body.name === 'string' && body.name ? body.name : undefined;
 	const name = answered ?? (outcome === 'created' ? sent : known);
 	const result: IDataObject = { name: name ?? null, name_in_request: sent };
@@ -106,14 +123,21 @@ function portfolioName(body: IDataObject, outcome: string | null, sent: string, 
 }
 
 /** Every check the API would make on one group's request, made locally so nothing is sent for a bad group. */
-function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], group: ItemGroup): PreparedGroup {
+function prepareGroup(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	group: ItemGroup,
+): PreparedGroup {
 	const node = this.getNode();
 	const itemIndex = group.itemIndices[0];
 	const shown = describeGroupValues(group.values, 40);
 	const where = shown ? `Item ${itemIndex} (first of the group ${shown})` : `Item ${itemIndex}`;
-	const fail = (message: string, fix: string) => inputError(node, itemIndex, message, fix, { where });
+	const fail = (message: string, fix: string) =>
+		inputError(node, itemIndex, message, fix, { where });
 
-	const portfolioId = readTextParameter.call(this, 'portfolioId', itemIndex, 'Portfolio ID', { where });
+	const portfolioId = readTextParameter.call(this, 'portfolioId', itemIndex, 'Portfolio ID', {
+		where,
+	});
 	if (!portfolioId) {
 		throw fail(
 			'Portfolio ID is empty',
@@ -123,7 +147,7 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 	if (portfolioId.length > MAX_CLIENT_ID_LENGTH) {
 		throw fail(
 			`Portfolio ID is ${portfolioId.length} characters long ("${showValue(portfolioId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
-			'The API returns the ID inside the portfolio\'s identifier, which Update and Delete put in the address of the request: a long one would be refused there. Use a short ID such as global-equity, or check what is mapped to Portfolio ID.',
+			"The API returns the ID inside the portfolio's identifier, which Update and Delete put in the address of the request: a long one would be refused there. Use a short ID such as global-equity, or check what is mapped to Portfolio ID.",
 		);
 	}
 	if (!PORTFOLIO_ID.test(portfolioId)) {
@@ -133,25 +157,53 @@ function prepareGroup(this: IExecuteFunctions, items: INodeExecutionData[], grou
 		);
 	}
 
-	const name = readTextParameter.call(this, 'portfolioName', itemIndex, 'Portfolio Name', { where });
-	if (!name) throw fail('Portfolio Name is empty', 'Give the portfolio a name, e.g. {{ $json.portfolio_name }}.');
+	const name = readTextParameter.call(this, 'portfolioName', itemIndex, 'Portfolio Name', {
+		where,
+	});
+	if (!name)
+		throw fail(
+			'Portfolio Name is empty',
+			'Give the portfolio a name, e.g. {{ $json.portfolio_name }}.',
+		);
 
 	const snapshot = readSnapshotDateParameter.call(this, itemIndex, { where });
 
-	const currency = readIsoCurrency(node, readTextParameter.call(this, 'currency', itemIndex, 'Currency', { where }) || 'USD', itemIndex, {
-		label: 'Currency',
-		where,
-		fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead.',
-	});
+	const currency = readIsoCurrency(
+		node,
+		readTextParameter.call(this, 'currency', itemIndex, 'Currency', { where }) || 'USD',
+		itemIndex,
+		{
+			label: 'Currency',
+			where,
+			fix: 'Use a code such as USD, EUR or SEK: the API would create the portfolio in EUR instead.',
+		},
+	);
 
-	const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.createSnapshot, items, group.itemIndices);
+	const { holdings, removed } = readHoldingsParameters.call(
+		this,
+		ROUTES.createSnapshot,
+		items,
+		group.itemIndices,
+	);
 	if (holdings.length === 0) {
 		throw fail(
-			removed.length ? `none of the ${removed.length} holdings can be stored (${removed[0].reason}, ...)` : 'there are no holdings',
+			removed.length
+				? `none of the ${removed.length} holdings can be stored (${removed[0].reason}, ...)`
+				: 'there are no holdings',
 			'A snapshot needs at least one holding with a name, a currency and a non-zero market value.',
 		);
 	}
-	return { group, where, portfolioId, name, currency, date: snapshot.date, quarterEnd: snapshot.quarterEnd, holdings, removed };
+	return {
+		group,
+		where,
+		portfolioId,
+		name,
+		currency,
+		date: snapshot.date,
+		quarterEnd: snapshot.quarterEnd,
+		holdings,
+		removed,
+	};
 }
 
 /**
@@ -170,9 +222,12 @@ function refuseSameQuarter(this: IExecuteFunctions, checked: Checked[]): void {
 		const [first] = clash;
 		const dates = [...new Set(clash.map((p) => p.date))].join(', ');
 		const message = `${clash.map((p) => p.where).join(' and ')} would all store portfolio "${first.portfolioId}" at the same quarter end ${first.quarterEnd} (snapshot dates ${dates}); each would silently replace the one before`;
-		const fix = 'A portfolio holds one snapshot per quarter. Put all holdings of a quarter in one group (one date per portfolio and quarter), or correct the Snapshot Date or Portfolio ID of the groups named.';
+		const fix =
+			'A portfolio holds one snapshot per quarter. Put all holdings of a quarter in one group (one date per portfolio and quarter), or correct the Snapshot Date or Portfolio ID of the groups named.';
 		for (const prepared of clash) {
-			const error = inputError(this.getNode(), prepared.group.itemIndices[0], message, fix, { where: '' });
+			const error = inputError(this.getNode(), prepared.group.itemIndices[0], message, fix, {
+				where: '',
+			});
 			if (!this.continueOnFail()) throw error;
 			const index = checked.findIndex((entry) => entry.ok && entry.prepared === prepared);
 			checked[index] = { ok: false, group: prepared.group, error };
@@ -180,7 +235,10 @@ function refuseSameQuarter(this: IExecuteFunctions, checked: Checked[]): void {
 	}
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const groups = portfolioGroups.call(this, items);
 
 	// Every group is checked before the first request, so a bad group cannot leave half a history stored.
@@ -207,42 +265,59 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		itemIndices: (entry.ok ? entry.prepared.group : entry.group).itemIndices,
 	}));
 	const describeStored = (done: CheckedGroup[], failed: CheckedGroup) => {
-		const names = done.flatMap((entry) => (entry.ok ? [`${entry.prepared.portfolioId} at ${entry.prepared.quarterEnd}`] : []));
+		const names = done.flatMap((entry) =>
+			entry.ok ? [`${entry.prepared.portfolioId} at ${entry.prepared.quarterEnd}`] : [],
+		);
 		return `${failed.ok ? `${failed.prepared.where}: not stored. ` : ''}${names.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${names.length ? ` (${listNames(names)})` : ''}; running again is safe, as each snapshot replaces the one of its quarter.`;
 	};
-	return await (runGroups<CheckedGroup>).call(this, items, runs, async (entry) => {
-		if (!entry.ok) throw entry.error;
-		const { prepared } = entry;
-		const itemIndex = prepared.group.itemIndices[0];
-		const { body, settled } = await (apiRequestSettled<IDataObject>).call(this, ROUTES.createSnapshot, prepared, {
-			body: {
-				identifier: prepared.portfolioId,
-				name: prepared.name,
-				currency: prepared.currency,
-				snapshot_at: prepared.date,
-				holdings: holdingsBody(prepared.holdings),
-			},
-			itemIndex,
-		});
-		const message = settled ? settled.message : responseMessage(body);
-		const parsed = message && !settled ? CREATE_MESSAGE.exec(message) : null;
-		const outcome = settled ? settled.outcome : parsed ? (parsed[1].toLowerCase() as 'created' | 'updated') : null;
-		if (outcome === 'created') knownNames.set(prepared.portfolioId, prepared.name);
-		return [
-			{
-				json: {
-					identifier: responseIdentifier(body, null),
-					message,
-					outcome,
-					quarter_end: parsed ? parsed[2] : prepared.quarterEnd,
-					snapshot_date: prepared.date,
-					holdings_count: prepared.holdings.length,
-					portfolio_id: prepared.portfolioId,
-					...portfolioName(body, outcome, prepared.name, knownNames.get(prepared.portfolioId)),
-					...removedSummary(prepared.removed),
+	return await (runGroups<CheckedGroup>).call(
+		this,
+		items,
+		runs,
+		async (entry) => {
+			if (!entry.ok) throw entry.error;
+			const { prepared } = entry;
+			const itemIndex = prepared.group.itemIndices[0];
+			const { body, settled } = await (apiRequestSettled<IDataObject>).call(
+				this,
+				ROUTES.createSnapshot,
+				prepared,
+				{
+					body: {
+						identifier: prepared.portfolioId,
+						name: prepared.name,
+						currency: prepared.currency,
+						snapshot_at: prepared.date,
+						holdings: holdingsBody(prepared.holdings),
+					},
+					itemIndex,
 				},
-				pairedItem: pairedTo(prepared.group.itemIndices),
-			},
-		];
-	}, describeStored);
+			);
+			const message = settled ? settled.message : responseMessage(body);
+			const parsed = message && !settled ? CREATE_MESSAGE.exec(message) : null;
+			const outcome = settled
+				? settled.outcome
+				: parsed
+					? (parsed[1].toLowerCase() as 'created' | 'updated')
+					: null;
+			if (outcome === 'created') knownNames.set(prepared.portfolioId, prepared.name);
+			return [
+				{
+					json: {
+						identifier: responseIdentifier(body, null),
+						message,
+						outcome,
+						quarter_end: parsed ? parsed[2] : prepared.quarterEnd,
+						snapshot_date: prepared.date,
+						holdings_count: prepared.holdings.length,
+						portfolio_id: prepared.portfolioId,
+						...portfolioName(body, outcome, prepared.name, knownNames.get(prepared.portfolioId)),
+						...removedSummary(prepared.removed),
+					},
+					pairedItem: pairedTo(prepared.group.itemIndices),
+				},
+			];
+		},
+		describeStored,
+	);
 }

@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { SnapshotDate } from '../../shared/dates';
 import { requestOptions } from '../../shared/descriptions';
@@ -24,7 +29,8 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		required: true,
-		description: 'Any date in the quarter whose snapshot to delete (snapshots are stored at quarter ends). Deleting the last listed snapshot deletes the portfolio.',
+		description:
+			'Any date in the quarter whose snapshot to delete (snapshots are stored at quarter ends). Deleting the last listed snapshot deletes the portfolio.',
 		hint: 'Any date in the quarter to delete. Deleting the only remaining snapshot deletes the whole portfolio.',
 	},
 	requestOptions,
@@ -43,11 +49,16 @@ const OUTCOMES: Record<string, DeleteOutcome> = {
 };
 
 function deleteOutcome(message: string | null): DeleteOutcome | null {
-	return message === null ? null : (OUTCOMES[message.trim().replace(/\.$/, '').toLowerCase()] ?? null);
+	return message === null
+		? null
+		: (OUTCOMES[message.trim().replace(/\.$/, '').toLowerCase()] ?? null);
 }
 
 /** DELETE per input item: each item may name another portfolio and quarter. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await (perItem<{ identifier: string; snapshot: SnapshotDate }>).call(
 		this,
 		items,

@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { numberParameterValue, textParameterValue } from '../../shared/parameters';
 import { parsePortfolioListing } from '../../shared/methods';
@@ -51,11 +56,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const returnAll = this.getNodeParameter('returnAll', 0, false) as boolean;
 	const limit = returnAll
 		? Infinity
-		: (numberParameterValue(this.getNode(), this.getNodeParameter('limit', 0, 50), 0, 'Limit', { min: 1, integer: true }) ?? 50);
+		: (numberParameterValue(this.getNode(), this.getNodeParameter('limit', 0, 50), 0, 'Limit', {
+				min: 1,
+				integer: true,
+			}) ?? 50);
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const needle = textParameterValue(this.getNode(), options.nameContains, 0, 'Options > Name Contains').toLowerCase();
+	const needle = textParameterValue(
+		this.getNode(),
+		options.nameContains,
+		0,
+		'Options > Name Contains',
+	).toLowerCase();
 
-	const { members, funds } = parsePortfolioListing(await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex: 0 }));
+	const { members, funds } = parsePortfolioListing(
+		await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex: 0 }),
+	);
 	return funds
 		.filter((fund) => !needle || fund.name.toLowerCase().includes(needle))
 		.slice(0, limit)

@@ -8,7 +8,11 @@ import * as getMany from './getMany.operation';
 import * as update from './update.operation';
 
 /** The values of the node's Operation option: test/package.test.ts checks they are exactly the ones routed here. */
-export type PortfolioSnapshotsOperation = 'createOrUpdateSnapshot' | 'getMany' | 'update' | 'deleteSnapshot';
+export type PortfolioSnapshotsOperation =
+	| 'createOrUpdateSnapshot'
+	| 'getMany'
+	| 'update'
+	| 'deleteSnapshot';
 
 export const operations: Record<PortfolioSnapshotsOperation, Operation> = {
 	createOrUpdateSnapshot,

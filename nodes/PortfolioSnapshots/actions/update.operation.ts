@@ -1,5 +1,10 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
 import { requestOptions } from '../../shared/descriptions';
@@ -7,7 +12,13 @@ import { textParameterValue } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
-import { perItem, portfolioLocator, readPortfolioIdentifier, responseIdentifier, responseMessage } from './common';
+import {
+	perItem,
+	portfolioLocator,
+	readPortfolioIdentifier,
+	responseIdentifier,
+	responseMessage,
+} from './common';
 
 const displayOptions = { show: { operation: ['update'] } };
 
@@ -58,30 +69,57 @@ function prepare(this: IExecuteFunctions, itemIndex: number): PreparedUpdate {
 	if (fields.name !== undefined) {
 		const name = textParameterValue(node, fields.name, itemIndex, 'Update Fields > Name');
 		if (!name) {
-			throw inputError(node, itemIndex, 'Update Fields > Name is empty', 'Give the new name, or remove the Name field to keep the current one.');
+			throw inputError(
+				node,
+				itemIndex,
+				'Update Fields > Name is empty',
+				'Give the new name, or remove the Name field to keep the current one.',
+			);
 		}
 		changes.name = name;
 	}
 	if (fields.currency !== undefined) {
-		changes.currency = readIsoCurrency(node, textParameterValue(node, fields.currency, itemIndex, 'Update Fields > Currency'), itemIndex, {
-			label: 'Update Fields > Currency',
-			fix: 'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK.',
-		});
+		changes.currency = readIsoCurrency(
+			node,
+			textParameterValue(node, fields.currency, itemIndex, 'Update Fields > Currency'),
+			itemIndex,
+			{
+				label: 'Update Fields > Currency',
+				fix: 'The API would ignore it and keep the current currency. Use a code such as USD, EUR or SEK.',
+			},
+		);
 	}
 	if (Object.keys(changes).length === 0) {
-		throw inputError(node, itemIndex, 'nothing to update', 'Add Name and/or Currency under Update Fields.');
+		throw inputError(
+			node,
+			itemIndex,
+			'nothing to update',
+			'Add Name and/or Currency under Update Fields.',
+		);
 	}
 	return { identifier, changes };
 }
 
 /** PUT per input item: each item may name another portfolio. */
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await (perItem<PreparedUpdate>).call(this, items, (itemIndex) => prepare.call(this, itemIndex), async ({ identifier, changes }, itemIndex) => {
-		const body = await (apiRequest<IDataObject>).call(this, ROUTES.updatePortfolio, { identifier, body: { ...changes }, itemIndex });
-		return {
-			identifier: responseIdentifier(body, identifier),
-			message: responseMessage(body),
-			...changes,
-		};
-	});
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await (perItem<PreparedUpdate>).call(
+		this,
+		items,
+		(itemIndex) => prepare.call(this, itemIndex),
+		async ({ identifier, changes }, itemIndex) => {
+			const body = await (apiRequest<IDataObject>).call(this, ROUTES.updatePortfolio, {
+				identifier,
+				body: { ...changes },
+				itemIndex,
+			});
+			return {
+				identifier: responseIdentifier(body, identifier),
+				message: responseMessage(body),
+				...changes,
+			};
+		},
+	);
 }

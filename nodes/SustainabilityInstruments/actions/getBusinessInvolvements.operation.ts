@@ -1,11 +1,21 @@
 import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { numberParameterValue } from '../../shared/parameters';
 import { ROUTES } from '../../shared/routes';
 import { isinOfDataEntry } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
-import { executeInstrumentOperation, hasAnyValue, instrumentOptions, instrumentProperties } from './lookup';
+import {
+	executeInstrumentOperation,
+	hasAnyValue,
+	instrumentOptions,
+	instrumentProperties,
+} from './lookup';
 
 const minimumThreshold: INodeProperties = {
 	displayName: 'Minimum Threshold',
@@ -13,19 +23,20 @@ const minimumThreshold: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 0,
-	description: "Sent to the API as minimum_threshold, which filters the involvements it reports (the vendor's documentation does not define the scale)",
+	description:
+		"Sent to the API as minimum_threshold, which filters the involvements it reports (the vendor's documentation does not define the scale)",
 	hint: 'Leave at 0 to get every involvement',
 };
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['getBusinessInvolvements'] } }, [
-	...instrumentProperties,
-	minimumThreshold,
-	instrumentOptions,
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { operation: ['getBusinessInvolvements'] } },
+	[...instrumentProperties, minimumThreshold, instrumentOptions],
+);
 
 /** Scores as they are; involvements flattened to `<category>_weight` and `<category>_count` when simplifying. */
 function toResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {
-	const { business_involvements: involvements, ...scores } = (entry.sustainability_data ?? {}) as IDataObject;
+	const { business_involvements: involvements, ...scores } = (entry.sustainability_data ??
+		{}) as IDataObject;
 	const result: IDataObject = {
 		isin: entry.metadata?.isin ?? null,
 		found: hasAnyValue(entry.sustainability_data),
@@ -37,14 +48,20 @@ function toResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {
 		return result;
 	}
 	for (const [category, value] of Object.entries((involvements ?? {}) as IDataObject)) {
-		const { weight = null, count = null } = (value ?? {}) as { weight?: number | null; count?: number | null };
+		const { weight = null, count = null } = (value ?? {}) as {
+			weight?: number | null;
+			count?: number | null;
+		};
 		result[`${category}_weight`] = weight;
 		result[`${category}_count`] = count;
 	}
 	return result;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<InstrumentDataEntry>).call(this, items, {
 		route: ROUTES.businessInvolvements,
 		resultKey: 'business_involvements',
@@ -53,7 +70,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		toResult,
 		extraBody(this: IExecuteFunctions) {
 			const raw = this.getNodeParameter('minimumThreshold', 0, 0) as unknown;
-			const threshold = numberParameterValue(this.getNode(), raw, 0, 'Minimum Threshold', { min: 0 }) ?? 0;
+			const threshold =
+				numberParameterValue(this.getNode(), raw, 0, 'Minimum Threshold', { min: 0 }) ?? 0;
 			return threshold > 0 ? { minimum_threshold: threshold } : {};
 		},
 	});

@@ -6,12 +6,15 @@ import { isinOfDataEntry, measuresResult } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
 import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { operation: ['getPaiIndicators'] } }, [
-	...instrumentProperties,
-	instrumentOptions,
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { operation: ['getPaiIndicators'] } },
+	[...instrumentProperties, instrumentOptions],
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await (executeInstrumentOperation<InstrumentDataEntry>).call(this, items, {
 		route: ROUTES.paiIndicators,
 		resultKey: 'pai',

@@ -1,8 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { batchSettings, lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
-import { batchingOptions, invalidIsinsProperty, maxRequestsOption, maxThrottleWaitOption } from '../../shared/descriptions';
+import {
+	batchingOptions,
+	invalidIsinsProperty,
+	maxRequestsOption,
+	maxThrottleWaitOption,
+} from '../../shared/descriptions';
 import { compactKey } from '../../shared/holdings';
 import { numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
@@ -43,7 +53,8 @@ export const instrumentProperties: INodeProperties[] = [
 		default: 'isin',
 		required: true,
 		placeholder: 'isin',
-		description: 'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
+		description:
+			'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
 		displayOptions: { show: { isinSource: ['field'] } },
 	},
 	{
@@ -81,7 +92,8 @@ export const instrumentProperties: INodeProperties[] = [
 		name: 'simplify',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
+		description:
+			'Whether to return flat columns ready for a spreadsheet: values and units side by side (scope_1_emissions, scope_1_emissions_unit) and, when adding to input items, columns prefixed with the operation (e.g. sfdr_classification) instead of a nested object',
 		hint: 'Turn on to write the results straight into a sheet: one flat column per value',
 	},
 ];
@@ -117,7 +129,10 @@ function readField(json: IDataObject, field: string): unknown {
 	if (field.includes('.')) {
 		let value: unknown = json;
 		for (const part of field.split('.')) {
-			value = value && typeof value === 'object' && hasOwn(value, part) ? (value as IDataObject)[part] : undefined;
+			value =
+				value && typeof value === 'object' && hasOwn(value, part)
+					? (value as IDataObject)[part]
+					: undefined;
 		}
 		if (value !== undefined) return value;
 	}
@@ -136,11 +151,22 @@ export async function executeInstrumentOperation<TEntry>(
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const invalidPolicy = (options.invalidIsins as string | undefined) ?? 'fail';
-	const outputMode = source === 'list' ? 'perInstrument' : (this.getNodeParameter('outputMode', 0, 'addToItems') as string);
+	const outputMode =
+		source === 'list'
+			? 'perInstrument'
+			: (this.getNodeParameter('outputMode', 0, 'addToItems') as string);
 
 	// Options and extra body fields an expression may set, checked before anything is sent.
-	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', { min: 1, max: MAX_INSTRUMENTS_PER_REQUEST, integer: true });
-	const concurrency = numberParameterValue(node, options.concurrency, 0, 'Options > Concurrency', { min: 1, max: 8, integer: true });
+	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
+		min: 1,
+		max: MAX_INSTRUMENTS_PER_REQUEST,
+		integer: true,
+	});
+	const concurrency = numberParameterValue(node, options.concurrency, 0, 'Options > Concurrency', {
+		min: 1,
+		max: 8,
+		integer: true,
+	});
 	const extraBody = spec.extraBody?.call(this);
 
 	// Each item's ISIN, checked locally before any request is spent.
@@ -156,7 +182,8 @@ export async function executeInstrumentOperation<TEntry>(
 				return why ? { problem: `invalid ISIN: ${why}`, unsendable: true } : { isin };
 			});
 	} else {
-		const field = readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
+		const field =
+			readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
 		perItem = items.map((item) => {
 			const raw = readField(item.json, field);
 			const isin = normalizeIsin(raw);
@@ -167,8 +194,11 @@ export async function executeInstrumentOperation<TEntry>(
 	}
 	for (let index = 0; index < perItem.length; index++) {
 		const entry = perItem[index];
-		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send')) continue;
-		const reason = entry.unsendable ? entry.problem! : `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
+		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send'))
+			continue;
+		const reason = entry.unsendable
+			? entry.problem!
+			: `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
 		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
 			throw inputError(
 				node,
@@ -187,12 +217,19 @@ export async function executeInstrumentOperation<TEntry>(
 	const isins = new Set<string>();
 	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
 	if (isins.size === 0 && !spec.emptyIsAllowed) {
-		const what = source === 'list' ? 'The ISINs list is empty' : items.length === 0 ? 'There are no input items' : 'No input item has an ISIN';
+		const what =
+			source === 'list'
+				? 'The ISINs list is empty'
+				: items.length === 0
+					? 'There are no input items'
+					: 'No input item has an ISIN';
 		throw inputError(
 			node,
 			undefined,
 			`${what}: the ${spec.route.label} needs at least one instrument`,
-			source === 'list' ? 'Type at least one ISIN.' : 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
+			source === 'list'
+				? 'Type at least one ISIN.'
+				: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
 		);
 	}
 
@@ -205,12 +242,18 @@ export async function executeInstrumentOperation<TEntry>(
 
 	// One result per ISIN the API answered for, made as the answers arrive; under continueOnFail the ISINs of a
 	// failed batch come back with its error.
-	const { byIsin: results, failed } = await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
-		batchSize,
-		concurrency,
-		extraBody,
-		toValue: (entry) => spec.toResult(entry, simplify),
-	});
+	const { byIsin: results, failed } = await (lookupInstruments<TEntry, IDataObject>).call(
+		this,
+		spec.route,
+		isins,
+		spec.isinOf,
+		{
+			batchSize,
+			concurrency,
+			extraBody,
+			toValue: (entry) => spec.toResult(entry, simplify),
+		},
+	);
 
 	// ISINs the API did not answer get the same columns, empty: the columns of all results (in input order),
 	// worked out only when an empty result is needed (usually none is).
@@ -218,7 +261,8 @@ export async function executeInstrumentOperation<TEntry>(
 	const emptyResult = (isin: string | null, problem?: string): IDataObject => {
 		if (!columns) {
 			columns = new Set<string>();
-			for (const asked of isins) for (const key of Object.keys(results.get(asked) ?? {})) columns.add(key);
+			for (const asked of isins)
+				for (const key of Object.keys(results.get(asked) ?? {})) columns.add(key);
 		}
 		const result: IDataObject = {};
 		for (const key of columns) result[key] = null;
@@ -227,7 +271,9 @@ export async function executeInstrumentOperation<TEntry>(
 		return result;
 	};
 	const resultFor = (entry: ItemIsin): IDataObject =>
-		entry.isin ? (results.get(entry.isin) ?? emptyResult(entry.isin)) : emptyResult(null, entry.problem);
+		entry.isin
+			? (results.get(entry.isin) ?? emptyResult(entry.isin))
+			: emptyResult(null, entry.problem);
 
 	if (outputMode === 'perInstrument') {
 		// Items without a usable ISIN each stay a row of their own, so nothing is dropped.
@@ -240,7 +286,10 @@ export async function executeInstrumentOperation<TEntry>(
 			else rows.set(key, { entry, items: new Set([itemIndex]) });
 		});
 		return [...rows.values()].map(({ entry, items: paired }) => ({
-			json: entry.isin && failed.has(entry.isin) ? { isin: entry.isin, ...errorJson(failed.get(entry.isin)!) } : resultFor(entry),
+			json:
+				entry.isin && failed.has(entry.isin)
+					? { isin: entry.isin, ...errorJson(failed.get(entry.isin)!) }
+					: resultFor(entry),
 			pairedItem: [...paired].map((item) => ({ item })),
 		}));
 	}
@@ -250,7 +299,10 @@ export async function executeInstrumentOperation<TEntry>(
 		const json = copyJson(item.json);
 		const failure = entry.isin ? failed.get(entry.isin) : undefined;
 		if (failure) {
-			const out: INodeExecutionData = { json: Object.assign(json, errorJson(failure)), pairedItem: { item: index } };
+			const out: INodeExecutionData = {
+				json: Object.assign(json, errorJson(failure)),
+				pairedItem: { item: index },
+			};
 			if (item.binary) out.binary = item.binary;
 			return out;
 		}
@@ -270,10 +322,19 @@ export async function executeInstrumentOperation<TEntry>(
 }
 
 /** `{value, unit}` pairs as `name: value` and `name_unit: unit` when simplifying. */
-export function flattenMeasures(data: IDataObject | null | undefined, simplify: boolean): IDataObject {
+export function flattenMeasures(
+	data: IDataObject | null | undefined,
+	simplify: boolean,
+): IDataObject {
 	const result: IDataObject = {};
 	for (const [name, measure] of Object.entries(data ?? {})) {
-		if (simplify && measure && typeof measure === 'object' && !Array.isArray(measure) && 'value' in measure) {
+		if (
+			simplify &&
+			measure &&
+			typeof measure === 'object' &&
+			!Array.isArray(measure) &&
+			'value' in measure
+		) {
 			const { value, unit } = measure as { value: unknown; unit?: unknown };
 			result[name] = value as IDataObject[string];
 			result[`${name}_unit`] = (unit ?? null) as IDataObject[string];

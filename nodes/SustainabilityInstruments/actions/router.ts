@@ -8,7 +8,11 @@ import * as getPaiIndicators from './getPaiIndicators.operation';
 import * as getSfdrClassification from './getSfdrClassification.operation';
 
 /** The values of the node's Operation option: test/package.test.ts checks they are exactly the ones routed here. */
-export type SustainabilityInstrumentsOperation = 'getSfdrClassification' | 'getPaiIndicators' | 'getBusinessInvolvements' | 'getEsgData';
+export type SustainabilityInstrumentsOperation =
+	| 'getSfdrClassification'
+	| 'getPaiIndicators'
+	| 'getBusinessInvolvements'
+	| 'getEsgData';
 
 export const operations: Record<SustainabilityInstrumentsOperation, Operation> = {
 	getSfdrClassification,

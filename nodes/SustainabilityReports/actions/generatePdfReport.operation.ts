@@ -15,12 +15,22 @@ import {
 	REPORT_TYPES,
 } from '../../shared/constants';
 import { lastCompletedQuarterEnd } from '../../shared/dates';
-import { groupByProperty, holdingsProperties, methodologyProperty, requestOptions } from '../../shared/descriptions';
+import {
+	groupByProperty,
+	holdingsProperties,
+	methodologyProperty,
+	requestOptions,
+} from '../../shared/descriptions';
 import { holdingsBody, removedSummary } from '../../shared/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
 import type { ItemGroup } from '../../shared/grouping';
-import { readHoldingsParameters, readMethodologyId, readSnapshotDateParameter, readTextParameter } from '../../shared/parameters';
+import {
+	readHoldingsParameters,
+	readMethodologyId,
+	readSnapshotDateParameter,
+	readTextParameter,
+} from '../../shared/parameters';
 import { asNodeError, findRequestId, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
@@ -78,7 +88,9 @@ const properties: INodeProperties[] = [
 		name: 'benchmarkIndex',
 		type: 'options',
 		options: [
-			...[...BENCHMARK_INDICES].sort((a, b) => a.localeCompare(b)).map((index) => ({ name: index, value: index })),
+			...[...BENCHMARK_INDICES]
+				.sort((a, b) => a.localeCompare(b))
+				.map((index) => ({ name: index, value: index })),
 			{ name: 'Other Index (Type Its Name)', value: OTHER_BENCHMARK },
 		],
 		default: DEFAULT_BENCHMARK,
@@ -92,7 +104,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		// Not `required`: n8n shows this field whenever Benchmark is an expression, and would then stop the run.
 		placeholder: 'e.g. MSCI World',
-		description: 'Full name of an index the vendor offers that is not in the list, exactly as the vendor writes it',
+		description:
+			'Full name of an index the vendor offers that is not in the list, exactly as the vendor writes it',
 		hint: 'The API answers with an error naming the index if it does not know it',
 		displayOptions: { show: { benchmarkIndex: [OTHER_BENCHMARK] } },
 	},
@@ -102,7 +115,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'IE00B5BMR087',
-		description: 'ISIN of an ETF or mutual fund to compare with instead of the Benchmark index. Leave empty to use the index.',
+		description:
+			'ISIN of an ETF or mutual fund to compare with instead of the Benchmark index. Leave empty to use the index.',
 		hint: 'When filled in, this fund is the benchmark and the index above is not sent',
 	},
 	{
@@ -129,7 +143,8 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the output binary field to put the PDF in',
-		description: 'For example, give this name to the Attachments option of a Send Email or Gmail node',
+		description:
+			'For example, give this name to the Attachments option of a Send Email or Gmail node',
 		displayOptions: { show: { downloadPdf: [true] } },
 	},
 	requestOptions,
@@ -165,10 +180,18 @@ interface PreparedGroup extends ItemGroup {
 
 interface ReportAnswer {
 	document?: { location_url?: unknown; request_id?: unknown };
-	metadata?: { snapshot_at?: unknown; type?: unknown; default_benchmark?: unknown; identifier?: unknown };
+	metadata?: {
+		snapshot_at?: unknown;
+		type?: unknown;
+		default_benchmark?: unknown;
+		identifier?: unknown;
+	};
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 
 	// Every group is checked before the first request: a report is only asked for when all input is sound.
@@ -193,55 +216,77 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const describeGenerated = () =>
 		`${generated.length} of ${toSend} report${toSend === 1 ? ' was' : 's were'} generated before the run stopped${generated.length ? ` (${listNames(generated)})` : ''}; nothing is output when the node stops with an error, and running again generates ${toSend === 1 ? 'it' : 'them'} anew. To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
 
-	return await (runGroups<PreparedGroup>).call(this, items, groups, async (group) => {
-		if (group.error) throw group.error;
-		const request = group.request!;
-		const itemIndex = group.itemIndices[0];
-		const answer = (await apiRequest.call(this, ROUTES.reports, { body: request.body, itemIndex })) as ReportAnswer;
-		const shownGroup = describeGroupValues(group.values, 40);
-		generated.push(`"${request.body.name as string}"${shownGroup ? ` (${shownGroup})` : ''}`);
-		const requestId = findRequestId(answer) ?? null;
-		const locationUrl = typeof answer.document?.location_url === 'string' ? answer.document.location_url : '';
-		const metadata = answer.metadata ?? {};
-		const quarterEnd = typeof metadata.snapshot_at === 'string' ? metadata.snapshot_at : request.quarterEnd;
-		const type = typeof metadata.type === 'string' ? metadata.type : request.reportType;
-
-		const json: IDataObject = {
-			...(group.values as IDataObject),
-			name: request.body.name as string,
-			report_id: request.reportId,
-			type,
-			snapshot_at: quarterEnd,
-			default_benchmark: (metadata.default_benchmark ?? null) as string | null,
-			identifier: (metadata.identifier ?? null) as string | null,
-			request_id: requestId,
-			location_url: locationUrl || null,
-			benchmark_index: (request.body.benchmark_index ?? null) as string | null,
-			benchmark_etf_mutual_fund: (request.body.benchmark_etf_mutual_fund ?? null) as string | null,
-			...(request.body.methodology_id !== undefined ? { methodology_id: request.body.methodology_id as number } : {}),
-			holdings_count: group.holdings!.length,
-			...removedSummary(group.removed!),
-		};
-
-		if (!request.binaryProperty) {
-			json.downloaded = false;
-			return [{ json, pairedItem: pairedTo(group.itemIndices) }];
-		}
-		if (!locationUrl) {
-			throw new NodeApiError(node, answer as unknown as JsonObject, {
-				message: 'The API created the report but its answer has no download link (document.location_url)',
-				description: requestId ? `Request ID (quote it to support): ${requestId}` : undefined,
+	return await (runGroups<PreparedGroup>).call(
+		this,
+		items,
+		groups,
+		async (group) => {
+			if (group.error) throw group.error;
+			const request = group.request!;
+			const itemIndex = group.itemIndices[0];
+			const answer = (await apiRequest.call(this, ROUTES.reports, {
+				body: request.body,
 				itemIndex,
-			});
-		}
-		const pdf = await downloadReport.call(this, locationUrl, requestId, itemIndex);
-		const fileName = reportFileName(request.reportId, type, quarterEnd);
-		const binaryData = await this.helpers.prepareBinaryData(pdf, fileName, 'application/pdf');
-		json.downloaded = true;
-		json.file_name = fileName;
-		json.file_size = pdf.length;
-		return [{ json, binary: { [request.binaryProperty]: binaryData }, pairedItem: pairedTo(group.itemIndices) }];
-	}, describeGenerated);
+			})) as ReportAnswer;
+			const shownGroup = describeGroupValues(group.values, 40);
+			generated.push(`"${request.body.name as string}"${shownGroup ? ` (${shownGroup})` : ''}`);
+			const requestId = findRequestId(answer) ?? null;
+			const locationUrl =
+				typeof answer.document?.location_url === 'string' ? answer.document.location_url : '';
+			const metadata = answer.metadata ?? {};
+			const quarterEnd =
+				typeof metadata.snapshot_at === 'string' ? metadata.snapshot_at : request.quarterEnd;
+			const type = typeof metadata.type === 'string' ? metadata.type : request.reportType;
+
+			const json: IDataObject = {
+				...(group.values as IDataObject),
+				name: request.body.name as string,
+				report_id: request.reportId,
+				type,
+				snapshot_at: quarterEnd,
+				default_benchmark: (metadata.default_benchmark ?? null) as string | null,
+				identifier: (metadata.identifier ?? null) as string | null,
+				request_id: requestId,
+				location_url: locationUrl || null,
+				benchmark_index: (request.body.benchmark_index ?? null) as string | null,
+				benchmark_etf_mutual_fund: (request.body.benchmark_etf_mutual_fund ?? null) as
+					| string
+					| null,
+				...(request.body.methodology_id !== undefined
+					? { methodology_id: request.body.methodology_id as number }
+					: {}),
+				holdings_count: group.holdings!.length,
+				...removedSummary(group.removed!),
+			};
+
+			if (!request.binaryProperty) {
+				json.downloaded = false;
+				return [{ json, pairedItem: pairedTo(group.itemIndices) }];
+			}
+			if (!locationUrl) {
+				throw new NodeApiError(node, answer as unknown as JsonObject, {
+					message:
+						'The API created the report but its answer has no download link (document.location_url)',
+					description: requestId ? `Request ID (quote it to support): ${requestId}` : undefined,
+					itemIndex,
+				});
+			}
+			const pdf = await downloadReport.call(this, locationUrl, requestId, itemIndex);
+			const fileName = reportFileName(request.reportId, type, quarterEnd);
+			const binaryData = await this.helpers.prepareBinaryData(pdf, fileName, 'application/pdf');
+			json.downloaded = true;
+			json.file_name = fileName;
+			json.file_size = pdf.length;
+			return [
+				{
+					json,
+					binary: { [request.binaryProperty]: binaryData },
+					pairedItem: pairedTo(group.itemIndices),
+				},
+			];
+		},
+		describeGenerated,
+	);
 }
 
 /** Reads and checks a group's parameters and holdings (parameters with expressions at the group's first item). */
@@ -252,13 +297,25 @@ function prepareReport(
 ): { request: ReportRequest; holdings: SourcedHolding[]; removed: RemovedRow[] } {
 	const node = this.getNode();
 	const first = group.itemIndices[0];
-	const text = (name: string, fallback = '') => readTextParameter.call(this, name, first, LABELS[name] ?? name, { fallback });
+	const text = (name: string, fallback = '') =>
+		readTextParameter.call(this, name, first, LABELS[name] ?? name, { fallback });
 
 	const name = text('reportName');
-	if (!name) throw inputError(node, first, 'Report Name is empty', 'Give the name to show in the report, for example the portfolio name.');
+	if (!name)
+		throw inputError(
+			node,
+			first,
+			'Report Name is empty',
+			'Give the name to show in the report, for example the portfolio name.',
+		);
 	const reportId = text('reportId');
 	if (!reportId) {
-		throw inputError(node, first, 'Report ID is empty', 'The API requires a label for each report, for example the portfolio identifier.');
+		throw inputError(
+			node,
+			first,
+			'Report ID is empty',
+			'The API requires a label for each report, for example the portfolio identifier.',
+		);
 	}
 	if (reportId.length > MAX_CLIENT_ID_LENGTH) {
 		throw inputError(
@@ -270,15 +327,26 @@ function prepareReport(
 	}
 	const reportType = text('reportType', 'esg-overview');
 	if (!REPORT_TYPES.some(({ value }) => value === reportType)) {
-		throw inputError(node, first, `Type "${showValue(reportType)}" is not a report type`, `Use one of: ${REPORT_TYPES.map(({ value }) => value).join(', ')}.`);
+		throw inputError(
+			node,
+			first,
+			`Type "${showValue(reportType)}" is not a report type`,
+			`Use one of: ${REPORT_TYPES.map(({ value }) => value).join(', ')}.`,
+		);
 	}
 
 	const { date: snapshotAt, quarterEnd } = readSnapshotDateParameter.call(this, first, {
 		emptyDefault: () => lastCompletedQuarterEnd(),
-		invalidFix: 'Pick a date up to today, or leave the field empty for the last completed quarter end.',
+		invalidFix:
+			'Pick a date up to today, or leave the field empty for the last completed quarter end.',
 	});
 
-	const body: IDataObject = { name, identifier: reportId, type: reportType, snapshot_at: snapshotAt };
+	const body: IDataObject = {
+		name,
+		identifier: reportId,
+		type: reportType,
+		snapshot_at: snapshotAt,
+	};
 	const fundIsin = normalizeIsin(text('benchmarkFundIsin'));
 	if (fundIsin) {
 		if (!isValidIsin(fundIsin)) {
@@ -302,11 +370,21 @@ function prepareReport(
 	if (this.getNodeParameter('downloadPdf', first, true) as boolean) {
 		binaryProperty = text('binaryPropertyName', 'data');
 		if (!binaryProperty) {
-			throw inputError(node, first, 'Put Output File in Field is empty', 'Give the name of the binary field for the PDF, for example data.');
+			throw inputError(
+				node,
+				first,
+				'Put Output File in Field is empty',
+				'Give the name of the binary field for the PDF, for example data.',
+			);
 		}
 	}
 
-	const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.reports, items, group.itemIndices);
+	const { holdings, removed } = readHoldingsParameters.call(
+		this,
+		ROUTES.reports,
+		items,
+		group.itemIndices,
+	);
 	if (holdings.length === 0) {
 		throw inputError(
 			node,
@@ -331,16 +409,22 @@ async function downloadReport(
 ): Promise<Buffer> {
 	const node = this.getNode();
 	const link = `Report link: ${url.length > 2000 ? `${url.slice(0, 2000)}…` : url}`;
-	const support = requestId ? `Request ID (quote it to support): ${requestId}` : 'The API gave no request ID.';
+	const support = requestId
+		? `Request ID (quote it to support): ${requestId}`
+		: 'The API gave no request ID.';
 	const paid =
 		'The report was generated and counts against the monthly quota. With the node set to continue on error (Settings > On Error), the output item keeps this link in error_details.';
 	const fail = (message: string, detail: string, httpCode?: number) =>
-		new NodeApiError(node, { message, ...(requestId ? { request_id: requestId } : {}) } as JsonObject, {
-			message,
-			description: [detail, paid, link, support].join('\n'),
-			httpCode: httpCode === undefined ? undefined : String(httpCode),
-			itemIndex,
-		});
+		new NodeApiError(
+			node,
+			{ message, ...(requestId ? { request_id: requestId } : {}) } as JsonObject,
+			{
+				message,
+				description: [detail, paid, link, support].join('\n'),
+				httpCode: httpCode === undefined ? undefined : String(httpCode),
+				itemIndex,
+			},
+		);
 	const tries = (attempts: number) => (attempts > 1 ? ` Tried ${attempts} times.` : '');
 
 	const result = await downloadFile.call(this, url, 'application/pdf', itemIndex);
@@ -357,7 +441,7 @@ async function downloadReport(
 		case 'refused':
 			throw fail(
 				`The report was created, but its download link ${result.problem}, so it was not fetched`,
-				'Report links are fetched only from https:// addresses on the public internet (the storage service\'s pre-signed link), never from this computer or a private network. Tell the vendor which link the API gave.',
+				"Report links are fetched only from https:// addresses on the public internet (the storage service's pre-signed link), never from this computer or a private network. Tell the vendor which link the API gave.",
 			);
 		case 'redirect':
 			throw fail(
@@ -408,7 +492,9 @@ export function reportFileName(reportId: string, type: string, quarterEnd: strin
 			.replace(/[^A-Za-z0-9._-]+/g, '_')
 			.replace(/_+/g, '_')
 			.replace(/^[._]+|[._]+$/g, '');
-	const stem = [clean(reportId).slice(0, 100) || 'report', clean(type), clean(quarterEnd)].filter(Boolean).join('_');
+	const stem = [clean(reportId).slice(0, 100) || 'report', clean(type), clean(quarterEnd)]
+		.filter(Boolean)
+		.join('_');
 	return `${stem}.pdf`;
 }
 
@@ -418,14 +504,21 @@ export function reportFileName(reportId: string, type: string, quarterEnd: strin
  */
 function readBenchmarkIndex(this: IExecuteFunctions, itemIndex: number): string {
 	const node = this.getNode();
-	const chosen = readTextParameter.call(this, 'benchmarkIndex', itemIndex, LABELS.benchmarkIndex, { fallback: DEFAULT_BENCHMARK });
+	const chosen = readTextParameter.call(this, 'benchmarkIndex', itemIndex, LABELS.benchmarkIndex, {
+		fallback: DEFAULT_BENCHMARK,
+	});
 	let index = chosen || DEFAULT_BENCHMARK;
 	let label = LABELS.benchmarkIndex;
 	if (chosen === OTHER_BENCHMARK) {
 		label = LABELS.benchmarkIndexName;
 		index = readTextParameter.call(this, 'benchmarkIndexName', itemIndex, label);
 		if (!index) {
-			throw inputError(node, itemIndex, 'Benchmark Index Name is empty', `Type the index name exactly as the vendor writes it, or pick an index from the Benchmark list (${BENCHMARK_INDICES.join(', ')}).`);
+			throw inputError(
+				node,
+				itemIndex,
+				'Benchmark Index Name is empty',
+				`Type the index name exactly as the vendor writes it, or pick an index from the Benchmark list (${BENCHMARK_INDICES.join(', ')}).`,
+			);
 		}
 	}
 	if (index.length > MAX_BENCHMARK_NAME_LENGTH) {

@@ -7,7 +7,11 @@ export interface ClassificationEntry {
 	name?: string;
 	isin?: string;
 	weight?: number | null;
-	sustainability_profile?: { classification?: unknown; description?: unknown; metadata?: unknown } | null;
+	sustainability_profile?: {
+		classification?: unknown;
+		description?: unknown;
+		metadata?: unknown;
+	} | null;
 }
 
 export const LABELS = {
@@ -26,16 +30,24 @@ export type SustainabilityLabel = (typeof LABELS)[keyof typeof LABELS];
  * "not sustainable" is not documented); otherwise the code: 9 Sustainable, 8 Moderate, null Uncovered,
  * anything else Not sustainable.
  */
-export function sustainabilityLabel(classification: unknown, description: unknown): SustainabilityLabel {
+export function sustainabilityLabel(
+	classification: unknown,
+	description: unknown,
+): SustainabilityLabel {
 	if (typeof description === 'string') {
-		const text = description.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+		const text = description
+			.trim()
+			.toLowerCase()
+			.replace(/[\s_-]+/g, ' ');
 		if (/^(not|non|un) ?sustainable\b/.test(text)) return LABELS.notSustainable;
 		if (/^(uncovered|not covered|no coverage|no data)\b/.test(text)) return LABELS.uncovered;
 		if (/^moderate\b/.test(text)) return LABELS.moderate;
 		if (/^sustainable\b/.test(text)) return LABELS.sustainable;
 	}
 	const code =
-		typeof classification === 'string' && /^\s*\d+\s*$/.test(classification) ? Number(classification) : classification;
+		typeof classification === 'string' && /^\s*\d+\s*$/.test(classification)
+			? Number(classification)
+			: classification;
 	if (code === null || code === undefined || code === '') return LABELS.uncovered;
 	if (code === 9) return LABELS.sustainable;
 	if (code === 8) return LABELS.moderate;
@@ -72,10 +84,15 @@ export class ClassificationMatcher {
 }
 
 /** The result columns of a classified holding. */
-export function classificationColumns(isin: string, entry: ClassificationEntry | undefined): IDataObject {
+export function classificationColumns(
+	isin: string,
+	entry: ClassificationEntry | undefined,
+): IDataObject {
 	const profile = entry?.sustainability_profile ?? {};
 	const classification = (profile.classification ?? null) as IDataObject[string];
-	const description = (typeof profile.description === 'string' ? profile.description : null) as string | null;
+	const description = (typeof profile.description === 'string' ? profile.description : null) as
+		| string
+		| null;
 	return {
 		isin,
 		classification,

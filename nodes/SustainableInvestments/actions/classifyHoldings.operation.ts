@@ -6,7 +6,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { groupByProperty, holdingsProperties, methodologyProperty, requestOptions } from '../../shared/descriptions';
+import {
+	groupByProperty,
+	holdingsProperties,
+	methodologyProperty,
+	requestOptions,
+} from '../../shared/descriptions';
 import { holdingsBody } from '../../shared/holdings';
 import { portfolioGroups } from '../../shared/grouping';
 import type { ItemGroup } from '../../shared/grouping';
@@ -23,7 +28,10 @@ import { ClassificationMatcher, LABELS, classificationColumns } from './classifi
 const displayOptions = { show: { operation: ['classifyHoldings'] } };
 
 const properties: INodeProperties[] = [
-	methodologyProperty(true, 'Methodology to classify the holdings under: pick one your API key can use, or type its ID'),
+	methodologyProperty(
+		true,
+		'Methodology to classify the holdings under: pick one your API key can use, or type its ID',
+	),
 	...holdingsProperties(ROUTES.sustainableInvestments),
 	groupByProperty('portfolios'),
 	requestOptions,
@@ -39,18 +47,38 @@ interface GroupInput extends HoldingsInput {
 function readMethodology(this: IExecuteFunctions, itemIndex: number): number {
 	const id = readMethodologyId.call(this, itemIndex);
 	if (id === undefined) {
-		throw inputError(this.getNode(), itemIndex, 'no methodology is chosen', 'Pick a methodology from the list, or switch Methodology to "By ID" and type its ID.');
+		throw inputError(
+			this.getNode(),
+			itemIndex,
+			'no methodology is chosen',
+			'Pick a methodology from the list, or switch Methodology to "By ID" and type its ID.',
+		);
 	}
 	return id;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const fromJson = this.getNodeParameter('holdingsSource', 0, 'items') === 'json';
-	const groups = (prepareGroups<ItemGroup, GroupInput>).call(this, portfolioGroups.call(this, items), (group): GroupInput => {
-		const first = group.itemIndices[0] ?? 0;
-		const methodologyId = readMethodology.call(this, first);
-		return { methodologyId, ...readHoldingsParameters.call(this, ROUTES.sustainableInvestments, items, group.itemIndices) };
-	});
+	const groups = (prepareGroups<ItemGroup, GroupInput>).call(
+		this,
+		portfolioGroups.call(this, items),
+		(group): GroupInput => {
+			const first = group.itemIndices[0] ?? 0;
+			const methodologyId = readMethodology.call(this, first);
+			return {
+				methodologyId,
+				...readHoldingsParameters.call(
+					this,
+					ROUTES.sustainableInvestments,
+					items,
+					group.itemIndices,
+				),
+			};
+		},
+	);
 
 	const toSend = groups.filter((group) => !group.error && group.input!.holdings.length > 0).length;
 	planRequests.call(this, {
@@ -59,57 +87,66 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
 	});
 
-	const output = await (runGroups<PreparedGroup<ItemGroup, GroupInput>>).call(this, items, groups, async (prepared) => {
-		if (prepared.error) throw prepared.error;
-		const { methodologyId, holdings, removed } = prepared.input!;
-		const first = prepared.itemIndices[0] ?? 0;
-		const out: Array<{ item: number; json: IDataObject }> = [];
+	const output = await (runGroups<PreparedGroup<ItemGroup, GroupInput>>).call(
+		this,
+		items,
+		groups,
+		async (prepared) => {
+			if (prepared.error) throw prepared.error;
+			const { methodologyId, holdings, removed } = prepared.input!;
+			const first = prepared.itemIndices[0] ?? 0;
+			const out: Array<{ item: number; json: IDataObject }> = [];
 
-		if (holdings.length > 0) {
-			const body = await apiRequest.call(this, ROUTES.sustainableInvestments, {
-				body: { methodology_id: methodologyId, holdings: holdingsBody(holdings) },
-				itemIndex: first,
-			});
-			const matcher = new ClassificationMatcher((body as IDataObject | undefined)?.data);
-			for (const { itemIndex, holding } of holdings) {
-				const isin = holding.isin as string;
-				const original = fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json;
+			if (holdings.length > 0) {
+				const body = await apiRequest.call(this, ROUTES.sustainableInvestments, {
+					body: { methodology_id: methodologyId, holdings: holdingsBody(holdings) },
+					itemIndex: first,
+				});
+				const matcher = new ClassificationMatcher((body as IDataObject | undefined)?.data);
+				for (const { itemIndex, holding } of holdings) {
+					const isin = holding.isin as string;
+					const original = fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json;
+					out.push({
+						item: itemIndex,
+						json: {
+							...original,
+							...classificationColumns(isin, matcher.next(isin)),
+							methodology_id: methodologyId,
+							removed: false,
+							removed_reason: null,
+						},
+					});
+				}
+			}
+
+			for (const row of removed) {
+				const original = fromJson
+					? ({ name: row.name, isin: row.isin } as IDataObject)
+					: items[row.item].json;
 				out.push({
-					item: itemIndex,
+					item: row.item,
 					json: {
 						...original,
-						...classificationColumns(isin, matcher.next(isin)),
+						isin: row.isin,
+						classification: null,
+						label: LABELS.notClassified,
+						description: null,
 						methodology_id: methodologyId,
-						removed: false,
-						removed_reason: null,
+						removed: true,
+						removed_reason: row.reason,
 					},
 				});
 			}
-		}
 
-		for (const row of removed) {
-			const original = fromJson ? ({ name: row.name, isin: row.isin } as IDataObject) : items[row.item].json;
-			out.push({
-				item: row.item,
-				json: {
-					...original,
-					isin: row.isin,
-					classification: null,
-					label: LABELS.notClassified,
-					description: null,
-					methodology_id: methodologyId,
-					removed: true,
-					removed_reason: row.reason,
-				},
-			});
-		}
-
-		return out.map(({ item, json }) => ({
-			json,
-			pairedItem: { item },
-			...(!fromJson && items[item].binary ? { binary: items[item].binary } : {}),
-		}));
-	}, (done) => `${done.length} of ${groups.length} group${groups.length === 1 ? ' was' : 's were'} classified before the run stopped; nothing is output when the node stops with an error.`);
+			return out.map(({ item, json }) => ({
+				json,
+				pairedItem: { item },
+				...(!fromJson && items[item].binary ? { binary: items[item].binary } : {}),
+			}));
+		},
+		(done) =>
+			`${done.length} of ${groups.length} group${groups.length === 1 ? ' was' : 's were'} classified before the run stopped; nothing is output when the node stops with an error.`,
+	);
 	// One item per input item, in input order also across groups and error items (the sort is stable; with the
 	// JSON source every row belongs to the first item and keeps the array's order, classified rows first).
 	const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;

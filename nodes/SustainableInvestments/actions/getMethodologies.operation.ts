@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { parseMethodologies } from '../../shared/methodologies';
 import { ROUTES } from '../../shared/routes';
@@ -15,7 +20,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			...methodology.record,
 			id: methodology.id,
 			name: methodology.name,
-			description: methodology.description ?? (typeof rawDescription === 'string' ? rawDescription : null),
+			description:
+				methodology.description ?? (typeof rawDescription === 'string' ? rawDescription : null),
 		};
 		return { json, pairedItem: { item: 0 } };
 	});

@@ -1,5 +1,10 @@
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { MONTHLY_QUOTA } from '../../shared/constants';
 import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
@@ -97,12 +102,19 @@ interface PreparedGroup extends ItemGroup {
 	error?: Error;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const output = this.getNodeParameter('output', 0, 'perHolding') as string;
 	const wait = this.getNodeParameter('waitForCalculation', 0, true) as boolean;
 	const seconds = (name: string, label: string, fallback: number) =>
-		(wait ? numberParameterValue(node, this.getNodeParameter(name, 0, fallback), 0, label, { min: 1 }) ?? fallback : fallback) * 1000;
+		(wait
+			? (numberParameterValue(node, this.getNodeParameter(name, 0, fallback), 0, label, {
+					min: 1,
+				}) ?? fallback)
+			: fallback) * 1000;
 	const settings: WaitSettings = {
 		wait,
 		intervalMs: seconds('pollInterval', 'Poll Interval (Seconds)', DEFAULT_POLL_SECONDS),
@@ -112,7 +124,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// Every group's holdings are checked before the first request, so bad input costs nothing.
 	const groups: PreparedGroup[] = portfolioGroups.call(this, items).map((group) => {
 		try {
-			const { holdings, removed } = readHoldingsParameters.call(this, ROUTES.temperature, items, group.itemIndices);
+			const { holdings, removed } = readHoldingsParameters.call(
+				this,
+				ROUTES.temperature,
+				items,
+				group.itemIndices,
+			);
 			if (holdings.length === 0) {
 				throw inputError(
 					node,
@@ -138,26 +155,33 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		isMaximum: perGroup > 1,
 	});
 
-	return await (runGroups<PreparedGroup>).call(this, items, groups, async (group) => {
-		if (group.error) throw group.error;
-		const holdings = group.holdings!;
-		const removed = group.removed!;
-		const calculation = await calculate.call(this, holdings, settings, group.itemIndices[0]);
-		if (output === 'raw') {
-			return [
-				{
-					json: {
-						...(Object.keys(group.values).length ? { group: groupFields(group) } : {}),
-						...(calculation.data as IDataObject),
-						...(calculation.locked ? { calculating: true } : {}),
-						...removedSummary(removed),
+	return await (runGroups<PreparedGroup>).call(
+		this,
+		items,
+		groups,
+		async (group) => {
+			if (group.error) throw group.error;
+			const holdings = group.holdings!;
+			const removed = group.removed!;
+			const calculation = await calculate.call(this, holdings, settings, group.itemIndices[0]);
+			if (output === 'raw') {
+				return [
+					{
+						json: {
+							...(Object.keys(group.values).length ? { group: groupFields(group) } : {}),
+							...(calculation.data as IDataObject),
+							...(calculation.locked ? { calculating: true } : {}),
+							...removedSummary(removed),
+						},
+						pairedItem: pairedTo(group.itemIndices),
 					},
-					pairedItem: pairedTo(group.itemIndices),
-				},
-			];
-		}
-		return perHoldingItems(group, holdings, removed, calculation);
-	}, (done) => `${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their temperature scores before the run stopped; nothing is output when the node stops with an error.`);
+				];
+			}
+			return perHoldingItems(group, holdings, removed, calculation);
+		},
+		(done) =>
+			`${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their temperature scores before the run stopped; nothing is output when the node stops with an error.`,
+	);
 }
 
 /** Asks the API, and while it answers is_lock = true waits Poll Interval and asks again, up to Maximum Wait. */
@@ -187,10 +211,13 @@ async function calculate(
 				},
 			);
 		}
-		this.logger.debug('Sustainability Compliance API: temperature score still calculating, asking again', {
-			request: requests,
-			waitMs: settings.intervalMs,
-		});
+		this.logger.debug(
+			'Sustainability Compliance API: temperature score still calculating, asking again',
+			{
+				request: requests,
+				waitMs: settings.intervalMs,
+			},
+		);
 		await sleepUnlessCancelled(settings.intervalMs, signal);
 	}
 }

@@ -49,19 +49,36 @@ export function perHoldingItems(
 	const shared = groupFields(group);
 	const rows: INodeExecutionData[] = [];
 	const returned = new Set<string>();
-	const weighting: Weighting = { withScore: 0, weighted: 0, coveredMarketValue: 0, weightedSum: 0, totalMarketValue: 0 };
+	const weighting: Weighting = {
+		withScore: 0,
+		weighted: 0,
+		coveredMarketValue: 0,
+		weightedSum: 0,
+		totalMarketValue: 0,
+	};
 
 	const addRow = (entry: IDataObject, type: 'company' | 'fund') => {
 		const json = holdingJson(shared, entry, type);
 		returned.add(json.isin as string);
 		addToWeighting(weighting, entry);
 		if (locked) json.calculating = true;
-		rows.push({ json, pairedItem: pairedTo(itemsByIsin.get(json.isin as string) ?? group.itemIndices) });
+		rows.push({
+			json,
+			pairedItem: pairedTo(itemsByIsin.get(json.isin as string) ?? group.itemIndices),
+		});
 	};
 	for (const company of data.portfolio?.companies ?? []) addRow(company, 'company');
 	for (const fund of data.portfolio?.funds ?? []) addRow(fund, 'fund');
 
-	const summary = portfolioSummary(shared, holdings, removed, calculation, weighting, rows.length, returned);
+	const summary = portfolioSummary(
+		shared,
+		holdings,
+		removed,
+		calculation,
+		weighting,
+		rows.length,
+		returned,
+	);
 	rows.push({ json: summary, pairedItem: pairedTo(group.itemIndices) });
 	return rows;
 }
@@ -82,9 +99,15 @@ function inputItemsByIsin(holdings: SourcedHolding[]): Map<string, number[]> {
 }
 
 /** A listed company or fund as an output item: the documented fields first, then whatever else the API sent. */
-function holdingJson(shared: IDataObject, entry: IDataObject, type: 'company' | 'fund'): IDataObject {
+function holdingJson(
+	shared: IDataObject,
+	entry: IDataObject,
+	type: 'company' | 'fund',
+): IDataObject {
 	const { isin: companyIsin, public_isin: fundIsin } = entry;
-	const isin = String((type === 'fund' ? (fundIsin ?? companyIsin) : (companyIsin ?? fundIsin)) ?? '');
+	const isin = String(
+		(type === 'fund' ? (fundIsin ?? companyIsin) : (companyIsin ?? fundIsin)) ?? '',
+	);
 	const json: IDataObject = {
 		...shared,
 		isin,
@@ -136,7 +159,8 @@ function portfolioSummary(
 			reason: skipReason(holding.instrument_type, holding.market_value),
 		}));
 	const { coveredMarketValue, totalMarketValue } = weighting;
-	const temperature = coveredMarketValue > 0 ? round(weighting.weightedSum / coveredMarketValue, 4) : null;
+	const temperature =
+		coveredMarketValue > 0 ? round(weighting.weightedSum / coveredMarketValue, 4) : null;
 	const currencies = [...new Set(holdings.map(({ holding }) => holding.currency ?? 'EUR'))];
 	return {
 		...shared,
@@ -147,7 +171,9 @@ function portfolioSummary(
 		covered_market_value: coveredMarketValue,
 		total_market_value: totalMarketValue,
 		covered_market_value_percent:
-			locked || totalMarketValue <= 0 ? null : round((coveredMarketValue / totalMarketValue) * 100, 2),
+			locked || totalMarketValue <= 0
+				? null
+				: round((coveredMarketValue / totalMarketValue) * 100, 2),
 		holdings_count: holdings.length,
 		companies_count: data.portfolio?.companies?.length ?? 0,
 		funds_count: data.portfolio?.funds?.length ?? 0,
@@ -156,7 +182,10 @@ function portfolioSummary(
 		weighted_count: weighting.weighted,
 		currencies,
 		...(currencies.length > 1
-			? { currency_note: 'Holdings are in several currencies; market values are weighted as given, without conversion.' }
+			? {
+					currency_note:
+						'Holdings are in several currencies; market values are weighted as given, without conversion.',
+				}
 			: {}),
 		industries: (data.portfolio?.industries ?? []) as IDataObject[],
 		skipped_count: skipped.length,

@@ -11,7 +11,18 @@ import { parseArgs } from '../cli';
 describe('simulator CLI', () => {
 	it('parses the options', () => {
 		expect(
-			parseArgs(['--port', '4010', '--download-port', '4011', '--temperature-route', '--burst', '5/1000', '--time-scale', '0.1', '--log']),
+			parseArgs([
+				'--port',
+				'4010',
+				'--download-port',
+				'4011',
+				'--temperature-route',
+				'--burst',
+				'5/1000',
+				'--time-scale',
+				'0.1',
+				'--log',
+			]),
 		).toEqual({
 			port: 4010,
 			downloadPort: 4011,
@@ -29,10 +40,14 @@ describe('simulator CLI', () => {
 
 	it('starts, prints its URL and key table, and stops on SIGTERM', async () => {
 		const root = join(__dirname, '..', '..', '..');
-		const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/simulator/cli.ts', '--port', '0'], {
-			cwd: root,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			process.execPath,
+			['-r', 'ts-node/register/transpile-only', 'test/simulator/cli.ts', '--port', '0'],
+			{
+				cwd: root,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		let output = '';
 		const url = await new Promise<string>((resolve, reject) => {
 			const timer = setTimeout(() => reject(new Error(`CLI did not start: ${output}`)), 20000);

@@ -1,7 +1,14 @@
 /**
  * Computed routes: sustainable investments, methodologies, EU Taxonomy, temperature score.
  */
-import { METHODOLOGIES, NOT_SUSTAINABLE_CODE, SIM_KEYS, findIsins, instrumentData, startSimulator } from '../index';
+import {
+	METHODOLOGIES,
+	NOT_SUSTAINABLE_CODE,
+	SIM_KEYS,
+	findIsins,
+	instrumentData,
+	startSimulator,
+} from '../index';
 import { COMPANIES, FUNDS, UNKNOWN, call, without } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
@@ -9,7 +16,14 @@ const SCHEMA_MESSAGE = 'An error occurred while processing your request';
 const MISSING = { data: { message: 'Some instruments are missing required properties' } };
 
 function holding(isin: string | null, marketValue: number, extra: Record<string, unknown> = {}) {
-	return { isin, name: `Name of ${isin}`, instrument_type: 'stock', market_value: marketValue, currency: 'EUR', ...extra };
+	return {
+		isin,
+		name: `Name of ${isin}`,
+		instrument_type: 'stock',
+		market_value: marketValue,
+		currency: 'EUR',
+		...extra,
+	};
 }
 
 describe('sustainable investments', () => {
@@ -18,7 +32,10 @@ describe('sustainable investments', () => {
 	it('lists the methodologies', async () => {
 		const res = await call(sim.url, 'GET', '/sustainable-investments/methodologies');
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ data: METHODOLOGIES, metadata: { message: 'Methodologies fetched successfully' } });
+		expect(res.body).toEqual({
+			data: METHODOLOGIES,
+			metadata: { message: 'Methodologies fetched successfully' },
+		});
 		expect(res.body.data.map((m: { id: number }) => m.id)).toEqual([1, 2, 3]);
 		expect(res.body.data[1].name).toBe('SFDR Article 2(17) - Strict (Do No Significant Harm)');
 	});
@@ -26,19 +43,59 @@ describe('sustainable investments', () => {
 	it('classifies holdings (9, 8, 0, null) with weights from market values or as given', async () => {
 		const sustainable = findIsins((d) => d.sustainableInvestment.classification === 9, 1, 'SE')[0];
 		const moderate = findIsins((d) => d.sustainableInvestment.classification === 8, 1, 'SE')[0];
-		const notSustainable = findIsins((d) => d.sustainableInvestment.classification === NOT_SUSTAINABLE_CODE, 1, 'SE')[0];
-		const holdings = [holding(sustainable, 100), holding(moderate, 300), holding(notSustainable, 400), holding(UNKNOWN[0], 200)];
-		const res = await call(sim.url, 'POST', '/sustainable-investments/insights', { body: { methodology_id: 2, holdings } });
+		const notSustainable = findIsins(
+			(d) => d.sustainableInvestment.classification === NOT_SUSTAINABLE_CODE,
+			1,
+			'SE',
+		)[0];
+		const holdings = [
+			holding(sustainable, 100),
+			holding(moderate, 300),
+			holding(notSustainable, 400),
+			holding(UNKNOWN[0], 200),
+		];
+		const res = await call(sim.url, 'POST', '/sustainable-investments/insights', {
+			body: { methodology_id: 2, holdings },
+		});
 		expect(res.status).toBe(201);
-		expect(res.body.metadata).toEqual({ message: 'Sustainable investments insights calculated successfully' });
+		expect(res.body.metadata).toEqual({
+			message: 'Sustainable investments insights calculated successfully',
+		});
 		expect(res.body.data).toEqual([
-			{ name: holdings[0].name, isin: sustainable, weight: 10, sustainability_profile: { classification: 9, description: 'Sustainable', metadata: null } },
-			{ name: holdings[1].name, isin: moderate, weight: 30, sustainability_profile: { classification: 8, description: 'Moderate', metadata: null } },
-			{ name: holdings[2].name, isin: notSustainable, weight: 40, sustainability_profile: { classification: 0, description: 'Not sustainable', metadata: null } },
-			{ name: holdings[3].name, isin: UNKNOWN[0], weight: 20, sustainability_profile: { classification: null, description: 'Uncovered', metadata: null } },
+			{
+				name: holdings[0].name,
+				isin: sustainable,
+				weight: 10,
+				sustainability_profile: { classification: 9, description: 'Sustainable', metadata: null },
+			},
+			{
+				name: holdings[1].name,
+				isin: moderate,
+				weight: 30,
+				sustainability_profile: { classification: 8, description: 'Moderate', metadata: null },
+			},
+			{
+				name: holdings[2].name,
+				isin: notSustainable,
+				weight: 40,
+				sustainability_profile: {
+					classification: 0,
+					description: 'Not sustainable',
+					metadata: null,
+				},
+			},
+			{
+				name: holdings[3].name,
+				isin: UNKNOWN[0],
+				weight: 20,
+				sustainability_profile: { classification: null, description: 'Uncovered', metadata: null },
+			},
 		]);
 		const weighted = await call(sim.url, 'POST', '/sustainable-investments/insights', {
-			body: { methodology_id: 1, holdings: [holding(sustainable, 100, { weight: 55.5 }), holding(moderate, 100)] },
+			body: {
+				methodology_id: 1,
+				holdings: [holding(sustainable, 100, { weight: 55.5 }), holding(moderate, 100)],
+			},
 		});
 		expect(weighted.body.data.map((entry: { weight: number }) => entry.weight)).toEqual([55.5, 50]);
 	});
@@ -46,36 +103,65 @@ describe('sustainable investments', () => {
 	it('answers the documented 400s', async () => {
 		const path = '/sustainable-investments/insights';
 		const cash = holding(null, 50, { instrument_type: 'cash' });
-		const missing = await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [holding(COMPANIES[0], 1), cash] } });
+		const missing = await call(sim.url, 'POST', path, {
+			body: { methodology_id: 1, holdings: [holding(COMPANIES[0], 1), cash] },
+		});
 		expect(missing.status).toBe(400);
 		expect(missing.body).toMatchObject(MISSING);
 		expect(missing.body.data.error).toEqual([{ path: '.body.holdings[1]', missing: ['isin'] }]);
 		const noName = without(holding(COMPANIES[0], 1), 'name');
-		expect((await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [noName] } })).body).toMatchObject(MISSING);
-		const unknownMethodology = await call(sim.url, 'POST', path, { body: { methodology_id: 99, holdings: [holding(COMPANIES[0], 1)] } });
+		expect(
+			(await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [noName] } })).body,
+		).toMatchObject(MISSING);
+		const unknownMethodology = await call(sim.url, 'POST', path, {
+			body: { methodology_id: 99, holdings: [holding(COMPANIES[0], 1)] },
+		});
 		expect(unknownMethodology.body).toEqual({ data: { message: 'Methodology not found' } });
-		const noMethodology = await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 1)] } });
+		const noMethodology = await call(sim.url, 'POST', path, {
+			body: { holdings: [holding(COMPANIES[0], 1)] },
+		});
 		expect(noMethodology.body.data).toEqual({
 			message: SCHEMA_MESSAGE,
-			error: [{ path: '.body.methodology_id', message: "must have required property 'methodology_id'", errorCode: 'required.openapi.validation' }],
+			error: [
+				{
+					path: '.body.methodology_id',
+					message: "must have required property 'methodology_id'",
+					errorCode: 'required.openapi.validation',
+				},
+			],
 		});
-		const wrongType = await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [holding(COMPANIES[0], 1, { market_value: '1', instrument_type: 'share' })] } });
+		const wrongType = await call(sim.url, 'POST', path, {
+			body: {
+				methodology_id: 1,
+				holdings: [holding(COMPANIES[0], 1, { market_value: '1', instrument_type: 'share' })],
+			},
+		});
 		expect(wrongType.body.data.error).toEqual([
 			{
 				path: '.body.holdings[0].instrument_type',
-				message: expect.stringMatching(/^must be equal to one of the allowed values: stock, bond, etf/),
+				message: expect.stringMatching(
+					/^must be equal to one of the allowed values: stock, bond, etf/,
+				),
 				errorCode: 'enum.openapi.validation',
 			},
-			{ path: '.body.holdings[0].market_value', message: 'must be number', errorCode: 'type.openapi.validation' },
+			{
+				path: '.body.holdings[0].market_value',
+				message: 'must be number',
+				errorCode: 'type.openapi.validation',
+			},
 		]);
-		expect((await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [] } })).body).toEqual({
+		expect(
+			(await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [] } })).body,
+		).toEqual({
 			data: { message: 'Please provide at least one holding' },
 		});
 	});
 });
 
 /** Independent recomputation of the portfolio KPIs from the per-instrument values. */
-function expectedKpis(holdings: { isin: string; instrument_type: string; market_value: number }[]): Record<string, number> {
+function expectedKpis(
+	holdings: { isin: string; instrument_type: string; market_value: number }[],
+): Record<string, number> {
 	const measures = ['turnover', 'capex', 'opex'] as const;
 	const total = holdings.reduce((sum, h) => sum + h.market_value, 0);
 	const nonSovereign = holdings.filter((h) => h.instrument_type !== 'sovereign-bond');
@@ -84,7 +170,8 @@ function expectedKpis(holdings: { isin: string; instrument_type: string; market_
 		let sum = 0;
 		for (const h of nonSovereign) {
 			const taxonomy = instrumentData(h.isin).taxonomy;
-			if (taxonomy) sum += h.market_value * (taxonomy[measure] as unknown as Record<string, number>)[field];
+			if (taxonomy)
+				sum += h.market_value * (taxonomy[measure] as unknown as Record<string, number>)[field];
 		}
 		return Math.round((sum / denominator) * 10000) / 10000;
 	};
@@ -101,9 +188,22 @@ function expectedKpis(holdings: { isin: string; instrument_type: string; market_
 		result[`taxonomy_alignment_no_gas_and_nuclear_${m}_%`] = weighted(m, 'noGasAndNuclear', total);
 		result[`taxonomy_alignment_fossil_gas_${m}_%`] = weighted(m, 'fossilGas', total);
 		result[`taxonomy_alignment_nuclear_${m}_%`] = weighted(m, 'nuclear', total);
-		result[`taxonomy_alignment_no_gas_and_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(m, 'noGasAndNuclear', totalNonSovereign);
-		result[`taxonomy_alignment_fossil_gas_${m}_excluding_sovereign_bonds_%`] = weighted(m, 'fossilGas', totalNonSovereign);
-		if (m !== 'opex') result[`taxonomy_alignment_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(m, 'nuclear', totalNonSovereign);
+		result[`taxonomy_alignment_no_gas_and_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(
+			m,
+			'noGasAndNuclear',
+			totalNonSovereign,
+		);
+		result[`taxonomy_alignment_fossil_gas_${m}_excluding_sovereign_bonds_%`] = weighted(
+			m,
+			'fossilGas',
+			totalNonSovereign,
+		);
+		if (m !== 'opex')
+			result[`taxonomy_alignment_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(
+				m,
+				'nuclear',
+				totalNonSovereign,
+			);
 	}
 	return result;
 }
@@ -124,32 +224,59 @@ describe('EU Taxonomy insights', () => {
 		const res = await call(sim.url, 'POST', path, { body: { holdings } });
 		expect(res.status).toBe(201);
 		expect(res.body.metadata).toEqual({ message: 'Taxonomy insights calculated successfully' });
-		const expected = expectedKpis(holdings as { isin: string; instrument_type: string; market_value: number }[]);
+		const expected = expectedKpis(
+			holdings as { isin: string; instrument_type: string; market_value: number }[],
+		);
 		expect(Object.keys(res.body.data).sort()).toEqual(Object.keys(expected).sort());
-		for (const [name, value] of Object.entries(expected)) expect(res.body.data[name]).toBeCloseTo(value, 4);
+		for (const [name, value] of Object.entries(expected))
+			expect(res.body.data[name]).toBeCloseTo(value, 4);
 		expect(Object.keys(res.body.data)).toHaveLength(32);
-		expect(res.body.data).not.toHaveProperty('taxonomy_alignment_nuclear_opex_excluding_sovereign_bonds_%');
-		expect(res.body.data['taxonomy_alignment_%']).toBe(res.body.data['taxonomy_alignment_turnover_%']);
+		expect(res.body.data).not.toHaveProperty(
+			'taxonomy_alignment_nuclear_opex_excluding_sovereign_bonds_%',
+		);
+		expect(res.body.data['taxonomy_alignment_%']).toBe(
+			res.body.data['taxonomy_alignment_turnover_%'],
+		);
 		for (const m of ['turnover', 'capex', 'opex']) {
-			expect(res.body.data[`taxonomy_eligible_${m}_%`]).toBeGreaterThanOrEqual(res.body.data[`taxonomy_alignment_${m}_%`]);
+			expect(res.body.data[`taxonomy_eligible_${m}_%`]).toBeGreaterThanOrEqual(
+				res.body.data[`taxonomy_alignment_${m}_%`],
+			);
 		}
 	});
 
 	it('leaves out the excluding-sovereign KPIs when only sovereign bonds are held', async () => {
-		const res = await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 10, { instrument_type: 'sovereign-bond' })] } });
+		const res = await call(sim.url, 'POST', path, {
+			body: { holdings: [holding(COMPANIES[0], 10, { instrument_type: 'sovereign-bond' })] },
+		});
 		expect(res.status).toBe(201);
-		expect(Object.keys(res.body.data).some((name) => name.includes('excluding_sovereign_bonds'))).toBe(false);
+		expect(
+			Object.keys(res.body.data).some((name) => name.includes('excluding_sovereign_bonds')),
+		).toBe(false);
 		expect(res.body.data['taxonomy_eligible_turnover_%']).toBe(0);
 	});
 
 	it('answers 400 when nothing is known, the total market value is 0, or a property is missing', async () => {
 		const noData = { data: { message: 'No data found for the given parameters' } };
-		expect((await call(sim.url, 'POST', path, { body: { holdings: [holding(UNKNOWN[0], 10), holding(UNKNOWN[1], 5)] } })).body).toEqual(noData);
-		expect((await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 0)] } })).body).toEqual(noData);
-		const cash = await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 10), holding(null, 5, { instrument_type: 'cash' })] } });
+		expect(
+			(
+				await call(sim.url, 'POST', path, {
+					body: { holdings: [holding(UNKNOWN[0], 10), holding(UNKNOWN[1], 5)] },
+				})
+			).body,
+		).toEqual(noData);
+		expect(
+			(await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 0)] } })).body,
+		).toEqual(noData);
+		const cash = await call(sim.url, 'POST', path, {
+			body: {
+				holdings: [holding(COMPANIES[0], 10), holding(null, 5, { instrument_type: 'cash' })],
+			},
+		});
 		expect(cash.status).toBe(400);
 		expect(cash.body).toMatchObject(MISSING);
-		const nullValue = await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 10, { market_value: null })] } });
+		const nullValue = await call(sim.url, 'POST', path, {
+			body: { holdings: [holding(COMPANIES[0], 10, { market_value: null })] },
+		});
 		expect(nullValue.body).toMatchObject(MISSING);
 		const noHoldings = await call(sim.url, 'POST', path, { body: {} });
 		expect(noHoldings.body.data.error[0]).toEqual({
@@ -164,7 +291,9 @@ describe('temperature score', () => {
 	it('is unrouted without the temperatureRoute option', async () => {
 		const sim = await startSimulator();
 		try {
-			const res = await call(sim.url, 'POST', '/temperature-score/insights', { body: { holdings: [holding(COMPANIES[0], 1)] } });
+			const res = await call(sim.url, 'POST', '/temperature-score/insights', {
+				body: { holdings: [holding(COMPANIES[0], 1)] },
+			});
 			expect(res.status).toBe(403);
 			expect(res.body).toEqual({ message: 'Missing Authentication Token' });
 		} finally {
@@ -178,7 +307,11 @@ describe('temperature score', () => {
 		const sim = useSimulator({ temperatureRoute: true });
 
 		it('answers is_lock=true first, then the scores', async () => {
-			const holdings = [holding(COMPANIES[0], 600, { weight: 60 }), holding(FUNDS[0], 300, { instrument_type: 'etf', weight: 30 }), holding(UNKNOWN[0], 100, { weight: 10 })];
+			const holdings = [
+				holding(COMPANIES[0], 600, { weight: 60 }),
+				holding(FUNDS[0], 300, { instrument_type: 'etf', weight: 30 }),
+				holding(UNKNOWN[0], 100, { weight: 10 }),
+			];
 			const locked = await call(sim.url, 'POST', path, { body: { holdings } });
 			expect(locked.status).toBe(201);
 			expect(locked.body.data.job_metadata).toEqual({ is_lock: true });
@@ -186,14 +319,34 @@ describe('temperature score', () => {
 				{ isin: COMPANIES[0], name: holdings[0].name, aum: 60, market_value: 600, currency: 'EUR' },
 				{ isin: UNKNOWN[0], name: holdings[2].name, aum: 10, market_value: 100, currency: 'EUR' },
 			]);
-			expect(locked.body.data.portfolio.funds).toEqual([{ public_isin: FUNDS[0], name: holdings[1].name, aum: 30, market_value: 300, currency: 'EUR' }]);
+			expect(locked.body.data.portfolio.funds).toEqual([
+				{
+					public_isin: FUNDS[0],
+					name: holdings[1].name,
+					aum: 30,
+					market_value: 300,
+					currency: 'EUR',
+				},
+			]);
 
-			const done = await call(sim.url, 'POST', path, { body: { holdings: [...holdings].reverse() } });
+			const done = await call(sim.url, 'POST', path, {
+				body: { holdings: [...holdings].reverse() },
+			});
 			expect(done.body.data.job_metadata).toEqual({ is_lock: false });
 			const company = instrumentData(COMPANIES[0]).temperature;
 			const fund = instrumentData(FUNDS[0]).temperature;
 			expect(done.body.data.portfolio.companies).toEqual([
-				{ isin: UNKNOWN[0], name: holdings[2].name, aum: 10, market_value: 100, currency: 'EUR', temperature_score: null, target: null, base_year: null, industry: null },
+				{
+					isin: UNKNOWN[0],
+					name: holdings[2].name,
+					aum: 10,
+					market_value: 100,
+					currency: 'EUR',
+					temperature_score: null,
+					target: null,
+					base_year: null,
+					industry: null,
+				},
 				{
 					isin: COMPANIES[0],
 					name: holdings[0].name,
@@ -207,7 +360,16 @@ describe('temperature score', () => {
 				},
 			]);
 			expect(done.body.data.portfolio.funds).toEqual([
-				{ public_isin: FUNDS[0], name: holdings[1].name, aum: 30, market_value: 300, currency: 'EUR', temperature_score: fund.score, target: fund.target, base_year: fund.baseYear },
+				{
+					public_isin: FUNDS[0],
+					name: holdings[1].name,
+					aum: 30,
+					market_value: 300,
+					currency: 'EUR',
+					temperature_score: fund.score,
+					target: fund.target,
+					base_year: fund.baseYear,
+				},
 			]);
 			expect(done.body.data.portfolio.industries).toEqual([company.industry]);
 			expect(company.score).toBeGreaterThanOrEqual(1.2);
@@ -240,14 +402,19 @@ describe('temperature score', () => {
 			try {
 				const body = { holdings: [holding(COMPANIES[4], 1)] };
 				const locks = [];
-				for (let i = 0; i < 3; i++) locks.push((await call(twice.url, 'POST', path, { body })).body.data.job_metadata.is_lock);
+				for (let i = 0; i < 3; i++)
+					locks.push(
+						(await call(twice.url, 'POST', path, { body })).body.data.job_metadata.is_lock,
+					);
 				expect(locks).toEqual([true, true, false]);
 			} finally {
 				await twice.close();
 			}
 			const never = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 			try {
-				const res = await call(never.url, 'POST', path, { body: { holdings: [holding(COMPANIES[4], 1)] } });
+				const res = await call(never.url, 'POST', path, {
+					body: { holdings: [holding(COMPANIES[4], 1)] },
+				});
 				expect(res.body.data.job_metadata.is_lock).toBe(false);
 			} finally {
 				await never.close();
@@ -255,9 +422,16 @@ describe('temperature score', () => {
 		});
 
 		it('answers 400 for empty holdings or a missing property; 403 without the family', async () => {
-			expect((await call(sim.url, 'POST', path, { body: { holdings: [] } })).body).toEqual({ data: { message: 'Please provide at least one holding' } });
-			expect((await call(sim.url, 'POST', path, { body: { holdings: [holding(null, 1)] } })).body).toMatchObject(MISSING);
-			const esgOnly = await call(sim.url, 'POST', path, { key: SIM_KEYS.esgOnly, body: { holdings: [holding(COMPANIES[0], 1)] } });
+			expect((await call(sim.url, 'POST', path, { body: { holdings: [] } })).body).toEqual({
+				data: { message: 'Please provide at least one holding' },
+			});
+			expect(
+				(await call(sim.url, 'POST', path, { body: { holdings: [holding(null, 1)] } })).body,
+			).toMatchObject(MISSING);
+			const esgOnly = await call(sim.url, 'POST', path, {
+				key: SIM_KEYS.esgOnly,
+				body: { holdings: [holding(COMPANIES[0], 1)] },
+			});
 			expect(esgOnly.status).toBe(403);
 		});
 	});

@@ -9,35 +9,58 @@ const PROFILE = '/instruments/sustainability-profile';
 const ONE = { holdings: [{ isin: COMPANIES[0] }] };
 
 describe('control surface', () => {
-	const control = (method: string, path: string, body?: unknown) => call(sim.url, method, `/__sim${path}`, { key: null, body });
+	const control = (method: string, path: string, body?: unknown) =>
+		call(sim.url, method, `/__sim${path}`, { key: null, body });
 
 	const sim = useSimulator({ timeScale: 0.01 });
 
 	it('reports health, stats and recorded requests (without counting itself)', async () => {
-		expect((await control('GET', '/health')).body).toEqual({ ok: true, url: sim.url, downloadUrl: sim.downloadUrl });
+		expect((await control('GET', '/health')).body).toEqual({
+			ok: true,
+			url: sim.url,
+			downloadUrl: sim.downloadUrl,
+		});
 		await call(sim.url, 'POST', PROFILE, { body: ONE });
 		await call(sim.url, 'POST', PROFILE, { body: ONE, key: SIM_KEYS.esgOnly });
 		await call(sim.url, 'GET', '/portfolios', { key: 'bogus' });
 		const stats = (await control('GET', '/stats')).body;
 		expect(stats.total).toBe(3);
-		expect(stats.byRoute).toEqual({ 'POST /instruments/sustainability-profile': 2, 'GET /portfolios': 1 });
+		expect(stats.byRoute).toEqual({
+			'POST /instruments/sustainability-profile': 2,
+			'GET /portfolios': 1,
+		});
 		expect(stats.byKey).toEqual({ 'sim-all-families': 1, 'sim-esg-only': 1, bogus: 1 });
-		expect(stats.byRouteAndKey['POST /instruments/sustainability-profile']).toEqual({ 'sim-all-families': 1, 'sim-esg-only': 1 });
+		expect(stats.byRouteAndKey['POST /instruments/sustainability-profile']).toEqual({
+			'sim-all-families': 1,
+			'sim-esg-only': 1,
+		});
 		expect(stats.byStatus).toEqual({ '200': 1, '403': 2 });
 
-		const filtered = await control('GET', `/requests?route=${encodeURIComponent('POST /instruments/sustainability-profile')}&key=sim-esg-only`);
+		const filtered = await control(
+			'GET',
+			`/requests?route=${encodeURIComponent('POST /instruments/sustainability-profile')}&key=sim-esg-only`,
+		);
 		expect(filtered.body.count).toBe(1);
-		expect(filtered.body.requests[0]).toMatchObject({ key: 'sim-esg-only', status: 403, body: ONE });
+		expect(filtered.body.requests[0]).toMatchObject({
+			key: 'sim-esg-only',
+			status: 403,
+			body: ONE,
+		});
 		expect((await control('GET', '/requests')).body.count).toBe(3);
 		expect((await control('GET', '/requests?route=nope')).status).toBe(400);
 	});
 
 	it('sets faults, burst limit and latency, and resets', async () => {
-		expect((await control('POST', '/faults', { route: 'GET /portfolios', spec: { sequence: ['503'] } })).status).toBe(200);
+		expect(
+			(await control('POST', '/faults', { route: 'GET /portfolios', spec: { sequence: ['503'] } }))
+				.status,
+		).toBe(200);
 		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(503);
 		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
 		expect((await control('POST', '/faults', { route: 'GET /nope', spec: null })).status).toBe(400);
-		expect((await control('POST', '/faults', { route: '*', spec: { sequence: ['boom'] } })).status).toBe(400);
+		expect(
+			(await control('POST', '/faults', { route: '*', spec: { sequence: ['boom'] } })).status,
+		).toBe(400);
 
 		expect((await control('POST', '/burst', { requests: 1, windowMs: 60000 })).status).toBe(200);
 		await call(sim.url, 'GET', '/portfolios');
@@ -46,7 +69,9 @@ describe('control surface', () => {
 		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
 		expect((await control('POST', '/burst', { requests: 'x' })).status).toBe(400);
 
-		expect((await control('POST', '/latency', { default: { baseMs: 30000, perHoldingMs: 0 } })).status).toBe(200);
+		expect(
+			(await control('POST', '/latency', { default: { baseMs: 30000, perHoldingMs: 0 } })).status,
+		).toBe(200);
 		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(504);
 		expect((await control('POST', '/latency', { latency: {} })).status).toBe(200);
 		expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
@@ -66,14 +91,20 @@ describe('control surface', () => {
 			snapshot_at: '2025-05-10',
 			holdings: [{ isin: COMPANIES[0], name: 'A', currency: 'EUR', weight: 100, market_value: 1 }],
 		};
-		expect((await control('POST', '/report-link', { template: 'https://10.0.0.1{path}' })).status).toBe(200);
-		const link = (await call(sim.url, 'POST', '/reports', { body: report })).body.document.location_url as string;
+		expect(
+			(await control('POST', '/report-link', { template: 'https://10.0.0.1{path}' })).status,
+		).toBe(200);
+		const link = (await call(sim.url, 'POST', '/reports', { body: report })).body.document
+			.location_url as string;
 		expect(link).toMatch(/^https:\/\/10\.0\.0\.1\/documents\/[0-9a-f]+\.pdf$/);
 		expect((await control('POST', '/report-link', { template: null })).status).toBe(200);
-		const usual = (await call(sim.url, 'POST', '/reports', { body: report })).body.document.location_url as string;
+		const usual = (await call(sim.url, 'POST', '/reports', { body: report })).body.document
+			.location_url as string;
 		expect(new URL(usual).origin).toBe(sim.downloadUrl);
 
-		expect((await control('POST', '/download-faults', { sequence: ['secret-page', null] })).status).toBe(200);
+		expect(
+			(await control('POST', '/download-faults', { sequence: ['secret-page', null] })).status,
+		).toBe(200);
 		expect((await fetch(usual)).status).toBe(500);
 		expect((await fetch(usual)).status).toBe(200);
 		expect((await control('POST', '/download-faults', { sequence: ['teapot'] })).status).toBe(400);
@@ -83,7 +114,12 @@ describe('control surface', () => {
 	it('lists downloads and portfolios; unknown endpoints give 404', async () => {
 		expect((await control('GET', '/downloads')).body).toEqual({ downloads: [] });
 		await call(sim.url, 'POST', '/portfolios', {
-			body: { name: 'P', identifier: 'p', snapshot_at: '2024-02-10', holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }] },
+			body: {
+				name: 'P',
+				identifier: 'p',
+				snapshot_at: '2024-02-10',
+				holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }],
+			},
 		});
 		const portfolios = (await control('GET', '/portfolios?org=org-a')).body.portfolios;
 		expect(portfolios).toEqual([
@@ -91,7 +127,13 @@ describe('control surface', () => {
 				identifier: 'svc-portfolio:org-a_p',
 				name: 'P',
 				currency: 'USD',
-				snapshots: [{ date: '2024-03-31', listed: true, holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }] }],
+				snapshots: [
+					{
+						date: '2024-03-31',
+						listed: true,
+						holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }],
+					},
+				],
 			},
 		]);
 		expect((await control('GET', '/nope')).status).toBe(404);

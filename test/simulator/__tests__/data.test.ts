@@ -2,7 +2,14 @@
  * Deterministic data rules and helpers (no server).
  */
 import { parseSnapshotDate, quarterEnd, resolveSnapshot } from '../dates';
-import { FUND_SHARE, TAXONOMY_KPIS, UNKNOWN_SHARE, instrumentData, makeIsin, taxonomyKpis } from '../index';
+import {
+	FUND_SHARE,
+	TAXONOMY_KPIS,
+	UNKNOWN_SHARE,
+	instrumentData,
+	makeIsin,
+	taxonomyKpis,
+} from '../index';
 import { isinCheckDigit } from '../isin';
 import { validate } from '../validation';
 
@@ -28,12 +35,17 @@ describe('instrument data', () => {
 			expect(data.known).toBe(false);
 			expect(data.sfdr).toBeNull();
 			expect(data.taxonomy).toBeNull();
-			expect(data.sustainableInvestment).toEqual({ classification: null, description: 'Uncovered' });
+			expect(data.sustainableInvestment).toEqual({
+				classification: null,
+				description: 'Uncovered',
+			});
 		}
 	});
 
 	it('keeps values in range and taxonomy values consistent', () => {
-		for (const data of SAMPLE.slice(0, 1000).map(instrumentData).filter((d) => d.known)) {
+		for (const data of SAMPLE.slice(0, 1000)
+			.map(instrumentData)
+			.filter((d) => d.known)) {
 			expect([6, 8, 9]).toContain(data.sfdr);
 			expect([9, 8, 0]).toContain(data.sustainableInvestment.classification);
 			const score = data.temperature.score ?? 0;
@@ -52,7 +64,10 @@ describe('instrument data', () => {
 				expect(values.enabling + values.transitional).toBeLessThanOrEqual(values.aligned + 1e-9);
 				expect(values.fossilGas).toBeLessThanOrEqual(2);
 				expect(values.nuclear).toBeLessThanOrEqual(2);
-				expect(values.noGasAndNuclear).toBeCloseTo(values.aligned - values.fossilGas - values.nuclear, 6);
+				expect(values.noGasAndNuclear).toBeCloseTo(
+					values.aligned - values.fossilGas - values.nuclear,
+					6,
+				);
 			}
 		}
 	});
@@ -64,9 +79,14 @@ describe('instrument data', () => {
 			{ isin: known[0], instrument_type: 'stock', market_value: 300 },
 			{ isin: known[1], instrument_type: 'stock', market_value: 100 },
 		]);
-		expect(kpis?.['taxonomy_eligible_capex_%']).toBeCloseTo(((a?.capex.eligible ?? 0) * 3 + (b?.capex.eligible ?? 0)) / 4, 4);
+		expect(kpis?.['taxonomy_eligible_capex_%']).toBeCloseTo(
+			((a?.capex.eligible ?? 0) * 3 + (b?.capex.eligible ?? 0)) / 4,
+			4,
+		);
 		expect(TAXONOMY_KPIS).toHaveLength(32);
-		expect(taxonomyKpis([{ isin: 'XX0000000001', instrument_type: 'stock', market_value: 1 }])).toBeNull();
+		expect(
+			taxonomyKpis([{ isin: 'XX0000000001', instrument_type: 'stock', market_value: 1 }]),
+		).toBeNull();
 	});
 });
 
@@ -87,14 +107,24 @@ describe('helpers', () => {
 		expect(quarterEnd({ year: 2024, month: 10, day: 1 })).toBe('2024-12-31');
 		const now = new Date('2025-03-01T00:00:00Z');
 		expect(resolveSnapshot('2025-12-31', now)).toEqual({ ok: true, quarterEnd: '2025-12-31' });
-		expect(resolveSnapshot('2026-01-01', now)).toEqual({ ok: false, message: 'Snapshot date cannot be higher than actual date' });
+		expect(resolveSnapshot('2026-01-01', now)).toEqual({
+			ok: false,
+			message: 'Snapshot date cannot be higher than actual date',
+		});
 	});
 
 	it('validates nullable fields and enums', () => {
-		const schema = { type: 'object', properties: { a: { type: 'string', nullable: true, enum: ['x'] } } } as const;
+		const schema = {
+			type: 'object',
+			properties: { a: { type: 'string', nullable: true, enum: ['x'] } },
+		} as const;
 		expect(validate(schema, { a: null })).toEqual([]);
 		expect(validate(schema, { a: 'y' })).toEqual([
-			{ path: '.body.a', message: 'must be equal to one of the allowed values: x', errorCode: 'enum.openapi.validation' },
+			{
+				path: '.body.a',
+				message: 'must be equal to one of the allowed values: x',
+				errorCode: 'enum.openapi.validation',
+			},
 		]);
 	});
 });

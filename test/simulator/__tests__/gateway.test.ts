@@ -30,7 +30,10 @@ describe('gateway', () => {
 			['POST', '/instruments'],
 		])('%s %s => 403 Missing Authentication Token whatever the key', async (method, path) => {
 			for (const key of [SIM_KEYS.allFamilies, 'bogus', null]) {
-				const res = await call(sim.url, method, path, { key, body: method === 'GET' ? undefined : ONE });
+				const res = await call(sim.url, method, path, {
+					key,
+					body: method === 'GET' ? undefined : ONE,
+				});
 				expect(res.status).toBe(403);
 				expect(res.body).toEqual({ message: 'Missing Authentication Token' });
 			}
@@ -73,17 +76,26 @@ describe('gateway', () => {
 			for (const [method, path, body] of denied) {
 				const res = await call(sim.url, method, path, { key, body });
 				expect(res.status).toBe(403);
-				expect(res.body).toEqual({ data: { message: "You don't have access to any of the frameworks requested." } });
+				expect(res.body).toEqual({
+					data: { message: "You don't have access to any of the frameworks requested." },
+				});
 			}
-			expect((await call(sim.url, 'POST', '/instruments/esg-data', { key, body: ONE })).status).toBe(200);
-			expect((await call(sim.url, 'POST', '/instruments/business-involvements', { key, body: ONE })).status).toBe(200);
+			expect(
+				(await call(sim.url, 'POST', '/instruments/esg-data', { key, body: ONE })).status,
+			).toBe(200);
+			expect(
+				(await call(sim.url, 'POST', '/instruments/business-involvements', { key, body: ONE }))
+					.status,
+			).toBe(200);
 			expect((await call(sim.url, 'GET', '/portfolios', { key })).status).toBe(200);
 		});
 
 		it('accepts every family with sim-all-families, sim-all-families-2 and sim-quota-5', async () => {
 			for (const key of [SIM_KEYS.allFamilies, SIM_KEYS.allFamilies2, SIM_KEYS.quota5]) {
 				expect((await call(sim.url, 'POST', PROFILE, { key, body: ONE })).status).toBe(200);
-				expect((await call(sim.url, 'GET', '/sustainable-investments/methodologies', { key })).status).toBe(200);
+				expect(
+					(await call(sim.url, 'GET', '/sustainable-investments/methodologies', { key })).status,
+				).toBe(200);
 			}
 		});
 	});
@@ -94,8 +106,12 @@ describe('gateway', () => {
 			const res = await call(sim.url, 'POST', PROFILE, { raw: big });
 			expect(res.status).toBe(413);
 			expect(res.body).toEqual({ message: 'Request Too Long' });
-			expect((await call(sim.url, 'POST', PROFILE, { raw: big, key: 'bogus' })).body).toEqual({ message: 'Forbidden' });
-			expect((await call(sim.url, 'POST', '/nowhere', { raw: big })).body).toEqual({ message: 'Missing Authentication Token' });
+			expect((await call(sim.url, 'POST', PROFILE, { raw: big, key: 'bogus' })).body).toEqual({
+				message: 'Forbidden',
+			});
+			expect((await call(sim.url, 'POST', '/nowhere', { raw: big })).body).toEqual({
+				message: 'Missing Authentication Token',
+			});
 		});
 
 		it('accepts exactly 10 MB', async () => {
@@ -110,14 +126,20 @@ describe('gateway', () => {
 	describe('burst limit', () => {
 		it('answers 429 per key over the window, alternating bodies, with Retry-After', async () => {
 			sim.setBurstLimit({ requests: 3, windowMs: 400, body: 'alternate', retryAfterSeconds: 2 });
-			for (let i = 0; i < 3; i++) expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			for (let i = 0; i < 3; i++)
+				expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
 			const first = await call(sim.url, 'GET', '/portfolios');
 			expect(first.status).toBe(429);
 			expect(first.body).toEqual({ message: 'Too Many Requests' });
 			expect(first.headers.get('retry-after')).toBe('2');
 			const second = await call(sim.url, 'GET', '/portfolios');
-			expect(second.body).toEqual({ status: 429, error: 'Too many requests, please try again later.' });
-			expect((await call(sim.url, 'GET', '/portfolios', { key: SIM_KEYS.allFamilies2 })).status).toBe(200);
+			expect(second.body).toEqual({
+				status: 429,
+				error: 'Too many requests, please try again later.',
+			});
+			expect(
+				(await call(sim.url, 'GET', '/portfolios', { key: SIM_KEYS.allFamilies2 })).status,
+			).toBe(200);
 			await sleep(450);
 			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
 		});
@@ -127,7 +149,10 @@ describe('gateway', () => {
 			await call(sim.url, 'GET', '/portfolios');
 			const res = await call(sim.url, 'GET', '/portfolios');
 			expect(res.status).toBe(429);
-			expect(res.body).toEqual({ status: 429, error: 'Too many requests, please try again later.' });
+			expect(res.body).toEqual({
+				status: 429,
+				error: 'Too many requests, please try again later.',
+			});
 			expect(res.headers.get('retry-after')).toBeNull();
 		});
 	});
@@ -135,7 +160,8 @@ describe('gateway', () => {
 	describe('monthly quota', () => {
 		it('gives sim-quota-5 five requests per calendar month, then 429 Limit Exceeded', async () => {
 			const key = SIM_KEYS.quota5;
-			for (let i = 0; i < 5; i++) expect((await call(sim.url, 'GET', '/portfolios', { key })).status).toBe(200);
+			for (let i = 0; i < 5; i++)
+				expect((await call(sim.url, 'GET', '/portfolios', { key })).status).toBe(200);
 			const over = await call(sim.url, 'GET', '/portfolios', { key });
 			expect(over.status).toBe(429);
 			expect(over.body).toEqual({ message: 'Limit Exceeded' });
@@ -148,7 +174,9 @@ describe('gateway', () => {
 			const key = SIM_KEYS.quota5;
 			await call(sim.url, 'GET', '/portfolios', { key: 'bogus' });
 			for (let i = 0; i < 5; i++) await call(sim.url, 'POST', PROFILE, { key, raw: '{bad json' });
-			expect((await call(sim.url, 'GET', '/portfolios', { key })).body).toEqual({ message: 'Limit Exceeded' });
+			expect((await call(sim.url, 'GET', '/portfolios', { key })).body).toEqual({
+				message: 'Limit Exceeded',
+			});
 		});
 
 		it('applies the monthlyQuota option to the other keys', async () => {
@@ -157,7 +185,9 @@ describe('gateway', () => {
 				expect((await call(small.url, 'GET', '/portfolios')).status).toBe(200);
 				expect((await call(small.url, 'GET', '/portfolios')).status).toBe(200);
 				expect((await call(small.url, 'GET', '/portfolios')).status).toBe(429);
-				expect((await call(small.url, 'GET', '/portfolios', { key: SIM_KEYS.allFamilies2 })).status).toBe(200);
+				expect(
+					(await call(small.url, 'GET', '/portfolios', { key: SIM_KEYS.allFamilies2 })).status,
+				).toBe(200);
 			} finally {
 				await small.close();
 			}
@@ -175,19 +205,15 @@ describe('gateway', () => {
 			expect(results[0].body).toEqual({ message: 'Service Unavailable' });
 			expect(results[2].body).toEqual({ data: { message: 'Internal server error' } });
 			expect(results[3].body).toEqual({ message: 'Too Many Requests' });
-			expect(results[4].body).toEqual({ status: 429, error: 'Too many requests, please try again later.' });
+			expect(results[4].body).toEqual({
+				status: 429,
+				error: 'Too many requests, please try again later.',
+			});
 			expect(results[5].body).toEqual({ message: 'Limit Exceeded' });
 			expect(results[6].body).toEqual({ message: 'Endpoint request timed out' });
-			expect(sim.requests({ route: 'POST /instruments/sustainability-profile' }).map((r) => r.fault)).toEqual([
-				'503',
-				null,
-				'500',
-				'429-message',
-				'429-status',
-				'429-limit',
-				'504',
-				null,
-			]);
+			expect(
+				sim.requests({ route: 'POST /instruments/sustainability-profile' }).map((r) => r.fault),
+			).toEqual(['503', null, '500', '429-message', '429-status', '429-limit', '504', null]);
 			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
 		});
 
@@ -205,7 +231,8 @@ describe('gateway', () => {
 				sim.reset();
 				sim.setFaults('GET /portfolios', { probability: 0.5, kinds: ['500', '503'], seed: 42 });
 				const statuses: number[] = [];
-				for (let i = 0; i < 30; i++) statuses.push((await call(sim.url, 'GET', '/portfolios')).status);
+				for (let i = 0; i < 30; i++)
+					statuses.push((await call(sim.url, 'GET', '/portfolios')).status);
 				return statuses;
 			};
 			const first = await pattern();
@@ -217,7 +244,9 @@ describe('gateway', () => {
 
 		it('drops the connection without an answer', async () => {
 			sim.setFaults('GET /portfolios', { sequence: ['drop'] });
-			await expect(fetch(`${sim.url}/portfolios`, { headers: { 'x-api-key': SIM_KEYS.allFamilies } })).rejects.toThrow();
+			await expect(
+				fetch(`${sim.url}/portfolios`, { headers: { 'x-api-key': SIM_KEYS.allFamilies } }),
+			).rejects.toThrow();
 			const [recorded] = sim.requests({ route: 'GET /portfolios' });
 			expect(recorded.fault).toBe('drop');
 			expect(recorded.status).toBe(0);
@@ -233,7 +262,12 @@ describe('gateway', () => {
 
 		it('happens before any state change', async () => {
 			sim.setFaults('POST /portfolios', { sequence: ['500'] });
-			const body = { name: 'F', identifier: 'f', snapshot_at: '2025-01-01', holdings: [{ name: 'a', currency: 'EUR', market_value: 1 }] };
+			const body = {
+				name: 'F',
+				identifier: 'f',
+				snapshot_at: '2025-01-01',
+				holdings: [{ name: 'a', currency: 'EUR', market_value: 1 }],
+			};
 			expect((await call(sim.url, 'POST', '/portfolios', { body })).status).toBe(500);
 			expect(sim.portfolioState('org-a')).toEqual([]);
 		});
@@ -241,7 +275,10 @@ describe('gateway', () => {
 
 	describe('latency', () => {
 		it('sleeps the modelled time times timeScale', async () => {
-			sim.setLatency({ 'POST /taxonomy/insights': { baseMs: 5000, perHoldingMs: 1000 }, default: { baseMs: 0, perHoldingMs: 0 } });
+			sim.setLatency({
+				'POST /taxonomy/insights': { baseMs: 5000, perHoldingMs: 1000 },
+				default: { baseMs: 0, perHoldingMs: 0 },
+			});
 			const holdings = Array.from({ length: 10 }, (_, i) => ({
 				isin: COMPANIES[i],
 				name: `c${i}`,
@@ -249,7 +286,9 @@ describe('gateway', () => {
 				market_value: 100,
 			}));
 			const started = Date.now();
-			expect((await call(sim.url, 'POST', '/taxonomy/insights', { body: { holdings } })).status).toBe(201);
+			expect(
+				(await call(sim.url, 'POST', '/taxonomy/insights', { body: { holdings } })).status,
+			).toBe(201);
 			expect(Date.now() - started).toBeGreaterThanOrEqual(140);
 		});
 
@@ -257,12 +296,21 @@ describe('gateway', () => {
 			sim.setLatency({ default: { baseMs: 20000, perHoldingMs: 5000 } });
 			const holdings = [1, 2].map((n) => ({ name: `h${n}`, currency: 'EUR', market_value: n }));
 			const started = Date.now();
-			const res = await call(sim.url, 'POST', '/portfolios', { body: { name: 'Slow', identifier: 's', snapshot_at: '2025-01-01', holdings } });
+			const res = await call(sim.url, 'POST', '/portfolios', {
+				body: { name: 'Slow', identifier: 's', snapshot_at: '2025-01-01', holdings },
+			});
 			expect(res.status).toBe(504);
 			expect(res.body).toEqual({ message: 'Endpoint request timed out' });
 			expect(Date.now() - started).toBeGreaterThanOrEqual(280);
 			expect(sim.portfolioState('org-a')).toEqual([]);
-			const one = await call(sim.url, 'POST', '/portfolios', { body: { name: 'Ok', identifier: 's', snapshot_at: '2025-01-01', holdings: holdings.slice(0, 1) } });
+			const one = await call(sim.url, 'POST', '/portfolios', {
+				body: {
+					name: 'Ok',
+					identifier: 's',
+					snapshot_at: '2025-01-01',
+					holdings: holdings.slice(0, 1),
+				},
+			});
 			expect(one.status).toBe(201);
 		});
 	});
@@ -275,9 +323,21 @@ describe('gateway', () => {
 			await call(sim.url, 'GET', '/__sim/stats');
 			expect(sim.requestCount()).toBe(3);
 			expect(sim.requestCount({ key: 'bogus' })).toBe(1);
-			expect(sim.requestCount({ route: 'POST /instruments/sustainability-profile', key: SIM_KEYS.allFamilies })).toBe(1);
+			expect(
+				sim.requestCount({
+					route: 'POST /instruments/sustainability-profile',
+					key: SIM_KEYS.allFamilies,
+				}),
+			).toBe(1);
 			const [profile, bogus, nowhere] = sim.requests();
-			expect(profile).toMatchObject({ route: 'POST /instruments/sustainability-profile', method: 'POST', path: PROFILE, status: 200, body: ONE, fault: null });
+			expect(profile).toMatchObject({
+				route: 'POST /instruments/sustainability-profile',
+				method: 'POST',
+				path: PROFILE,
+				status: 200,
+				body: ONE,
+				fault: null,
+			});
 			expect(profile.headers['x-api-key']).toBe(SIM_KEYS.allFamilies);
 			expect(bogus).toMatchObject({ route: 'GET /portfolios', key: 'bogus', status: 403 });
 			expect(nowhere).toMatchObject({ route: null, key: null, status: 403 });
@@ -291,16 +351,24 @@ describe('gateway', () => {
 			const res = await call(sim.url, 'POST', PROFILE, { raw: '{"holdings": [' });
 			expect(res.status).toBe(400);
 			expect(res.body.data.message).toBe('An error occurred while processing your request');
-			expect(res.body.data.error).toEqual([expect.objectContaining({ path: '.body', errorCode: 'parse.openapi.validation' })]);
+			expect(res.body.data.error).toEqual([
+				expect.objectContaining({ path: '.body', errorCode: 'parse.openapi.validation' }),
+			]);
 		});
 
 		it('answers schema errors for a non-object body or a missing body', async () => {
 			const array = await call(sim.url, 'POST', PROFILE, { body: [1] });
-			expect(array.body.data.error).toEqual([{ path: '.body', message: 'must be object', errorCode: 'type.openapi.validation' }]);
+			expect(array.body.data.error).toEqual([
+				{ path: '.body', message: 'must be object', errorCode: 'type.openapi.validation' },
+			]);
 			const empty = await call(sim.url, 'POST', PROFILE, {});
 			expect(empty.status).toBe(400);
 			expect(empty.body.data.error).toEqual([
-				{ path: '.body.holdings', message: "must have required property 'holdings'", errorCode: 'required.openapi.validation' },
+				{
+					path: '.body.holdings',
+					message: "must have required property 'holdings'",
+					errorCode: 'required.openapi.validation',
+				},
 			]);
 		});
 	});

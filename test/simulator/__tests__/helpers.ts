@@ -22,8 +22,16 @@ export interface CallResult {
 	headers: Headers;
 }
 
-export async function call(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-	const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+export async function call(
+	baseUrl: string,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<CallResult> {
+	const headers: Record<string, string> = {
+		'content-type': 'application/json',
+		...options.headers,
+	};
 	const key = options.key === undefined ? SIM_KEYS.allFamilies : options.key;
 	if (key !== null) headers['x-api-key'] = key;
 	let body: string | Buffer | undefined = options.raw;

@@ -1,7 +1,12 @@
 /**
  * POST /instruments/*: limits, empty and isin-less holdings, ordering, unknown ISINs, values.
  */
-import { BUSINESS_INVOLVEMENT_CATEGORIES, ESG_METRICS, PAI_INDICATORS, instrumentData } from '../index';
+import {
+	BUSINESS_INVOLVEMENT_CATEGORIES,
+	ESG_METRICS,
+	PAI_INDICATORS,
+	instrumentData,
+} from '../index';
 import { COMPANIES, FUNDS, UNKNOWN, call } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
@@ -16,11 +21,17 @@ describe('instruments routes', () => {
 	const sim = useSimulator();
 
 	it('refuses more than 10,000 entries with 403 and accepts 10,000', async () => {
-		const holdings = Array.from({ length: 10001 }, (_, i) => ({ isin: COMPANIES[i % COMPANIES.length] }));
+		const holdings = Array.from({ length: 10001 }, (_, i) => ({
+			isin: COMPANIES[i % COMPANIES.length],
+		}));
 		for (const path of ALL) {
 			const res = await call(sim.url, 'POST', path, { body: { holdings } });
 			expect(res.status).toBe(403);
-			expect(res.body).toEqual({ data: { message: 'You can only request data for a maximum of 10000 instruments at a time.' } });
+			expect(res.body).toEqual({
+				data: {
+					message: 'You can only request data for a maximum of 10000 instruments at a time.',
+				},
+			});
 		}
 		const ok = await call(sim.url, 'POST', PROFILE, { body: { holdings: holdings.slice(1) } });
 		expect(ok.status).toBe(200);
@@ -39,7 +50,10 @@ describe('instruments routes', () => {
 		const holdings = [{ name: 'cash' }, { isin: null }, {}];
 		const profile = await call(sim.url, 'POST', PROFILE, { body: { holdings } });
 		expect(profile.status).toBe(200);
-		expect(profile.body).toEqual({ data: [], metadata: { message: 'Sustainability profile of instruments fetched successfully' } });
+		expect(profile.body).toEqual({
+			data: [],
+			metadata: { message: 'Sustainability profile of instruments fetched successfully' },
+		});
 		for (const path of [PAI, INVOLVEMENTS, ESG]) {
 			const res = await call(sim.url, 'POST', path, { body: { holdings } });
 			expect(res.status).toBe(400);
@@ -48,17 +62,29 @@ describe('instruments routes', () => {
 	});
 
 	it('rejects an isin of another type and a holdings that is not an array', async () => {
-		const res = await call(sim.url, 'POST', PAI, { body: { holdings: [{ isin: COMPANIES[0] }, { isin: 12 }] } });
+		const res = await call(sim.url, 'POST', PAI, {
+			body: { holdings: [{ isin: COMPANIES[0] }, { isin: 12 }] },
+		});
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({
 			data: {
 				message: 'An error occurred while processing your request',
-				error: [{ path: '.body.holdings[1].isin', message: 'must be string', errorCode: 'type.openapi.validation' }],
+				error: [
+					{
+						path: '.body.holdings[1].isin',
+						message: 'must be string',
+						errorCode: 'type.openapi.validation',
+					},
+				],
 			},
 		});
 		const notArray = await call(sim.url, 'POST', ESG, { body: { holdings: 'x' } });
-		expect(notArray.body.data.error).toEqual([{ path: '.body.holdings', message: 'must be array', errorCode: 'type.openapi.validation' }]);
-		const threshold = await call(sim.url, 'POST', INVOLVEMENTS, { body: { holdings: [{ isin: COMPANIES[0] }], minimum_threshold: '5' } });
+		expect(notArray.body.data.error).toEqual([
+			{ path: '.body.holdings', message: 'must be array', errorCode: 'type.openapi.validation' },
+		]);
+		const threshold = await call(sim.url, 'POST', INVOLVEMENTS, {
+			body: { holdings: [{ isin: COMPANIES[0] }], minimum_threshold: '5' },
+		});
 		expect(threshold.body.data.error[0].path).toBe('.body.minimum_threshold');
 	});
 
@@ -73,40 +99,73 @@ describe('instruments routes', () => {
 			expect(res.status).toBe(200);
 			const entries = res.body.data as { metadata: { isin: string; is_fund: boolean } }[];
 			expect(entries.map((entry) => entry.metadata.isin)).toEqual(expected);
-			expect(entries.map((entry) => entry.metadata.is_fund)).toEqual([false, false, false, false, true, true]);
+			expect(entries.map((entry) => entry.metadata.is_fund)).toEqual([
+				false,
+				false,
+				false,
+				false,
+				true,
+				true,
+			]);
 		}
 	});
 
 	it('returns the SFDR classification, or nulls for an unknown ISIN', async () => {
-		const res = await call(sim.url, 'POST', PROFILE, { body: { holdings: [{ isin: COMPANIES[2] }, { isin: UNKNOWN[1] }] } });
+		const res = await call(sim.url, 'POST', PROFILE, {
+			body: { holdings: [{ isin: COMPANIES[2] }, { isin: UNKNOWN[1] }] },
+		});
 		const known = instrumentData(COMPANIES[2]);
 		expect(res.body.data).toEqual([
-			{ isin: COMPANIES[2], sustainability_profile: { classification: known.sfdr, description: known.sfdrDescription, metadata: null } },
-			{ isin: UNKNOWN[1], sustainability_profile: { classification: null, description: null, metadata: null } },
+			{
+				isin: COMPANIES[2],
+				sustainability_profile: {
+					classification: known.sfdr,
+					description: known.sfdrDescription,
+					metadata: null,
+				},
+			},
+			{
+				isin: UNKNOWN[1],
+				sustainability_profile: { classification: null, description: null, metadata: null },
+			},
 		]);
 		expect([6, 8, 9]).toContain(known.sfdr);
 		expect(known.sfdrDescription).toMatch(new RegExp(`^Article ${known.sfdr} - `));
 	});
 
 	it('returns the PAI indicators with units', async () => {
-		const res = await call(sim.url, 'POST', PAI, { body: { holdings: [{ isin: COMPANIES[3] }, { isin: UNKNOWN[0] }] } });
+		const res = await call(sim.url, 'POST', PAI, {
+			body: { holdings: [{ isin: COMPANIES[3] }, { isin: UNKNOWN[0] }] },
+		});
 		const known = instrumentData(COMPANIES[3]);
-		expect(res.body.metadata).toEqual({ message: 'Sustainability data of instruments fetched successfully' });
+		expect(res.body.metadata).toEqual({
+			message: 'Sustainability data of instruments fetched successfully',
+		});
 		expect(res.body.data[0]).toEqual({
 			sustainability_data: {
 				scope_1_emissions: { value: known.pai.scope_1_emissions, unit: 'tCO2e' },
 				scope_2_emissions: { value: known.pai.scope_2_emissions, unit: 'tCO2e' },
 				carbon_footprint: { value: known.pai.carbon_footprint, unit: 'tCO2e/EURm invested' },
-				ghg_intensity_investee_companies: { value: known.pai.ghg_intensity_investee_companies, unit: 'tCO2e/EURm revenue' },
+				ghg_intensity_investee_companies: {
+					value: known.pai.ghg_intensity_investee_companies,
+					unit: 'tCO2e/EURm revenue',
+				},
 			},
 			metadata: { isin: COMPANIES[3], is_fund: false },
 		});
-		const nulls = Object.fromEntries(Object.entries(PAI_INDICATORS).map(([name, unit]) => [name, { value: null, unit }]));
-		expect(res.body.data[1]).toEqual({ sustainability_data: nulls, metadata: { isin: UNKNOWN[0], is_fund: false } });
+		const nulls = Object.fromEntries(
+			Object.entries(PAI_INDICATORS).map(([name, unit]) => [name, { value: null, unit }]),
+		);
+		expect(res.body.data[1]).toEqual({
+			sustainability_data: nulls,
+			metadata: { isin: UNKNOWN[0], is_fund: false },
+		});
 	});
 
 	it('returns ESG metrics with a top-level message', async () => {
-		const res = await call(sim.url, 'POST', ESG, { body: { holdings: [{ isin: COMPANIES[4] }, { isin: UNKNOWN[0] }] } });
+		const res = await call(sim.url, 'POST', ESG, {
+			body: { holdings: [{ isin: COMPANIES[4] }, { isin: UNKNOWN[0] }] },
+		});
 		const known = instrumentData(COMPANIES[4]);
 		expect(res.body.message).toBe('ESG data of instruments fetched successfully');
 		expect(res.body.metadata).toBeUndefined();
@@ -116,7 +175,9 @@ describe('instruments routes', () => {
 			carbon_footprint: { value: known.esg.carbon_footprint, unit: 'tCO2e/EURm invested' },
 			percentage_of_women_managers: { value: known.esg.percentage_of_women_managers, unit: '%' },
 		});
-		const nulls = Object.fromEntries(Object.entries(ESG_METRICS).map(([name, unit]) => [name, { value: null, unit }]));
+		const nulls = Object.fromEntries(
+			Object.entries(ESG_METRICS).map(([name, unit]) => [name, { value: null, unit }]),
+		);
 		expect(res.body.data[1].sustainability_data).toEqual(nulls);
 	});
 
@@ -143,19 +204,29 @@ describe('instruments routes', () => {
 				governance_score: data.scores?.governance,
 				business_involvements: data.businessInvolvements,
 			});
-			expect(Object.keys(entry.sustainability_data.business_involvements).sort()).toEqual(Object.keys(BUSINESS_INVOLVEMENT_CATEGORIES).sort());
+			expect(Object.keys(entry.sustainability_data.business_involvements).sort()).toEqual(
+				Object.keys(BUSINESS_INVOLVEMENT_CATEGORIES).sort(),
+			);
 		}
-		const filtered = await call(sim.url, 'POST', INVOLVEMENTS, { body: { holdings, minimum_threshold: 10 } });
+		const filtered = await call(sim.url, 'POST', INVOLVEMENTS, {
+			body: { holdings, minimum_threshold: 10 },
+		});
 		for (const entry of filtered.body.data) {
 			const data = instrumentData(entry.metadata.isin);
-			const expected = Object.fromEntries(Object.entries(data.businessInvolvements).filter(([, value]) => (value?.weight ?? 0) >= 10));
+			const expected = Object.fromEntries(
+				Object.entries(data.businessInvolvements).filter(([, value]) => (value?.weight ?? 0) >= 10),
+			);
 			expect(entry.sustainability_data.business_involvements).toEqual(expected);
 		}
 	});
 
 	it('answers the same values for an ISIN whatever else is requested', async () => {
-		const alone = await call(sim.url, 'POST', ESG, { body: { holdings: [{ isin: COMPANIES[5] }] } });
-		const mixed = await call(sim.url, 'POST', ESG, { body: { holdings: [{ isin: FUNDS[2] }, { isin: COMPANIES[6] }, { isin: COMPANIES[5] }] } });
+		const alone = await call(sim.url, 'POST', ESG, {
+			body: { holdings: [{ isin: COMPANIES[5] }] },
+		});
+		const mixed = await call(sim.url, 'POST', ESG, {
+			body: { holdings: [{ isin: FUNDS[2] }, { isin: COMPANIES[6] }, { isin: COMPANIES[5] }] },
+		});
 		expect(mixed.body.data[1]).toEqual(alone.body.data[0]);
 	});
 });

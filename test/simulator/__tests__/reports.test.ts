@@ -8,12 +8,22 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { BENCHMARK_INDICES, OVERSIZED_BYTES, REDIRECT_PATH, SECRET_PAGE_TEXT, SIM_KEYS, startSimulator } from '../index';
+import {
+	BENCHMARK_INDICES,
+	OVERSIZED_BYTES,
+	REDIRECT_PATH,
+	SECRET_PAGE_TEXT,
+	SIM_KEYS,
+	startSimulator,
+} from '../index';
 import { COMPANIES, FUNDS, call, sleep, without } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const HAS_POPPLER = spawnSync('which', ['pdftoppm']).status === 0;
-if (!HAS_POPPLER) console.warn('pdftoppm not found (apt-get install poppler-utils): PDF rendering assertions are skipped');
+if (!HAS_POPPLER)
+	console.warn(
+		'pdftoppm not found (apt-get install poppler-utils): PDF rendering assertions are skipped',
+	);
 
 function holdings(count: number) {
 	return Array.from({ length: count }, (_, i) => ({
@@ -26,7 +36,14 @@ function holdings(count: number) {
 }
 
 function reportBody(extra: Record<string, unknown> = {}) {
-	return { name: 'Quarterly ESG', identifier: 'client-42', type: 'esg-overview', snapshot_at: '2025-05-10', holdings: holdings(3), ...extra };
+	return {
+		name: 'Quarterly ESG',
+		identifier: 'client-42',
+		type: 'esg-overview',
+		snapshot_at: '2025-05-10',
+		holdings: holdings(3),
+		...extra,
+	};
 }
 
 /** Renders every page with pdftoppm and extracts the text with pdftotext. */
@@ -35,10 +52,16 @@ function renderPdf(pdf: Buffer): { pages: number; text: string; stderr: string }
 	try {
 		const file = join(dir, 'report.pdf');
 		writeFileSync(file, pdf);
-		const render = spawnSync('pdftoppm', ['-r', '20', '-png', file, join(dir, 'page')], { encoding: 'utf8' });
+		const render = spawnSync('pdftoppm', ['-r', '20', '-png', file, join(dir, 'page')], {
+			encoding: 'utf8',
+		});
 		if (render.status !== 0) throw new Error(`pdftoppm failed: ${render.stderr}`);
 		const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-		return { pages: readdirSync(dir).filter((name) => name.endsWith('.png')).length, text, stderr: render.stderr };
+		return {
+			pages: readdirSync(dir).filter((name) => name.endsWith('.png')).length,
+			text,
+			stderr: render.stderr,
+		};
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -53,7 +76,10 @@ describe('reports', () => {
 		const res = await post(reportBody());
 		expect(res.status).toBe(201);
 		expect(res.body).toEqual({
-			document: { location_url: expect.any(String), request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+			document: {
+				location_url: expect.any(String),
+				request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+			},
 			metadata: {
 				snapshot_at: '2025-06-30',
 				type: 'esg-overview',
@@ -68,16 +94,28 @@ describe('reports', () => {
 	});
 
 	it('picks the benchmark: index given, ETF/mutual fund ISIN first', async () => {
-		expect((await post(reportBody({ benchmark_index: 'DAX' }))).body.metadata.default_benchmark).toBe(BENCHMARK_INDICES.DAX);
+		expect(
+			(await post(reportBody({ benchmark_index: 'DAX' }))).body.metadata.default_benchmark,
+		).toBe(BENCHMARK_INDICES.DAX);
 		const sek = await post(reportBody({ benchmark_index: 'Solactive SEK IG Credit Index' }));
-		expect(sek.body.metadata.default_benchmark).toBe(BENCHMARK_INDICES['Solactive SEK IG Credit Index']);
-		const etf = await post(reportBody({ benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] }));
+		expect(sek.body.metadata.default_benchmark).toBe(
+			BENCHMARK_INDICES['Solactive SEK IG Credit Index'],
+		);
+		const etf = await post(
+			reportBody({ benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] }),
+		);
 		expect(etf.body.metadata.default_benchmark).toBe(FUNDS[0]);
 		expect(new Set(Object.values(BENCHMARK_INDICES)).size).toBe(17);
 	});
 
 	it('serves a real PDF without needing the API key, and records the download', async () => {
-		const body = reportBody({ name: 'Big (report) Ünicode', type: 'mifid2', methodology_id: 3, holdings: holdings(250), benchmark_index: 'OMX Stockholm' });
+		const body = reportBody({
+			name: 'Big (report) Ünicode',
+			type: 'mifid2',
+			methodology_id: 3,
+			holdings: holdings(250),
+			benchmark_index: 'OMX Stockholm',
+		});
 		const res = await post(body);
 		const download = await fetch(res.body.document.location_url);
 		expect(download.status).toBe(200);
@@ -95,7 +133,17 @@ describe('reports', () => {
 		const rendered = renderPdf(pdf);
 		expect(rendered.stderr).toBe('');
 		expect(rendered.pages).toBeGreaterThanOrEqual(4);
-		for (const expected of ['Big (report) Ünicode', 'mifid2', 'client-42', '2025-06-30', 'OMX Stockholm', 'MiFID II Sustainability Preferences', COMPANIES[0], 'Holding 200 (A/S)', '... and 50 more']) {
+		for (const expected of [
+			'Big (report) Ünicode',
+			'mifid2',
+			'client-42',
+			'2025-06-30',
+			'OMX Stockholm',
+			'MiFID II Sustainability Preferences',
+			COMPANIES[0],
+			'Holding 200 (A/S)',
+			'... and 50 more',
+		]) {
 			expect(rendered.text).toContain(expected);
 		}
 		expect(rendered.text).not.toContain('Holding 201 (A/S)');
@@ -104,7 +152,9 @@ describe('reports', () => {
 	it('expires links after reportLinkTtlMs (403 AccessDenied) and answers 404 for unknown tokens', async () => {
 		const short = await startSimulator({ reportLinkTtlMs: 150 });
 		try {
-			const res = await call(short.url, 'POST', '/reports', { body: reportBody({ snapshot_at: '2024-01-01' }) });
+			const res = await call(short.url, 'POST', '/reports', {
+				body: reportBody({ snapshot_at: '2024-01-01' }),
+			});
 			const url = res.body.document.location_url as string;
 			expect((await fetch(url)).status).toBe(200);
 			await sleep(200);
@@ -127,25 +177,56 @@ describe('reports', () => {
 		expect(missing.body.data).toEqual({
 			message: schemaMessage,
 			error: [
-				{ path: '.body.identifier', message: "must have required property 'identifier'", errorCode: 'required.openapi.validation' },
-				{ path: '.body.type', message: "must have required property 'type'", errorCode: 'required.openapi.validation' },
+				{
+					path: '.body.identifier',
+					message: "must have required property 'identifier'",
+					errorCode: 'required.openapi.validation',
+				},
+				{
+					path: '.body.type',
+					message: "must have required property 'type'",
+					errorCode: 'required.openapi.validation',
+				},
 			],
 		});
-		expect((await post(reportBody({ holdings: [] }))).body).toEqual({ data: { message: 'Please provide at least one holding' } });
+		expect((await post(reportBody({ holdings: [] }))).body).toEqual({
+			data: { message: 'Please provide at least one holding' },
+		});
 		const badType = await post(reportBody({ type: 'pdf' }));
 		expect(badType.body.data.error).toEqual([
-			{ path: '.body.type', message: 'must be equal to one of the allowed values: esg-overview, mifid2', errorCode: 'enum.openapi.validation' },
+			{
+				path: '.body.type',
+				message: 'must be equal to one of the allowed values: esg-overview, mifid2',
+				errorCode: 'enum.openapi.validation',
+			},
 		]);
 		const badIndex = await post(reportBody({ benchmark_index: 'Nikkei 225' }));
 		expect(badIndex.status).toBe(400);
-		expect(badIndex.body.data.error[0]).toMatchObject({ path: '.body.benchmark_index', errorCode: 'enum.openapi.validation' });
+		expect(badIndex.body.data.error[0]).toMatchObject({
+			path: '.body.benchmark_index',
+			errorCode: 'enum.openapi.validation',
+		});
 		const nullIsin = await post(reportBody({ holdings: [{ ...holdings(1)[0], isin: null }] }));
-		expect(nullIsin.body.data.error).toEqual([{ path: '.body.holdings[0].isin', message: 'must be string', errorCode: 'type.openapi.validation' }]);
+		expect(nullIsin.body.data.error).toEqual([
+			{
+				path: '.body.holdings[0].isin',
+				message: 'must be string',
+				errorCode: 'type.openapi.validation',
+			},
+		]);
 		const noWeight = without(holdings(1)[0], 'weight');
-		expect((await post(reportBody({ holdings: [noWeight] }))).body.data.error[0].path).toBe('.body.holdings[0].weight');
-		expect((await post(reportBody({ snapshot_at: '2026-03-01' }))).body).toEqual({ data: { message: 'Snapshot date cannot be higher than actual date' } });
-		expect((await post(reportBody({ snapshot_at: '31.03.2025' }))).body).toEqual({ data: { message: 'You are not using a valid date as snapshot parameter' } });
-		expect((await post(reportBody({ type: 'mifid2', methodology_id: 42 }))).body).toEqual({ data: { message: 'Methodology not found' } });
+		expect((await post(reportBody({ holdings: [noWeight] }))).body.data.error[0].path).toBe(
+			'.body.holdings[0].weight',
+		);
+		expect((await post(reportBody({ snapshot_at: '2026-03-01' }))).body).toEqual({
+			data: { message: 'Snapshot date cannot be higher than actual date' },
+		});
+		expect((await post(reportBody({ snapshot_at: '31.03.2025' }))).body).toEqual({
+			data: { message: 'You are not using a valid date as snapshot parameter' },
+		});
+		expect((await post(reportBody({ type: 'mifid2', methodology_id: 42 }))).body).toEqual({
+			data: { message: 'Methodology not found' },
+		});
 		expect(sim.downloads()).toEqual([]);
 	});
 
@@ -154,10 +235,12 @@ describe('reports', () => {
 		expect((await post(reportBody(), SIM_KEYS.disabled)).status).toBe(403);
 	});
 
-	describe('download faults and report links (for clients\' download policies)', () => {
+	describe("download faults and report links (for clients' download policies)", () => {
 		it('gives the link on the host name the API was addressed by', async () => {
 			const port = new URL(sim.url).port;
-			const res = await call(`http://localhost:${port}`, 'POST', '/reports', { body: reportBody() });
+			const res = await call(`http://localhost:${port}`, 'POST', '/reports', {
+				body: reportBody(),
+			});
 			const link = new URL(res.body.document.location_url);
 			expect(link.hostname).toBe('localhost');
 			expect(link.port).toBe(new URL(sim.downloadUrl).port);
@@ -168,9 +251,15 @@ describe('reports', () => {
 			sim.setReportLink('https://10.0.0.1:{port}{path}?was={url}');
 			const link = (await post(reportBody())).body.document.location_url as string;
 			const port = new URL(sim.downloadUrl).port;
-			expect(link).toMatch(new RegExp(`^https://10\\.0\\.0\\.1:${port}/documents/[0-9a-f]+\\.pdf\\?was=http://127\\.0\\.0\\.1:${port}/documents/`));
+			expect(link).toMatch(
+				new RegExp(
+					`^https://10\\.0\\.0\\.1:${port}/documents/[0-9a-f]+\\.pdf\\?was=http://127\\.0\\.0\\.1:${port}/documents/`,
+				),
+			);
 			sim.reset();
-			expect(new URL((await post(reportBody())).body.document.location_url).origin).toBe(sim.downloadUrl);
+			expect(new URL((await post(reportBody())).body.document.location_url).origin).toBe(
+				sim.downloadUrl,
+			);
 		});
 
 		it('answers the download faults in order, then normally, and records them', async () => {
@@ -186,7 +275,10 @@ describe('reports', () => {
 			expect(await page.text()).toContain(SECRET_PAGE_TEXT);
 			const gcs = await fetch(link);
 			expect(gcs.status).toBe(403);
-			expect(((await gcs.json()) as { error: unknown }).error).toMatchObject({ code: 403, message: expect.stringContaining('storage.objects.get') });
+			expect(((await gcs.json()) as { error: unknown }).error).toMatchObject({
+				code: 403,
+				message: expect.stringContaining('storage.objects.get'),
+			});
 			expect((await fetch(link)).status).toBe(200);
 			expect(sim.downloads().map((d) => [d.status, d.fault])).toEqual([
 				[302, 'redirect'],
@@ -219,7 +311,9 @@ describe('reports', () => {
 		});
 
 		it('refuses unknown download fault kinds', () => {
-			expect(() => sim.setDownloadFaults(['teapot' as never])).toThrow('Unknown download fault kind: teapot');
+			expect(() => sim.setDownloadFaults(['teapot' as never])).toThrow(
+				'Unknown download fault kind: teapot',
+			);
 		});
 	});
 });

@@ -7,7 +7,8 @@ import type { Schema } from '../validation';
 export const AT_LEAST_ONE_INSTRUMENT = 'Please provide at least one instrument';
 export const AT_LEAST_ONE_HOLDING = 'Please provide at least one holding';
 export const MISSING_PROPERTIES = 'Some instruments are missing required properties';
-export const TOO_MANY_INSTRUMENTS = 'You can only request data for a maximum of 10000 instruments at a time.';
+export const TOO_MANY_INSTRUMENTS =
+	'You can only request data for a maximum of 10000 instruments at a time.';
 export const MAX_INSTRUMENTS = 10000;
 
 export const INSTRUMENT_TYPES = [
@@ -52,7 +53,12 @@ export interface ComputedHolding {
 	currency?: string | null;
 }
 
-export const REQUIRED_COMPUTED_PROPERTIES = ['isin', 'name', 'instrument_type', 'market_value'] as const;
+export const REQUIRED_COMPUTED_PROPERTIES = [
+	'isin',
+	'name',
+	'instrument_type',
+	'market_value',
+] as const;
 
 /** MISSING_PROPERTIES (with the index and names of what is missing) when a holding lacks a required property. */
 export function missingPropertiesError(

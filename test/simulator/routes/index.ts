@@ -20,7 +20,9 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
 
 /** Routes the gateway knows; the temperature route only when enabled. */
 export function routeTable(temperatureRoute: boolean): RouteDefinition[] {
-	return ALL_ROUTES.filter((route) => temperatureRoute || route.key !== 'POST /temperature-score/insights');
+	return ALL_ROUTES.filter(
+		(route) => temperatureRoute || route.key !== 'POST /temperature-score/insights',
+	);
 }
 
 export { TemperatureLocks } from './temperature';

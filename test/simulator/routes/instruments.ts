@@ -11,7 +11,12 @@ import {
 } from '../data';
 import { apiError, type ApiResult } from '../http';
 import type { Schema } from '../validation';
-import { AT_LEAST_ONE_INSTRUMENT, MAX_INSTRUMENTS, TOO_MANY_INSTRUMENTS, holdingsOf } from './common';
+import {
+	AT_LEAST_ONE_INSTRUMENT,
+	MAX_INSTRUMENTS,
+	TOO_MANY_INSTRUMENTS,
+	holdingsOf,
+} from './common';
 import type { RouteContext, RouteDefinition } from './types';
 
 const HOLDINGS_SCHEMA: Schema = {
@@ -19,7 +24,11 @@ const HOLDINGS_SCHEMA: Schema = {
 	items: { type: 'object', properties: { isin: { type: 'string', nullable: true } } },
 };
 
-const INSTRUMENTS_SCHEMA: Schema = { type: 'object', required: ['holdings'], properties: { holdings: HOLDINGS_SCHEMA } };
+const INSTRUMENTS_SCHEMA: Schema = {
+	type: 'object',
+	required: ['holdings'],
+	properties: { holdings: HOLDINGS_SCHEMA },
+};
 
 const BUSINESS_INVOLVEMENTS_SCHEMA: Schema = {
 	type: 'object',
@@ -31,7 +40,10 @@ const BUSINESS_INVOLVEMENTS_SCHEMA: Schema = {
  * The instruments to answer for: one per holding with a string isin, as sent (duplicates kept),
  * non-funds first then funds. An ApiResult when the request is refused.
  */
-function selectInstruments(context: RouteContext, allowNoIsin: boolean): InstrumentData[] | ApiResult {
+function selectInstruments(
+	context: RouteContext,
+	allowNoIsin: boolean,
+): InstrumentData[] | ApiResult {
 	const holdings = holdingsOf(context.body);
 	if (holdings.length > MAX_INSTRUMENTS) return apiError(403, TOO_MANY_INSTRUMENTS);
 	if (holdings.length === 0) return apiError(400, AT_LEAST_ONE_INSTRUMENT);
@@ -40,12 +52,16 @@ function selectInstruments(context: RouteContext, allowNoIsin: boolean): Instrum
 		.filter((isin): isin is string => typeof isin === 'string')
 		.map((isin) => instrumentData(isin));
 	if (instruments.length === 0 && !allowNoIsin) return apiError(400, AT_LEAST_ONE_INSTRUMENT);
-	return [...instruments.filter((item) => !item.isFund), ...instruments.filter((item) => item.isFund)];
+	return [
+		...instruments.filter((item) => !item.isFund),
+		...instruments.filter((item) => item.isFund),
+	];
 }
 
 function withUnits<N extends string>(values: Record<N, number | null>, units: Record<N, string>) {
 	const result = {} as Record<N, { value: number | null; unit: string }>;
-	for (const name of Object.keys(units) as N[]) result[name] = { value: values[name], unit: units[name] };
+	for (const name of Object.keys(units) as N[])
+		result[name] = { value: values[name], unit: units[name] };
 	return result;
 }
 
@@ -57,7 +73,11 @@ function sustainabilityProfile(context: RouteContext): ApiResult {
 		body: {
 			data: instruments.map((item) => ({
 				isin: item.isin,
-				sustainability_profile: { classification: item.sfdr, description: item.sfdrDescription, metadata: null },
+				sustainability_profile: {
+					classification: item.sfdr,
+					description: item.sfdrDescription,
+					metadata: null,
+				},
 			})),
 			metadata: { message: 'Sustainability profile of instruments fetched successfully' },
 		},
@@ -88,9 +108,12 @@ function businessInvolvements(context: RouteContext): ApiResult {
 		body: {
 			data: instruments.map((item) => {
 				const involvements: Record<string, { weight: number; count: number }> = {};
-				for (const category of Object.keys(BUSINESS_INVOLVEMENT_CATEGORIES) as BusinessInvolvementCategory[]) {
+				for (const category of Object.keys(
+					BUSINESS_INVOLVEMENT_CATEGORIES,
+				) as BusinessInvolvementCategory[]) {
 					const involvement = item.businessInvolvements[category];
-					if (involvement && (threshold === undefined || involvement.weight >= threshold)) involvements[category] = { ...involvement };
+					if (involvement && (threshold === undefined || involvement.weight >= threshold))
+						involvements[category] = { ...involvement };
 				}
 				return {
 					sustainability_data: {

@@ -70,7 +70,10 @@ function createOrReplace(context: RouteContext): ApiResult {
 	const zeroValues = holdings
 		.map((holding, index) => ({ holding, index }))
 		.filter(({ holding }) => holding.market_value === 0)
-		.map(({ index }) => ({ path: `.body.holdings[${index}].market_value`, message: 'must be non-zero' }));
+		.map(({ index }) => ({
+			path: `.body.holdings[${index}].market_value`,
+			message: 'must be non-zero',
+		}));
 	if (zeroValues.length > 0) return apiError(400, MISSING_PROPERTIES, zeroValues);
 
 	const identifier = portfolioIdentifier(context.org, body.identifier as string | undefined);
@@ -107,11 +110,18 @@ function update(context: RouteContext): ApiResult {
 	const identifier = context.params.identifier;
 	const name = context.body.name as string | undefined;
 	const requestedCurrency = context.body.currency as string | undefined;
-	const currency = requestedCurrency === undefined ? undefined : (normalizeCurrency(requestedCurrency) ?? undefined);
-	if (!context.services.portfolios.update(context.org, identifier, { name, currency })) return apiError(400, FUND_NOT_FOUND);
+	const currency =
+		requestedCurrency === undefined
+			? undefined
+			: (normalizeCurrency(requestedCurrency) ?? undefined);
+	if (!context.services.portfolios.update(context.org, identifier, { name, currency }))
+		return apiError(400, FUND_NOT_FOUND);
 	return {
 		status: 200,
-		body: { identifier, metadata: { message: `Fund metadata updated successfully with id: ${identifier}` } },
+		body: {
+			identifier,
+			metadata: { message: `Fund metadata updated successfully with id: ${identifier}` },
+		},
 	};
 }
 
@@ -119,13 +129,32 @@ function remove(context: RouteContext): ApiResult {
 	const identifier = context.params.identifier;
 	const snapshot = resolveSnapshot(context.body.snapshot_at as string, context.now);
 	if (!snapshot.ok) return apiError(400, snapshot.message);
-	const outcome = context.services.portfolios.deleteSnapshot(context.org, identifier, snapshot.quarterEnd, context.now);
+	const outcome = context.services.portfolios.deleteSnapshot(
+		context.org,
+		identifier,
+		snapshot.quarterEnd,
+		context.now,
+	);
 	return { status: 200, body: { identifier, metadata: { message: DELETE_MESSAGES[outcome] } } };
 }
 
 export const PORTFOLIO_ROUTES: RouteDefinition[] = [
-	{ key: 'POST /portfolios', method: 'POST', path: '/portfolios', family: null, schema: CREATE_SCHEMA, handle: createOrReplace },
-	{ key: 'GET /portfolios', method: 'GET', path: '/portfolios', family: null, schema: null, handle: list },
+	{
+		key: 'POST /portfolios',
+		method: 'POST',
+		path: '/portfolios',
+		family: null,
+		schema: CREATE_SCHEMA,
+		handle: createOrReplace,
+	},
+	{
+		key: 'GET /portfolios',
+		method: 'GET',
+		path: '/portfolios',
+		family: null,
+		schema: null,
+		handle: list,
+	},
 	{
 		key: 'PUT /portfolios/{identifier}',
 		method: 'PUT',

@@ -3,7 +3,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import { BENCHMARK_INDEX_NAMES, BENCHMARK_INDICES, DEFAULT_BENCHMARK_INDEX, METHODOLOGIES } from '../data';
+import {
+	BENCHMARK_INDEX_NAMES,
+	BENCHMARK_INDICES,
+	DEFAULT_BENCHMARK_INDEX,
+	METHODOLOGIES,
+} from '../data';
 import { resolveSnapshot } from '../dates';
 import { apiError, type ApiResult } from '../http';
 import { renderReportPdf } from '../pdf';
@@ -61,7 +66,8 @@ function createReport(context: RouteContext): ApiResult {
 	const type = body.type as (typeof REPORT_TYPES)[number];
 	let methodology: string | null = null;
 	if (type === 'mifid2') {
-		const methodologyId = (body.methodology_id as number | undefined) ?? DEFAULT_REPORT_METHODOLOGY_ID;
+		const methodologyId =
+			(body.methodology_id as number | undefined) ?? DEFAULT_REPORT_METHODOLOGY_ID;
 		const found = METHODOLOGIES.find((candidate) => candidate.id === methodologyId);
 		if (!found) return apiError(400, METHODOLOGY_NOT_FOUND);
 		methodology = found.name;
@@ -84,7 +90,10 @@ function createReport(context: RouteContext): ApiResult {
 	return {
 		status: 201,
 		body: {
-			document: { location_url: context.services.documents.add(pdf, context.requestHost), request_id: randomUUID() },
+			document: {
+				location_url: context.services.documents.add(pdf, context.requestHost),
+				request_id: randomUUID(),
+			},
 			metadata: {
 				snapshot_at: snapshot.quarterEnd,
 				type,
@@ -96,5 +105,12 @@ function createReport(context: RouteContext): ApiResult {
 }
 
 export const REPORT_ROUTES: RouteDefinition[] = [
-	{ key: 'POST /reports', method: 'POST', path: '/reports', family: null, schema: REPORT_SCHEMA, handle: createReport },
+	{
+		key: 'POST /reports',
+		method: 'POST',
+		path: '/reports',
+		family: null,
+		schema: REPORT_SCHEMA,
+		handle: createReport,
+	},
 ];

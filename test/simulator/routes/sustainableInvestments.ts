@@ -35,7 +35,8 @@ function weights(holdings: readonly ComputedHolding[]): number[] {
 
 function insights(context: RouteContext): ApiResult {
 	const methodologyId = context.body.methodology_id as number;
-	if (!METHODOLOGIES.some((methodology) => methodology.id === methodologyId)) return apiError(400, METHODOLOGY_NOT_FOUND);
+	if (!METHODOLOGIES.some((methodology) => methodology.id === methodologyId))
+		return apiError(400, METHODOLOGY_NOT_FOUND);
 	const raw = holdingsOf(context.body);
 	if (raw.length === 0) return apiError(400, AT_LEAST_ONE_HOLDING);
 	const missing = missingPropertiesError(raw);
@@ -65,11 +66,17 @@ function methodologies(context: RouteContext): ApiResult {
 	const metadata = { message: 'Methodologies fetched successfully' };
 	switch (context.services.methodologiesShape) {
 		case 'id-keyed':
-			return { status: 200, body: { data: Object.fromEntries(records.map((m) => [String(m.id), m.name])), metadata } };
+			return {
+				status: 200,
+				body: { data: Object.fromEntries(records.map((m) => [String(m.id), m.name])), metadata },
+			};
 		case 'id-keyed-records':
 			return {
 				status: 200,
-				body: { data: Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])), metadata },
+				body: {
+					data: Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])),
+					metadata,
+				},
 			};
 		case 'bare-array':
 			return { status: 200, body: records };

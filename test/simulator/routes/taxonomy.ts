@@ -4,7 +4,13 @@
 import { taxonomyKpis } from '../data';
 import { apiError, type ApiResult } from '../http';
 import type { Schema } from '../validation';
-import { AT_LEAST_ONE_HOLDING, COMPUTED_HOLDING_SCHEMA, holdingsOf, missingPropertiesError, type ComputedHolding } from './common';
+import {
+	AT_LEAST_ONE_HOLDING,
+	COMPUTED_HOLDING_SCHEMA,
+	holdingsOf,
+	missingPropertiesError,
+	type ComputedHolding,
+} from './common';
 import type { RouteContext, RouteDefinition } from './types';
 
 export const NO_DATA_FOUND = 'No data found for the given parameters';
@@ -22,7 +28,10 @@ function insights(context: RouteContext): ApiResult {
 	if (missing) return missing;
 	const kpis = taxonomyKpis(raw as unknown as ComputedHolding[]);
 	if (!kpis) return apiError(400, NO_DATA_FOUND);
-	return { status: 201, body: { data: kpis, metadata: { message: 'Taxonomy insights calculated successfully' } } };
+	return {
+		status: 201,
+		body: { data: kpis, metadata: { message: 'Taxonomy insights calculated successfully' } },
+	};
 }
 
 export const TAXONOMY_ROUTES: RouteDefinition[] = [

@@ -4,7 +4,14 @@
 import { instrumentData, round, type Industry, type InstrumentData } from '../data';
 import { apiError, type ApiResult } from '../http';
 import type { Schema } from '../validation';
-import { AT_LEAST_ONE_HOLDING, FUND_TYPES, INSTRUMENT_TYPES, holdingsOf, missingPropertiesError, type ComputedHolding } from './common';
+import {
+	AT_LEAST_ONE_HOLDING,
+	FUND_TYPES,
+	INSTRUMENT_TYPES,
+	holdingsOf,
+	missingPropertiesError,
+	type ComputedHolding,
+} from './common';
 import type { RouteContext, RouteDefinition } from './types';
 
 export const DEFAULT_TEMPERATURE_CURRENCY = 'EUR';
@@ -67,7 +74,9 @@ function includedHoldings(holdings: readonly ComputedHolding[]): Included[] {
 			if (!knownType && !(data.known && data.isFund)) return false;
 			return !(FUND_TYPES.includes(holding.instrument_type) && holding.market_value === 0);
 		});
-	const fromMarketValues = kept.some(({ holding }) => typeof holding.weight !== 'number' || holding.weight === 0);
+	const fromMarketValues = kept.some(
+		({ holding }) => typeof holding.weight !== 'number' || holding.weight === 0,
+	);
 	const total = kept.reduce((sum, { holding }) => sum + holding.market_value, 0);
 	return kept.map(({ holding, data }) => {
 		let aum: number | null = holding.weight ?? null;
@@ -93,7 +102,11 @@ function insights(context: RouteContext): ApiResult {
 	if (missing) return missing;
 	const included = includedHoldings(raw as unknown as ComputedHolding[]);
 	const locked =
-		included.length > 0 && context.services.temperatureLocks.consume(context.org, included.map(({ holding }) => holding.isin));
+		included.length > 0 &&
+		context.services.temperatureLocks.consume(
+			context.org,
+			included.map(({ holding }) => holding.isin),
+		);
 
 	const base = ({ holding, aum }: Included) => ({
 		name: holding.name,
@@ -121,7 +134,12 @@ function insights(context: RouteContext): ApiResult {
 			const { temperature } = item.data;
 			const entry = { public_isin: item.holding.isin, ...base(item) };
 			if (locked) return entry;
-			return { ...entry, temperature_score: temperature.score, target: temperature.target, base_year: temperature.baseYear };
+			return {
+				...entry,
+				temperature_score: temperature.score,
+				target: temperature.target,
+				base_year: temperature.baseYear,
+			};
 		});
 	const industries = locked ? [] : industriesOf(included);
 
@@ -130,7 +148,9 @@ function insights(context: RouteContext): ApiResult {
 		body: {
 			data: { portfolio: { companies, funds, industries }, job_metadata: { is_lock: locked } },
 			metadata: {
-				message: locked ? 'Temperature score calculation in progress' : 'Temperature score insights calculated successfully',
+				message: locked
+					? 'Temperature score calculation in progress'
+					: 'Temperature score insights calculated successfully',
 			},
 		},
 	};

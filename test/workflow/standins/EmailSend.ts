@@ -103,9 +103,29 @@ export class EmailSendStandIn implements INodeType {
 					{ name: 'Send and Wait for Response', value: 'sendAndWait' },
 				],
 			},
-			{ displayName: 'From Email', name: 'fromEmail', type: 'string', default: '', required: true, displayOptions: sendOnly },
-			{ displayName: 'To Email', name: 'toEmail', type: 'string', default: '', required: true, displayOptions: sendOnly },
-			{ displayName: 'Subject', name: 'subject', type: 'string', default: '', displayOptions: sendOnly },
+			{
+				displayName: 'From Email',
+				name: 'fromEmail',
+				type: 'string',
+				default: '',
+				required: true,
+				displayOptions: sendOnly,
+			},
+			{
+				displayName: 'To Email',
+				name: 'toEmail',
+				type: 'string',
+				default: '',
+				required: true,
+				displayOptions: sendOnly,
+			},
+			{
+				displayName: 'Subject',
+				name: 'subject',
+				type: 'string',
+				default: '',
+				displayOptions: sendOnly,
+			},
 			{
 				displayName: 'Email Format',
 				name: 'emailFormat',
@@ -152,11 +172,21 @@ export class EmailSendStandIn implements INodeType {
 				default: {},
 				displayOptions: sendOnly,
 				options: [
-					{ displayName: 'Append n8n Attribution', name: 'appendAttribution', type: 'boolean', default: true },
+					{
+						displayName: 'Append n8n Attribution',
+						name: 'appendAttribution',
+						type: 'boolean',
+						default: true,
+					},
 					{ displayName: 'Attachments', name: 'attachments', type: 'string', default: '' },
 					{ displayName: 'CC Email', name: 'ccEmail', type: 'string', default: '' },
 					{ displayName: 'BCC Email', name: 'bccEmail', type: 'string', default: '' },
-					{ displayName: 'Ignore SSL Issues (Insecure)', name: 'allowUnauthorizedCerts', type: 'boolean', default: false },
+					{
+						displayName: 'Ignore SSL Issues (Insecure)',
+						name: 'allowUnauthorizedCerts',
+						type: 'boolean',
+						default: false,
+					},
 					{ displayName: 'Reply To', name: 'replyTo', type: 'string', default: '' },
 				],
 			},
@@ -167,7 +197,10 @@ export class EmailSendStandIn implements INodeType {
 		const node = this.getNode();
 		const operation = this.getNodeParameter('operation', 0) as string;
 		if (operation !== 'send') {
-			throw new NodeOperationError(node, `The Send Email stand-in of the test harness implements operation "send" only (got "${operation}")`);
+			throw new NodeOperationError(
+				node,
+				`The Send Email stand-in of the test harness implements operation "send" only (got "${operation}")`,
+			);
 		}
 		const items = this.getInputData();
 		const returnData: INodeExecutionData[] = [];
@@ -232,7 +265,10 @@ export class EmailSendStandIn implements INodeType {
 				});
 			} catch (error) {
 				if (this.continueOnFail()) {
-					returnData.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
+					returnData.push({
+						json: { error: (error as Error).message },
+						pairedItem: { item: itemIndex },
+					});
 					continue;
 				}
 				if (error instanceof NodeOperationError) throw error;

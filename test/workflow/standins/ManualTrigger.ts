@@ -4,7 +4,12 @@
  * available. Implements the whole (tiny) real node: when the workflow is executed manually it
  * emits one empty item `{ json: {} }`. It has no parameters, like the real node.
  */
-import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 export class ManualTriggerStandIn implements INodeType {

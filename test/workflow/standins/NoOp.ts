@@ -4,7 +4,12 @@
  * Used by the workflow test harness (test/workflow/runner.ts) when no real n8n-nodes-base install is
  * available. Implements the whole real node: passes its input items through unchanged.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 export class NoOpStandIn implements INodeType {

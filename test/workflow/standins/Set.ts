@@ -165,7 +165,10 @@ function composeReturnItem(
 		case 'none':
 			break;
 		default:
-			throw new NodeOperationError(ctx.getNode(), `The include option "${String(options.include)}" is not known!`);
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The include option "${String(options.include)}" is not known!`,
+			);
 	}
 
 	for (const key of Object.keys(newFields)) setPath(newItem.json, key, newFields[key], dotNotation);
@@ -189,9 +192,13 @@ function resolveRawJson(ctx: IExecuteFunctions, itemIndex: number): IDataObject 
 	try {
 		parsed = jsonParse(text);
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), `The 'JSON Output' in item ${itemIndex} contains invalid JSON`, {
-			description: text,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The 'JSON Output' in item ${itemIndex} contains invalid JSON`,
+			{
+				description: text,
+			},
+		);
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
 		throw new NodeOperationError(
@@ -226,7 +233,13 @@ export class SetStandIn implements INodeType {
 				],
 				default: 'manual',
 			},
-			{ displayName: 'Duplicate Item', name: 'duplicateItem', type: 'boolean', default: false, isNodeSetting: true },
+			{
+				displayName: 'Duplicate Item',
+				name: 'duplicateItem',
+				type: 'boolean',
+				default: false,
+				isNodeSetting: true,
+			},
 			{
 				displayName: 'Duplicate Item Count',
 				name: 'duplicateCount',
@@ -318,7 +331,12 @@ export class SetStandIn implements INodeType {
 						default: false,
 						displayOptions: { show: { '/mode': ['manual'] } },
 					},
-					{ displayName: 'Support Dot Notation', name: 'dotNotation', type: 'boolean', default: true },
+					{
+						displayName: 'Support Dot Notation',
+						name: 'dotNotation',
+						type: 'boolean',
+						default: true,
+					},
 				],
 			},
 		],

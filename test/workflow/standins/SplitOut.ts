@@ -6,7 +6,13 @@
  * item (objects as they are, other values under the field's name), paired to its source item. `include`: noOtherFields.
  */
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 export class SplitOutStandIn implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,10 +39,17 @@ export class SplitOutStandIn implements INodeType {
 			let value: unknown = item.json;
 			for (const part of field.split('.')) value = (value as IDataObject | undefined)?.[part];
 			if (!Array.isArray(value)) {
-				throw new NodeOperationError(this.getNode(), `The field '${field}' wasn't found or is not a list`, { itemIndex });
+				throw new NodeOperationError(
+					this.getNode(),
+					`The field '${field}' wasn't found or is not a list`,
+					{ itemIndex },
+				);
 			}
 			for (const element of value) {
-				const json = element && typeof element === 'object' && !Array.isArray(element) ? (element as IDataObject) : { [field]: element as IDataObject[string] };
+				const json =
+					element && typeof element === 'object' && !Array.isArray(element)
+						? (element as IDataObject)
+						: { [field]: element as IDataObject[string] };
 				out.push({ json, pairedItem: { item: itemIndex } });
 			}
 		});
