@@ -595,13 +595,11 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 			);
 			expect(result.error).toBeUndefined();
 			expect(
-				result
-					.items('Node')
-					.map((item) => ({
-						id: item.json.id,
-						name: item.json.name,
-						description: item.json.description ?? undefined,
-					})),
+				result.items('Node').map((item) => ({
+					id: item.json.id,
+					name: item.json.name,
+					description: item.json.description ?? undefined,
+				})),
 			).toEqual(expected);
 		});
 
