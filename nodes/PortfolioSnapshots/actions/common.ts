@@ -8,7 +8,7 @@ import type {
 import { MAX_IDENTIFIER_LENGTH } from '../../shared/constants';
 import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, runGroups } from '../../shared/execution';
-import { planRequests } from '../../shared/requestBudget';
+import { planOneRequestEach } from '../../shared/requestBudget';
 import { hasLoneSurrogate, showValue } from '../../shared/values';
 
 /** The start of an identifier as POST and GET /portfolios return it: svc-portfolio:<organization>_<Portfolio ID>. */
@@ -123,11 +123,12 @@ export async function perItem<T>(
 		}
 	}
 	const toSend = prepared.filter((entry) => entry.ok).length;
-	planRequests.call(this, {
-		requests: toSend,
-		breakdown: `${toSend.toLocaleString('en-US')} item${toSend === 1 ? '' : 's'} × 1 request`,
-		fewerRequests: 'send fewer items per run (for example through a Loop Over Items node)',
-	});
+	planOneRequestEach.call(
+		this,
+		toSend,
+		'item',
+		'send fewer items per run (for example through a Loop Over Items node)',
+	);
 	const tasks = prepared.map((entry, itemIndex) => ({
 		entry,
 		itemIndex,

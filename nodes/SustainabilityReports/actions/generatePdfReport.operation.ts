@@ -35,7 +35,7 @@ import { findRequestId, inputError } from '../../shared/errors';
 import { listNames, pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
-import { planRequests } from '../../shared/requestBudget';
+import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
 import { apiRequest } from '../../shared/transport';
@@ -203,11 +203,12 @@ export async function execute(
 
 	// One POST per report; the PDF downloads are not API requests.
 	const toSend = groups.filter((group) => !group.error).length;
-	planRequests.call(this, {
-		requests: toSend,
-		breakdown: `${toSend.toLocaleString('en-US')} report${toSend === 1 ? '' : 's'} × 1 request`,
-		fewerRequests: 'Group By a field with fewer distinct values (one report per group)',
-	});
+	planOneRequestEach.call(
+		this,
+		toSend,
+		'report',
+		'Group By a field with fewer distinct values (one report per group)',
+	);
 	/** Reports the API generated (and charged), also when their download failed afterwards. */
 	const generated: string[] = [];
 	const describeGenerated = () =>
