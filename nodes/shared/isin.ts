@@ -6,7 +6,7 @@ const ISIN_SHAPE = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
  * Longest value ever sent as an ISIN, even with "Invalid ISINs: Send Anyway": an ISIN has 12 characters, and a
  * longer value is a whole cell or document mapped by mistake (a megabyte would be sent, and echoed back).
  */
-export const MAX_ISIN_INPUT_LENGTH = 64;
+const MAX_ISIN_INPUT_LENGTH = 64;
 
 /** Why a value cannot be an ISIN at all (not text, or far too long), shown by a short prefix only; else undefined. */
 export function unsendableIsin(raw: unknown, normalized: string): string | undefined {

@@ -96,6 +96,20 @@ export function planRequests(this: IExecuteFunctions, plan: RequestPlan): void {
 	});
 }
 
+/** The plan of an operation that sends one request per group (or per item, per report): "3 groups × 1 request". */
+export function planOneRequestEach(
+	this: IExecuteFunctions,
+	requests: number,
+	noun = 'group',
+	fewerRequests = 'Group By a field with fewer distinct values (one request per group)',
+): void {
+	planRequests.call(this, {
+		requests,
+		breakdown: `${count(requests, noun)} × 1 request`,
+		fewerRequests,
+	});
+}
+
 /** Requests sent so far by this node run (every try), or undefined when the run planned none. */
 export function requestsSent(context: object): number | undefined {
 	return accounts.get(context)?.sent;

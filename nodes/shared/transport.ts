@@ -214,7 +214,7 @@ const PLAIN_KEY = /^[A-Za-z0-9._~+=-]+$/;
  * after one native search: of the answer's text as it came when given (under 1 ms for 10,000 instruments), else of
  * its JSON text (about 25 ms); only an answer that holds it is walked, and only the strings holding it are copied.
  */
-export function redactKey<T>(value: T, apiKey: string, sourceText?: string): T {
+function redactKey<T>(value: T, apiKey: string, sourceText?: string): T {
 	if (!apiKey) return value;
 	if (sourceText !== undefined && PLAIN_KEY.test(apiKey) && !sourceText.includes(apiKey))
 		return value;

@@ -16,7 +16,7 @@ import type { HoldingsInput } from '../../shared/parameters';
 import { apiAnswerOf, asNodeError, inputError } from '../../shared/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
-import { planRequests } from '../../shared/requestBudget';
+import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { parseTaxonomyKpi } from './kpis';
@@ -89,11 +89,7 @@ export async function execute(
 	);
 
 	const toSend = groups.filter((group) => !group.error).length;
-	planRequests.call(this, {
-		requests: toSend * 1,
-		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × 1 request`,
-		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
-	});
+	planOneRequestEach.call(this, toSend);
 
 	return await (runGroups<PreparedGroup<ItemGroup, HoldingsInput>>).call(
 		this,

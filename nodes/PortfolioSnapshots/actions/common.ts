@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_IDENTIFIER_LENGTH } from '../../shared/constants';
-import { asNodeError, inputError } from '../../shared/errors';
-import { listNames, runGroups } from '../../shared/execution';
-import { planRequests } from '../../shared/requestBudget';
+import { inputError } from '../../shared/errors';
+import { listNames, prepareGroups, runGroups } from '../../shared/execution';
+import { planOneRequestEach } from '../../shared/requestBudget';
 import { hasLoneSurrogate, showValue } from '../../shared/values';
 
 /** The start of an identifier as POST and GET /portfolios return it: svc-portfolio:<organization>_<Portfolio ID>. */
@@ -113,35 +113,28 @@ export async function perItem<T>(
 	prepare: (itemIndex: number) => T,
 	run: (prepared: T, itemIndex: number) => Promise<IDataObject>,
 ): Promise<INodeExecutionData[]> {
-	const prepared: Array<{ ok: true; value: T } | { ok: false; error: Error }> = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			prepared.push({ ok: true, value: prepare(itemIndex) });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
-			prepared.push({ ok: false, error: asNodeError(this.getNode(), error) });
-		}
-	}
-	const toSend = prepared.filter((entry) => entry.ok).length;
-	planRequests.call(this, {
-		requests: toSend,
-		breakdown: `${toSend.toLocaleString('en-US')} item${toSend === 1 ? '' : 's'} × 1 request`,
-		fewerRequests: 'send fewer items per run (for example through a Loop Over Items node)',
-	});
-	const tasks = prepared.map((entry, itemIndex) => ({
-		entry,
-		itemIndex,
-		itemIndices: [itemIndex],
-	}));
-	return await (runGroups<(typeof tasks)[number]>).call(
+	const prepared = (prepareGroups<{ itemIndices: number[] }, T>).call(
+		this,
+		items.map((_, itemIndex) => ({ itemIndices: [itemIndex] })),
+		(entry) => prepare(entry.itemIndices[0]),
+	);
+	const toSend = prepared.filter((entry) => !entry.error).length;
+	planOneRequestEach.call(
+		this,
+		toSend,
+		'item',
+		'send fewer items per run (for example through a Loop Over Items node)',
+	);
+	return await (runGroups<(typeof prepared)[number]>).call(
 		this,
 		items,
-		tasks,
-		async ({ entry, itemIndex }) => {
-			if (!entry.ok) throw entry.error;
-			return [{ json: await run(entry.value, itemIndex), pairedItem: { item: itemIndex } }];
+		prepared,
+		async (entry) => {
+			if (entry.error) throw entry.error;
+			const itemIndex = entry.itemIndices[0];
+			return [{ json: await run(entry.input as T, itemIndex), pairedItem: { item: itemIndex } }];
 		},
 		(done, failed) =>
-			`Item ${failed.itemIndex} failed; ${done.length} of ${toSend} items were sent and answered before the run stopped${done.length ? ` (${listNames(done.map((task) => `item ${task.itemIndex}`))})` : ''}.`,
+			`Item ${failed.itemIndices[0]} failed; ${done.length} of ${toSend} items were sent and answered before the run stopped${done.length ? ` (${listNames(done.map((task) => `item ${task.itemIndices[0]}`))})` : ''}.`,
 	);
 }

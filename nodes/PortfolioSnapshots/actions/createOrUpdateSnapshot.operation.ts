@@ -20,7 +20,7 @@ import {
 } from '../../shared/parameters';
 import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
-import { planRequests } from '../../shared/requestBudget';
+import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequestSettled } from '../../shared/settle';
 import { showValue } from '../../shared/values';
@@ -255,11 +255,7 @@ export async function execute(
 	// Names the portfolios have, as far as this run knows them without asking: the name a group created one with.
 	const knownNames = new Map<string, string>();
 	const toStore = checked.filter((entry) => entry.ok).length;
-	planRequests.call(this, {
-		requests: toStore,
-		breakdown: `${toStore.toLocaleString('en-US')} group${toStore === 1 ? '' : 's'} × 1 request`,
-		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
-	});
+	planOneRequestEach.call(this, toStore);
 	const runs: CheckedGroup[] = checked.map((entry) => ({
 		...entry,
 		itemIndices: (entry.ok ? entry.prepared.group : entry.group).itemIndices,

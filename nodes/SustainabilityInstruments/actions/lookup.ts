@@ -233,10 +233,10 @@ export async function executeInstrumentOperation<TEntry>(
 		);
 	}
 
-	const batches = Math.ceil(isins.size / batchSettings({ batchSize }).batchSize);
+	const perBatch = batchSettings({ batchSize }).batchSize;
 	planRequests.call(this, {
-		requests: batches,
-		breakdown: `${isins.size.toLocaleString('en-US')} distinct ISINs in batches of ${batchSettings({ batchSize }).batchSize.toLocaleString('en-US')}`,
+		requests: Math.ceil(isins.size / perBatch),
+		breakdown: `${isins.size.toLocaleString('en-US')} distinct ISINs in batches of ${perBatch.toLocaleString('en-US')}`,
 		fewerRequests: `raise Options > Batch Size (up to ${MAX_INSTRUMENTS_PER_REQUEST.toLocaleString('en-US')} ISINs per request)`,
 	});
 

@@ -31,10 +31,11 @@ import {
 	readSnapshotDateParameter,
 	readTextParameter,
 } from '../../shared/parameters';
-import { asNodeError, findRequestId, inputError } from '../../shared/errors';
-import { listNames, pairedTo, runGroups } from '../../shared/execution';
+import { findRequestId, inputError } from '../../shared/errors';
+import { listNames, pairedTo, prepareGroups, runGroups } from '../../shared/execution';
+import type { PreparedGroup } from '../../shared/execution';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
-import { planRequests } from '../../shared/requestBudget';
+import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
 import { apiRequest } from '../../shared/transport';
@@ -171,11 +172,10 @@ interface ReportRequest {
 	binaryProperty?: string;
 }
 
-interface PreparedGroup extends ItemGroup {
-	request?: ReportRequest;
-	holdings?: SourcedHolding[];
-	removed?: RemovedRow[];
-	error?: Error;
+interface ReportInput {
+	request: ReportRequest;
+	holdings: SourcedHolding[];
+	removed: RemovedRow[];
 }
 
 interface ReportAnswer {
@@ -195,34 +195,33 @@ export async function execute(
 	const node = this.getNode();
 
 	// Every group is checked before the first request: a report is only asked for when all input is sound.
-	const groups: PreparedGroup[] = portfolioGroups.call(this, items).map((group) => {
-		try {
-			return { ...group, ...prepareReport.call(this, items, group) };
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(node, error);
-			return { ...group, error: error as Error };
-		}
-	});
+	const groups = (prepareGroups<ItemGroup, ReportInput>).call(
+		this,
+		portfolioGroups.call(this, items),
+		(group) => prepareReport.call(this, items, group),
+	);
 
 	// One POST per report; the PDF downloads are not API requests.
 	const toSend = groups.filter((group) => !group.error).length;
-	planRequests.call(this, {
-		requests: toSend,
-		breakdown: `${toSend.toLocaleString('en-US')} report${toSend === 1 ? '' : 's'} × 1 request`,
-		fewerRequests: 'Group By a field with fewer distinct values (one report per group)',
-	});
+	planOneRequestEach.call(
+		this,
+		toSend,
+		'report',
+		'Group By a field with fewer distinct values (one report per group)',
+	);
 	/** Reports the API generated (and charged), also when their download failed afterwards. */
 	const generated: string[] = [];
 	const describeGenerated = () =>
 		`${generated.length} of ${toSend} report${toSend === 1 ? ' was' : 's were'} generated before the run stopped${generated.length ? ` (${listNames(generated)})` : ''}; nothing is output when the node stops with an error, and running again generates ${toSend === 1 ? 'it' : 'them'} anew. To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
 
-	return await (runGroups<PreparedGroup>).call(
+	return await (runGroups<PreparedGroup<ItemGroup, ReportInput>>).call(
 		this,
 		items,
 		groups,
-		async (group) => {
-			if (group.error) throw group.error;
-			const request = group.request!;
+		async (prepared) => {
+			if (prepared.error) throw prepared.error;
+			const { group } = prepared;
+			const { request, holdings, removed } = prepared.input!;
 			const itemIndex = group.itemIndices[0];
 			const answer = (await apiRequest.call(this, ROUTES.reports, {
 				body: request.body,
@@ -255,8 +254,8 @@ export async function execute(
 				...(request.body.methodology_id !== undefined
 					? { methodology_id: request.body.methodology_id as number }
 					: {}),
-				holdings_count: group.holdings!.length,
-				...removedSummary(group.removed!),
+				holdings_count: holdings.length,
+				...removedSummary(removed),
 			};
 
 			if (!request.binaryProperty) {
@@ -294,7 +293,7 @@ function prepareReport(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	group: ItemGroup,
-): { request: ReportRequest; holdings: SourcedHolding[]; removed: RemovedRow[] } {
+): ReportInput {
 	const node = this.getNode();
 	const first = group.itemIndices[0];
 	const text = (name: string, fallback = '') =>

@@ -20,7 +20,7 @@ import type { HoldingsInput } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
-import { planRequests } from '../../shared/requestBudget';
+import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
@@ -81,11 +81,7 @@ export async function execute(
 	);
 
 	const toSend = groups.filter((group) => !group.error && group.input!.holdings.length > 0).length;
-	planRequests.call(this, {
-		requests: toSend * 1,
-		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × 1 request`,
-		fewerRequests: 'Group By a field with fewer distinct values (one request per group)',
-	});
+	planOneRequestEach.call(this, toSend);
 
 	const output = await (runGroups<PreparedGroup<ItemGroup, GroupInput>>).call(
 		this,

@@ -13,8 +13,10 @@ import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { portfolioGroups } from '../../shared/grouping';
 import type { ItemGroup } from '../../shared/grouping';
 import { numberParameterValue, readHoldingsParameters } from '../../shared/parameters';
-import { asNodeError, inputError } from '../../shared/errors';
-import { pairedTo, runGroups } from '../../shared/execution';
+import type { HoldingsInput } from '../../shared/parameters';
+import { inputError } from '../../shared/errors';
+import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
+import type { PreparedGroup } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
@@ -96,12 +98,6 @@ interface WaitSettings {
 	maxWaitMs: number;
 }
 
-interface PreparedGroup extends ItemGroup {
-	holdings?: SourcedHolding[];
-	removed?: RemovedRow[];
-	error?: Error;
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -122,14 +118,12 @@ export async function execute(
 	};
 
 	// Every group's holdings are checked before the first request, so bad input costs nothing.
-	const groups: PreparedGroup[] = portfolioGroups.call(this, items).map((group) => {
-		try {
-			const { holdings, removed } = readHoldingsParameters.call(
-				this,
-				ROUTES.temperature,
-				items,
-				group.itemIndices,
-			);
+	const groups = (prepareGroups<ItemGroup, HoldingsInput>).call(
+		this,
+		portfolioGroups.call(this, items),
+		(group) => {
+			const input = readHoldingsParameters.call(this, ROUTES.temperature, items, group.itemIndices);
+			const { holdings, removed } = input;
 			if (holdings.length === 0) {
 				throw inputError(
 					node,
@@ -138,12 +132,9 @@ export async function execute(
 					'The temperature route needs at least one holding with an ISIN, a name, an instrument type and a market value.',
 				);
 			}
-			return { ...group, holdings, removed };
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(node, error);
-			return { ...group, error: error as Error };
-		}
-	});
+			return input;
+		},
+	);
 
 	// Worst case per group: a poll every Poll Interval until Maximum Wait (see calculate).
 	const perGroup = settings.wait ? 1 + Math.floor(settings.maxWaitMs / settings.intervalMs) : 1;
@@ -155,14 +146,14 @@ export async function execute(
 		isMaximum: perGroup > 1,
 	});
 
-	return await (runGroups<PreparedGroup>).call(
+	return await (runGroups<PreparedGroup<ItemGroup, HoldingsInput>>).call(
 		this,
 		items,
 		groups,
-		async (group) => {
-			if (group.error) throw group.error;
-			const holdings = group.holdings!;
-			const removed = group.removed!;
+		async (prepared) => {
+			if (prepared.error) throw prepared.error;
+			const { group } = prepared;
+			const { holdings, removed } = prepared.input!;
 			const calculation = await calculate.call(this, holdings, settings, group.itemIndices[0]);
 			if (output === 'raw') {
 				return [
