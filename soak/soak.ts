@@ -335,6 +335,29 @@ export function isUncertainReport(result: WorkflowRunResult, requests: RecordedR
 	});
 }
 
+/** Calls `visit` with each output item's json of `actual` and the json at the same node, output and index of `reference`. */
+function forEachItemPair(
+	reference: Snapshot,
+	actual: Snapshot,
+	visit: (json: Record<string, unknown>, expected: Record<string, unknown>) => void,
+): void {
+	for (const [name, outputs] of Object.entries(actual.nodes)) {
+		if (!Array.isArray(outputs)) continue;
+		outputs.forEach((items: unknown, output) => {
+			if (!Array.isArray(items)) return;
+			items.forEach((item, index) => {
+				const json = (item as { json?: Record<string, unknown> }).json;
+				const expected = (
+					(reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as
+						| { json?: Record<string, unknown> }
+						| undefined
+				)?.json;
+				if (json && expected) visit(json, expected);
+			});
+		});
+	}
+}
+
 /**
  * Output items of POST /portfolios whose connection dropped and which the list of portfolios settled: outcome
  * `stored` with our own message, where the fault-free run has the API's `created` or `updated`. They take the
@@ -349,32 +372,15 @@ export function acceptSettledSnapshots(
 		(request) => request.route === 'POST /portfolios' && DROPS.includes(request.fault),
 	).length;
 	let accepted = 0;
-	for (const [name, outputs] of Object.entries(actual.nodes)) {
-		if (!Array.isArray(outputs)) continue;
-		outputs.forEach((items: unknown, output) => {
-			if (!Array.isArray(items)) return;
-			items.forEach((item, index) => {
-				const json = (item as { json?: Record<string, unknown> }).json;
-				const expected = (
-					(reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as
-						| { json?: Record<string, unknown> }
-						| undefined
-				)?.json;
-				if (
-					!json ||
-					!expected ||
-					json.outcome !== 'stored' ||
-					!['created', 'updated'].includes(String(expected.outcome))
-				)
-					return;
-				if (json.identifier !== expected.identifier || json.quarter_end !== expected.quarter_end)
-					return;
-				json.outcome = expected.outcome;
-				json.message = expected.message;
-				accepted++;
-			});
-		});
-	}
+	forEachItemPair(reference, actual, (json, expected) => {
+		if (json.outcome !== 'stored' || !['created', 'updated'].includes(String(expected.outcome)))
+			return;
+		if (json.identifier !== expected.identifier || json.quarter_end !== expected.quarter_end)
+			return;
+		json.outcome = expected.outcome;
+		json.message = expected.message;
+		accepted++;
+	});
 	return {
 		accepted,
 		problems:
@@ -400,31 +406,13 @@ export function acceptAdvancedPolls(
 	).length;
 	if (drops === 0) return 0;
 	let accepted = 0;
-	for (const [name, outputs] of Object.entries(actual.nodes)) {
-		if (!Array.isArray(outputs)) continue;
-		outputs.forEach((items: unknown, output) => {
-			if (!Array.isArray(items)) return;
-			items.forEach((item, index) => {
-				const json = (item as { json?: Record<string, unknown> }).json;
-				const expected = (
-					(reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as
-						| { json?: Record<string, unknown> }
-						| undefined
-				)?.json;
-				if (
-					!json ||
-					!expected ||
-					typeof json.requests !== 'number' ||
-					typeof expected.requests !== 'number'
-				)
-					return;
-				const fewer = expected.requests - json.requests;
-				if (fewer <= 0 || fewer > drops) return;
-				json.requests = expected.requests;
-				accepted++;
-			});
-		});
-	}
+	forEachItemPair(reference, actual, (json, expected) => {
+		if (typeof json.requests !== 'number' || typeof expected.requests !== 'number') return;
+		const fewer = expected.requests - json.requests;
+		if (fewer <= 0 || fewer > drops) return;
+		json.requests = expected.requests;
+		accepted++;
+	});
 	return accepted;
 }
 
