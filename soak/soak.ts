@@ -155,7 +155,7 @@ export interface Snapshot {
 }
 
 /** The example workflows: every examples/*.json with a nodes array (holdings.sample.json is data, not a workflow). */
-export function exampleWorkflows(
+function exampleWorkflows(
 	dir: string,
 	only?: string[],
 ): Array<{ example: string; workflow: WorkflowInput }> {
@@ -363,7 +363,7 @@ function forEachItemPair(
  * `stored` with our own message, where the fault-free run has the API's `created` or `updated`. They take the
  * reference's outcome and message (everything else must match). Returns how many, at most one per dropped POST.
  */
-export function acceptSettledSnapshots(
+function acceptSettledSnapshots(
 	reference: Snapshot,
 	actual: Snapshot,
 	requests: RecordedRequest[],
@@ -395,7 +395,7 @@ export function acceptSettledSnapshots(
  * so the run needs fewer polls than the fault-free one: the summary's `requests` may be lower by at most the number
  * of such drops. It takes the reference's value (everything else must match).
  */
-export function acceptAdvancedPolls(
+function acceptAdvancedPolls(
 	reference: Snapshot,
 	actual: Snapshot,
 	requests: RecordedRequest[],
