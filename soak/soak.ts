@@ -155,7 +155,7 @@ export interface Snapshot {
 }
 
 /** The example workflows: every examples/*.json with a nodes array (holdings.sample.json is data, not a workflow). */
-export function exampleWorkflows(
+function exampleWorkflows(
 	dir: string,
 	only?: string[],
 ): Array<{ example: string; workflow: WorkflowInput }> {
@@ -335,20 +335,12 @@ export function isUncertainReport(result: WorkflowRunResult, requests: RecordedR
 	});
 }
 
-/**
- * Output items of POST /portfolios whose connection dropped and which the list of portfolios settled: outcome
- * `stored` with our own message, where the fault-free run has the API's `created` or `updated`. They take the
- * reference's outcome and message (everything else must match). Returns how many, at most one per dropped POST.
- */
-export function acceptSettledSnapshots(
+/** Calls `visit` with each output item's json of `actual` and the json at the same node, output and index of `reference`. */
+function forEachItemPair(
 	reference: Snapshot,
 	actual: Snapshot,
-	requests: RecordedRequest[],
-): { accepted: number; problems: string[] } {
-	const drops = requests.filter(
-		(request) => request.route === 'POST /portfolios' && DROPS.includes(request.fault),
-	).length;
-	let accepted = 0;
+	visit: (json: Record<string, unknown>, expected: Record<string, unknown>) => void,
+): void {
 	for (const [name, outputs] of Object.entries(actual.nodes)) {
 		if (!Array.isArray(outputs)) continue;
 		outputs.forEach((items: unknown, output) => {
@@ -360,21 +352,35 @@ export function acceptSettledSnapshots(
 						| { json?: Record<string, unknown> }
 						| undefined
 				)?.json;
-				if (
-					!json ||
-					!expected ||
-					json.outcome !== 'stored' ||
-					!['created', 'updated'].includes(String(expected.outcome))
-				)
-					return;
-				if (json.identifier !== expected.identifier || json.quarter_end !== expected.quarter_end)
-					return;
-				json.outcome = expected.outcome;
-				json.message = expected.message;
-				accepted++;
+				if (json && expected) visit(json, expected);
 			});
 		});
 	}
+}
+
+/**
+ * Output items of POST /portfolios whose connection dropped and which the list of portfolios settled: outcome
+ * `stored` with our own message, where the fault-free run has the API's `created` or `updated`. They take the
+ * reference's outcome and message (everything else must match). Returns how many, at most one per dropped POST.
+ */
+function acceptSettledSnapshots(
+	reference: Snapshot,
+	actual: Snapshot,
+	requests: RecordedRequest[],
+): { accepted: number; problems: string[] } {
+	const drops = requests.filter(
+		(request) => request.route === 'POST /portfolios' && DROPS.includes(request.fault),
+	).length;
+	let accepted = 0;
+	forEachItemPair(reference, actual, (json, expected) => {
+		if (json.outcome !== 'stored' || !['created', 'updated'].includes(String(expected.outcome)))
+			return;
+		if (json.identifier !== expected.identifier || json.quarter_end !== expected.quarter_end)
+			return;
+		json.outcome = expected.outcome;
+		json.message = expected.message;
+		accepted++;
+	});
 	return {
 		accepted,
 		problems:
@@ -389,7 +395,7 @@ export function acceptSettledSnapshots(
  * so the run needs fewer polls than the fault-free one: the summary's `requests` may be lower by at most the number
  * of such drops. It takes the reference's value (everything else must match).
  */
-export function acceptAdvancedPolls(
+function acceptAdvancedPolls(
 	reference: Snapshot,
 	actual: Snapshot,
 	requests: RecordedRequest[],
@@ -400,31 +406,13 @@ export function acceptAdvancedPolls(
 	).length;
 	if (drops === 0) return 0;
 	let accepted = 0;
-	for (const [name, outputs] of Object.entries(actual.nodes)) {
-		if (!Array.isArray(outputs)) continue;
-		outputs.forEach((items: unknown, output) => {
-			if (!Array.isArray(items)) return;
-			items.forEach((item, index) => {
-				const json = (item as { json?: Record<string, unknown> }).json;
-				const expected = (
-					(reference.nodes[name] as unknown[][] | undefined)?.[output]?.[index] as
-						| { json?: Record<string, unknown> }
-						| undefined
-				)?.json;
-				if (
-					!json ||
-					!expected ||
-					typeof json.requests !== 'number' ||
-					typeof expected.requests !== 'number'
-				)
-					return;
-				const fewer = expected.requests - json.requests;
-				if (fewer <= 0 || fewer > drops) return;
-				json.requests = expected.requests;
-				accepted++;
-			});
-		});
-	}
+	forEachItemPair(reference, actual, (json, expected) => {
+		if (typeof json.requests !== 'number' || typeof expected.requests !== 'number') return;
+		const fewer = expected.requests - json.requests;
+		if (fewer <= 0 || fewer > drops) return;
+		json.requests = expected.requests;
+		accepted++;
+	});
 	return accepted;
 }
 

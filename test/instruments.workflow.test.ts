@@ -218,11 +218,9 @@ describe('Sustainability Instruments inside n8n', () => {
 				[200, 200],
 				[200, 200],
 			]);
-			expect(
-				result
-					.items('Node')
-					.every((item, i) => (item.json.sfdr as { isin: string }).isin === isins[i]),
-			).toBe(true);
+			expect(result.items('Node').map((item) => (item.json.sfdr as { isin: string }).isin)).toEqual(
+				isins,
+			);
 		} finally {
 			await slow.close();
 		}

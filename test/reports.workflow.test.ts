@@ -22,7 +22,6 @@ import {
 	SECRET_PAGE_TEXT,
 	SIM_KEYS,
 	findIsins,
-	startSimulator,
 } from './simulator';
 import type { Simulator } from './simulator';
 import { chainWorkflow } from './helpers/workflows';
@@ -313,9 +312,10 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		expect(body.benchmark_index).toBe('OMX Stockholm');
 	});
 
-	it('an expired download link gives a clear error with the request ID', async () => {
-		const expiring = await startSimulator({ reportLinkTtlMs: -1 });
-		try {
+	describe('with download links that have expired', () => {
+		const expiring = useSimulator({ reportLinkTtlMs: -1 });
+
+		it('an expired download link gives a clear error with the request ID', async () => {
 			const result = await run(expiring, HOLDINGS, {});
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toMatch(
@@ -328,14 +328,9 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			// 403 is final: no retry of the download, and no second report.
 			expect(expiring.downloads()).toHaveLength(1);
 			expect(expiring.requestCount({ route: ROUTE })).toBe(1);
-		} finally {
-			await expiring.close();
-		}
-	});
+		});
 
-	it('continueOnFail: a failed download becomes error items that keep the request ID', async () => {
-		const expiring = await startSimulator({ reportLinkTtlMs: -1 });
-		try {
+		it('continueOnFail: a failed download becomes error items that keep the request ID', async () => {
 			const result = await run(expiring, HOLDINGS, {}, { onError: 'continueRegularOutput' });
 			expect(result.status).toBe('success');
 			const items = result.items('Report');
@@ -347,9 +342,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 					/Request ID \(quote it to support\): [0-9a-f-]{36}/,
 				);
 			}
-		} finally {
-			await expiring.close();
-		}
+		});
 	});
 
 	it('a 504 says the report may exist but cannot be retrieved, and to retry with fewer holdings (no retry)', async () => {

@@ -288,6 +288,8 @@ describe('the API key never appears in what the nodes output', () => {
 			onError: 'continueRegularOutput',
 		});
 		expect(out).toHaveLength(1);
+		expect(sim.requests({ route: SFDR })[0].fault).toBe('echo-key');
+		expect(out[0].json.http_code).toBe('400');
 		expect(JSON.stringify(out)).not.toContain(KEY);
 	});
 

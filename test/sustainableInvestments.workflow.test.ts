@@ -299,7 +299,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(sentBody().methodology_id).toBe(3);
-		expect(result.items('Node').every((item) => item.json.methodology_id === 3)).toBe(true);
+		expect(result.items('Node').map((item) => item.json.methodology_id)).toEqual([3, 3]);
 	});
 
 	it.each([

@@ -117,7 +117,7 @@ export interface N8nInstall {
 	n8n: string;
 }
 
-export const VERSIONS_FILE = join(SCRIPTS_DIR, 'versions');
+const VERSIONS_FILE = join(SCRIPTS_DIR, 'versions');
 
 /** N8N_OLDEST / N8N_NEWEST from scripts/real-n8n/versions (a shell file the scripts source). */
 export function supportedN8nVersions(): { oldest: string; newest: string } {

@@ -117,7 +117,7 @@ export const hostileString = fc.oneof(
 );
 
 /** Long values, bounded so that a request stays far below the 10 MB body limit. */
-export const longString = fc.constantFrom(
+const longString = fc.constantFrom(
 	'x'.repeat(5_000),
 	'💶'.repeat(2_000),
 	'é'.repeat(20_000),
@@ -331,7 +331,7 @@ const VALUE_OF: Record<string, fc.Arbitrary<unknown>> = {
 	market_value: numberLike,
 };
 
-export const NOISE_KEYS = [
+const NOISE_KEYS = [
 	'__proto__',
 	'constructor',
 	'toString',

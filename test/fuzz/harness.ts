@@ -32,11 +32,11 @@ export const LOCALLY_CHECKED_400 = [
 ];
 
 /** Words of a JavaScript error that escaped (wrapped or not) instead of an error naming the item. */
-export const RAW_JS_ERROR =
+const RAW_JS_ERROR =
 	/Cannot (read|convert|set)|is not a function|is not iterable|is not defined|TypeError|RangeError|URI malformed|Maximum call stack/;
 
 /** Errors about the run as a whole (no single item to name). */
-export const RUN_LEVEL_ERRORS = [
+const RUN_LEVEL_ERRORS = [
 	/^No input item has an ISIN: /,
 	/^The ISINs list is empty: /,
 	/^There are no input items: /,

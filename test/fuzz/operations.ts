@@ -1,4 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * The fuzz loop shared by the HTTP suites: runs an operation's cases against the simulator with a fixed
  * seed, checks the harness properties and the operation's item contract, and keeps counts so a suite can
@@ -19,6 +20,23 @@ export interface Tally {
 	refusedByN8n: number;
 	withRequests: number;
 	badRequests: Record<string, number>;
+}
+
+const tallies: Record<string, Tally> = {};
+
+/** After the file's tests, with FUZZ_VERBOSE set: the seed and each test's tally. */
+export function logTalliesAfterAll(): void {
+	afterAll(() => {
+		if (process.env.FUZZ_VERBOSE)
+			console.log(`fuzz seed ${FUZZ_SEED}`, JSON.stringify(tallies, null, 1));
+	});
+}
+
+/** Keeps the tally under the current test's name and checks its cases reached the API and some succeeded. */
+export function expectReachedTheApi(tally: Tally): void {
+	tallies[expect.getState().currentTestName ?? '?'] = tally;
+	expect(tally.withRequests).toBeGreaterThan(0);
+	expect(tally.succeeded).toBeGreaterThan(0);
 }
 
 export type Contract = (fuzz: FuzzCase, outcome: FuzzOutcome, violations: string[]) => void;

@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console
-	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * HTTP fuzz of the operations that send a portfolio of holdings: Create or Update Snapshot, EU Taxonomy,
  * Classify Holdings, Temperature Score and PDF report. The real node runs inside n8n's engine against the
@@ -9,19 +7,15 @@
 import fc from 'fast-check';
 
 import { useSimulator } from '../helpers/simulator';
-import {
-	FUZZ_SEED,
-	KNOWN_ISINS,
-	dateLike,
-	hostileString,
-	isinLike,
-	mistyped,
-	runs,
-} from './arbitraries';
+import { KNOWN_ISINS, dateLike, hostileString, isinLike, mistyped, runs } from './arbitraries';
 import { expectAll, expectOnePerItem, pairedIndices } from './harness';
 import type { FuzzCase } from './harness';
-import { fuzzOperation, portfolioContract } from './operations';
-import type { Tally } from './operations';
+import {
+	expectReachedTheApi,
+	fuzzOperation,
+	logTalliesAfterAll,
+	portfolioContract,
+} from './operations';
 import {
 	assemble,
 	cleanItems,
@@ -34,19 +28,8 @@ import {
 } from './params';
 import type { Param } from './params';
 
-const tallies: Record<string, Tally> = {};
-
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
-afterAll(() => {
-	if (process.env.FUZZ_VERBOSE)
-		console.log(`fuzz seed ${FUZZ_SEED}`, JSON.stringify(tallies, null, 1));
-});
-
-function expectReachedTheApi(tally: Tally): void {
-	tallies[expect.getState().currentTestName ?? '?'] = tally;
-	expect(tally.withRequests).toBeGreaterThan(0);
-	expect(tally.succeeded).toBeGreaterThan(0);
-}
+logTalliesAfterAll();
 
 const snapshotDateParam = fc.oneof(
 	{

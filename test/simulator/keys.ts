@@ -6,7 +6,7 @@ import { apiError, type ApiResult } from './http';
 
 export type Family = 'sfdr' | 'esg' | 'sustainable-investments' | 'taxonomy' | 'temperature';
 
-export const ALL_FAMILIES: readonly Family[] = [
+const ALL_FAMILIES: readonly Family[] = [
 	'sfdr',
 	'esg',
 	'sustainable-investments',

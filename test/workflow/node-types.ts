@@ -23,7 +23,7 @@ import { createStandIns } from './standins';
 
 export const N8N_NODES_BASE_PREFIX = 'n8n-nodes-base.';
 /** The cache folder of the newest supported n8n (scripts/real-n8n/versions): its nodes match the n8n-core the tests run. */
-export const DEFAULT_N8N_VERSION_DIR = `n8n-${supportedN8nVersions().newest}`;
+const DEFAULT_N8N_VERSION_DIR = `n8n-${supportedN8nVersions().newest}`;
 
 export class HarnessNodeTypes implements INodeTypes {
 	private readonly types = new Map<string, INodeType | IVersionedNodeType>();

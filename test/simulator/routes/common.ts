@@ -53,12 +53,7 @@ export interface ComputedHolding {
 	currency?: string | null;
 }
 
-export const REQUIRED_COMPUTED_PROPERTIES = [
-	'isin',
-	'name',
-	'instrument_type',
-	'market_value',
-] as const;
+const REQUIRED_COMPUTED_PROPERTIES = ['isin', 'name', 'instrument_type', 'market_value'] as const;
 
 /** MISSING_PROPERTIES (with the index and names of what is missing) when a holding lacks a required property. */
 export function missingPropertiesError(
