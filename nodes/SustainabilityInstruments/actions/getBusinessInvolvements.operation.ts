@@ -66,6 +66,7 @@ export async function execute(
 		route: ROUTES.businessInvolvements,
 		resultKey: 'business_involvements',
 		emptyIsAllowed: false,
+		summaryKind: 'businessInvolvements',
 		isinOf: isinOfDataEntry,
 		toResult,
 		extraBody(this: IExecuteFunctions) {

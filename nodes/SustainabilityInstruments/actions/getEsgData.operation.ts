@@ -19,6 +19,7 @@ export async function execute(
 		route: ROUTES.esgData,
 		resultKey: 'esg',
 		emptyIsAllowed: false,
+		summaryKind: 'esgMetrics',
 		isinOf: isinOfDataEntry,
 		toResult: measuresResult,
 	});

@@ -19,6 +19,7 @@ export async function execute(
 		route: ROUTES.paiIndicators,
 		resultKey: 'pai',
 		emptyIsAllowed: false,
+		summaryKind: 'paiIndicators',
 		isinOf: isinOfDataEntry,
 		toResult: measuresResult,
 	});

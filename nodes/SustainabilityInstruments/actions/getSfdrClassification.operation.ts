@@ -31,6 +31,7 @@ export async function execute(
 		route: ROUTES.sfdrClassification,
 		resultKey: 'sfdr',
 		emptyIsAllowed: true,
+		summaryKind: 'sfdr',
 		isinOf: (entry: SfdrEntry) => entry.isin,
 		toResult: (entry: SfdrEntry): IDataObject => {
 			const classification = entry.sustainability_profile?.classification ?? null;

@@ -20,6 +20,9 @@ import { copyJson, errorJson } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
+import { changesProperties, outputChanges } from './changes';
+import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
+import type { SummaryKind } from './portfolioSummary';
 
 /** What differs between the four instruments operations. */
 export interface InstrumentOperationSpec<TEntry> {
@@ -32,7 +35,15 @@ export interface InstrumentOperationSpec<TEntry> {
 	/** The route answers an empty list (not an error) when no entry has an ISIN (the SFDR route does). */
 	emptyIsAllowed: boolean;
 	extraBody?: (this: IExecuteFunctions) => IDataObject;
+	/** What Output > Portfolio Summary computes from the (not simplified) results. */
+	summaryKind: SummaryKind;
 }
+
+export type InstrumentOutputMode =
+	| 'addToItems'
+	| 'perInstrument'
+	| 'portfolioSummary'
+	| 'changesSinceLastRun';
 
 /** Where the ISINs come from and the shape of the output: the same in the four operations. */
 export const instrumentProperties: INodeProperties[] = [
@@ -83,10 +94,44 @@ export const instrumentProperties: INodeProperties[] = [
 				value: 'perInstrument',
 				description: 'One item per distinct ISIN',
 			},
+			{
+				name: 'Portfolio Summary',
+				value: 'portfolioSummary',
+				description:
+					'One item per portfolio (per Group By value): shares and market-value-weighted figures with their coverage',
+			},
+			{
+				name: 'Only Changes Since Last Run',
+				value: 'changesSinceLastRun',
+				description:
+					'One item per ISIN whose result changed since the last saved run of this workflow, with what changed',
+			},
 		],
 		default: 'addToItems',
 		displayOptions: { show: { isinSource: ['field'] } },
 	},
+	{
+		displayName: 'Output',
+		name: 'outputMode',
+		type: 'options',
+		options: [
+			{
+				name: 'One Item per Instrument',
+				value: 'perInstrument',
+				description: 'One item per distinct ISIN',
+			},
+			{
+				name: 'Only Changes Since Last Run',
+				value: 'changesSinceLastRun',
+				description:
+					'One item per ISIN whose result changed since the last saved run of this workflow, with what changed',
+			},
+		],
+		default: 'perInstrument',
+		displayOptions: { show: { isinSource: ['list'] } },
+	},
+	...summaryProperties,
+	...changesProperties,
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -113,7 +158,22 @@ export const instrumentOptions: INodeProperties = {
 	],
 };
 
-interface ItemIsin {
+/** What a lookup got, for the output modes that build their own items (summary, changes). */
+export interface LookupOutcome<TEntry> {
+	items: INodeExecutionData[];
+	/** One entry per input item (field source) or per ISIN of the typed list (list source: all paired to item 0). */
+	perItem: ItemIsin[];
+	source: 'field' | 'list';
+	/** The result per ISIN the API answered for, made by `spec.toResult` (simplified for changes, not for a summary). */
+	results: Map<string, IDataObject>;
+	/** ISINs of batches that failed under continueOnFail, with the error. */
+	failed: Map<string, Error>;
+	spec: InstrumentOperationSpec<TEntry>;
+	/** The Simplify parameter. */
+	simplify: boolean;
+}
+
+export interface ItemIsin {
 	isin?: string;
 	/** Why the item has no ISIN to send (missing, or invalid and skipped). */
 	problem?: string;
@@ -151,10 +211,11 @@ export async function executeInstrumentOperation<TEntry>(
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const invalidPolicy = (options.invalidIsins as string | undefined) ?? 'fail';
-	const outputMode =
-		source === 'list'
-			? 'perInstrument'
-			: (this.getNodeParameter('outputMode', 0, 'addToItems') as string);
+	const outputMode = this.getNodeParameter(
+		'outputMode',
+		0,
+		source === 'list' ? 'perInstrument' : 'addToItems',
+	) as InstrumentOutputMode;
 
 	// Options and extra body fields an expression may set, checked before anything is sent.
 	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
@@ -213,6 +274,12 @@ export async function executeInstrumentOperation<TEntry>(
 		perItem[index] = { problem: reason };
 	}
 
+	// Rows a summary cannot weight (no market value, cash) are taken out here, before anything is sent.
+	const summary =
+		outputMode === 'portfolioSummary'
+			? (prepareSummary<TEntry>).call(this, items, perItem, spec)
+			: undefined;
+
 	// Distinct ISINs in first-seen order: what is sent, and what gets a result.
 	const isins = new Set<string>();
 	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
@@ -251,9 +318,30 @@ export async function executeInstrumentOperation<TEntry>(
 			batchSize,
 			concurrency,
 			extraBody,
-			toValue: (entry) => spec.toResult(entry, simplify),
+			// A summary reads the API's {value, unit} pairs; changes compare flat columns.
+			toValue: (entry) =>
+				spec.toResult(
+					entry,
+					outputMode === 'changesSinceLastRun'
+						? true
+						: outputMode === 'portfolioSummary'
+							? false
+							: simplify,
+				),
 		},
 	);
+
+	const outcome: LookupOutcome<TEntry> = {
+		items,
+		perItem,
+		source: source === 'list' ? 'list' : 'field',
+		results,
+		failed,
+		spec,
+		simplify,
+	};
+	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
+	if (outputMode === 'changesSinceLastRun') return (outputChanges<TEntry>).call(this, outcome);
 
 	// ISINs the API did not answer get the same columns, empty: the columns of all results (in input order),
 	// worked out only when an empty result is needed (usually none is).
