@@ -166,6 +166,12 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 			simulator.setMonthlyQuota(quota);
 			return ok();
 		}
+		case `POST ${CONTROL_PREFIX}/data-version`: {
+			const version = unwrap(body, 'version');
+			if (version !== 1 && version !== 2) return bad('Body must be {"version": 1 | 2}');
+			simulator.setDataVersion(version);
+			return ok();
+		}
 		case `POST ${CONTROL_PREFIX}/latency`: {
 			const latency = unwrap(body, 'latency') ?? {};
 			if (!isRecord(latency))

@@ -280,9 +280,71 @@ function unknownInstrument(isin: string): InstrumentData {
 	};
 }
 
-/** Everything the simulator knows about an ISIN. */
-export function instrumentData(isin: string): InstrumentData {
+/**
+ * Which edition of the instrument data the instruments routes answer from: 2 is "a later week", where a fixed share
+ * of ISINs changed (see laterEdition), so that change alerts have something to find.
+ */
+export type DataVersion = 1 | 2;
+
+/** Shares of known ISINs that change in data version 2 (by a hash of the ISIN, so always the same ones). */
+export const LATER_EDITION = {
+	/** SFDR class one step down (9 to 8, 8 to 6); a 6 stays a 6. */
+	downgrade: 0.3,
+	/** One step up (6 to 8, 8 to 9); a 9 stays a 9. */
+	upgrade: 0.1,
+	/** The classification and the PAI and ESG data become null (the ISIN stays known). */
+	lostData: 0.05,
+	/** Unknown ISINs (no data in version 1) that have data in version 2. */
+	newData: 0.5,
+	/** Known ISINs whose PAI values move by up to ±10 %. */
+	paiDrift: 0.5,
+} as const;
+
+/** Everything the simulator knows about an ISIN, in data version 1 (the default) or 2. */
+export function instrumentData(isin: string, version: DataVersion = 1): InstrumentData {
+	if (version === 2) return laterEdition(isin);
 	if (!isKnownIsin(isin)) return unknownInstrument(isin);
+	return knownInstrument(isin);
+}
+
+/** The SFDR class after a step down or up; null when the step does not apply. */
+export function steppedClass(sfdr: 6 | 8 | 9, direction: 'down' | 'up'): 6 | 8 | 9 | null {
+	if (direction === 'down') return sfdr === 9 ? 8 : sfdr === 8 ? 6 : null;
+	return sfdr === 6 ? 8 : sfdr === 8 ? 9 : null;
+}
+
+function laterEdition(isin: string): InstrumentData {
+	if (!isIsinShaped(isin) || isin.startsWith(UNKNOWN_PREFIX)) return unknownInstrument(isin);
+	if (!isKnownIsin(isin)) {
+		return fraction(isin, 'v2:new-data') < LATER_EDITION.newData
+			? knownInstrument(isin)
+			: unknownInstrument(isin);
+	}
+	const data = knownInstrument(isin);
+	const r = fraction(isin, 'v2:sfdr');
+	const { downgrade, upgrade, lostData } = LATER_EDITION;
+	if (r < downgrade || (r >= downgrade && r < downgrade + upgrade)) {
+		const next = steppedClass(data.sfdr!, r < downgrade ? 'down' : 'up');
+		if (next !== null) {
+			data.sfdr = next;
+			data.sfdrDescription = SFDR_DESCRIPTIONS[next];
+		}
+	} else if (r < downgrade + upgrade + lostData) {
+		const unknown = unknownInstrument(isin);
+		return { ...data, sfdr: null, sfdrDescription: null, pai: unknown.pai, esg: unknown.esg };
+	}
+	if (fraction(isin, 'v2:pai-drift') < LATER_EDITION.paiDrift) {
+		const factor = 0.9 + 0.2 * fraction(isin, 'v2:pai-factor');
+		for (const name of Object.keys(data.pai) as PaiName[]) {
+			const value = data.pai[name];
+			if (value !== null) data.pai[name] = round(value * factor, 2);
+		}
+		if (data.esg.carbon_footprint !== null) data.esg.carbon_footprint = data.pai.carbon_footprint;
+	}
+	return data;
+}
+
+function knownInstrument(isin: string): InstrumentData {
 	const isFund = fraction(isin, 'fund') < FUND_SHARE;
 	const sfdr = sfdrClass(isin);
 	const environment = between(isin, 'score:environment', 20, 95);

@@ -109,6 +109,7 @@ class SimulatorCore {
 			documents: this.documents,
 			temperatureLocks: new TemperatureLocks(options.temperatureLockRequests ?? 1),
 			methodologiesShape: options.methodologiesShape ?? 'records',
+			dataVersion: options.dataVersion ?? 1,
 		};
 		this.now = options.now ?? (() => new Date());
 		this.timeScale = options.timeScale ?? 1;
@@ -133,6 +134,9 @@ class SimulatorCore {
 			setFaults: (route, spec) => this.faults.set(route, spec),
 			setBurstLimit: (limit) => this.burst.setLimit(limit),
 			setMonthlyQuota: (quota) => this.quota.setQuota(quota),
+			setDataVersion: (version) => {
+				this.services.dataVersion = version;
+			},
 			setLatency: (latency) => {
 				this.latency = { ...latency };
 			},
@@ -157,6 +161,7 @@ class SimulatorCore {
 		this.documents.reset();
 		this.services.portfolios.reset();
 		this.services.temperatureLocks.reset();
+		this.services.dataVersion = this.options.dataVersion ?? 1;
 	}
 
 	private async close(): Promise<void> {

@@ -1,3 +1,5 @@
+import type { DataVersion } from './data';
+
 /**
  * Public types of the Sustainability Compliance API simulator.
  * Other test suites and the end-to-end harness code against these exactly.
@@ -91,6 +93,8 @@ export interface SimulatorOptions {
 	 * See README "Methodologies".
 	 */
 	methodologiesShape?: MethodologiesShape;
+	/** Edition of the instrument data the instruments routes answer from (default 1; see LATER_EDITION in data.ts). */
+	dataVersion?: DataVersion;
 }
 
 export type MethodologiesShape =
@@ -172,6 +176,11 @@ export interface Simulator {
 	setLatency(latency: SimulatorOptions['latency']): void;
 	/** Monthly quota of the keys without a fixed one (not sim-quota-5), until reset(); null restores `monthlyQuota`. */
 	setMonthlyQuota(quota: number | null): void;
+	/**
+	 * Switches the instruments routes (SFDR, PAI, business involvements, ESG) to another edition of the data: in 2
+	 * a fixed share of ISINs are downgraded, upgraded, lose or gain data (LATER_EDITION). reset() restores the option.
+	 */
+	setDataVersion(version: DataVersion): void;
 	/** Every request received on the API listener (including gateway rejections and faults, excluding /__sim/ control calls). */
 	requestCount(filter?: RequestFilter): number;
 	requests(filter?: RequestFilter): RecordedRequest[];

@@ -139,4 +139,17 @@ describe('control surface', () => {
 		expect((await control('GET', '/nope')).status).toBe(404);
 		expect((await control('POST', '/faults', undefined)).status).toBe(400);
 	});
+
+	it('switches the instruments data to version 2 and back on reset', async () => {
+		const isin = 'US0378331005';
+		const classOf = async () =>
+			(await call(sim.url, 'POST', PROFILE, { body: { holdings: [{ isin }] } })).body.data[0]
+				.sustainability_profile.classification;
+		expect(await classOf()).toBe(8);
+		expect((await control('POST', '/data-version', { version: 2 })).status).toBe(200);
+		expect(await classOf()).toBe(6);
+		expect((await control('POST', '/data-version', { version: 3 })).status).toBe(400);
+		expect((await control('POST', '/reset')).status).toBe(200);
+		expect(await classOf()).toBe(8);
+	});
 });

@@ -21,7 +21,7 @@ describe('instrument data', () => {
 	});
 
 	it('has about 10 % unknown ISINs and about 20 % funds among known ones', () => {
-		const data = SAMPLE.map(instrumentData);
+		const data = SAMPLE.map((isin) => instrumentData(isin));
 		const unknownShare = data.filter((d) => !d.known).length / data.length;
 		const known = data.filter((d) => d.known);
 		const fundShare = known.filter((d) => d.isFund).length / known.length;
@@ -44,7 +44,7 @@ describe('instrument data', () => {
 
 	it('keeps values in range and taxonomy values consistent', () => {
 		for (const data of SAMPLE.slice(0, 1000)
-			.map(instrumentData)
+			.map((isin) => instrumentData(isin))
 			.filter((d) => d.known)) {
 			expect([6, 8, 9]).toContain(data.sfdr);
 			expect([9, 8, 0]).toContain(data.sustainableInvestment.classification);
@@ -126,5 +126,49 @@ describe('helpers', () => {
 				errorCode: 'enum.openapi.validation',
 			},
 		]);
+	});
+});
+
+describe('data version 2 (a later edition of the instrument data)', () => {
+	const pairs = SAMPLE.map((isin) => ({
+		isin,
+		before: instrumentData(isin, 1),
+		after: instrumentData(isin, 2),
+	}));
+	const share = (predicate: (pair: (typeof pairs)[number]) => boolean) =>
+		pairs.filter(predicate).length / pairs.length;
+
+	it('downgrades, upgrades, loses and gains SFDR data for a fixed share of ISINs', () => {
+		const rank = { 6: 0, 8: 1, 9: 2 } as const;
+		const down = share(
+			({ before, after }) =>
+				before.sfdr !== null && after.sfdr !== null && rank[after.sfdr] < rank[before.sfdr],
+		);
+		const up = share(
+			({ before, after }) =>
+				before.sfdr !== null && after.sfdr !== null && rank[after.sfdr] > rank[before.sfdr],
+		);
+		const lost = share(({ before, after }) => before.sfdr !== null && after.sfdr === null);
+		const gained = share(({ before, after }) => before.sfdr === null && after.sfdr !== null);
+		// Known ISINs are 90 %; a step down cannot apply to a 6 (about half), a step up not to a 9.
+		expect(down).toBeGreaterThan(0.1);
+		expect(up).toBeGreaterThan(0.03);
+		expect(lost).toBeGreaterThan(0.02);
+		expect(gained).toBeGreaterThan(0.02);
+		for (const { before, after } of pairs) {
+			if (after.sfdr !== null) expect(after.sfdrDescription).not.toBeNull();
+			if (before.sfdr === null && after.sfdr !== null)
+				expect(after).toEqual(instrumentData(after.isin, 2));
+		}
+	});
+
+	it('keeps version 1 as it was and changes no step by more than one class', () => {
+		for (const { isin, before, after } of pairs.slice(0, 500)) {
+			expect(instrumentData(isin)).toEqual(before);
+			if (before.sfdr !== null && after.sfdr !== null)
+				expect(
+					Math.abs([6, 8, 9].indexOf(after.sfdr) - [6, 8, 9].indexOf(before.sfdr)),
+				).toBeLessThanOrEqual(1);
+		}
 	});
 });

@@ -50,7 +50,7 @@ function selectInstruments(
 	const instruments = holdings
 		.map((holding) => holding.isin)
 		.filter((isin): isin is string => typeof isin === 'string')
-		.map((isin) => instrumentData(isin));
+		.map((isin) => instrumentData(isin, context.services.dataVersion));
 	if (instruments.length === 0 && !allowNoIsin) return apiError(400, AT_LEAST_ONE_INSTRUMENT);
 	return [
 		...instruments.filter((item) => !item.isFund),

@@ -6,6 +6,7 @@ import type { RoutePattern } from '../gateway';
 import type { ApiResult } from '../http';
 import type { Family } from '../keys';
 import type { PortfolioStore } from '../portfolios';
+import type { DataVersion } from '../data';
 import type { MethodologiesShape } from '../types';
 import type { Schema } from '../validation';
 import type { TemperatureLocks } from './temperature';
@@ -15,6 +16,8 @@ export interface RouteServices {
 	documents: DocumentStore;
 	temperatureLocks: TemperatureLocks;
 	methodologiesShape: MethodologiesShape;
+	/** The edition of the instrument data the instruments routes answer from (setDataVersion). */
+	dataVersion: DataVersion;
 }
 
 export interface RouteContext {
