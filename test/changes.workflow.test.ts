@@ -403,6 +403,19 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		]);
 		expect(hintsOf(switched).join(' ')).toMatch(/another operation/);
 		expect(runs.remembered().scope).not.toMatch(/SFDR/i);
+
+		// Business involvements: another Minimum Threshold filters the involvements differently: afresh too.
+		const involvements = (minimumThreshold: number) =>
+			chainWorkflow(
+				rows,
+				watchNode('getBusinessInvolvements', { firstSeen: 'outputAsNew', minimumThreshold }),
+			);
+		await runs.run(involvements(0));
+		expect((await runs.run(involvements(0))).items('Node')).toEqual([]);
+		expect(outputOf(await runs.run(involvements(5))).map((json) => json.status)).toEqual([
+			'new',
+			'new',
+		]);
 	});
 
 	it('takes the ISINs from a typed list; items without a usable ISIN come out as not_checked on every run', async () => {
