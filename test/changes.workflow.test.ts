@@ -5,9 +5,8 @@ import { findIsins, instrumentData } from './simulator';
 import type { DataVersion, InstrumentData } from './simulator/data';
 import { makeIsin } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { INPUT_NODE, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { INPUT_NODE } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import type { RunWorkflowOptions, WorkflowInput, WorkflowRunResult } from './workflow/runner';
 
@@ -540,6 +539,36 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		expect(outputOf(active)).toEqual(outputOf(manual));
 		expect(active.staticDataSaved).toBe(true);
 		expect(hintsOf(active).join(' ')).not.toMatch(/started in the editor/);
+	});
+
+	it('remembers the results even when a later node fails, as n8n saves static data after a failed execution', async () => {
+		const [a, b] = findIsins((d) => d.known, 2);
+		// The node after the watch fails: no column "missing" in the watch's output.
+		const workflow = chainWorkflow(
+			[{ isin: a }, { isin: b }],
+			watchNode('getSfdrClassification', { firstSeen: 'outputAsNew' }),
+			{
+				type: 'sustainabilityInstruments',
+				name: 'Fails',
+				parameters: { operation: 'getEsgData', isinField: 'missing' },
+			},
+		);
+		const failing = await runWorkflow(workflow, {
+			credentials: credentialsFor(sim.url),
+			mode: 'trigger',
+		});
+		expect(failing.status).toBe('error');
+		expect(failing.error?.message).toMatch(/No input item has an ISIN/);
+		expect(failing.items('Node')).toHaveLength(2);
+		expect(failing.staticDataSaved).toBe(true);
+
+		// The next run has nothing new to say: the changes the failed node received are not reported again.
+		const next = await runWorkflow(
+			{ ...workflow, staticData: failing.savedStaticData },
+			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
+		);
+		expect(next.error).toBeUndefined();
+		expect(next.items('Node')).toEqual([]);
 	});
 
 	it('Simplify gives flat previous_ and current_ columns of the compared fields and changed_fields', async () => {

@@ -166,6 +166,9 @@ describe('the remembered state', () => {
 		expect(
 			decodeState(text.replace(`"version":${STATE_VERSION}`, '"version":99'), SCOPE).problem,
 		).toBe('otherVersion');
+		const damaged = JSON.parse(text) as { texts: string[] };
+		damaged.texts = [];
+		expect(decodeState(JSON.stringify(damaged), SCOPE).problem).toBe('unreadable');
 		expect(decodeState('{not json', SCOPE)).toMatchObject({
 			problem: 'unreadable',
 			state: { runs: 0 },

@@ -183,12 +183,17 @@ export function decodeState(
 	const decodeValue = (value: StoredValue | undefined): unknown =>
 		typeof value === 'string' ? (JSON.parse(texts[Number(value)]) as unknown) : (value ?? null);
 	const results = new Map<string, RememberedResult>();
-	for (const [isin, row] of Object.entries(stored.isins ?? {})) {
-		const result: IDataObject = {};
-		stored.columns.forEach((column, index) => {
-			result[column] = decodeValue(row[index + 1]) as IDataObject[string];
-		});
-		results.set(isin, { lastSeen: Number(row[0]) || 0, result });
+	try {
+		for (const [isin, row] of Object.entries(stored.isins ?? {})) {
+			const result: IDataObject = {};
+			stored.columns.forEach((column, index) => {
+				result[column] = decodeValue(row[index + 1]) as IDataObject[string];
+			});
+			results.set(isin, { lastSeen: Number(row[0]) || 0, result });
+		}
+	} catch {
+		// A text index that points nowhere, or rows that are not lists: edited by hand or damaged.
+		return { state: fresh, problem: 'unreadable' };
 	}
 	return {
 		state: {
