@@ -501,7 +501,7 @@ export function outputChanges<TEntry>(
 	if (manual) {
 		addHint.call(
 			this,
-			'This run was started in the editor: it compared with the last run n8n saved, but n8n does not save what a manual run remembers. Only runs of the active workflow (its trigger or schedule) and CLI runs (n8n execute) are remembered.',
+			`This run was started in the editor: ${firstRun ? 'nothing was remembered yet, and' : 'it compared with the last run n8n saved, but'} n8n does not save what a manual run remembers. Only runs of the active workflow (its trigger or schedule) and CLI runs (n8n execute) are remembered.`,
 		);
 	}
 	return out;
