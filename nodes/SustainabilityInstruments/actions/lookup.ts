@@ -211,11 +211,14 @@ export async function executeInstrumentOperation<TEntry>(
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const invalidPolicy = (options.invalidIsins as string | undefined) ?? 'fail';
-	const outputMode = this.getNodeParameter(
+	const chosenOutput = this.getNodeParameter(
 		'outputMode',
 		0,
 		source === 'list' ? 'perInstrument' : 'addToItems',
 	) as InstrumentOutputMode;
+	// A typed list has no input rows to add to or weight: a value kept from the field source means one item per ISIN.
+	const outputMode: InstrumentOutputMode =
+		source === 'list' && chosenOutput !== 'changesSinceLastRun' ? 'perInstrument' : chosenOutput;
 
 	// Options and extra body fields an expression may set, checked before anything is sent.
 	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
