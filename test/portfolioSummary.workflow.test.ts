@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import holdingsSample from '../examples/holdings.sample.json';
 import { findIsins, instrumentData } from './simulator';
 import type { InstrumentData } from './simulator';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
@@ -176,6 +177,26 @@ describe('Portfolio Summary: SFDR classification', () => {
 		]);
 	});
 
+	it('the sample holdings sheet: its cash row is removed, the figures match the recomputation', async () => {
+		const rows = holdingsSample as IDataObject[];
+		const result = await run(rows, summaryNode('getSfdrClassification'));
+		expect(result.error).toBeUndefined();
+		const [summary] = result.items('Node');
+		const cash = rows.findIndex((row) => row.Type === 'Cash');
+		const used = rows
+			.filter((row) => row.Type !== 'Cash')
+			.map((row) => ({
+				isin: row.ISIN as string,
+				w: Number((row['Market Value'] as string).replace(/,/g, '')),
+			}));
+		expect(cash).toBeGreaterThan(-1);
+		expectSfdrSummary(summary.json, used);
+		expect(summary.json.removed_rows).toEqual([
+			{ item: cash, name: rows[cash].Name, isin: null, reason: 'cash row' },
+		]);
+		expect(summary.pairedItem).toHaveLength(rows.length);
+	});
+
 	it('Simplify gives flat columns ready for a sheet, removed rows as text', async () => {
 		const rows = [
 			{ ISIN: NINE_A, 'Market Value': '1 000,00' },
@@ -274,8 +295,12 @@ describe('Portfolio Summary: PAI indicators and ESG data', () => {
 		expect(summary.json.coverage_percent).toBeUndefined();
 		expect(summary.json.scope_1_emissions_coverage_percent).toBe(52);
 		expect(summary.json.carbon_footprint_unit).toBe('tCO2e/EURm invested');
-		expect(summary.json.scope_1_emissions_note).toMatch(/NOT the financed emissions .*EVIC/);
-		expect(summary.json.ghg_intensity_investee_companies_note).toMatch(/SFDR PAI 3/);
+		expect(summary.json.scope_1_emissions_note).toMatch(
+			/NOT the financed GHG emissions of SFDR PAI 1.*EVIC/,
+		);
+		expect(summary.json.ghg_intensity_investee_companies_note).toMatch(
+			/^Same form as SFDR PAI 3 .*multiply by coverage_percent \/ 100/,
+		);
 		expect(summary.json.carbon_footprint_note).toMatch(/SFDR PAI 2/);
 		expect(summary.json.removed_rows).toBe(`Item 4 (${CASH_ISIN}): cash row`);
 	});

@@ -344,15 +344,15 @@ const numberOrUndefined = (value: unknown): number | undefined =>
 	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** What each PAI indicator's weighted average is, against SFDR's own formula (Annex I, Delegated Regulation 2022/1288). */
+const SFDR_DENOMINATOR =
+	'This average divides by the holdings with a value; SFDR divides by all investments: multiply by coverage_percent / 100 (and, if rows were removed, by the share of the whole portfolio that the holdings used make up)';
+const NOT_FINANCED_EMISSIONS =
+	"Weighted average of the companies' own emissions, NOT the financed GHG emissions of SFDR PAI 1: those need each company's enterprise value including cash (EVIC), which the API does not give";
 const PAI_NOTES: Record<string, string> = {
-	ghg_intensity_investee_companies:
-		"SFDR PAI 3 form: weighted by each holding's value. SFDR divides by the value of all investments: multiply by coverage_percent / 100 (and by total_market_value / your total portfolio value if rows were removed)",
-	carbon_footprint:
-		"SFDR PAI 2 form: weighted by each holding's value. SFDR divides by the value of all investments: multiply by coverage_percent / 100 (and by total_market_value / your total portfolio value if rows were removed)",
-	scope_1_emissions:
-		"Weighted average of the companies' own emissions: NOT the financed emissions of SFDR PAI 1, which need each company's enterprise value (EVIC), not given by the API",
-	scope_2_emissions:
-		"Weighted average of the companies' own emissions: NOT the financed emissions of SFDR PAI 1, which need each company's enterprise value (EVIC), not given by the API",
+	ghg_intensity_investee_companies: `Same form as SFDR PAI 3 (GHG intensity of investee companies): weighted by the current value of each investment. ${SFDR_DENOMINATOR}`,
+	carbon_footprint: `Same form as SFDR PAI 2 (carbon footprint): weighted by the current value of each investment. ${SFDR_DENOMINATOR}`,
+	scope_1_emissions: NOT_FINANCED_EMISSIONS,
+	scope_2_emissions: NOT_FINANCED_EMISSIONS,
 };
 const ESG_NOTES: Record<string, string> = { carbon_footprint: PAI_NOTES.carbon_footprint };
 
@@ -418,10 +418,12 @@ export function summarizeHoldings(
 		summary.involvements = involvements;
 		const scores: IDataObject = {};
 		for (const name of names.measures) {
-			scores[name] = weightedAverage(holdings, total, (result) => ({
-				value: numberOrUndefined(result[name]),
-			}));
-			delete (scores[name] as IDataObject).unit;
+			scores[name] = weightedAverage(
+				holdings,
+				total,
+				(result) => ({ value: numberOrUndefined(result[name]) }),
+				false,
+			);
 		}
 		summary.scores = scores;
 		return summary;
@@ -452,17 +454,19 @@ function* holdingResults(holdings: SummaryHolding[]): Generator<IDataObject> {
 
 /**
  * Σ wᵢ·xᵢ / Σ wᵢ over the holdings with a value xᵢ, their count and their share of the total (coverage). When the
- * holdings give the figure in different units, no average is made: the note says so.
+ * holdings give the figure in different units, no average is made: the note says so. A missing unit is no unit of
+ * its own.
  */
 function weightedAverage(
 	holdings: SummaryHolding[],
 	total: number,
 	read: (result: IDataObject) => { value: number | undefined; unit?: string | null },
+	withUnit = true,
 ): IDataObject {
 	let weighted = 0;
 	let covered = 0;
 	let count = 0;
-	const units = new Set<string | null>();
+	const units = new Set<string>();
 	for (const holding of holdings) {
 		if (!holding.result) continue;
 		const { value, unit } = read(holding.result);
@@ -470,19 +474,17 @@ function weightedAverage(
 		weighted += holding.weight * value;
 		covered += holding.weight;
 		count++;
-		units.add(unit ?? null);
+		if (unit) units.add(unit);
 	}
 	const figure: IDataObject = {
 		weighted_average: covered > 0 ? roundTo(weighted / covered, AVERAGE_DECIMALS) : null,
-		unit: units.size === 1 ? [...units][0] : null,
+		...(withUnit ? { unit: units.size === 1 ? [...units][0] : null } : {}),
 		holdings_with_value: count,
 		coverage_percent: percentOf(covered, total),
 	};
 	if (units.size > 1) {
 		figure.weighted_average = null;
-		figure.note = `Not averaged: the holdings give it in different units (${[...units]
-			.map((unit) => unit ?? 'no unit')
-			.join(', ')})`;
+		figure.note = `Not averaged: the holdings give it in different units (${[...units].join(', ')})`;
 	}
 	return figure;
 }
