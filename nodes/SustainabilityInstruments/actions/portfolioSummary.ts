@@ -139,7 +139,11 @@ export function prepareSummary<TEntry>(
 	// The ISIN Field is read by the lookup; here only to show an ISIN that was not sent in removed_rows.
 	const resolver = new FieldResolver({ [key]: chosenField, isin: isinField });
 	const label = BASIS_LABEL[basis];
-	const groups = groupItems(node, items, splitFieldList(this.getNodeParameter('groupBy', 0, '')));
+	const groups = groupItems(
+		node,
+		items,
+		splitFieldList(this.getNodeParameter('groupBy', 0, '')),
+	).filter((group) => group.itemIndices.length > 0);
 
 	const prepared: SummaryGroup[] = groups.map((group) => {
 		const rows: WeightedRow[] = [];
