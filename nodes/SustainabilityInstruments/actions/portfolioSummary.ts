@@ -263,15 +263,10 @@ export function buildSummaryItems<TEntry>(
 			...(group.values as IDataObject),
 			...(outcome.simplify ? flattenSummary(summary) : summary),
 		};
-		Object.assign(
-			json,
-			{ removed_count: group.removed.length },
-			{
-				removed_rows: outcome.simplify
-					? removedRowsText(group.removed)
-					: (group.removed as unknown as IDataObject[]),
-			},
-		);
+		json.removed_count = group.removed.length;
+		json.removed_rows = outcome.simplify
+			? removedRowsText(group.removed)
+			: (group.removed as unknown as IDataObject[]);
 		return { json, pairedItem };
 	});
 }
