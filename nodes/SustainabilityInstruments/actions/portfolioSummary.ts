@@ -112,15 +112,6 @@ export function prepareSummary<TEntry>(
 	spec: InstrumentOperationSpec<TEntry>,
 ): PreparedSummary {
 	const node = this.getNode();
-	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
-	if (source !== 'field') {
-		throw inputError(
-			node,
-			undefined,
-			'Portfolio Summary needs holdings as input items (ISINs From = A Field of Each Input Item)',
-			'Set ISINs From to "A Field of Each Input Item" and feed one item per holding with its market value or weight.',
-		);
-	}
 	const basis =
 		(this.getNodeParameter('weightBy', 0, 'marketValue') as string) === 'weight'
 			? 'weight'
@@ -209,7 +200,7 @@ export function prepareSummary<TEntry>(
 		throw inputError(
 			node,
 			undefined,
-			`no holding can be weighted for a Portfolio Summary of the ${spec.route.label}: all ${removed.length} rows are left out (${reasons})`,
+			`No holding can be weighted for a Portfolio Summary of the ${spec.route.label}: all ${removed.length} rows are left out (${reasons})`,
 			basis === 'weight'
 				? 'Each holding needs an ISIN and a weight: set Weight Field to the column that holds the weight, or Weight Holdings By to Market Value.'
 				: 'Each holding needs an ISIN and a market value: set Market Value Field to the column that holds it, or Weight Holdings By to Weight.',
