@@ -83,6 +83,11 @@ export class ChildSimulator {
 		await this.control('POST', 'faults', { route, spec });
 	}
 
+	/** The simulator's data version (2 moves some ISINs' SFDR classes and figures); reset() goes back to 1. */
+	async setDataVersion(version: 1 | 2): Promise<void> {
+		await this.control('POST', 'data-version', { version });
+	}
+
 	async stats(): Promise<Stats> {
 		return (await this.control('GET', 'stats')) as Stats;
 	}

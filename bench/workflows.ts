@@ -27,7 +27,16 @@ export interface NodeUnderTest {
 export function benchWorkflow(
 	input:
 		| IDataObject[]
-		| { generate: { count: number; distinct: number; country?: string; start?: number } },
+		| {
+				generate: {
+					count: number;
+					distinct: number;
+					country?: string;
+					start?: number;
+					marketValue?: boolean;
+					groups?: number;
+				};
+		  },
 	node: NodeUnderTest,
 ): WorkflowInput {
 	const { onError, ...settings } = node.settings ?? {};
