@@ -157,6 +157,30 @@ describe('the remembered state', () => {
 		});
 	});
 
+	it('gives each ISIN its own copy of an object value, and keeps a text that reads like JSON a text', () => {
+		const shared: ChangesState = {
+			runs: 1,
+			execution: 'e1',
+			results: new Map([
+				[
+					'US0378331005',
+					{ lastSeen: 1, result: { extra: { nested: [1] }, note: '{"nested":[1]}' } },
+				],
+				[
+					'DE0007236101',
+					{ lastSeen: 1, result: { extra: { nested: [1] }, note: '{"nested":[1]}' } },
+				],
+			]),
+		};
+		const text = encodeState(shared, SCOPE);
+		const read = decodeState(text, SCOPE).state.results;
+		expect(read.get('US0378331005')).toEqual(shared.results.get('US0378331005'));
+		expect(read.get('DE0007236101')).toEqual(shared.results.get('DE0007236101'));
+		expect(read.get('US0378331005')!.result.extra).not.toBe(read.get('DE0007236101')!.result.extra);
+		// Encoding what was decoded gives the same text.
+		expect(encodeState({ runs: 1, execution: 'e1', results: read }, SCOPE)).toBe(text);
+	});
+
 	it('starts afresh from nothing, from another operation, another version or an unreadable text', () => {
 		const text = encodeState(state, SCOPE);
 		expect(decodeState(undefined, SCOPE)).toEqual({

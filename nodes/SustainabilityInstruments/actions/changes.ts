@@ -180,15 +180,28 @@ export function decodeState(
 	if (stored.version !== STATE_VERSION) return { state: fresh, problem: 'otherVersion' };
 	if (stored.scope !== scope) return { state: fresh, problem: 'otherScope' };
 	const texts = stored.texts ?? [];
-	const decodeValue = (value: StoredValue | undefined): unknown =>
-		typeof value === 'string' ? (JSON.parse(texts[Number(value)]) as unknown) : (value ?? null);
+	// Each text is parsed once: a text, number or boolean is shared by every ISIN that has it; an object or a list is
+	// parsed again for each, so no two results share one.
+	const parsed: unknown[] = [];
+	const decodeValue = (value: StoredValue | undefined): unknown => {
+		if (typeof value !== 'string') return value ?? null;
+		const index = Number(value);
+		let decoded = parsed[index];
+		if (decoded === undefined) {
+			decoded = JSON.parse(texts[index]) as unknown;
+			parsed[index] = decoded;
+		}
+		return typeof decoded === 'object' && decoded !== null
+			? (JSON.parse(texts[index]) as unknown)
+			: decoded;
+	};
 	const results = new Map<string, RememberedResult>();
 	try {
+		const columns = stored.columns;
 		for (const [isin, row] of Object.entries(stored.isins ?? {})) {
 			const result: IDataObject = {};
-			stored.columns.forEach((column, index) => {
-				result[column] = decodeValue(row[index + 1]) as IDataObject[string];
-			});
+			for (let index = 0; index < columns.length; index++)
+				result[columns[index]] = decodeValue(row[index + 1]) as IDataObject[string];
 			results.set(isin, { lastSeen: Number(row[0]) || 0, result });
 		}
 	} catch {
@@ -210,23 +223,37 @@ export function encodeState(state: ChangesState, scope: string): string {
 		for (const column of Object.keys(result)) columns.add(column);
 	const columnList = [...columns];
 	const texts: string[] = [];
-	const textIndex = new Map<string, number>();
+	const textIndex = new Map<string, string>();
+	// Texts (descriptions, units) repeat across ISINs: each is written as JSON once, then found by its own value.
+	const stringIndex = new Map<string, string>();
+	const indexOf = (json: string): string => {
+		let index = textIndex.get(json);
+		if (index === undefined) {
+			index = String(texts.length);
+			texts.push(json);
+			textIndex.set(json, index);
+		}
+		return index;
+	};
 	const encodeValue = (value: unknown): StoredValue => {
 		if (value === null || value === undefined) return null;
 		if (typeof value === 'number' && Number.isFinite(value)) return value;
 		if (typeof value === 'boolean') return value;
-		const json = JSON.stringify(value) ?? 'null';
-		let index = textIndex.get(json);
-		if (index === undefined) {
-			index = texts.length;
-			texts.push(json);
-			textIndex.set(json, index);
+		if (typeof value === 'string') {
+			let index = stringIndex.get(value);
+			if (index === undefined) {
+				index = indexOf(JSON.stringify(value));
+				stringIndex.set(value, index);
+			}
+			return index;
 		}
-		return String(index);
+		return indexOf(JSON.stringify(value) ?? 'null');
 	};
 	const isins: Record<string, StoredValue[]> = {};
 	for (const [isin, { lastSeen, result }] of state.results) {
-		isins[isin] = [lastSeen, ...columnList.map((column) => encodeValue(result[column]))];
+		const row: StoredValue[] = [lastSeen];
+		for (const column of columnList) row.push(encodeValue(result[column]));
+		isins[isin] = row;
 	}
 	const stored: StoredState = {
 		version: STATE_VERSION,
