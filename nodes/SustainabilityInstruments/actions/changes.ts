@@ -398,21 +398,22 @@ export function outputChanges<TEntry>(
 	// One row per distinct ISIN (paired with every item that has it) and one per item without a usable ISIN, in input order.
 	const rows: Array<IsinRow | { problem: string; item: number }> = [];
 	const byIsin = new Map<string, IsinRow>();
-	perItem.forEach((entry, index) => {
+	for (let index = 0; index < perItem.length; index++) {
+		const entry = perItem[index];
 		const item = source === 'list' ? 0 : index;
 		if (entry.isin === undefined) {
 			rows.push({ problem: entry.problem ?? 'no ISIN', item });
-			return;
+			continue;
 		}
 		const row = byIsin.get(entry.isin);
 		if (row) {
 			if (!row.items.includes(item)) row.items.push(item);
-			return;
+			continue;
 		}
 		const fresh = { isin: entry.isin, items: [item] };
 		byIsin.set(entry.isin, fresh);
 		rows.push(fresh);
-	});
+	}
 
 	// Every column of this run's results and of the remembered ones.
 	const columnSet = new Set<string>();
@@ -474,7 +475,6 @@ export function outputChanges<TEntry>(
 			out.push(changeItem(spec, simplify, isin, 'new', changes, null, current, fields, items));
 			continue;
 		}
-		const previous: IDataObject = { isin, ...remembered.result };
 		const { changes, remember } = compareResults(
 			remembered.result,
 			stored,
@@ -484,6 +484,7 @@ export function outputChanges<TEntry>(
 		next.set(isin, { lastSeen: run, result: remember });
 		if (changes.length === 0) continue;
 		tally.changed++;
+		const previous: IDataObject = { isin, ...remembered.result };
 		out.push(
 			changeItem(spec, simplify, isin, 'changed', changes, previous, current, fields, items),
 		);
@@ -537,7 +538,10 @@ export function outputChanges<TEntry>(
 /** A result without its isin column: what is remembered under the ISIN. */
 function withoutIsin(result: IDataObject): IDataObject {
 	const rest: IDataObject = {};
-	for (const [key, value] of Object.entries(result)) if (key !== 'isin') rest[key] = value;
+	// for...in over own keys: the same keys in the same order as Object.entries, without an array per key.
+	for (const key in result)
+		if (key !== 'isin' && Object.prototype.hasOwnProperty.call(result, key))
+			rest[key] = result[key];
 	return rest;
 }
 
