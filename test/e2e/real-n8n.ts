@@ -28,7 +28,8 @@
  * an smtp credential pointing at the sink, and `n8n import:workflow` of every workflow (credential ids
  * rewritten, `__SIMULATOR_URL__` replaced, a disabled Manual Trigger added where `n8n execute` needs one:
  * see addManualTrigger), (e) per workflow: reset the simulator, its SETUPS entry (e.g. inject faults),
- * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS,
+ * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS (a workflow whose
+ * SETUPS entry is a list runs once per entry, in a row, keeping what n8n saved between runs: its static data),
  * (f) the credential test: `n8n start` in another temp user folder, owner, the REST calls of the
  * credential dialog (credential-test.ts), a probe that n8n calls "Connection successful!" counts as a
  * failure; (g) `[n8n X] N passed, M failed`. Last line: `N passed, M failed` over all versions; exit 1
@@ -155,6 +156,11 @@ export interface CheckContext {
 	requests(filter?: RequestFilter): RecordedRequest[];
 	/** Mails the SMTP sink received during this workflow (it is reset before each workflow). */
 	mails(): ReceivedMail[];
+	/**
+	 * For a workflow run several times in a row (SETUPS with a list): the contexts of the runs before this one, oldest
+	 * first, each with its own execution JSON, requests and mails. [] for a workflow run once.
+	 */
+	earlierRuns: CheckContext[];
 }
 
 /** A check throws on failure; a string it returns is printed under the ok line (what it saw). */
@@ -165,10 +171,18 @@ type Setup = (sim: Simulator) => void;
 /** The throttle the throttle-retry fixture meets: three 429s (both bodies the API sends for its short-burst limit), then normal answers. */
 const THROTTLE_BURST = ['429-message', '429-status', '429-message'] as const;
 
-/** Per-workflow setups, keyed by file name (workflows without an entry run against a plain reset simulator). */
-const SETUPS: Record<string, Setup> = {
+/**
+ * Per-workflow setups, keyed by file name (workflows without an entry run once against a plain reset simulator).
+ * A list of setups runs the workflow once per entry, in a row, each `n8n execute` after its setup: the same imported
+ * workflow, so what n8n saved of it (its static data) carries over from one run to the next, and the simulator is
+ * reset only before the first run (a setup may change it, e.g. switch its data version). The check runs after the
+ * last run and sees the earlier ones in `ctx.earlierRuns`.
+ */
+const SETUPS: Record<string, Setup | Setup[]> = {
 	'throttle-retry.json': (sim) =>
 		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...THROTTLE_BURST] }),
+	// Week 1 remembers the classes; week 2 meets the later edition of the data (some classes went down).
+	'06-weekly-sfdr-watch.json': [() => undefined, (sim) => sim.setDataVersion(2)],
 };
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
@@ -704,7 +718,10 @@ function makeContext(
 	sim: Simulator | null,
 	smtp: SmtpSink,
 	userFolder: string,
+	window: { from: number; to: number },
+	earlierRuns: CheckContext[],
 ): CheckContext {
+	const inWindow = (at: number) => at >= window.from && at <= window.to;
 	const lastRun = (nodeName: string) => {
 		const runs = run.data.resultData.runData[nodeName];
 		if (!runs?.length) {
@@ -728,9 +745,10 @@ function makeContext(
 			(lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.binary),
 		requests(filter) {
 			if (!sim) throw new Error('the simulator is not running (--no-simulator)');
-			return sim.requests(filter);
+			return sim.requests(filter).filter((request) => inWindow(request.at));
 		},
-		mails: () => smtp.mails(),
+		mails: () => smtp.mails().filter((mail) => inWindow(mail.at)),
+		earlierRuns,
 		binaryContent: (ref) => readBinary(userFolder, ref),
 	};
 }
@@ -746,6 +764,51 @@ async function loadSimulator(): Promise<Simulator> {
 	if (typeof mod.startSimulator !== 'function')
 		throw new Error(`${modulePath} exports no startSimulator()`);
 	return await mod.startSimulator({ port: 0, temperatureRoute: true });
+}
+
+/** One `n8n execute` of an imported workflow: its execution JSON, or why it failed. */
+async function executeWorkflow(
+	version: string,
+	p: PreparedWorkflow,
+	userFolder: string,
+	dump: boolean,
+	runIndex: number,
+	runCount: number,
+): Promise<{ run: N8nRun; ms: number } | string> {
+	// n8n prints the execution JSON through its logger: it needs log level info.
+	const result = await runN8n(
+		version,
+		['execute', `--id=${p.id}`, '--rawOutput'],
+		userFolder,
+		EXEC_TIMEOUT_MS,
+		{
+			N8N_LOG_LEVEL: 'info',
+		},
+	);
+	const output = result.stdout + result.stderr;
+	if (result.timedOut) {
+		return `n8n execute timed out after ${formatMs(EXEC_TIMEOUT_MS)}:\n${lastLines(output, 10)}`;
+	}
+	let run: N8nRun;
+	try {
+		run = parseJsonOutput(result.stdout) as N8nRun;
+	} catch {
+		return `n8n execute exited ${result.code} without execution JSON:\n${lastLines(output, 15)}`;
+	}
+	if (dump) {
+		const dumpDir = join(PROJECT_ROOT, 'test-output', 'n8n-runs');
+		mkdirSync(dumpDir, { recursive: true });
+		const suffix = runCount > 1 ? `.${runIndex + 1}` : '';
+		writeFileSync(
+			join(dumpDir, `${basename(p.file, '.json')}${suffix}.run.json`),
+			JSON.stringify(run, null, 2),
+		);
+	}
+	const runError = run.data?.resultData?.error;
+	if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
+		return `execution failed (exit ${result.code}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`;
+	}
+	return { run, ms: result.ms };
 }
 
 interface LegResult {
@@ -893,71 +956,52 @@ async function runLeg(
 			}
 			sim?.reset();
 			smtp.reset();
-			const setup = SETUPS[basename(p.file)] as Setup | undefined;
-			if (setup) {
-				if (!sim) {
-					fail(label, 'its setup needs the simulator, which was not started (--no-simulator)');
-					continue;
-				}
-				setup(sim);
+			const entry = SETUPS[basename(p.file)];
+			const setups: (Setup | undefined)[] = Array.isArray(entry) ? entry : [entry];
+			if (!sim && setups.some(Boolean)) {
+				fail(label, 'its setup needs the simulator, which was not started (--no-simulator)');
+				continue;
 			}
 			if (p.injectedTriggerFor) {
 				console.log(
 					`     ${basename(p.file)}: runs from its trigger "${p.injectedTriggerFor}"; a disabled "${INJECTED_TRIGGER}" was added for \`n8n execute\``,
 				);
 			}
-			// n8n prints the execution JSON through its logger: it needs log level info.
-			const result = await runN8n(
-				version,
-				['execute', `--id=${p.id}`, '--rawOutput'],
-				userFolder,
-				EXEC_TIMEOUT_MS,
-				{
-					N8N_LOG_LEVEL: 'info',
-				},
-			);
-			const output = result.stdout + result.stderr;
-			if (result.timedOut) {
-				fail(
-					label,
-					`n8n execute timed out after ${formatMs(EXEC_TIMEOUT_MS)}:\n${lastLines(output, 10)}`,
+			const contexts: CheckContext[] = [];
+			let ms = 0;
+			for (const [index, setup] of setups.entries()) {
+				const runLabel =
+					setups.length > 1 ? `${label} run ${index + 1} of ${setups.length}` : label;
+				setup?.(sim!);
+				const from = Date.now();
+				const executed = await executeWorkflow(
+					version,
+					p,
+					userFolder,
+					args.dump,
+					index,
+					setups.length,
 				);
-				continue;
-			}
-			let run: N8nRun;
-			try {
-				run = parseJsonOutput(result.stdout) as N8nRun;
-			} catch {
-				fail(
-					label,
-					`n8n execute exited ${result.code} without execution JSON:\n${lastLines(output, 15)}`,
-				);
-				continue;
-			}
-			if (args.dump) {
-				const dumpDir = join(PROJECT_ROOT, 'test-output', 'n8n-runs');
-				mkdirSync(dumpDir, { recursive: true });
-				writeFileSync(
-					join(dumpDir, `${basename(p.file, '.json')}.run.json`),
-					JSON.stringify(run, null, 2),
+				if (typeof executed === 'string') {
+					fail(runLabel, executed);
+					break;
+				}
+				ms += executed.ms;
+				const window = { from, to: Date.now() };
+				contexts.push(
+					makeContext(p.file, p.workflow, executed.run, sim, smtp, userFolder, window, [
+						...contexts,
+					]),
 				);
 			}
-			const runError = run.data?.resultData?.error;
-			if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
-				fail(
-					label,
-					`execution failed (exit ${result.code}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`,
-				);
-				continue;
-			}
+			if (contexts.length < setups.length) continue;
 			const check = CHECKS[basename(p.file)] as Check | undefined;
 			try {
-				const saw = check
-					? await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder))
-					: undefined;
+				const saw = check ? await check(contexts[contexts.length - 1]) : undefined;
 				passed++;
+				const runs = setups.length > 1 ? `, ${setups.length} runs` : '';
 				console.log(
-					`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`,
+					`ok   ${label} (${formatMs(ms)}${runs})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`,
 				);
 			} catch (error) {
 				fail(label, (error as Error).message);
