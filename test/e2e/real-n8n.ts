@@ -60,7 +60,9 @@ import type {
 	Simulator,
 	SimulatorOptions,
 } from '../simulator/types';
-import { instrumentData, taxonomyKpis } from '../simulator';
+import { PAI_INDICATORS, instrumentData, taxonomyKpis } from '../simulator';
+import { csvSingleRow } from '../helpers/csv';
+import { generalNumber } from '../workflow/standins/ConvertToFile';
 import {
 	builtCredentialRules,
 	credentialChecksInN8n,
@@ -240,7 +242,7 @@ const CHECKS: Record<string, Check> = {
 		rows.forEach((row, index) => assertSfdrRow(row, holdings[index].ISIN, `row ${index}`));
 		return `simulator answered ${requests.map((r) => r.status).join(', ')} over ${requests[requests.length - 1].at - requests[0].at} ms`;
 	},
-	// The five examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
+	// The examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
 	// what the real n8n printed and what the simulator / SMTP sink received.
 	'01-holdings-sfdr-pai-involvements.json': (ctx) => {
 		const holdings = holdingRows(ctx);
@@ -526,6 +528,127 @@ const CHECKS: Record<string, Check> = {
 			{ item: 14, name: 'Cash EUR', isin: null, reason: 'cash row' },
 		]);
 		return `2 requests ${requests[1].at - requests[0].at} ms apart (the simulator answers the first is_lock: true); portfolio score ${score}`;
+	},
+	'06-weekly-sfdr-watch.json': (ctx) => {
+		// Two `n8n execute` runs of the same workflow (SETUPS): between them the simulator switched to the later
+		// edition of its data. That the second run reports changes at all is the proof that n8n saves a workflow's
+		// static data after a CLI run (mode 'cli'), as it does for an active workflow's runs and not for manual ones.
+		const [week1] = ctx.earlierRuns;
+		assert.ok(week1, 'the workflow ran twice');
+		const holdings = holdingRows(ctx);
+		const listed = holdings.filter((h) => h.ISIN);
+		for (const [name, run] of [
+			['run 1', week1],
+			['run 2', ctx],
+		] as const) {
+			assert.deepEqual(
+				run.requests().map((r) => r.route),
+				['POST /instruments/sustainability-profile'],
+				`${name}: one request`,
+			);
+		}
+		assert.equal(week1.mails().length, 0, 'run 1 (nothing remembered yet) sends no email');
+		assert.ok(
+			!Object.keys(week1.run.data.resultData.runData).includes('Email the Downgrades'),
+			'run 1: the email node did not run',
+		);
+		assert.equal(week1.items('SFDR Changes').filter((i) => i.isin).length, 0, 'run 1: no change');
+
+		const downgraded = listed
+			.map((h) => ({
+				isin: h.ISIN,
+				name: h.Name,
+				from: instrumentData(h.ISIN, 1).sfdr,
+				to: instrumentData(h.ISIN, 2).sfdr,
+			}))
+			.filter((h) => h.from !== null && h.to !== null && h.to < h.from);
+		assert.ok(downgraded.length > 0, 'the later edition downgrades some holdings');
+		const changed = listed.filter(
+			(h) => instrumentData(h.ISIN, 1).sfdr !== instrumentData(h.ISIN, 2).sfdr,
+		);
+		assert.deepEqual(
+			ctx
+				.items('SFDR Changes')
+				.filter((i) => i.isin)
+				.map((i) => i.isin),
+			changed.map((h) => h.ISIN),
+			'run 2: SFDR Changes outputs exactly the ISINs whose class changed',
+		);
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'run 2 sends one email');
+		const [mail] = mails;
+		assert.deepEqual(mail.to, ['compliance@example.com'], 'mail envelope recipients');
+		assert.equal(mail.subject, `SFDR watch: ${downgraded.length} holding(s) downgraded`, 'subject');
+		const lines = mail.text.split(/\r?\n/).filter((line) => line.startsWith('- '));
+		assert.deepEqual(
+			lines,
+			downgraded.map((h) => `- ${h.isin} ${h.name}: Article ${h.from} → Article ${h.to}`),
+			'the email lists exactly the downgraded holdings',
+		);
+		return `run 1: no email; run 2: ${changed.length} changed, ${downgraded.length} downgraded and emailed (${downgraded.map((h) => h.isin).join(', ')})`;
+	},
+	'07-quarterly-pai-statement.json': (ctx) => {
+		const holdings = holdingRows(ctx);
+		const weighted = holdings
+			.filter((h) => h.ISIN)
+			.map((h) => ({ isin: h.ISIN, value: Number(h['Market Value'].replace(/[,%]/g, '')) }));
+		const total = weighted.reduce((sum, h) => sum + h.value, 0);
+		const percentOf = (part: number) => Math.round((part / total) * 100 * 100) / 100;
+		assert.deepEqual(
+			ctx
+				.requests()
+				.map((r) => r.route)
+				.sort(),
+			['POST /instruments/sustainability-data', 'POST /instruments/sustainability-profile'],
+			'one request per summary node',
+		);
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'the SMTP sink received one mail');
+		const [mail] = mails;
+		assert.equal(mail.attachments.length, 1, 'one attachment');
+		const [attachment] = mail.attachments;
+		assert.match(
+			attachment.fileName ?? '',
+			/^pai-statement_\d{4}-(03-31|06-30|09-30|12-31)\.csv$/,
+			'attachment file name',
+		);
+		assert.match(attachment.contentType ?? '', /^text\/csv/, 'attachment content type');
+		const csv = csvSingleRow(attachment.content.toString('utf8'));
+		for (const article of [9, 8, 6] as const) {
+			const part = weighted
+				.filter((h) => instrumentData(h.isin).sfdr === article)
+				.reduce((sum, h) => sum + h.value, 0);
+			assert.equal(
+				csv[`article_${article}_percent`],
+				generalNumber(percentOf(part)),
+				`article_${article}_percent`,
+			);
+		}
+		assert.equal(csv.holdings_count, String(weighted.length), 'holdings_count');
+		assert.equal(csv.removed_count, '1', 'removed_count (the cash row)');
+		for (const indicator of Object.keys(PAI_INDICATORS) as (keyof typeof PAI_INDICATORS)[]) {
+			const withValue = weighted.filter((h) => instrumentData(h.isin).pai[indicator] !== null);
+			const covered = withValue.reduce((sum, h) => sum + h.value, 0);
+			const average =
+				withValue.reduce((sum, h) => sum + h.value * instrumentData(h.isin).pai[indicator]!, 0) /
+				covered;
+			assert.equal(
+				csv[`${indicator}_weighted_average`],
+				generalNumber(Math.round(average * 10_000) / 10_000),
+				`${indicator}_weighted_average`,
+			);
+			assert.equal(csv[`${indicator}_unit`], PAI_INDICATORS[indicator], `${indicator}_unit`);
+			assert.equal(
+				csv[`${indicator}_coverage_percent`],
+				generalNumber(percentOf(covered)),
+				`${indicator}_coverage_percent`,
+			);
+		}
+		assert.ok(
+			mail.text.includes(`Article 9 ${csv.article_9_percent} %`),
+			`mail text: ${JSON.stringify(mail.text.slice(0, 300))}`,
+		);
+		return `${attachment.fileName}: ${Object.keys(csv).length} columns; article 9 ${csv.article_9_percent} %, GHG intensity ${csv.ghg_intensity_investee_companies_weighted_average}`;
 	},
 };
 
