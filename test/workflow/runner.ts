@@ -3,7 +3,9 @@
 /**
  * Workflow test harness: runs an n8n workflow (as exported by n8n, e.g. examples/*.json) inside
  * this process with n8n-core's own `WorkflowExecute`, the way n8n's "Execute workflow" button does
- * (execution mode 'manual', started from the workflow's trigger).
+ * (execution mode 'manual' unless `options.mode` says otherwise, started from the workflow's trigger).
+ * The workflow's `staticData` is its input; the result gives it back after the run and says whether
+ * n8n would have saved it (`staticDataSaved`, `savedStaticData`: not in 'manual' mode).
  *
  * What is real n8n code here: the execution engine (n8n-core `WorkflowExecute`, node execution
  * contexts, expression evaluation, paired items, `onError` handling), every `this.helpers.*` our
@@ -51,6 +53,8 @@ import type {
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 	IWorkflowSettings,
+	IDataObject,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { UnexpectedError, UserError, Workflow } from 'n8n-workflow';
 
@@ -95,6 +99,12 @@ export interface RunWorkflowOptions {
 	coreNodes?: 'auto' | 'standIns';
 	/** Extension: name of the node to start from (default: the workflow's trigger). */
 	startNode?: string;
+	/**
+	 * Extension: the execution mode. Default 'manual' (the editor's "Execute workflow"). Any other mode runs as an
+	 * active workflow's or CLI execution does: trigger nodes pass their input on (n8n runs them without their trigger
+	 * function), and the static data is saved after the run (see `savedStaticData`).
+	 */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface WorkflowRunResult {
@@ -125,6 +135,18 @@ export interface WorkflowRunResult {
 	executionId: string;
 	/** The full IRun n8n-core returned. */
 	run: IRun;
+	/** The workflow's static data after the run (a plain copy), whether or not n8n would save it. */
+	staticData: IDataObject;
+	/**
+	 * Whether n8n would save the static data after this run: as its execution lifecycle hooks do (hookFunctionsSave,
+	 * hookFunctionsSaveWorker), when the mode is not 'manual' and a node changed the data (`__dataChanged`).
+	 */
+	staticDataSaved: boolean;
+	/**
+	 * The workflow's static data as n8n keeps it for the next run: `staticData` when saved, else the input's. Pass it
+	 * as the workflow's `staticData` to run the workflow again as n8n would.
+	 */
+	savedStaticData: IDataObject;
 }
 
 export type WorkflowInput =
@@ -332,7 +354,8 @@ export async function runWorkflow(
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
 
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
+	const mode: WorkflowExecuteMode = options.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 	const executionOrder: string[] = [];
 	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
 		executionOrder.push(nodeName);
@@ -371,7 +394,7 @@ export async function runWorkflow(
 		setExecutionStatus: () => {},
 	};
 
-	const workflowExecute = new WorkflowExecute(additionalData, 'manual');
+	const workflowExecute = new WorkflowExecute(additionalData, mode);
 	const running = workflowExecute.run({ workflow, startNode, pinData });
 	running.then(
 		(run) => finished.resolve(run),
@@ -431,6 +454,15 @@ export async function runWorkflow(
 		return await Container.get(BinaryDataService).getAsBuffer(binaryData);
 	};
 
+	// JSON copies: what n8n would write to the database (the proxies and their __dataChanged flags are left behind).
+	const staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+	const staticDataChanged =
+		(workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
+	const staticDataSaved = mode !== 'manual' && staticDataChanged && status !== 'canceled';
+	const savedStaticData = staticDataSaved
+		? staticData
+		: (JSON.parse(JSON.stringify(workflowInput.staticData ?? {})) as IDataObject);
+
 	return {
 		status,
 		error,
@@ -446,6 +478,9 @@ export async function runWorkflow(
 		timedOut,
 		executionId,
 		run,
+		staticData,
+		staticDataSaved,
+		savedStaticData,
 	};
 }
 

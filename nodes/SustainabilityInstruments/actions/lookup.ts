@@ -20,7 +20,7 @@ import { copyJson, errorJson } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
-import { changesProperties, outputChanges } from './changes';
+import { changesProperties, outputChanges, readChangesSettings } from './changes';
 import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 import type { SummaryKind } from './portfolioSummary';
 
@@ -280,6 +280,12 @@ export async function executeInstrumentOperation<TEntry>(
 			? (prepareSummary<TEntry>).call(this, items, perItem, spec)
 			: undefined;
 
+	// What Only Changes Since Last Run compares, checked before anything is sent.
+	const changes =
+		outputMode === 'changesSinceLastRun'
+			? (readChangesSettings<TEntry>).call(this, spec)
+			: undefined;
+
 	// Distinct ISINs in first-seen order: what is sent, and what gets a result.
 	const isins = new Set<string>();
 	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
@@ -341,7 +347,7 @@ export async function executeInstrumentOperation<TEntry>(
 		simplify,
 	};
 	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
-	if (outputMode === 'changesSinceLastRun') return (outputChanges<TEntry>).call(this, outcome);
+	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
 
 	// ISINs the API did not answer get the same columns, empty: the columns of all results (in input order),
 	// worked out only when an empty result is needed (usually none is).
