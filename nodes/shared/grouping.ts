@@ -75,7 +75,7 @@ export function describeGroupValues(values: Record<string, unknown>, max = Infin
 		.join(', ');
 }
 
-function splitFieldList(value: unknown): string[] {
+export function splitFieldList(value: unknown): string[] {
 	if (Array.isArray(value))
 		return value
 			.map(String)

@@ -200,7 +200,7 @@ export function normalizeInstrumentType(value: unknown): InstrumentType | undefi
  * Finds which key of a row holds each holding field: the column the user named (exact, then ignoring
  * case and spaces), else the first usual header present. Cached per set of keys: sheets repeat them.
  */
-class FieldResolver {
+export class FieldResolver {
 	private cache = new Map<string, Partial<Record<HoldingKey, string>>>();
 
 	constructor(private readonly fieldNames: Partial<Record<HoldingKey, string>> = {}) {}

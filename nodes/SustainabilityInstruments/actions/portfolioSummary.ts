@@ -1,17 +1,105 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
+import { inputError } from '../../shared/errors';
+import { errorJson, pairedTo } from '../../shared/execution';
+import { describeGroupValues, groupItems, splitFieldList } from '../../shared/grouping';
+import { FieldResolver, HOLDING_FIELDS, normalizeInstrumentType } from '../../shared/holdings';
+import type { RemovedRow } from '../../shared/holdings';
+import { normalizeIsin } from '../../shared/isin';
+import { parseLooseNumber } from '../../shared/numbers';
+import { numberParameterValue, readTextParameter } from '../../shared/parameters';
+import { isBlank, scalarText, showValue } from '../../shared/values';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookup';
 
 /** What a Portfolio Summary computes: SFDR articles, {value, unit} measures (PAI, ESG), or business involvements. */
 export type SummaryKind = 'sfdr' | 'paiIndicators' | 'esgMetrics' | 'businessInvolvements';
 
+export type WeightBasis = 'marketValue' | 'weight';
+
+const show = { outputMode: ['portfolioSummary'] };
+
 /** Parameters shown with Output > Portfolio Summary (displayOptions on outputMode). */
-export const summaryProperties: INodeProperties[] = [];
+export const summaryProperties: INodeProperties[] = [
+	{
+		displayName: 'Weight Holdings By',
+		name: 'weightBy',
+		type: 'options',
+		options: [
+			{
+				name: 'Market Value',
+				value: 'marketValue',
+				description: 'Each holding counts by its market value',
+			},
+			{
+				name: 'Weight',
+				value: 'weight',
+				description:
+					'Each holding counts by its portfolio weight (e.g. 9.5 or "9.5%"); weights need not add up to 100',
+			},
+		],
+		default: 'marketValue',
+		description:
+			'How much each holding counts in the shares and weighted averages. Rows without it, cash rows and rows without an ISIN are left out and listed in removed_rows.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Market Value Field',
+		name: 'marketValueField',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. market_value',
+		description:
+			'Input field that holds the market value. Leave empty to find it among the usual headers (Market Value, MV, Value, Position Value, Amount).',
+		displayOptions: { show: { ...show, weightBy: ['marketValue'] } },
+	},
+	{
+		displayName: 'Weight Field',
+		name: 'weightField',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. weight',
+		description:
+			'Input field that holds the portfolio weight. Leave empty to find it among the usual headers (Weight, Weight %, Portfolio Weight, Allocation).',
+		displayOptions: { show: { ...show, weightBy: ['weight'] } },
+	},
+	{
+		displayName: 'Group By',
+		name: 'groupBy',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. portfolio_id',
+		description:
+			'Input field(s), comma-separated, whose values split the input into portfolios: one summary each. Leave empty to summarise all items as one portfolio.',
+		displayOptions: { show },
+	},
+];
+
+/** A holding row the summary weights: its input item, ISIN and market value (or weight). */
+export interface WeightedRow {
+	item: number;
+	isin: string;
+	weight: number;
+}
+
+export interface SummaryGroup {
+	values: Record<string, unknown>;
+	itemIndices: number[];
+	rows: WeightedRow[];
+	removed: RemovedRow[];
+}
 
 /** The groups and the weight of each usable row, read before anything is sent. */
 export interface PreparedSummary {
-	placeholder?: never;
+	basis: WeightBasis;
+	groups: SummaryGroup[];
 }
+
+const BASIS_LABEL: Record<WeightBasis, string> = { marketValue: 'market value', weight: 'weight' };
 
 /**
  * Reads each row's market value (or weight) and the groups; rows that cannot be weighted (no ISIN, cash, no market
@@ -19,18 +107,399 @@ export interface PreparedSummary {
  */
 export function prepareSummary<TEntry>(
 	this: IExecuteFunctions,
-	_items: INodeExecutionData[],
-	_perItem: ItemIsin[],
-	_spec: InstrumentOperationSpec<TEntry>,
+	items: INodeExecutionData[],
+	perItem: ItemIsin[],
+	spec: InstrumentOperationSpec<TEntry>,
 ): PreparedSummary {
-	throw new Error('Portfolio Summary is not built yet');
+	const node = this.getNode();
+	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
+	if (source !== 'field') {
+		throw inputError(
+			node,
+			undefined,
+			'Portfolio Summary needs holdings as input items (ISINs From = A Field of Each Input Item)',
+			'Set ISINs From to "A Field of Each Input Item" and feed one item per holding with its market value or weight.',
+		);
+	}
+	const basis =
+		(this.getNodeParameter('weightBy', 0, 'marketValue') as string) === 'weight'
+			? 'weight'
+			: 'marketValue';
+	const key = basis === 'weight' ? 'weight' : 'market_value';
+	const fieldParameter = basis === 'weight' ? 'weightField' : 'marketValueField';
+	const chosenField = readTextParameter.call(
+		this,
+		fieldParameter,
+		0,
+		HOLDING_FIELDS[key].parameter,
+		{ fallback: '' },
+	);
+	const isinField =
+		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
+	// The ISIN Field is read by the lookup; here only to show an ISIN that was not sent in removed_rows.
+	const resolver = new FieldResolver({ [key]: chosenField, isin: isinField });
+	const label = BASIS_LABEL[basis];
+	const groups = groupItems(node, items, splitFieldList(this.getNodeParameter('groupBy', 0, '')));
+
+	const prepared: SummaryGroup[] = groups.map((group) => {
+		const rows: WeightedRow[] = [];
+		const removed: RemovedRow[] = [];
+		for (const index of group.itemIndices) {
+			const json = items[index].json;
+			const fields = resolver.resolve(json);
+			const valueOf = (field: keyof typeof HOLDING_FIELDS) =>
+				fields[field] === undefined ? undefined : json[fields[field]!];
+			const entry = perItem[index];
+			const name = scalarText(valueOf('name'))?.trim() || null;
+			const rawIsin = valueOf('isin');
+			const shownIsin =
+				entry.isin ??
+				(typeof rawIsin === 'string' || typeof rawIsin === 'number'
+					? showValue(normalizeIsin(rawIsin), 20) || null
+					: null);
+			const remove = (reason: string) => {
+				removed.push({ item: index, name, isin: shownIsin, reason });
+				perItem[index] = { problem: reason };
+			};
+
+			if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') {
+				remove('cash row');
+				continue;
+			}
+			if (!entry.isin) {
+				remove(entry.problem ?? 'no ISIN');
+				continue;
+			}
+			const raw = valueOf(key);
+			if (isBlank(raw)) {
+				remove(
+					fields[key] === undefined
+						? `no ${label} (looked for a field named ${resolver.lookedFor(key)})`
+						: `no ${label} in field "${fields[key]}"`,
+				);
+				continue;
+			}
+			const weight = parseLooseNumber(raw, { percent: basis === 'weight' });
+			if (weight === undefined) {
+				throw inputError(
+					node,
+					index,
+					`the ${label} "${showValue(raw)}" in field "${fields[key]}" is not a number`,
+					basis === 'weight'
+						? 'Give the weight as a number, for example 12.5 or "12.5%", or set Weight Field to the column that holds it.'
+						: 'Give the market value as a number, for example 1234.5, "1,234.50" or "1 234,50", or set Market Value Field to the column that holds it.',
+				);
+			}
+			if (weight < 0) {
+				remove(`negative ${label} (short position): a summary weights long positions only`);
+				continue;
+			}
+			rows.push({ item: index, isin: entry.isin, weight });
+		}
+		return { values: group.values, itemIndices: group.itemIndices, rows, removed };
+	});
+
+	if (items.length > 0 && prepared.every((group) => group.rows.length === 0)) {
+		const removed = prepared.flatMap((group) => group.removed);
+		const reasons = [...new Set(removed.map((row) => row.reason))].slice(0, 3).join('; ');
+		throw inputError(
+			node,
+			undefined,
+			`no holding can be weighted for a Portfolio Summary of the ${spec.route.label}: all ${removed.length} rows are left out (${reasons})`,
+			basis === 'weight'
+				? 'Each holding needs an ISIN and a weight: set Weight Field to the column that holds the weight, or Weight Holdings By to Market Value.'
+				: 'Each holding needs an ISIN and a market value: set Market Value Field to the column that holds it, or Weight Holdings By to Weight.',
+		);
+	}
+	return { basis, groups: prepared };
 }
 
 /** One item per group, paired with the group's input items. */
 export function buildSummaryItems<TEntry>(
 	this: IExecuteFunctions,
-	_prepared: PreparedSummary,
-	_outcome: LookupOutcome<TEntry>,
+	prepared: PreparedSummary,
+	outcome: LookupOutcome<TEntry>,
 ): INodeExecutionData[] {
-	throw new Error('Portfolio Summary is not built yet');
+	const kind = outcome.spec.summaryKind;
+	const minimumThreshold =
+		kind === 'businessInvolvements'
+			? (numberParameterValue(
+					this.getNode(),
+					this.getNodeParameter('minimumThreshold', 0, 0),
+					0,
+					'Minimum Threshold',
+					{ min: 0 },
+				) ?? 0)
+			: 0;
+	const names = summaryNames(kind, outcome.results.values());
+
+	return prepared.groups.map((group) => {
+		const pairedItem = pairedTo(group.itemIndices);
+		const unanswered = [...new Set(group.rows.map((row) => row.isin))].filter((isin) =>
+			outcome.failed.has(isin),
+		);
+		if (unanswered.length > 0) {
+			const failure = outcome.failed.get(unanswered[0])!;
+			const where = describeGroupValues(group.values);
+			const details = errorJson(failure);
+			const json: IDataObject = {
+				...(group.values as IDataObject),
+				...details,
+				error: `No summary for this portfolio${where ? ` (${where})` : ''}: the API gave no answer for ${unanswered.length} of its ${new Set(group.rows.map((row) => row.isin)).size} ISINs, so its figures would be incomplete. ${details.error as string}`,
+				unanswered_isins: unanswered,
+			};
+			return { json, pairedItem };
+		}
+		const summary = summarizeHoldings(
+			kind,
+			group.rows.map((row) => ({ weight: row.weight, result: outcome.results.get(row.isin) })),
+			{ basis: prepared.basis, minimumThreshold, names },
+		);
+		const json: IDataObject = {
+			...(group.values as IDataObject),
+			...(outcome.simplify ? flattenSummary(summary) : summary),
+		};
+		Object.assign(
+			json,
+			{ removed_count: group.removed.length },
+			{
+				removed_rows: outcome.simplify
+					? removedRowsText(group.removed)
+					: (group.removed as unknown as IDataObject[]),
+			},
+		);
+		return { json, pairedItem };
+	});
+}
+
+/** Removed rows as one line each, for a spreadsheet cell: `Item 3 (Cash EUR): cash row`. */
+export function removedRowsText(removed: RemovedRow[]): string {
+	return removed
+		.map((row) => {
+			const about = [row.name, row.isin].filter(Boolean).join(', ');
+			return `Item ${row.item}${about ? ` (${about})` : ''}: ${row.reason}`;
+		})
+		.join('\n');
+}
+
+/** One weighted holding: its weight and its (not simplified) result; undefined when the API did not answer for it. */
+export interface SummaryHolding {
+	weight: number;
+	result?: IDataObject;
+}
+
+export interface SummaryOptions {
+	basis: WeightBasis;
+	/** Business involvements: an involvement counts when its weight is > 0 and at least this. */
+	minimumThreshold?: number;
+	/** Names of the indicators, metrics, categories and scores, in output order (the same in every group). */
+	names?: SummaryNames;
+}
+
+export interface SummaryNames {
+	measures: string[];
+	categories: string[];
+}
+
+const NOT_A_MEASURE = new Set(['isin', 'found', 'is_fund', 'business_involvements']);
+
+const isRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The indicators (PAI), metrics (ESG) or scores and categories (business involvements) found in any result, in
+ * first-seen order: every group gets the same columns.
+ */
+export function summaryNames(kind: SummaryKind, results: Iterable<IDataObject>): SummaryNames {
+	const measures = new Set<string>();
+	const categories = new Set<string>();
+	if (kind === 'sfdr') return { measures: [], categories: [] };
+	for (const result of results) {
+		for (const [name, value] of Object.entries(result)) {
+			if (NOT_A_MEASURE.has(name)) continue;
+			if (kind === 'businessInvolvements' ? !isRecord(value) : isRecord(value)) measures.add(name);
+		}
+		if (kind === 'businessInvolvements' && isRecord(result.business_involvements))
+			for (const category of Object.keys(result.business_involvements)) categories.add(category);
+	}
+	return { measures: [...measures], categories: [...categories] };
+}
+
+export function roundTo(value: number, decimals: number): number {
+	const factor = 10 ** decimals;
+	return Math.round(value * factor) / factor;
+}
+
+/** Percents: 2 decimals. */
+const percentOf = (part: number, total: number): number | null =>
+	total > 0 ? roundTo((part / total) * 100, 2) : null;
+
+/** Sums of market values: 2 decimals; of weights: 4. */
+const amount = (value: number, basis: WeightBasis) => roundTo(value, basis === 'weight' ? 4 : 2);
+
+/** Weighted averages: 4 decimals. */
+const AVERAGE_DECIMALS = 4;
+
+const numberOrUndefined = (value: unknown): number | undefined =>
+	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** What each PAI indicator's weighted average is, against SFDR's own formula (Annex I, Delegated Regulation 2022/1288). */
+const SFDR_DENOMINATOR =
+	'This average divides by the holdings with a value; SFDR divides by all investments: multiply by coverage_percent / 100 (and, if rows were removed, by the share of the whole portfolio that the holdings used make up)';
+const NOT_FINANCED_EMISSIONS =
+	"Weighted average of the companies' own emissions, NOT the financed GHG emissions of SFDR PAI 1: those need each company's enterprise value including cash (EVIC), which the API does not give";
+const PAI_NOTES: Record<string, string> = {
+	ghg_intensity_investee_companies: `Same form as SFDR PAI 3 (GHG intensity of investee companies): weighted by the current value of each investment. ${SFDR_DENOMINATOR}`,
+	carbon_footprint: `Same form as SFDR PAI 2 (carbon footprint): weighted by the current value of each investment. ${SFDR_DENOMINATOR}`,
+	scope_1_emissions: NOT_FINANCED_EMISSIONS,
+	scope_2_emissions: NOT_FINANCED_EMISSIONS,
+};
+const ESG_NOTES: Record<string, string> = { carbon_footprint: PAI_NOTES.carbon_footprint };
+
+/**
+ * The summary of one portfolio (not flattened): totals, then per kind the article shares, the weighted averages of
+ * each indicator or metric, or the involvement shares and weighted scores. Pure: the figures are written out in the
+ * README (Portfolio Summary).
+ */
+export function summarizeHoldings(
+	kind: SummaryKind,
+	holdings: SummaryHolding[],
+	options: SummaryOptions,
+): IDataObject {
+	const { basis } = options;
+	const valueKey = basis === 'weight' ? 'portfolio_weight' : 'market_value';
+	const total = holdings.reduce((sum, holding) => sum + holding.weight, 0);
+	const names = options.names ?? summaryNames(kind, holdingResults(holdings));
+	const summary: IDataObject = {
+		holdings_count: holdings.length,
+		[basis === 'weight' ? 'total_weight' : 'total_market_value']: amount(total, basis),
+	};
+	const bucket = (members: SummaryHolding[]): IDataObject => {
+		const sum = members.reduce((acc, holding) => acc + holding.weight, 0);
+		return {
+			holdings_count: members.length,
+			[valueKey]: amount(sum, basis),
+			percent: percentOf(sum, total),
+		};
+	};
+
+	if (kind === 'sfdr') {
+		const classOf = (holding: SummaryHolding) => holding.result?.classification;
+		const articles: IDataObject = {};
+		for (const article of [9, 8, 6])
+			articles[`article_${article}`] = bucket(holdings.filter((h) => classOf(h) === article));
+		const unclassified = holdings.filter((h) => ![9, 8, 6].includes(classOf(h) as number));
+		articles.no_data = bucket(unclassified);
+		const classified = total - unclassified.reduce((acc, holding) => acc + holding.weight, 0);
+		summary.coverage_percent = percentOf(classified, total);
+		summary.articles = articles;
+		return summary;
+	}
+
+	if (kind === 'businessInvolvements') {
+		const threshold = options.minimumThreshold ?? 0;
+		summary.minimum_threshold = threshold;
+		const found = holdings.filter((holding) => holding.result?.found === true);
+		summary.coverage_percent = percentOf(
+			found.reduce((acc, holding) => acc + holding.weight, 0),
+			total,
+		);
+		const involvements: IDataObject = {};
+		for (const category of names.categories) {
+			involvements[category] = bucket(
+				holdings.filter((holding) => {
+					const involvement = holding.result?.business_involvements;
+					const entry = isRecord(involvement) ? involvement[category] : undefined;
+					const weight = isRecord(entry) ? numberOrUndefined(entry.weight) : undefined;
+					return weight !== undefined && weight > 0 && weight >= threshold;
+				}),
+			);
+		}
+		summary.involvements = involvements;
+		const scores: IDataObject = {};
+		for (const name of names.measures) {
+			scores[name] = weightedAverage(
+				holdings,
+				total,
+				(result) => ({ value: numberOrUndefined(result[name]) }),
+				false,
+			);
+		}
+		summary.scores = scores;
+		return summary;
+	}
+
+	const notes = kind === 'paiIndicators' ? PAI_NOTES : ESG_NOTES;
+	const measures: IDataObject = {};
+	for (const name of names.measures) {
+		const figure = weightedAverage(holdings, total, (result) => {
+			const measure = result[name];
+			if (!isRecord(measure)) return { value: undefined };
+			return {
+				value: numberOrUndefined(measure.value),
+				unit: typeof measure.unit === 'string' ? measure.unit : null,
+			};
+		});
+		const note = [figure.note, notes[name]].filter(Boolean).join('. ');
+		if (note) figure.note = note;
+		measures[name] = figure;
+	}
+	summary[kind === 'paiIndicators' ? 'indicators' : 'metrics'] = measures;
+	return summary;
+}
+
+function* holdingResults(holdings: SummaryHolding[]): Generator<IDataObject> {
+	for (const holding of holdings) if (holding.result) yield holding.result;
+}
+
+/**
+ * Σ wᵢ·xᵢ / Σ wᵢ over the holdings with a value xᵢ, their count and their share of the total (coverage). When the
+ * holdings give the figure in different units, no average is made: the note says so. A missing unit is no unit of
+ * its own.
+ */
+function weightedAverage(
+	holdings: SummaryHolding[],
+	total: number,
+	read: (result: IDataObject) => { value: number | undefined; unit?: string | null },
+	withUnit = true,
+): IDataObject {
+	let weighted = 0;
+	let covered = 0;
+	let count = 0;
+	const units = new Set<string>();
+	for (const holding of holdings) {
+		if (!holding.result) continue;
+		const { value, unit } = read(holding.result);
+		if (value === undefined) continue;
+		weighted += holding.weight * value;
+		covered += holding.weight;
+		count++;
+		if (unit) units.add(unit);
+	}
+	const figure: IDataObject = {
+		weighted_average: covered > 0 ? roundTo(weighted / covered, AVERAGE_DECIMALS) : null,
+		...(withUnit ? { unit: units.size === 1 ? [...units][0] : null } : {}),
+		holdings_with_value: count,
+		coverage_percent: percentOf(covered, total),
+	};
+	if (units.size > 1) {
+		figure.weighted_average = null;
+		figure.note = `Not averaged: the holdings give it in different units (${[...units].join(', ')})`;
+	}
+	return figure;
+}
+
+/** Simplify: `articles.article_9.percent` becomes `article_9_percent`, `indicators.x.unit` becomes `x_unit`. */
+export function flattenSummary(summary: IDataObject): IDataObject {
+	const flat: IDataObject = {};
+	for (const [key, value] of Object.entries(summary)) {
+		if (['articles', 'indicators', 'metrics', 'involvements', 'scores'].includes(key)) {
+			for (const [name, figures] of Object.entries(value as IDataObject))
+				for (const [field, figure] of Object.entries(figures as IDataObject))
+					flat[`${name}_${field}`] = figure;
+		} else {
+			flat[key] = value;
+		}
+	}
+	return flat;
 }
