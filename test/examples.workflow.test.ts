@@ -6,7 +6,9 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { PAI_INDICATORS, instrumentData, taxonomyKpis } from './simulator';
+import { findN8nNodesBase } from './workflow/node-types';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
+import type { WorkflowRunResult } from './workflow/runner';
 import { generalNumber } from './workflow/standins/ConvertToFile';
 import { csvSingleRow } from './helpers/csv';
 import { useSimulator } from './helpers/simulator';
@@ -165,13 +167,53 @@ describe('example workflows', () => {
 		]);
 	});
 
+	it('npm run demo runs all examples against the embedded simulator and writes the PDF', () => {
+		const out = mkdtempSync(join(tmpdir(), 'sc-demo-'));
+		const demo = spawnSync(
+			'npx',
+			['ts-node', '--transpile-only', 'scripts/demo.ts', '--out', out],
+			{
+				cwd: join(__dirname, '..'),
+				encoding: 'utf8',
+				timeout: 240_000,
+			},
+		);
+		expect(demo.stdout).toContain('7 passed, 0 failed');
+		expect(demo.stdout).toMatch(
+			/run 2 of 2[^]*email that would be sent to compliance@example.com: "SFDR watch: \d+ holding\(s\) downgraded"/,
+		);
+		expect(demo.status).toBe(0);
+		expect(
+			readdirSync(join(out, '03-quarterly-report-email')).some((f) => f.endsWith('.pdf')),
+		).toBe(true);
+		expect(
+			readdirSync(join(out, '07-quarterly-pai-statement')).some((f) => f.endsWith('.csv')),
+		).toBe(true);
+	}, 250_000);
+});
+
+/**
+ * 06 and 07 use n8n's If, Merge and Convert to File: run with the harness's stand-ins and, when an n8n install is
+ * cached, with the real nodes (the other examples' tests use whichever the harness finds).
+ */
+const coreNodeModes: Array<'standIns' | 'auto'> = findN8nNodesBase()
+	? ['standIns', 'auto']
+	: ['standIns'];
+
+function expectCoreNodes(result: WorkflowRunResult, coreNodes: 'standIns' | 'auto'): void {
+	if (coreNodes === 'standIns') expect(result.realNodes).toEqual([]);
+	else expect(result.standIns).toEqual(['n8n-nodes-base.emailSend']);
+}
+
+describe.each(coreNodeModes)('example workflows 06 and 07 (core nodes: %s)', (coreNodes) => {
 	it('06: the first run remembers and emails nothing; the next week one email lists exactly the downgraded holdings', async () => {
 		const workflow = loadWorkflowFile(join(examplesDir, '06-weekly-sfdr-watch.json'));
 		// As the active workflow's schedule runs it (a manual run in the editor is not remembered).
-		const options = { credentials: credentials(), mode: 'trigger' as const };
+		const options = { credentials: credentials(), mode: 'trigger' as const, coreNodes };
 
 		const week1 = await runWorkflow(workflow, options);
 		expect(week1.error).toBeUndefined();
+		expectCoreNodes(week1, coreNodes);
 		expect(sim.requestCount()).toBe(1);
 		expect(week1.emails).toEqual([]);
 		expect(week1.items('Only Downgrades')).toEqual([]);
@@ -209,8 +251,12 @@ describe('example workflows', () => {
 	});
 
 	it('07: one CSV with the SFDR shares and PAI weighted averages, as recomputed from the per-ISIN data, emailed', async () => {
-		const result = await run('07-quarterly-pai-statement.json');
+		const result = await runWorkflow(
+			loadWorkflowFile(join(examplesDir, '07-quarterly-pai-statement.json')),
+			{ credentials: credentials(), coreNodes },
+		);
 		expect(result.error).toBeUndefined();
+		expectCoreNodes(result, coreNodes);
 		expect(sim.requestCount()).toBe(2);
 
 		expect(result.emails).toHaveLength(1);
@@ -248,28 +294,4 @@ describe('example workflows', () => {
 		}
 		expect(email.text).toContain(`Article 9 ${csv.article_9_percent} %`);
 	});
-
-	it('npm run demo runs all examples against the embedded simulator and writes the PDF', () => {
-		const out = mkdtempSync(join(tmpdir(), 'sc-demo-'));
-		const demo = spawnSync(
-			'npx',
-			['ts-node', '--transpile-only', 'scripts/demo.ts', '--out', out],
-			{
-				cwd: join(__dirname, '..'),
-				encoding: 'utf8',
-				timeout: 240_000,
-			},
-		);
-		expect(demo.stdout).toContain('7 passed, 0 failed');
-		expect(demo.stdout).toMatch(
-			/run 2 of 2[^]*email that would be sent to compliance@example.com: "SFDR watch: \d+ holding\(s\) downgraded"/,
-		);
-		expect(demo.status).toBe(0);
-		expect(
-			readdirSync(join(out, '03-quarterly-report-email')).some((f) => f.endsWith('.pdf')),
-		).toBe(true);
-		expect(
-			readdirSync(join(out, '07-quarterly-pai-statement')).some((f) => f.endsWith('.csv')),
-		).toBe(true);
-	}, 250_000);
 });
