@@ -929,7 +929,7 @@ async function executeWorkflow(
 	}
 	const runError = run.data?.resultData?.error;
 	if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
-		return `execution failed (exit ${result.code}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`;
+		return `execution failed (exit ${result.code ?? `by signal ${result.signal}`}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`;
 	}
 	return { run, ms: result.ms };
 }
