@@ -5,7 +5,7 @@ import { findIsins, instrumentData } from './simulator';
 import type { DataVersion, InstrumentData } from './simulator/data';
 import { makeIsin } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { INPUT_NODE, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import type { RunWorkflowOptions, WorkflowInput, WorkflowRunResult } from './workflow/runner';
@@ -317,15 +317,72 @@ describe('Only Changes Since Last Run inside n8n', () => {
 			);
 		const runs = new Runs();
 		await runs.run(input(a, b, c)); // run 1: all three
-		await runs.run(input(a, c)); // run 2: b missing once
-		expect(Object.keys(runs.remembered().isins).sort()).toEqual([a, b, c].sort());
-		const third = await runs.run(input(a, b)); // run 3: b is back (not new), c missing once
+		await runs.run(input(a, c)); // run 2: b missing (1 run)
+		const third = await runs.run(input(a, b)); // run 3: b is back, compared (not new); c missing (1 run)
 		expect(third.items('Node')).toEqual([]);
-		await runs.run(input(a, b)); // run 4: c missing twice: forgotten
-		expect(Object.keys(runs.remembered().isins).sort()).toEqual([a, b].sort());
-		expect(hintsOf(runs.last!).join(' ')).toMatch(/1 ISIN missing for 2 runs forgotten/);
+		await runs.run(input(a, b)); // run 4: c missing (2 runs): forgotten from now on
 		const back = await runs.run(input(a, b, c)); // run 5: c comes back as new
 		expect(outputOf(back).map((json) => [json.isin, json.status])).toEqual([[c, 'new']]);
+
+		// Dropped from the static data once it missed 2 whole runs.
+		const dropped = new Runs();
+		await dropped.run(input(a, b, c)); // run 1
+		await dropped.run(input(a, b)); // run 2
+		await dropped.run(input(a, b)); // run 3
+		expect([...dropped.results().keys()].sort()).toEqual([a, b, c].sort());
+		await dropped.run(input(a, b)); // run 4: c missed runs 2 and 3
+		expect([...dropped.results().keys()].sort()).toEqual([a, b].sort());
+		expect(hintsOf(dropped.last!).join(' ')).toMatch(
+			/1 ISIN not in the input for 2 runs in a row forgotten/,
+		);
+	});
+
+	it('counts several calls of the node in one execution (two inputs, or a loop) as one run', async () => {
+		const [a, b, c, d] = findIsins((data) => data.known && v2(data.isin).sfdr !== data.sfdr, 4);
+		// Trigger -> Input (a, b) and Input B (c, d), both -> Node: n8n runs Node twice in one execution.
+		const base = chainWorkflow(
+			[{ isin: a }, { isin: b }],
+			watchNode('getSfdrClassification', { forgetAfterRuns: 1, firstSeen: 'outputAsNew' }),
+		);
+		const workflow: WorkflowInput = {
+			...base,
+			nodes: [...base.nodes, { ...INPUT_NODE, id: 'i2', name: 'Input B', position: [200, 200] }],
+			connections: {
+				Trigger: {
+					main: [
+						[
+							{ node: 'Input', type: 'main', index: 0 },
+							{ node: 'Input B', type: 'main', index: 0 },
+						],
+					],
+				},
+				Input: { main: [[{ node: 'Node', type: 'main', index: 0 }]] },
+				'Input B': { main: [[{ node: 'Node', type: 'main', index: 0 }]] },
+			},
+			pinData: { ...base.pinData, 'Input B': [{ json: { isin: c } }, { json: { isin: d } }] },
+		};
+		const runs = new Runs();
+		const first = await runs.run(workflow);
+		expect(first.runData.Node).toHaveLength(2);
+		// The second call does not see a and b, yet they are not missing: same run.
+		expect([...runs.results().keys()].sort()).toEqual([a, b, c, d].sort());
+		expect(runs.remembered().run).toBe(1);
+
+		const second = await runs.run(workflow, { version: 2 });
+		const calls = second.runData.Node.map((task) =>
+			(task.data?.main[0] ?? []).map((item) => [item.json.isin, item.json.status]),
+		);
+		expect(calls).toEqual([
+			[
+				[a, 'changed'],
+				[b, 'changed'],
+			],
+			[
+				[c, 'changed'],
+				[d, 'changed'],
+			],
+		]);
+		expect(runs.remembered().run).toBe(2);
 	});
 
 	it('starts afresh when the node is switched to another operation', async () => {
@@ -345,6 +402,19 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		]);
 		expect(hintsOf(switched).join(' ')).toMatch(/another operation/);
 		expect(runs.remembered().scope).not.toMatch(/SFDR/i);
+
+		// Business involvements: another Minimum Threshold filters the involvements differently: afresh too.
+		const involvements = (minimumThreshold: number) =>
+			chainWorkflow(
+				rows,
+				watchNode('getBusinessInvolvements', { firstSeen: 'outputAsNew', minimumThreshold }),
+			);
+		await runs.run(involvements(0));
+		expect((await runs.run(involvements(0))).items('Node')).toEqual([]);
+		expect(outputOf(await runs.run(involvements(5))).map((json) => json.status)).toEqual([
+			'new',
+			'new',
+		]);
 	});
 
 	it('takes the ISINs from a typed list; items without a usable ISIN come out as not_checked on every run', async () => {
@@ -469,6 +539,36 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		expect(outputOf(active)).toEqual(outputOf(manual));
 		expect(active.staticDataSaved).toBe(true);
 		expect(hintsOf(active).join(' ')).not.toMatch(/started in the editor/);
+	});
+
+	it('remembers the results even when a later node fails, as n8n saves static data after a failed execution', async () => {
+		const [a, b] = findIsins((d) => d.known, 2);
+		// The node after the watch fails: no column "missing" in the watch's output.
+		const workflow = chainWorkflow(
+			[{ isin: a }, { isin: b }],
+			watchNode('getSfdrClassification', { firstSeen: 'outputAsNew' }),
+			{
+				type: 'sustainabilityInstruments',
+				name: 'Fails',
+				parameters: { operation: 'getEsgData', isinField: 'missing' },
+			},
+		);
+		const failing = await runWorkflow(workflow, {
+			credentials: credentialsFor(sim.url),
+			mode: 'trigger',
+		});
+		expect(failing.status).toBe('error');
+		expect(failing.error?.message).toMatch(/No input item has an ISIN/);
+		expect(failing.items('Node')).toHaveLength(2);
+		expect(failing.staticDataSaved).toBe(true);
+
+		// The next run has nothing new to say: the changes the failed node received are not reported again.
+		const next = await runWorkflow(
+			{ ...workflow, staticData: failing.savedStaticData },
+			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
+		);
+		expect(next.error).toBeUndefined();
+		expect(next.items('Node')).toEqual([]);
 	});
 
 	it('Simplify gives flat previous_ and current_ columns of the compared fields and changed_fields', async () => {

@@ -138,8 +138,9 @@ export interface WorkflowRunResult {
 	/** The workflow's static data after the run (a plain copy), whether or not n8n would save it. */
 	staticData: IDataObject;
 	/**
-	 * Whether n8n would save the static data after this run: as its execution lifecycle hooks do (hookFunctionsSave,
-	 * hookFunctionsSaveWorker), when the mode is not 'manual' and a node changed the data (`__dataChanged`).
+	 * Whether n8n would save the static data after this run: n8n-core handed it to the `workflowExecuteAfter` hook (a
+	 * node changed it and the execution was not cancelled; also when a node failed) and the mode is not 'manual', the
+	 * condition of n8n's own handlers (hookFunctionsSave, hookFunctionsSaveWorker).
 	 */
 	staticDataSaved: boolean;
 	/**
@@ -361,7 +362,13 @@ export async function runWorkflow(
 		executionOrder.push(nodeName);
 	});
 	const finished = deferred<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished.resolve(fullRunData));
+	// n8n-core hands the static data to this hook when a node changed it; n8n's own handler (hookFunctionsSave) saves
+	// it then, unless the mode is 'manual'. A cancelled execution does not run the hook: nothing is saved.
+	let changedStaticData: object | undefined;
+	hooks.addHandler('workflowExecuteAfter', (fullRunData, newStaticData) => {
+		changedStaticData = newStaticData;
+		finished.resolve(fullRunData);
+	});
 
 	const notAvailable = (what: string) => async () => {
 		throw new UnexpectedError(`${what} is not available in the workflow test harness`);
@@ -456,9 +463,7 @@ export async function runWorkflow(
 
 	// JSON copies: what n8n would write to the database (the proxies and their __dataChanged flags are left behind).
 	const staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-	const staticDataChanged =
-		(workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
-	const staticDataSaved = mode !== 'manual' && staticDataChanged && status !== 'canceled';
+	const staticDataSaved = mode !== 'manual' && changedStaticData !== undefined && !timedOut;
 	const savedStaticData = staticDataSaved
 		? staticData
 		: (JSON.parse(JSON.stringify(workflowInput.staticData ?? {})) as IDataObject);

@@ -70,10 +70,10 @@ export const changesProperties: INodeProperties[] = [
 		displayName: 'Forget ISINs Missing For (Runs)',
 		name: 'forgetAfterRuns',
 		type: 'number',
-		typeOptions: { minValue: 0 },
+		typeOptions: { minValue: 1 },
 		default: 4,
 		description:
-			'An ISIN that is not in the input for this many runs in a row is dropped from what is remembered; if it comes back it counts as seen for the first time. 0: forget at once.',
+			'An ISIN that was not in the input for this many runs in a row is forgotten: if it comes back, it counts as seen for the first time',
 		displayOptions: show,
 	},
 ];
@@ -111,7 +111,7 @@ export function readChangesSettings<TEntry>(
 			this.getNodeParameter('forgetAfterRuns', 0, 4),
 			0,
 			'Forget ISINs Missing For (Runs)',
-			{ min: 0, integer: true },
+			{ min: 1, integer: true },
 		) ?? 4;
 	const query = spec.extraBody?.call(this) ?? {};
 	return {
@@ -139,6 +139,8 @@ interface StoredState {
 	scope: string;
 	/** Runs so far, this one included. */
 	run: number;
+	/** The execution of the last run: the node may run more than once in one execution (a loop), that is one run. */
+	execution: string;
 	columns: string[];
 	texts: string[];
 	/** ISIN => [run it was last in the input, ...values in the order of `columns`]. */
@@ -154,6 +156,8 @@ export interface RememberedResult {
 export interface ChangesState {
 	/** The runs before this one. */
 	runs: number;
+	/** The execution the last of them was part of. */
+	execution: string;
 	results: Map<string, RememberedResult>;
 }
 
@@ -164,7 +168,7 @@ export function decodeState(
 	text: unknown,
 	scope: string,
 ): { state: ChangesState; problem?: StateProblem } {
-	const fresh: ChangesState = { runs: 0, results: new Map() };
+	const fresh: ChangesState = { runs: 0, execution: '', results: new Map() };
 	if (typeof text !== 'string' || text === '') return { state: fresh };
 	let stored: StoredState;
 	try {
@@ -179,14 +183,25 @@ export function decodeState(
 	const decodeValue = (value: StoredValue | undefined): unknown =>
 		typeof value === 'string' ? (JSON.parse(texts[Number(value)]) as unknown) : (value ?? null);
 	const results = new Map<string, RememberedResult>();
-	for (const [isin, row] of Object.entries(stored.isins ?? {})) {
-		const result: IDataObject = {};
-		stored.columns.forEach((column, index) => {
-			result[column] = decodeValue(row[index + 1]) as IDataObject[string];
-		});
-		results.set(isin, { lastSeen: Number(row[0]) || 0, result });
+	try {
+		for (const [isin, row] of Object.entries(stored.isins ?? {})) {
+			const result: IDataObject = {};
+			stored.columns.forEach((column, index) => {
+				result[column] = decodeValue(row[index + 1]) as IDataObject[string];
+			});
+			results.set(isin, { lastSeen: Number(row[0]) || 0, result });
+		}
+	} catch {
+		// A text index that points nowhere, or rows that are not lists: edited by hand or damaged.
+		return { state: fresh, problem: 'unreadable' };
 	}
-	return { state: { runs: Number(stored.run) || 0, results } };
+	return {
+		state: {
+			runs: Number(stored.run) || 0,
+			execution: typeof stored.execution === 'string' ? stored.execution : '',
+			results,
+		},
+	};
 }
 
 export function encodeState(state: ChangesState, scope: string): string {
@@ -217,6 +232,7 @@ export function encodeState(state: ChangesState, scope: string): string {
 		version: STATE_VERSION,
 		scope,
 		run: state.runs,
+		execution: state.execution,
 		columns: columnList,
 		texts,
 		isins,
@@ -321,6 +337,14 @@ function addHint(this: IExecuteFunctions, message: string): void {
 const count = (n: number, what: string) =>
 	`${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 
+/**
+ * Whether an ISIN last in the input in run `lastSeen` was missing from `forgetAfterRuns` whole runs before `run`.
+ * Only whole runs count: the node may be called again later in this run's execution (a loop) with that ISIN.
+ */
+export function forgotten(lastSeen: number, run: number, forgetAfterRuns: number): boolean {
+	return run - lastSeen - 1 >= forgetAfterRuns;
+}
+
 interface IsinRow {
 	isin: string;
 	items: number[];
@@ -338,7 +362,10 @@ export function outputChanges<TEntry>(
 	const { perItem, results, failed, spec, source, simplify } = outcome;
 	const staticData = this.getWorkflowStaticData('node');
 	const { state, problem } = decodeState(staticData[STATE_PROPERTY], settings.scope);
-	const run = state.runs + 1;
+	// A second call in the same execution (the node in a loop) belongs to the same run.
+	const execution = typeof this.getExecutionId === 'function' ? (this.getExecutionId() ?? '') : '';
+	const sameRun = execution !== '' && execution === state.execution;
+	const run = sameRun ? state.runs : state.runs + 1;
 	const firstRun = state.results.size === 0;
 
 	// One row per distinct ISIN (paired with every item that has it) and one per item without a usable ISIN, in input order.
@@ -389,7 +416,9 @@ export function outputChanges<TEntry>(
 			continue;
 		}
 		const { isin, items } = row;
-		const remembered = state.results.get(isin);
+		const kept = state.results.get(isin);
+		const remembered =
+			kept && !forgotten(kept.lastSeen, run, settings.forgetAfterRuns) ? kept : undefined;
 		const failure = failed.get(isin);
 		if (failure) {
 			// Its remembered result stays as it was, to compare with the next run; it is not missing either.
@@ -433,10 +462,10 @@ export function outputChanges<TEntry>(
 		);
 	}
 
-	// Remembered ISINs not in this run's input are kept until they have been missing for Forget ISINs Missing For runs.
+	// Remembered ISINs not in this call's input are kept until they have missed Forget ISINs Missing For whole runs.
 	for (const [isin, remembered] of state.results) {
 		if (byIsin.has(isin)) continue;
-		if (run - remembered.lastSeen >= settings.forgetAfterRuns) {
+		if (forgotten(remembered.lastSeen, run, settings.forgetAfterRuns)) {
 			tally.forgotten++;
 			continue;
 		}
@@ -445,7 +474,7 @@ export function outputChanges<TEntry>(
 	}
 
 	// Assigned as one top-level property: n8n then marks the static data as changed and saves it after the run.
-	staticData[STATE_PROPERTY] = encodeState({ runs: run, results: next }, settings.scope);
+	staticData[STATE_PROPERTY] = encodeState({ runs: run, execution, results: next }, settings.scope);
 
 	const manual = this.getMode() === 'manual';
 	const summary = [
@@ -455,7 +484,7 @@ export function outputChanges<TEntry>(
 		tally.notChecked ? `${tally.notChecked} not checked.` : '',
 		tally.missing ? `${count(tally.missing, 'remembered ISIN')} not in this input (kept).` : '',
 		tally.forgotten
-			? `${count(tally.forgotten, 'ISIN')} missing for ${count(settings.forgetAfterRuns, 'run')} forgotten.`
+			? `${count(tally.forgotten, 'ISIN')} not in the input for ${count(settings.forgetAfterRuns, 'run')} in a row forgotten.`
 			: '',
 	]
 		.filter(Boolean)
@@ -472,7 +501,7 @@ export function outputChanges<TEntry>(
 	if (manual) {
 		addHint.call(
 			this,
-			'This run was started in the editor: it compared with the last run n8n saved, but n8n does not save what a manual run remembers. Only runs of the active workflow (its trigger or schedule) and CLI runs (n8n execute) are remembered.',
+			`This run was started in the editor: ${firstRun ? 'nothing was remembered yet, and' : 'it compared with the last run n8n saved, but'} n8n does not save what a manual run remembers. Only runs of the active workflow (its trigger or schedule) and CLI runs (n8n execute) are remembered.`,
 		);
 	}
 	return out;
