@@ -228,6 +228,41 @@ describe('Portfolio Summary: SFDR classification', () => {
 		expect(summary.json.coverage_percent).toBe(100);
 	});
 
+	it('reads the Market Value Field named, skips invalid ISINs when told, groups by two fields', async () => {
+		const rows = [
+			{ desk: 'Rates', book: 1, ISIN: NINE_A, 'Position (EUR)': 600, value: 1 },
+			{ desk: 'Rates', book: 1, ISIN: 'US0378331006', 'Position (EUR)': 100, value: 1 },
+			{ desk: 'Rates', book: 2, ISIN: SIX_A, 'Position (EUR)': 300, value: 1 },
+		];
+		const result = await run(
+			rows,
+			summaryNode('getSfdrClassification', {
+				marketValueField: 'position eur',
+				groupBy: 'desk, book',
+				isinField: 'ISIN',
+				options: { invalidIsins: 'skip' },
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sentIsins(SFDR)).toEqual([NINE_A, SIX_A]);
+		const out = result.items('Node');
+		expect(
+			out.map((item) => [item.json.desk, item.json.book, item.json.total_market_value]),
+		).toEqual([
+			['Rates', 1, 600],
+			['Rates', 2, 300],
+		]);
+		expectSfdrSummary(out[0].json, [{ isin: NINE_A, w: 600 }]);
+		expect(out[0].json.removed_rows).toEqual([
+			{
+				item: 1,
+				name: null,
+				isin: 'US0378331006',
+				reason: expect.stringMatching(/^invalid ISIN: "US0378331006" fails the ISIN check digit/),
+			},
+		]);
+	});
+
 	it('a market value that is not a number stops the run before any request, naming the item and the field', async () => {
 		const rows = [
 			{ isin: NINE_A, mv: 100 },
@@ -248,7 +283,7 @@ describe('Portfolio Summary: SFDR classification', () => {
 		);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(
-			/no holding can be weighted for a Portfolio Summary of the PAI indicators: all 2 rows are left out \(no market value \(looked for a field named "marketvalue"/,
+			/No holding can be weighted for a Portfolio Summary of the PAI indicators: all 2 rows are left out \(no market value \(looked for a field named "marketvalue"/,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});

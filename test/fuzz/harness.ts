@@ -40,6 +40,7 @@ const RUN_LEVEL_ERRORS = [
 	/^No input item has an ISIN: /,
 	/^The ISINs list is empty: /,
 	/^There are no input items: /,
+	/^No holding can be weighted for a Portfolio Summary of the /,
 ];
 
 export type OnError = undefined | 'continueRegularOutput' | 'continueErrorOutput';

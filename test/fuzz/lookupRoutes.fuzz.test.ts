@@ -110,7 +110,7 @@ function instrumentsCases(operation: string): fc.Arbitrary<FuzzCase> {
 				),
 			),
 			param('isinList', isinListText),
-			param('outputMode', fc.constantFrom('addToItems', 'perInstrument')),
+			param('outputMode', fc.constantFrom('addToItems', 'perInstrument', 'portfolioSummary')),
 			param('simplify', fc.boolean()),
 			fc.option(fc.constantFrom('fail', 'skip', 'send'), { nil: undefined }),
 			fc.option(

@@ -29,7 +29,7 @@ describe('summarizeHoldings (pure)', () => {
 			coverage_percent: 66.67,
 		});
 		expect(indicators.scope_1_emissions.note).toMatch(
-			/^Not averaged: the holdings give it in different units \(tCO2e, ktCO2e\)\. Weighted average of the companies' own emissions: NOT/,
+			/^Not averaged: the holdings give it in different units \(tCO2e, ktCO2e\)\. Weighted average of the companies' own emissions, NOT the financed/,
 		);
 		expect(indicators.carbon_footprint).toMatchObject({
 			weighted_average: 65,

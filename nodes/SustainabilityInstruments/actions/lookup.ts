@@ -211,11 +211,13 @@ export async function executeInstrumentOperation<TEntry>(
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const invalidPolicy = (options.invalidIsins as string | undefined) ?? 'fail';
-	const outputMode = this.getNodeParameter(
+	let outputMode = this.getNodeParameter(
 		'outputMode',
 		0,
 		source === 'list' ? 'perInstrument' : 'addToItems',
 	) as InstrumentOutputMode;
+	// A typed list has no input rows to add to or to weight (a value kept from ISINs From = field, or an expression).
+	if (source === 'list' && outputMode !== 'changesSinceLastRun') outputMode = 'perInstrument';
 
 	// Options and extra body fields an expression may set, checked before anything is sent.
 	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {

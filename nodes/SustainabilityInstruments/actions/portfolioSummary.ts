@@ -112,15 +112,6 @@ export function prepareSummary<TEntry>(
 	spec: InstrumentOperationSpec<TEntry>,
 ): PreparedSummary {
 	const node = this.getNode();
-	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
-	if (source !== 'field') {
-		throw inputError(
-			node,
-			undefined,
-			'Portfolio Summary needs holdings as input items (ISINs From = A Field of Each Input Item)',
-			'Set ISINs From to "A Field of Each Input Item" and feed one item per holding with its market value or weight.',
-		);
-	}
 	const basis =
 		(this.getNodeParameter('weightBy', 0, 'marketValue') as string) === 'weight'
 			? 'weight'
@@ -139,7 +130,11 @@ export function prepareSummary<TEntry>(
 	// The ISIN Field is read by the lookup; here only to show an ISIN that was not sent in removed_rows.
 	const resolver = new FieldResolver({ [key]: chosenField, isin: isinField });
 	const label = BASIS_LABEL[basis];
-	const groups = groupItems(node, items, splitFieldList(this.getNodeParameter('groupBy', 0, '')));
+	const groups = groupItems(
+		node,
+		items,
+		splitFieldList(this.getNodeParameter('groupBy', 0, '')),
+	).filter((group) => group.itemIndices.length > 0);
 
 	const prepared: SummaryGroup[] = groups.map((group) => {
 		const rows: WeightedRow[] = [];
@@ -205,7 +200,7 @@ export function prepareSummary<TEntry>(
 		throw inputError(
 			node,
 			undefined,
-			`no holding can be weighted for a Portfolio Summary of the ${spec.route.label}: all ${removed.length} rows are left out (${reasons})`,
+			`No holding can be weighted for a Portfolio Summary of the ${spec.route.label}: all ${removed.length} rows are left out (${reasons})`,
 			basis === 'weight'
 				? 'Each holding needs an ISIN and a weight: set Weight Field to the column that holds the weight, or Weight Holdings By to Market Value.'
 				: 'Each holding needs an ISIN and a market value: set Market Value Field to the column that holds it, or Weight Holdings By to Weight.',
@@ -259,15 +254,10 @@ export function buildSummaryItems<TEntry>(
 			...(group.values as IDataObject),
 			...(outcome.simplify ? flattenSummary(summary) : summary),
 		};
-		Object.assign(
-			json,
-			{ removed_count: group.removed.length },
-			{
-				removed_rows: outcome.simplify
-					? removedRowsText(group.removed)
-					: (group.removed as unknown as IDataObject[]),
-			},
-		);
+		json.removed_count = group.removed.length;
+		json.removed_rows = outcome.simplify
+			? removedRowsText(group.removed)
+			: (group.removed as unknown as IDataObject[]);
 		return { json, pairedItem };
 	});
 }
