@@ -154,9 +154,9 @@ export interface CheckContext {
 	binaries(nodeName: string, output?: number): (Record<string, BinaryRef> | undefined)[];
 	/** Bytes of a binary: inline base64, or the file n8n's filesystem binary-data mode stored in the user folder. */
 	binaryContent(ref: BinaryRef): Buffer;
-	/** Requests the simulator received during this workflow (it is reset before each workflow). */
+	/** Requests the simulator received during this run of the workflow (`n8n execute` start to end). */
 	requests(filter?: RequestFilter): RecordedRequest[];
-	/** Mails the SMTP sink received during this workflow (it is reset before each workflow). */
+	/** Mails the SMTP sink received during this run of the workflow. */
 	mails(): ReceivedMail[];
 	/**
 	 * For a workflow run several times in a row (SETUPS with a list): the contexts of the runs before this one, oldest
