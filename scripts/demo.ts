@@ -3,7 +3,9 @@
 /**
  * `npm run demo`: runs every example workflow in examples/ inside n8n's engine with this package's built nodes,
  * against the embedded API simulator (or a real API address), prints a short summary per workflow and writes
- * every node's output (and the PDF report) to a folder.
+ * every node's output (and the files: PDF report, CSV statement) to a folder. The weekly watch (06) runs twice, as
+ * two weeks of its schedule: the first run remembers the classes, then the simulator serves a later edition of its
+ * data (some classes went down) and the second run emails the downgrades.
  *
  *   npm run demo
  *   npm run demo -- --base-url https://api.example.com --api-key <key>   (or SC_BASE_URL / SC_API_KEY)
@@ -115,6 +117,28 @@ const SHOW: Record<string, Record<string, string[]>> = {
 		'Sustainable Investment Classes': ['Name', 'isin', 'label', 'removed_reason'],
 	},
 	'05': { 'Portfolio Temperature': ['type', 'name', 'temperature_score', 'target', 'industry'] },
+	'06': {
+		'SFDR Changes': [
+			'isin',
+			'status',
+			'direction',
+			'previous_classification',
+			'current_classification',
+			'reason',
+		],
+	},
+	'07': {
+		'Side by Side': [
+			'holdings_count',
+			'total_market_value',
+			'coverage_percent',
+			'article_9_percent',
+			'article_8_percent',
+			'article_6_percent',
+			'no_data_percent',
+			'removed_count',
+		],
+	},
 };
 
 /** One-line highlights: the numbers a compliance analyst looks for first. */
@@ -129,6 +153,16 @@ const HIGHLIGHTS: Record<string, (items: (node: string) => Json[]) => string[]> 
 			`Sustainable investments: ${count('Sustainable')} sustainable, ${count('Moderate')} moderate, ${count('Not sustainable')} not sustainable, ${count('Uncovered')} uncovered, ${count('Not classified')} not classified (cash / no ISIN)`,
 		];
 	},
+	'07': (items) => {
+		const [row] = items('Side by Side');
+		if (!row) return [];
+		const pai = (name: string) =>
+			`${row[`${name}_weighted_average`]} ${row[`${name}_unit`] ?? ''} (coverage ${row[`${name}_coverage_percent`]} %)`;
+		return [
+			`SFDR by market value: Article 9 ${row.article_9_percent} %, Article 8 ${row.article_8_percent} %, Article 6 ${row.article_6_percent} %, no data ${row.no_data_percent} %`,
+			`PAI weighted averages: GHG intensity ${pai('ghg_intensity_investee_companies')}; carbon footprint ${pai('carbon_footprint')}`,
+		];
+	},
 	'05': (items) => {
 		const summary = items('Portfolio Temperature').find((i) => i.type === 'portfolio');
 		return summary
@@ -137,6 +171,31 @@ const HIGHLIGHTS: Record<string, (items: (node: string) => Json[]) => string[]> 
 				]
 			: [];
 	},
+};
+
+type Simulator = Awaited<ReturnType<(typeof import('../test/simulator'))['startSimulator']>>;
+
+interface DemoRun {
+	/** Printed before the run's results. */
+	label: string;
+	/** Done before the run (simulator only). */
+	before?: (sim: Simulator) => void;
+}
+
+/**
+ * Examples run more than once, as consecutive runs of their schedule: the static data n8n saves after a run (what
+ * "Only Changes Since Last Run" remembers) goes into the next one. Each run is executed as the active workflow's
+ * trigger would run it (mode 'trigger'): a manual run would not be remembered.
+ */
+const RUNS: Record<string, DemoRun[]> = {
+	'06': [
+		{ label: 'week 1 (nothing remembered yet: remembers every class, emails nothing)' },
+		{
+			label:
+				'week 2 (the simulator now serves a later edition of its data: some classes went down)',
+			before: (sim) => sim.setDataVersion(2),
+		},
+	],
 };
 
 function cell(value: unknown): string {
@@ -186,72 +245,94 @@ async function main(): Promise<void> {
 		const workflow = loadWorkflowFile(join(root, 'examples', file)) as {
 			name?: string;
 			meta?: { description?: string };
+			staticData?: object;
 		};
-		const before = sim?.requestCount() ?? 0;
-		const started = Date.now();
-		const result = await runWorkflow(workflow as never, {
-			credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
-			timeoutMs: 180_000,
-		});
-		const requests = sim
-			? `${sim.requestCount() - before} API request(s)`
-			: 'requests: see your API usage';
 		console.log(`━━ ${file}: ${workflow.name}`);
 		if (workflow.meta?.description) console.log(`   ${workflow.meta.description}`);
-		console.log(
-			`   ${result.status === 'success' ? 'OK' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`,
-		);
-		console.log(
-			`   items per node: ${result.executionOrder.map((n) => `${n} ${result.items(n).length}`).join(' → ')}`,
-		);
-		if (result.error) {
-			failures++;
-			console.log(`   error: ${result.error.message}`);
-			const description = (result.error as { description?: string }).description;
-			if (description) console.log(`   ${description.split('\n').join('\n   ')}`);
-		}
-
-		const exampleDir = join(outDir, basename(file, '.json'));
-		mkdirSync(exampleDir, { recursive: true });
-		for (const nodeName of result.executionOrder) {
-			const items = result.items(nodeName);
-			writeFileSync(
-				join(exampleDir, `${nodeName.replace(/[^\w.-]+/g, '_')}.json`),
-				JSON.stringify(
-					items.map((i) => i.json),
-					null,
-					1,
-				),
+		const runs = RUNS[id];
+		let staticData = workflow.staticData;
+		let failed = false;
+		for (const [runIndex, run] of (runs ?? [{ label: '' }]).entries()) {
+			if (runs) {
+				console.log(`   ── run ${runIndex + 1} of ${runs.length}: ${run.label}`);
+				if (run.before && sim) run.before(sim);
+				else if (run.before) console.log('   (a real API: its data is as it is today)');
+			}
+			const before = sim?.requestCount() ?? 0;
+			const started = Date.now();
+			const result = await runWorkflow({ ...workflow, staticData } as never, {
+				credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
+				timeoutMs: 180_000,
+				...(runs ? { mode: 'trigger' as const } : {}),
+			});
+			staticData = result.savedStaticData;
+			const requests = sim
+				? `${sim.requestCount() - before} API request(s)`
+				: 'requests: see your API usage';
+			console.log(
+				`   ${result.status === 'success' ? 'OK' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`,
 			);
-			for (let index = 0; index < items.length; index++) {
-				for (const [property, binary] of Object.entries(items[index].binary ?? {})) {
-					const bytes = await result.binary(nodeName, index, property);
-					const path = join(exampleDir, binary.fileName ?? `${nodeName}-${index}-${property}`);
-					writeFileSync(path, bytes);
-					console.log(
-						`   wrote ${relative(process.cwd(), path)} (${bytes.length} bytes, ${binary.mimeType})`,
-					);
+			console.log(
+				`   items per node: ${result.executionOrder.map((n) => `${n} ${result.items(n).length}`).join(' → ')}`,
+			);
+			if (result.error) {
+				failed = true;
+				console.log(`   error: ${result.error.message}`);
+				const description = (result.error as { description?: string }).description;
+				if (description) console.log(`   ${description.split('\n').join('\n   ')}`);
+			}
+
+			const exampleDir = join(outDir, basename(file, '.json'), runs ? `run-${runIndex + 1}` : '');
+			mkdirSync(exampleDir, { recursive: true });
+			for (const nodeName of result.executionOrder) {
+				const items = result.items(nodeName);
+				writeFileSync(
+					join(exampleDir, `${nodeName.replace(/[^\w.-]+/g, '_')}.json`),
+					JSON.stringify(
+						items.map((i) => i.json),
+						null,
+						1,
+					),
+				);
+				for (let index = 0; index < items.length; index++) {
+					for (const [property, binary] of Object.entries(items[index].binary ?? {})) {
+						const bytes = await result.binary(nodeName, index, property);
+						const path = join(exampleDir, binary.fileName ?? `${nodeName}-${index}-${property}`);
+						writeFileSync(path, bytes);
+						console.log(
+							`   wrote ${relative(process.cwd(), path)} (${bytes.length} bytes, ${binary.mimeType})`,
+						);
+					}
 				}
 			}
+			for (const [nodeName, columns] of Object.entries(SHOW[id] ?? {})) {
+				if (!result.executionOrder.includes(nodeName)) continue;
+				console.log(`   ${nodeName}:`);
+				console.log(
+					table(
+						result.items(nodeName).map((i) => i.json as Json),
+						columns,
+					),
+				);
+			}
+			for (const line of HIGHLIGHTS[id]?.((node) =>
+				result.items(node).map((i) => i.json as Json),
+			) ?? [])
+				console.log(`   ${line}`);
+			if (runs && result.emails.length === 0) console.log('   no email sent');
+			for (const email of result.emails) {
+				const attached = email.attachments.length
+					? ` with ${email.attachments.map((a) => `${a.fileName} (${a.size} bytes)`).join(', ')}`
+					: '';
+				console.log(`   email that would be sent to ${email.to}: "${email.subject}"${attached}`);
+				// A short email without a file is the message itself: show it.
+				if (!email.attachments.length && email.text)
+					console.log(`     | ${email.text.trim().split('\n').join('\n     | ')}`);
+			}
 		}
-		for (const [nodeName, columns] of Object.entries(SHOW[id] ?? {})) {
-			if (!result.executionOrder.includes(nodeName)) continue;
-			console.log(`   ${nodeName}:`);
-			console.log(
-				table(
-					result.items(nodeName).map((i) => i.json as Json),
-					columns,
-				),
-			);
-		}
-		for (const line of HIGHLIGHTS[id]?.((node) => result.items(node).map((i) => i.json as Json)) ??
-			[])
-			console.log(`   ${line}`);
-		for (const email of result.emails) {
-			console.log(
-				`   email that would be sent to ${email.to}: "${email.subject}" with ${email.attachments.map((a) => `${a.fileName} (${a.size} bytes)`).join(', ')}`,
-			);
-		}
+		if (failed) failures++;
+		// Later examples see the simulator's usual data.
+		if (runs && sim) sim.setDataVersion(1);
 		console.log('');
 	}
 	if (sim) {

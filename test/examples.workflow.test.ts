@@ -5,8 +5,12 @@ import { mkdtempSync, readFileSync, readdirSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { instrumentData, taxonomyKpis } from './simulator';
+import { PAI_INDICATORS, instrumentData, taxonomyKpis } from './simulator';
+import { findN8nNodesBase } from './workflow/node-types';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
+import type { WorkflowRunResult } from './workflow/runner';
+import { generalNumber } from './workflow/standins/ConvertToFile';
+import { csvSingleRow } from './helpers/csv';
 import { useSimulator } from './helpers/simulator';
 
 /** Every example workflow, run as a user would import it, with assertions on what it produces. */
@@ -19,10 +23,16 @@ const number = (text: string) => Number(text.replace(/[,%]/g, ''));
 
 const sim = useSimulator({ temperatureRoute: true });
 
+const credentials = () => ({
+	sustainabilityComplianceApi: { apiKey: 'sim-all-families', baseUrl: sim.url },
+});
 const run = (file: string) =>
-	runWorkflow(loadWorkflowFile(join(examplesDir, file)), {
-		credentials: { sustainabilityComplianceApi: { apiKey: 'sim-all-families', baseUrl: sim.url } },
-	});
+	runWorkflow(loadWorkflowFile(join(examplesDir, file)), { credentials: credentials() });
+
+/** Market value of each holding a Portfolio Summary weights: the rows with an ISIN (the cash row has none). */
+const weighted = listed.map((h) => ({ isin: h.ISIN, value: number(h['Market Value']) }));
+const totalValue = weighted.reduce((sum, h) => sum + h.value, 0);
+const percentOf = (part: number) => Math.round((part / totalValue) * 100 * 100) / 100;
 
 describe('example workflows', () => {
 	it('every example is a workflow the tests run', () => {
@@ -32,6 +42,8 @@ describe('example workflows', () => {
 			'03-quarterly-report-email.json',
 			'04-taxonomy-and-sustainable-investments.json',
 			'05-temperature-score.json',
+			'06-weekly-sfdr-watch.json',
+			'07-quarterly-pai-statement.json',
 		]);
 	});
 
@@ -166,10 +178,120 @@ describe('example workflows', () => {
 				timeout: 240_000,
 			},
 		);
-		expect(demo.stdout).toContain('5 passed, 0 failed');
+		expect(demo.stdout).toContain('7 passed, 0 failed');
+		expect(demo.stdout).toMatch(
+			/run 2 of 2[^]*email that would be sent to compliance@example.com: "SFDR watch: \d+ holding\(s\) downgraded"/,
+		);
 		expect(demo.status).toBe(0);
 		expect(
 			readdirSync(join(out, '03-quarterly-report-email')).some((f) => f.endsWith('.pdf')),
 		).toBe(true);
+		expect(
+			readdirSync(join(out, '07-quarterly-pai-statement')).some((f) => f.endsWith('.csv')),
+		).toBe(true);
 	}, 250_000);
+});
+
+/**
+ * 06 and 07 use n8n's If, Merge and Convert to File: run with the harness's stand-ins and, when an n8n install is
+ * cached, with the real nodes (the other examples' tests use whichever the harness finds).
+ */
+const coreNodeModes: Array<'standIns' | 'auto'> = findN8nNodesBase()
+	? ['standIns', 'auto']
+	: ['standIns'];
+
+function expectCoreNodes(result: WorkflowRunResult, coreNodes: 'standIns' | 'auto'): void {
+	if (coreNodes === 'standIns') expect(result.realNodes).toEqual([]);
+	else expect(result.standIns).toEqual(['n8n-nodes-base.emailSend']);
+}
+
+describe.each(coreNodeModes)('example workflows 06 and 07 (core nodes: %s)', (coreNodes) => {
+	it('06: the first run remembers and emails nothing; the next week one email lists exactly the downgraded holdings', async () => {
+		const workflow = loadWorkflowFile(join(examplesDir, '06-weekly-sfdr-watch.json'));
+		// As the active workflow's schedule runs it (a manual run in the editor is not remembered).
+		const options = { credentials: credentials(), mode: 'trigger' as const, coreNodes };
+
+		const week1 = await runWorkflow(workflow, options);
+		expect(week1.error).toBeUndefined();
+		expectCoreNodes(week1, coreNodes);
+		expect(sim.requestCount()).toBe(1);
+		expect(week1.emails).toEqual([]);
+		expect(week1.items('Only Downgrades')).toEqual([]);
+		expect(week1.staticDataSaved).toBe(true);
+
+		sim.setDataVersion(2);
+		const week2 = await runWorkflow({ ...workflow, staticData: week1.savedStaticData }, options);
+		expect(week2.error).toBeUndefined();
+
+		// Independently: the holdings whose class is lower in the later edition of the data.
+		const downgraded = listed
+			.map((h) => ({
+				isin: h.ISIN,
+				name: h.Name,
+				from: instrumentData(h.ISIN, 1).sfdr,
+				to: instrumentData(h.ISIN, 2).sfdr,
+			}))
+			.filter((h) => h.from !== null && h.to !== null && h.to < h.from);
+		expect(downgraded.length).toBeGreaterThan(0);
+		const otherMoves = listed.filter(
+			(h) =>
+				instrumentData(h.ISIN, 1).sfdr !== instrumentData(h.ISIN, 2).sfdr &&
+				!downgraded.some((d) => d.isin === h.ISIN),
+		);
+		expect(otherMoves.length).toBeGreaterThan(0); // upgrades and new data reach the If node, and stop there
+
+		expect(week2.emails).toHaveLength(1);
+		const [email] = week2.emails;
+		expect(email).toMatchObject({ to: 'compliance@example.com', attachments: [] });
+		expect(email.subject).toBe(`SFDR watch: ${downgraded.length} holding(s) downgraded`);
+		const lines = email.text!.split('\n').filter((line) => line.startsWith('- '));
+		expect(lines).toEqual(
+			downgraded.map((h) => `- ${h.isin} ${h.name}: Article ${h.from} → Article ${h.to}`),
+		);
+	});
+
+	it('07: one CSV with the SFDR shares and PAI weighted averages, as recomputed from the per-ISIN data, emailed', async () => {
+		const result = await runWorkflow(
+			loadWorkflowFile(join(examplesDir, '07-quarterly-pai-statement.json')),
+			{ credentials: credentials(), coreNodes },
+		);
+		expect(result.error).toBeUndefined();
+		expectCoreNodes(result, coreNodes);
+		expect(sim.requestCount()).toBe(2);
+
+		expect(result.emails).toHaveLength(1);
+		const [email] = result.emails;
+		const [attachment] = email.attachments;
+		expect(email.attachments).toHaveLength(1);
+		expect(attachment).toMatchObject({
+			fileName: expect.stringMatching(/^pai-statement_\d{4}-(03-31|06-30|09-30|12-31)\.csv$/),
+			mimeType: 'text/csv',
+		});
+		const csv = csvSingleRow(attachment.content.toString('utf8'));
+
+		// SFDR: share of market value per article; the cash row is left out.
+		for (const article of [9, 8, 6] as const) {
+			const part = weighted
+				.filter((h) => instrumentData(h.isin).sfdr === article)
+				.reduce((sum, h) => sum + h.value, 0);
+			expect(csv[`article_${article}_percent`]).toBe(generalNumber(percentOf(part)));
+		}
+		expect(csv.holdings_count).toBe(String(weighted.length));
+		expect(csv.removed_count).toBe('1');
+
+		// PAI: Σ value × indicator / Σ value over the holdings that have the indicator.
+		for (const indicator of Object.keys(PAI_INDICATORS) as (keyof typeof PAI_INDICATORS)[]) {
+			const withValue = weighted.filter((h) => instrumentData(h.isin).pai[indicator] !== null);
+			const covered = withValue.reduce((sum, h) => sum + h.value, 0);
+			const average =
+				withValue.reduce((sum, h) => sum + h.value * instrumentData(h.isin).pai[indicator]!, 0) /
+				covered;
+			expect(csv[`${indicator}_weighted_average`]).toBe(
+				generalNumber(Math.round(average * 10_000) / 10_000),
+			);
+			expect(csv[`${indicator}_unit`]).toBe(PAI_INDICATORS[indicator]);
+			expect(csv[`${indicator}_coverage_percent`]).toBe(generalNumber(percentOf(covered)));
+		}
+		expect(email.text).toContain(`Article 9 ${csv.article_9_percent} %`);
+	});
 });

@@ -505,3 +505,148 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 		expect(result.error?.message).toMatch(/'n' expects a number but we got 'abc'/);
 	});
 });
+
+describe.each(modes)('core nodes of examples 06 and 07 (%s)', (coreNodes) => {
+	const run = (workflow: WorkflowInput) => runWorkflow(workflow, options({ coreNodes }));
+
+	test('If 2.2: items whose condition holds go to output 0, the others to output 1', async () => {
+		const conditions = {
+			options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+			conditions: [
+				{
+					id: 'c1',
+					leftValue: '={{ $json.direction }}',
+					rightValue: 'downgrade',
+					operator: { type: 'string', operation: 'equals' },
+				},
+			],
+			combinator: 'and',
+		};
+		const result = await run({
+			nodes: [
+				trigger(),
+				input(),
+				node('If', 'n8n-nodes-base.if', 2.2, { conditions, options: {} }),
+			],
+			connections: connect(['Trigger', 'Input'], ['Input', 'If']),
+			pinData: pin([
+				{ isin: 'A', direction: 'downgrade' },
+				{ isin: 'B', direction: 'upgrade' },
+				{ isin: 'C', direction: 'downgrade' },
+				{ isin: 'D' },
+			]),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items('If', 0).map((item) => [item.json.isin, item.pairedItem])).toEqual([
+			['A', { item: 0 }],
+			['C', { item: 2 }],
+		]);
+		expect(result.items('If', 1).map((item) => item.json.isin)).toEqual(['B', 'D']);
+	});
+
+	test('Merge 3.2 Combine by Position: item i of each input merged, the last input wins a clash', async () => {
+		const result = await run({
+			nodes: [
+				trigger(),
+				input('First'),
+				input('Second'),
+				node('Merge', 'n8n-nodes-base.merge', 3.2, {
+					mode: 'combine',
+					combineBy: 'combineByPosition',
+					options: {},
+				}),
+			],
+			connections: connect(
+				['Trigger', 'First'],
+				['Trigger', 'Second'],
+				['First', 'Merge', 0],
+				['Second', 'Merge', 1],
+			),
+			pinData: {
+				...pin([{ a: 1, shared: 'first', nested: { x: 1 } }, { a: 2 }], 'First'),
+				...pin([{ b: 10, shared: 'second', nested: { y: 2 } }], 'Second'),
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const merged = result.items('Merge');
+		expect(merged.map((item) => item.json)).toEqual([
+			{ a: 1, b: 10, shared: 'second', nested: { x: 1, y: 2 } },
+		]);
+		expect(merged[0].pairedItem).toEqual([
+			{ item: 0, input: undefined },
+			{ item: 0, input: 1 },
+			{ item: 0, input: 1 },
+		]);
+	});
+
+	test('Convert to File 1.1 CSV: one file of all items, flattened, numbers in General format', async () => {
+		const result = await run({
+			nodes: [
+				trigger(),
+				input(),
+				node('To CSV', 'n8n-nodes-base.convertToFile', 1.1, {
+					operation: 'csv',
+					binaryPropertyName: 'report',
+					options: { fileName: 'statement.csv' },
+				}),
+			],
+			connections: connect(['Trigger', 'Input'], ['Input', 'To CSV']),
+			pinData: pin([
+				{
+					name: 'He said "hi", twice',
+					share: 12.3456789012345,
+					count: 3,
+					tiny: -0.000123456,
+					big: 123456789012,
+					ok: true,
+					none: null,
+					nested: { unit: 't', list: [1, 2] },
+				},
+				{ name: 'second', late: 'x\ny', share: 0.1 + 0.2 },
+			]),
+		});
+		expect(result.error).toBeUndefined();
+		const [file] = result.items('To CSV');
+		expect(file.json).toEqual({});
+		expect(file.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(file.binary?.report).toMatchObject({ fileName: 'statement.csv', mimeType: 'text/csv' });
+		const csv = (await result.binary('To CSV', 0, 'report')).toString('utf8');
+		expect(csv).toBe(
+			'\ufeffname,share,count,tiny,big,ok,none,nested.unit,nested.list.0,nested.list.1,late\n' +
+				'"He said ""hi"", twice",12.3456789,3,-0.000123456,1.23457E+11,TRUE,,t,1,2,\n' +
+				'second,0.3,,,,,,,,,"x\ny"',
+		);
+	});
+});
+
+test('the stand-ins refuse what they do not implement', async () => {
+	const refused = async (parameters: IDataObject, type: string, version: number) => {
+		const result = await runWorkflow(
+			{
+				nodes: [trigger(), input(), node('Under Test', type, version, parameters)],
+				connections: connect(['Trigger', 'Input'], ['Input', 'Under Test']),
+				pinData: pin([{ a: 1 }]),
+			},
+			options({ coreNodes: 'standIns' }),
+		);
+		expect(result.status).toBe('error');
+		return result.error?.message ?? '';
+	};
+	expect(await refused({ mode: 'append' }, 'n8n-nodes-base.merge', 3.2)).toMatch(
+		/Merge stand-in .* mode "append"/,
+	);
+	expect(
+		await refused(
+			{ mode: 'combine', combineBy: 'combineByPosition', options: { includeUnpaired: true } },
+			'n8n-nodes-base.merge',
+			3.2,
+		),
+	).toMatch(/includeUnpaired/);
+	expect(
+		await refused(
+			{ operation: 'xlsx', binaryPropertyName: 'data' },
+			'n8n-nodes-base.convertToFile',
+			1.1,
+		),
+	).toMatch(/Convert to File stand-in .* "xlsx"/);
+});

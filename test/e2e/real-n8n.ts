@@ -28,7 +28,8 @@
  * an smtp credential pointing at the sink, and `n8n import:workflow` of every workflow (credential ids
  * rewritten, `__SIMULATOR_URL__` replaced, a disabled Manual Trigger added where `n8n execute` needs one:
  * see addManualTrigger), (e) per workflow: reset the simulator, its SETUPS entry (e.g. inject faults),
- * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS,
+ * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS (a workflow whose
+ * SETUPS entry is a list runs once per entry, in a row, keeping what n8n saved between runs: its static data),
  * (f) the credential test: `n8n start` in another temp user folder, owner, the REST calls of the
  * credential dialog (credential-test.ts), a probe that n8n calls "Connection successful!" counts as a
  * failure; (g) `[n8n X] N passed, M failed`. Last line: `N passed, M failed` over all versions; exit 1
@@ -59,7 +60,9 @@ import type {
 	Simulator,
 	SimulatorOptions,
 } from '../simulator/types';
-import { instrumentData, taxonomyKpis } from '../simulator';
+import { PAI_INDICATORS, instrumentData, taxonomyKpis } from '../simulator';
+import { csvSingleRow } from '../helpers/csv';
+import { generalNumber } from '../workflow/standins/ConvertToFile';
 import {
 	builtCredentialRules,
 	credentialChecksInN8n,
@@ -151,10 +154,15 @@ export interface CheckContext {
 	binaries(nodeName: string, output?: number): (Record<string, BinaryRef> | undefined)[];
 	/** Bytes of a binary: inline base64, or the file n8n's filesystem binary-data mode stored in the user folder. */
 	binaryContent(ref: BinaryRef): Buffer;
-	/** Requests the simulator received during this workflow (it is reset before each workflow). */
+	/** Requests the simulator received during this run of the workflow (`n8n execute` start to end). */
 	requests(filter?: RequestFilter): RecordedRequest[];
-	/** Mails the SMTP sink received during this workflow (it is reset before each workflow). */
+	/** Mails the SMTP sink received during this run of the workflow. */
 	mails(): ReceivedMail[];
+	/**
+	 * For a workflow run several times in a row (SETUPS with a list): the contexts of the runs before this one, oldest
+	 * first, each with its own execution JSON, requests and mails. [] for a workflow run once.
+	 */
+	earlierRuns: CheckContext[];
 }
 
 /** A check throws on failure; a string it returns is printed under the ok line (what it saw). */
@@ -165,10 +173,18 @@ type Setup = (sim: Simulator) => void;
 /** The throttle the throttle-retry fixture meets: three 429s (both bodies the API sends for its short-burst limit), then normal answers. */
 const THROTTLE_BURST = ['429-message', '429-status', '429-message'] as const;
 
-/** Per-workflow setups, keyed by file name (workflows without an entry run against a plain reset simulator). */
-const SETUPS: Record<string, Setup> = {
+/**
+ * Per-workflow setups, keyed by file name (workflows without an entry run once against a plain reset simulator).
+ * A list of setups runs the workflow once per entry, in a row, each `n8n execute` after its setup: the same imported
+ * workflow, so what n8n saved of it (its static data) carries over from one run to the next, and the simulator is
+ * reset only before the first run (a setup may change it, e.g. switch its data version). The check runs after the
+ * last run and sees the earlier ones in `ctx.earlierRuns`.
+ */
+const SETUPS: Record<string, Setup | Setup[]> = {
 	'throttle-retry.json': (sim) =>
 		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...THROTTLE_BURST] }),
+	// Week 1 remembers the classes; week 2 meets the later edition of the data (some classes went down).
+	'06-weekly-sfdr-watch.json': [() => undefined, (sim) => sim.setDataVersion(2)],
 };
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
@@ -226,7 +242,7 @@ const CHECKS: Record<string, Check> = {
 		rows.forEach((row, index) => assertSfdrRow(row, holdings[index].ISIN, `row ${index}`));
 		return `simulator answered ${requests.map((r) => r.status).join(', ')} over ${requests[requests.length - 1].at - requests[0].at} ms`;
 	},
-	// The five examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
+	// The examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
 	// what the real n8n printed and what the simulator / SMTP sink received.
 	'01-holdings-sfdr-pai-involvements.json': (ctx) => {
 		const holdings = holdingRows(ctx);
@@ -513,6 +529,127 @@ const CHECKS: Record<string, Check> = {
 		]);
 		return `2 requests ${requests[1].at - requests[0].at} ms apart (the simulator answers the first is_lock: true); portfolio score ${score}`;
 	},
+	'06-weekly-sfdr-watch.json': (ctx) => {
+		// Two `n8n execute` runs of the same workflow (SETUPS): between them the simulator switched to the later
+		// edition of its data. That the second run reports changes at all is the proof that n8n saves a workflow's
+		// static data after a CLI run (mode 'cli'), as it does for an active workflow's runs and not for manual ones.
+		const [week1] = ctx.earlierRuns;
+		assert.ok(week1, 'the workflow ran twice');
+		const holdings = holdingRows(ctx);
+		const listed = holdings.filter((h) => h.ISIN);
+		for (const [name, run] of [
+			['run 1', week1],
+			['run 2', ctx],
+		] as const) {
+			assert.deepEqual(
+				run.requests().map((r) => r.route),
+				['POST /instruments/sustainability-profile'],
+				`${name}: one request`,
+			);
+		}
+		assert.equal(week1.mails().length, 0, 'run 1 (nothing remembered yet) sends no email');
+		assert.ok(
+			!Object.keys(week1.run.data.resultData.runData).includes('Email the Downgrades'),
+			'run 1: the email node did not run',
+		);
+		assert.equal(week1.items('SFDR Changes').filter((i) => i.isin).length, 0, 'run 1: no change');
+
+		const downgraded = listed
+			.map((h) => ({
+				isin: h.ISIN,
+				name: h.Name,
+				from: instrumentData(h.ISIN, 1).sfdr,
+				to: instrumentData(h.ISIN, 2).sfdr,
+			}))
+			.filter((h) => h.from !== null && h.to !== null && h.to < h.from);
+		assert.ok(downgraded.length > 0, 'the later edition downgrades some holdings');
+		const changed = listed.filter(
+			(h) => instrumentData(h.ISIN, 1).sfdr !== instrumentData(h.ISIN, 2).sfdr,
+		);
+		assert.deepEqual(
+			ctx
+				.items('SFDR Changes')
+				.filter((i) => i.isin)
+				.map((i) => i.isin),
+			changed.map((h) => h.ISIN),
+			'run 2: SFDR Changes outputs exactly the ISINs whose class changed',
+		);
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'run 2 sends one email');
+		const [mail] = mails;
+		assert.deepEqual(mail.to, ['compliance@example.com'], 'mail envelope recipients');
+		assert.equal(mail.subject, `SFDR watch: ${downgraded.length} holding(s) downgraded`, 'subject');
+		const lines = mail.text.split(/\r?\n/).filter((line) => line.startsWith('- '));
+		assert.deepEqual(
+			lines,
+			downgraded.map((h) => `- ${h.isin} ${h.name}: Article ${h.from} → Article ${h.to}`),
+			'the email lists exactly the downgraded holdings',
+		);
+		return `run 1: no email; run 2: ${changed.length} changed, ${downgraded.length} downgraded and emailed (${downgraded.map((h) => h.isin).join(', ')})`;
+	},
+	'07-quarterly-pai-statement.json': (ctx) => {
+		const holdings = holdingRows(ctx);
+		const weighted = holdings
+			.filter((h) => h.ISIN)
+			.map((h) => ({ isin: h.ISIN, value: Number(h['Market Value'].replace(/[,%]/g, '')) }));
+		const total = weighted.reduce((sum, h) => sum + h.value, 0);
+		const percentOf = (part: number) => Math.round((part / total) * 100 * 100) / 100;
+		assert.deepEqual(
+			ctx
+				.requests()
+				.map((r) => r.route)
+				.sort(),
+			['POST /instruments/sustainability-data', 'POST /instruments/sustainability-profile'],
+			'one request per summary node',
+		);
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'the SMTP sink received one mail');
+		const [mail] = mails;
+		assert.equal(mail.attachments.length, 1, 'one attachment');
+		const [attachment] = mail.attachments;
+		assert.match(
+			attachment.fileName ?? '',
+			/^pai-statement_\d{4}-(03-31|06-30|09-30|12-31)\.csv$/,
+			'attachment file name',
+		);
+		assert.match(attachment.contentType ?? '', /^text\/csv/, 'attachment content type');
+		const csv = csvSingleRow(attachment.content.toString('utf8'));
+		for (const article of [9, 8, 6] as const) {
+			const part = weighted
+				.filter((h) => instrumentData(h.isin).sfdr === article)
+				.reduce((sum, h) => sum + h.value, 0);
+			assert.equal(
+				csv[`article_${article}_percent`],
+				generalNumber(percentOf(part)),
+				`article_${article}_percent`,
+			);
+		}
+		assert.equal(csv.holdings_count, String(weighted.length), 'holdings_count');
+		assert.equal(csv.removed_count, '1', 'removed_count (the cash row)');
+		for (const indicator of Object.keys(PAI_INDICATORS) as (keyof typeof PAI_INDICATORS)[]) {
+			const withValue = weighted.filter((h) => instrumentData(h.isin).pai[indicator] !== null);
+			const covered = withValue.reduce((sum, h) => sum + h.value, 0);
+			const average =
+				withValue.reduce((sum, h) => sum + h.value * instrumentData(h.isin).pai[indicator]!, 0) /
+				covered;
+			assert.equal(
+				csv[`${indicator}_weighted_average`],
+				generalNumber(Math.round(average * 10_000) / 10_000),
+				`${indicator}_weighted_average`,
+			);
+			assert.equal(csv[`${indicator}_unit`], PAI_INDICATORS[indicator], `${indicator}_unit`);
+			assert.equal(
+				csv[`${indicator}_coverage_percent`],
+				generalNumber(percentOf(covered)),
+				`${indicator}_coverage_percent`,
+			);
+		}
+		assert.ok(
+			mail.text.includes(`Article 9 ${csv.article_9_percent} %`),
+			`mail text: ${JSON.stringify(mail.text.slice(0, 300))}`,
+		);
+		return `${attachment.fileName}: ${Object.keys(csv).length} columns; article 9 ${csv.article_9_percent} %, GHG intensity ${csv.ghg_intensity_investee_companies_weighted_average}`;
+	},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -704,7 +841,10 @@ function makeContext(
 	sim: Simulator | null,
 	smtp: SmtpSink,
 	userFolder: string,
+	window: { from: number; to: number },
+	earlierRuns: CheckContext[],
 ): CheckContext {
+	const inWindow = (at: number) => at >= window.from && at <= window.to;
 	const lastRun = (nodeName: string) => {
 		const runs = run.data.resultData.runData[nodeName];
 		if (!runs?.length) {
@@ -728,9 +868,10 @@ function makeContext(
 			(lastRun(nodeName).data?.main?.[output] ?? []).map((item) => item.binary),
 		requests(filter) {
 			if (!sim) throw new Error('the simulator is not running (--no-simulator)');
-			return sim.requests(filter);
+			return sim.requests(filter).filter((request) => inWindow(request.at));
 		},
-		mails: () => smtp.mails(),
+		mails: () => smtp.mails().filter((mail) => inWindow(mail.at)),
+		earlierRuns,
 		binaryContent: (ref) => readBinary(userFolder, ref),
 	};
 }
@@ -746,6 +887,51 @@ async function loadSimulator(): Promise<Simulator> {
 	if (typeof mod.startSimulator !== 'function')
 		throw new Error(`${modulePath} exports no startSimulator()`);
 	return await mod.startSimulator({ port: 0, temperatureRoute: true });
+}
+
+/** One `n8n execute` of an imported workflow: its execution JSON, or why it failed. */
+async function executeWorkflow(
+	version: string,
+	p: PreparedWorkflow,
+	userFolder: string,
+	dump: boolean,
+	runIndex: number,
+	runCount: number,
+): Promise<{ run: N8nRun; ms: number } | string> {
+	// n8n prints the execution JSON through its logger: it needs log level info.
+	const result = await runN8n(
+		version,
+		['execute', `--id=${p.id}`, '--rawOutput'],
+		userFolder,
+		EXEC_TIMEOUT_MS,
+		{
+			N8N_LOG_LEVEL: 'info',
+		},
+	);
+	const output = result.stdout + result.stderr;
+	if (result.timedOut) {
+		return `n8n execute timed out after ${formatMs(EXEC_TIMEOUT_MS)}:\n${lastLines(output, 10)}`;
+	}
+	let run: N8nRun;
+	try {
+		run = parseJsonOutput(result.stdout) as N8nRun;
+	} catch {
+		return `n8n execute exited ${result.code} without execution JSON:\n${lastLines(output, 15)}`;
+	}
+	if (dump) {
+		const dumpDir = join(PROJECT_ROOT, 'test-output', 'n8n-runs');
+		mkdirSync(dumpDir, { recursive: true });
+		const suffix = runCount > 1 ? `.${runIndex + 1}` : '';
+		writeFileSync(
+			join(dumpDir, `${basename(p.file, '.json')}${suffix}.run.json`),
+			JSON.stringify(run, null, 2),
+		);
+	}
+	const runError = run.data?.resultData?.error;
+	if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
+		return `execution failed (exit ${result.code ?? `by signal ${result.signal}`}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`;
+	}
+	return { run, ms: result.ms };
 }
 
 interface LegResult {
@@ -893,71 +1079,52 @@ async function runLeg(
 			}
 			sim?.reset();
 			smtp.reset();
-			const setup = SETUPS[basename(p.file)] as Setup | undefined;
-			if (setup) {
-				if (!sim) {
-					fail(label, 'its setup needs the simulator, which was not started (--no-simulator)');
-					continue;
-				}
-				setup(sim);
+			const entry = SETUPS[basename(p.file)];
+			const setups: (Setup | undefined)[] = Array.isArray(entry) ? entry : [entry];
+			if (!sim && setups.some(Boolean)) {
+				fail(label, 'its setup needs the simulator, which was not started (--no-simulator)');
+				continue;
 			}
 			if (p.injectedTriggerFor) {
 				console.log(
 					`     ${basename(p.file)}: runs from its trigger "${p.injectedTriggerFor}"; a disabled "${INJECTED_TRIGGER}" was added for \`n8n execute\``,
 				);
 			}
-			// n8n prints the execution JSON through its logger: it needs log level info.
-			const result = await runN8n(
-				version,
-				['execute', `--id=${p.id}`, '--rawOutput'],
-				userFolder,
-				EXEC_TIMEOUT_MS,
-				{
-					N8N_LOG_LEVEL: 'info',
-				},
-			);
-			const output = result.stdout + result.stderr;
-			if (result.timedOut) {
-				fail(
-					label,
-					`n8n execute timed out after ${formatMs(EXEC_TIMEOUT_MS)}:\n${lastLines(output, 10)}`,
+			const contexts: CheckContext[] = [];
+			let ms = 0;
+			for (const [index, setup] of setups.entries()) {
+				const runLabel =
+					setups.length > 1 ? `${label} run ${index + 1} of ${setups.length}` : label;
+				setup?.(sim!);
+				const from = Date.now();
+				const executed = await executeWorkflow(
+					version,
+					p,
+					userFolder,
+					args.dump,
+					index,
+					setups.length,
 				);
-				continue;
-			}
-			let run: N8nRun;
-			try {
-				run = parseJsonOutput(result.stdout) as N8nRun;
-			} catch {
-				fail(
-					label,
-					`n8n execute exited ${result.code} without execution JSON:\n${lastLines(output, 15)}`,
-				);
-				continue;
-			}
-			if (args.dump) {
-				const dumpDir = join(PROJECT_ROOT, 'test-output', 'n8n-runs');
-				mkdirSync(dumpDir, { recursive: true });
-				writeFileSync(
-					join(dumpDir, `${basename(p.file, '.json')}.run.json`),
-					JSON.stringify(run, null, 2),
+				if (typeof executed === 'string') {
+					fail(runLabel, executed);
+					break;
+				}
+				ms += executed.ms;
+				const window = { from, to: Date.now() };
+				contexts.push(
+					makeContext(p.file, p.workflow, executed.run, sim, smtp, userFolder, window, [
+						...contexts,
+					]),
 				);
 			}
-			const runError = run.data?.resultData?.error;
-			if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
-				fail(
-					label,
-					`execution failed (exit ${result.code}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`,
-				);
-				continue;
-			}
+			if (contexts.length < setups.length) continue;
 			const check = CHECKS[basename(p.file)] as Check | undefined;
 			try {
-				const saw = check
-					? await check(makeContext(p.file, p.workflow, run, sim, smtp, userFolder))
-					: undefined;
+				const saw = check ? await check(contexts[contexts.length - 1]) : undefined;
 				passed++;
+				const runs = setups.length > 1 ? `, ${setups.length} runs` : '';
 				console.log(
-					`ok   ${label} (${formatMs(result.ms)})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`,
+					`ok   ${label} (${formatMs(ms)}${runs})${check ? '' : ' [no specific checks: ran without error]'}${saw ? `\n     ${saw}` : ''}`,
 				);
 			} catch (error) {
 				fail(label, (error as Error).message);

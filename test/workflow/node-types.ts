@@ -7,7 +7,7 @@
  *   as n8n's own test harness (packages/core/nodes-testing/node-types.ts) has.
  * - `loadCoreNodes()`: the n8n core nodes the example workflows use, under their real type names.
  *   If an n8n install is found (see `findN8nNodesBase`), the REAL ManualTrigger, ScheduleTrigger,
- *   Set, SplitOut and NoOp are loaded from its n8n-nodes-base dist; Send Email (would send mail)
+ *   Set, SplitOut, NoOp, If, Merge and Convert to File are loaded from its n8n-nodes-base dist; Send Email (would send mail)
  *   and any real node that fails to load are the test-only stand-ins of ./standins. There is no
  *   Code node (the real one needs n8n's task runners): rows come from pinned data.
  */
@@ -72,6 +72,12 @@ const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }>
 	set: { className: 'Set', sourcePath: 'dist/nodes/Set/Set.node.js' },
 	noOp: { className: 'NoOp', sourcePath: 'dist/nodes/NoOp/NoOp.node.js' },
 	splitOut: { className: 'SplitOut', sourcePath: 'dist/nodes/Transform/SplitOut/SplitOut.node.js' },
+	if: { className: 'If', sourcePath: 'dist/nodes/If/If.node.js' },
+	merge: { className: 'Merge', sourcePath: 'dist/nodes/Merge/Merge.node.js' },
+	convertToFile: {
+		className: 'ConvertToFile',
+		sourcePath: 'dist/nodes/Files/ConvertToFile/ConvertToFile.node.js',
+	},
 };
 
 function isNodesBaseDir(dir: string): boolean {

@@ -5,8 +5,11 @@
  */
 import type { INodeType } from 'n8n-workflow';
 
+import { ConvertToFileStandIn } from './ConvertToFile';
 import { EmailSendStandIn } from './EmailSend';
+import { IfStandIn } from './If';
 import { ManualTriggerStandIn } from './ManualTrigger';
+import { MergeStandIn } from './Merge';
 import { NoOpStandIn } from './NoOp';
 import { ScheduleTriggerStandIn } from './ScheduleTrigger';
 import { SetStandIn } from './Set';
@@ -23,5 +26,8 @@ export function createStandIns(): Record<string, INodeType> {
 		'n8n-nodes-base.emailSend': new EmailSendStandIn(),
 		'n8n-nodes-base.noOp': new NoOpStandIn(),
 		'n8n-nodes-base.splitOut': new SplitOutStandIn(),
+		'n8n-nodes-base.if': new IfStandIn(),
+		'n8n-nodes-base.merge': new MergeStandIn(),
+		'n8n-nodes-base.convertToFile': new ConvertToFileStandIn(),
 	};
 }
