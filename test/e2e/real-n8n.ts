@@ -928,7 +928,16 @@ async function executeWorkflow(
 		);
 	}
 	const runError = run.data?.resultData?.error;
-	if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
+	// Seen about once in ten executions on n8n 2.41.1: the whole execution JSON printed with status success, then the
+	// process killed by a signal on its way out (n8n's own shutdown, after the execution was saved). The check still
+	// judges the output, and a later run of the same workflow proves what was saved.
+	const diedAfterSuccess =
+		result.code === null && result.signal !== null && !runError && run.status === 'success';
+	if (diedAfterSuccess) {
+		console.log(
+			`     note: n8n exited by ${result.signal} after printing a successful execution; the check decides`,
+		);
+	} else if (result.code !== 0 || runError || (run.status && run.status !== 'success')) {
 		return `execution failed (exit ${result.code ?? `by signal ${result.signal}`}, status ${run.status}): ${runError?.message ?? lastLines(output, 10)}`;
 	}
 	return { run, ms: result.ms };
