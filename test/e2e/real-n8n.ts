@@ -932,7 +932,10 @@ async function executeWorkflow(
 	// process killed by a signal on its way out (n8n's own shutdown, after the execution was saved). The check still
 	// judges the output, and a later run of the same workflow proves what was saved.
 	const diedAfterSuccess =
-		result.code === null && result.signal !== null && !runError && run.status === 'success';
+		result.code === null &&
+		result.signal !== null &&
+		!runError &&
+		(!run.status || run.status === 'success');
 	if (diedAfterSuccess) {
 		console.log(
 			`     note: n8n exited by ${result.signal} after printing a successful execution; the check decides`,
