@@ -62,6 +62,7 @@ import type {
 } from '../simulator/types';
 import { PAI_INDICATORS, instrumentData, taxonomyKpis } from '../simulator';
 import { csvSingleRow } from '../helpers/csv';
+import { sfdrMoves } from '../helpers/sfdrMoves';
 import { generalNumber } from '../workflow/standins/ConvertToFile';
 import {
 	builtCredentialRules,
@@ -554,24 +555,14 @@ const CHECKS: Record<string, Check> = {
 		);
 		assert.equal(week1.items('SFDR Changes').filter((i) => i.isin).length, 0, 'run 1: no change');
 
-		const downgraded = listed
-			.map((h) => ({
-				isin: h.ISIN,
-				name: h.Name,
-				from: instrumentData(h.ISIN, 1).sfdr,
-				to: instrumentData(h.ISIN, 2).sfdr,
-			}))
-			.filter((h) => h.from !== null && h.to !== null && h.to < h.from);
+		const { changed, downgraded } = sfdrMoves(listed);
 		assert.ok(downgraded.length > 0, 'the later edition downgrades some holdings');
-		const changed = listed.filter(
-			(h) => instrumentData(h.ISIN, 1).sfdr !== instrumentData(h.ISIN, 2).sfdr,
-		);
 		assert.deepEqual(
 			ctx
 				.items('SFDR Changes')
 				.filter((i) => i.isin)
 				.map((i) => i.isin),
-			changed.map((h) => h.ISIN),
+			changed.map((h) => h.isin),
 			'run 2: SFDR Changes outputs exactly the ISINs whose class changed',
 		);
 		const mails = ctx.mails();
