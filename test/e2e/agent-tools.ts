@@ -233,8 +233,10 @@ function toolNode(
 		typeVersion: 1,
 		position,
 		parameters: {
-			descriptionType: 'manual',
-			toolDescription: description,
+			// '' = n8n's automatic description (the operation's action + the node's name)
+			...(description
+				? { descriptionType: 'manual', toolDescription: description }
+				: { descriptionType: 'auto' }),
 			operation,
 			isinSource: 'list',
 			isinList: "={{ $fromAI('isins', 'ISINs to look up, comma-separated', 'string') }}",
@@ -245,12 +247,7 @@ function toolNode(
 }
 
 const TOOLS = [
-	toolNode(
-		'Get SFDR Classification',
-		'getSfdrClassification',
-		'Get the SFDR classification (Article 6, 8 or 9) of instruments by ISIN',
-		[440, 220],
-	),
+	toolNode('Get SFDR Classification', 'getSfdrClassification', '', [440, 220]),
 	toolNode(
 		'Get PAI Indicators',
 		'getPaiIndicators',
@@ -423,7 +420,11 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 					tool,
 					`no tool named after "${expected.name}": ${tools.map((t) => t.function.name).join(', ')}`,
 				);
-				assert.equal(tool.function.description, expected.parameters.toolDescription);
+				assert.equal(
+					tool.function.description,
+					expected.parameters.toolDescription ??
+						'Get SFDR classification in Sustainability Instruments',
+				);
 				const parameters = tool.function.parameters as {
 					properties?: Record<string, { type?: string; description?: string }>;
 					required?: string[];
