@@ -221,6 +221,7 @@ async function main(): Promise<void> {
 	// Loaded after the build so the runner picks up the fresh dist/.
 	const { startSimulator } = await import('../test/simulator');
 	const { loadWorkflowFile, runWorkflow } = await import('../test/workflow/runner');
+	const { inProcessSkipReason } = await import('../test/workflow/inProcess');
 
 	const sim = args.baseUrl ? undefined : await startSimulator({ temperatureRoute: true });
 	const baseUrl = args.baseUrl ?? sim!.url;
@@ -240,6 +241,7 @@ async function main(): Promise<void> {
 	);
 
 	let failures = 0;
+	let skipped = 0;
 	for (const file of files) {
 		const id = file.slice(0, 2);
 		const workflow = loadWorkflowFile(join(root, 'examples', file)) as {
@@ -249,6 +251,12 @@ async function main(): Promise<void> {
 		};
 		console.log(`━━ ${file}: ${workflow.name}`);
 		if (workflow.meta?.description) console.log(`   ${workflow.meta.description}`);
+		const skip = inProcessSkipReason(workflow as { nodes?: Array<{ type?: string }> });
+		if (skip) {
+			skipped++;
+			console.log(`   SKIPPED: ${skip}\n`);
+			continue;
+		}
 		const runs = RUNS[id];
 		let staticData = workflow.staticData;
 		let failed = false;
@@ -337,12 +345,14 @@ async function main(): Promise<void> {
 	}
 	if (sim) {
 		console.log(
-			`Simulator: ${sim.requestCount()} API requests in all for ${files.length} workflows.`,
+			`Simulator: ${sim.requestCount()} API requests in all for ${files.length - skipped} workflows.`,
 		);
 		await sim.close();
 	}
 	console.log(`Outputs: ${outDir}`);
-	console.log(`${files.length - failures} passed, ${failures} failed`);
+	console.log(
+		`${files.length - skipped - failures} passed, ${failures} failed${skipped ? `, ${skipped} skipped (see SKIPPED above)` : ''}`,
+	);
 	// n8n-core keeps timers alive after a run; the demo is done.
 	process.exit(failures ? 1 : 0);
 }

@@ -49,6 +49,7 @@ import type {
 	RouteKey,
 	Simulator,
 } from '../test/simulator';
+import { inProcessSkipReason } from '../test/workflow/inProcess';
 import { loadWorkflowFile, runWorkflow } from '../test/workflow/runner';
 import type { WorkflowInput, WorkflowRunResult } from '../test/workflow/runner';
 
@@ -158,19 +159,25 @@ export interface Snapshot {
 function exampleWorkflows(
 	dir: string,
 	only?: string[],
+	log: (line: string) => void = () => {},
 ): Array<{ example: string; workflow: WorkflowInput }> {
 	return readdirSync(dir)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
 		.filter((file) => !only?.length || only.some((name) => file.includes(name)))
 		.flatMap((file) => {
+			let workflow: WorkflowInput;
 			try {
-				return [
-					{ example: file.replace(/\.json$/, ''), workflow: loadWorkflowFile(join(dir, file)) },
-				];
+				workflow = loadWorkflowFile(join(dir, file));
 			} catch {
 				return [];
 			}
+			const skip = inProcessSkipReason(workflow as { nodes?: Array<{ type?: string }> });
+			if (skip) {
+				log(`skipping ${file}: ${skip}`);
+				return [];
+			}
+			return [{ example: file.replace(/\.json$/, ''), workflow }];
 		});
 }
 
@@ -427,7 +434,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 	const deadline = started + options.seconds * 1000;
 	const remaining = () => deadline - Date.now();
 	const dir = options.examplesDir ?? resolve(__dirname, '..', 'examples');
-	const examples = exampleWorkflows(dir, options.examples);
+	const examples = exampleWorkflows(dir, options.examples, log);
 	const summary: SoakSummary = {
 		references: [],
 		runs: [],

@@ -7,6 +7,7 @@ import { join } from 'path';
 
 import { PAI_INDICATORS, instrumentData, taxonomyKpis } from './simulator';
 import { findN8nNodesBase } from './workflow/node-types';
+import { inProcessSkipReason } from './workflow/inProcess';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { WorkflowRunResult } from './workflow/runner';
 import { generalNumber } from './workflow/standins/ConvertToFile';
@@ -45,7 +46,31 @@ describe('example workflows', () => {
 			'05-temperature-score.json',
 			'06-weekly-sfdr-watch.json',
 			'07-quarterly-pai-statement.json',
+			'08-compliance-assistant.json',
 		]);
+	});
+
+	// The in-process harness has no AI nodes (and no model): 08 runs in a real n8n, test/e2e/agent-tools.ts.
+	it.skip('08: AI agent with the nodes as tools — runs in a real n8n only (npm run test:n8n:agent)', () => {});
+	it('08: the in-process harness skips the AI agent example and says why', () => {
+		const workflow = loadWorkflowFile(join(examplesDir, '08-compliance-assistant.json'));
+		expect(inProcessSkipReason(workflow as { nodes?: Array<{ type?: string }> })).toMatch(
+			/AI nodes \(agent, lmChatOpenAi, chatTrigger\|chatTrigger, agent, lmChatOpenAi\).*npm run test:n8n:agent/,
+		);
+		const tools = (
+			workflow as { nodes: Array<{ type: string; parameters: Record<string, unknown> }> }
+		).nodes.filter(
+			(node) => node.type === 'n8n-nodes-sustainability-compliance.sustainabilityInstrumentsTool',
+		);
+		expect(tools.map((tool) => tool.parameters.operation)).toEqual([
+			'getSfdrClassification',
+			'getPaiIndicators',
+		]);
+		for (const tool of tools) {
+			expect(tool.parameters.descriptionType).toBe('manual');
+			expect(String(tool.parameters.toolDescription).length).toBeGreaterThan(40);
+			expect(tool.parameters.isinList).toContain("$fromAI('isins'");
+		}
 	});
 
 	it('01: one row per holding with SFDR, PAI and business involvements, in 3 requests', async () => {
@@ -179,7 +204,9 @@ describe('example workflows', () => {
 				timeout: 240_000,
 			},
 		);
-		expect(demo.stdout).toContain('7 passed, 0 failed');
+		expect(demo.stdout).toContain('7 passed, 0 failed, 1 skipped');
+		expect(demo.stdout).toContain('08-compliance-assistant.json');
+		expect(demo.stdout).toMatch(/SKIPPED: uses n8n's AI nodes/);
 		expect(demo.stdout).toMatch(
 			/run 2 of 2[^]*email that would be sent to compliance@example.com: "SFDR watch: \d+ holding\(s\) downgraded"/,
 		);

@@ -18,7 +18,7 @@
  * Prints the tool schemas and `[n8n X] N passed, M failed`.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
@@ -220,101 +220,53 @@ async function startModelStandIn(): Promise<ModelStandIn> {
 	};
 }
 
-function toolNode(
-	name: string,
-	operation: string,
-	description: string,
-	position: [number, number],
-) {
-	return {
-		id: `tool-${operation}`,
-		name,
-		type: TOOL_NODE_TYPE,
-		typeVersion: 1,
-		position,
-		parameters: {
-			// '' = n8n's automatic description (the operation's action + the node's name)
-			...(description
-				? { descriptionType: 'manual', toolDescription: description }
-				: { descriptionType: 'auto' }),
-			operation,
-			isinSource: 'list',
-			isinList: "={{ $fromAI('isins', 'ISINs to look up, comma-separated', 'string') }}",
-			outputMode: 'perInstrument',
-		},
-		credentials: { sustainabilityComplianceApi: { id: 'scApi1', name: 'SC API' } },
-	};
+export const AGENT_EXAMPLE = join(PROJECT_ROOT, 'examples', '08-compliance-assistant.json');
+
+interface WorkflowNode {
+	name: string;
+	type: string;
+	position?: [number, number];
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
 }
 
-const TOOLS = [
-	toolNode('Get SFDR Classification', 'getSfdrClassification', '', [440, 220]),
-	toolNode(
-		'Get PAI Indicators',
-		'getPaiIndicators',
-		'Get the mandatory SFDR principal adverse impact (PAI) indicators of instruments by ISIN: scope 1 and 2 emissions, carbon footprint, GHG intensity',
-		[620, 220],
-	),
-];
-
-function workflow() {
-	return {
-		id: 'agentTools1',
-		name: 'agent: our nodes as tools',
-		active: false,
-		nodes: [
-			{
-				id: 'manual',
-				name: 'When clicking ‘Execute workflow’',
+/**
+ * examples/08-compliance-assistant.json as `n8n execute` can run it: its Chat Trigger replaced by a Manual
+ * Trigger (same name, so the connections stay), the agent's prompt defined in the agent, the credentials
+ * pointed at the ones imported here.
+ */
+function workflow(): { nodes: WorkflowNode[]; [key: string]: unknown } {
+	const example = JSON.parse(readFileSync(AGENT_EXAMPLE, 'utf8')) as {
+		nodes: WorkflowNode[];
+		[key: string]: unknown;
+	};
+	const nodes = example.nodes.map((node): WorkflowNode => {
+		const credentials = node.credentials && {
+			...(node.credentials.openAiApi ? { openAiApi: { id: 'openAi1', name: 'OpenAI' } } : {}),
+			...(node.credentials.sustainabilityComplianceApi
+				? { sustainabilityComplianceApi: { id: 'scApi1', name: 'SC API' } }
+				: {}),
+		};
+		if (node.type === '@n8n/n8n-nodes-langchain.chatTrigger')
+			return {
+				...node,
 				type: 'n8n-nodes-base.manualTrigger',
 				typeVersion: 1,
-				position: [0, 0],
 				parameters: {},
-			},
-			{
-				id: 'agent',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 2.2,
-				position: [240, 0],
-				parameters: {
-					promptType: 'define',
-					text: AGENT_PROMPT,
-					options: {
-						systemMessage:
-							'You are a sustainability compliance assistant. Use the tools to look up instruments by ISIN.',
-					},
-				},
-			},
-			{
-				id: 'model',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.2,
-				position: [240, 220],
-				parameters: {
-					model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' },
-					options: {},
-				},
-				credentials: { openAiApi: { id: 'openAi1', name: 'OpenAI' } },
-			},
-			...TOOLS,
-		],
-		connections: {
-			'When clicking ‘Execute workflow’': {
-				main: [[{ node: 'AI Agent', type: 'main', index: 0 }]],
-			},
-			'OpenAI Chat Model': {
-				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
-			},
-			...Object.fromEntries(
-				TOOLS.map((tool) => [
-					tool.name,
-					{ ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-				]),
-			),
-		},
-		settings: { executionOrder: 'v1' },
-	};
+			} as WorkflowNode;
+		if (node.type === '@n8n/n8n-nodes-langchain.agent')
+			return {
+				...node,
+				parameters: { ...node.parameters, promptType: 'define', text: AGENT_PROMPT },
+			};
+		return credentials ? { ...node, credentials } : node;
+	});
+	return { ...example, id: 'agentTools1', active: false, nodes };
+}
+
+/** The tool nodes of the example: what the model must be offered. */
+function toolNodes(nodes: WorkflowNode[]): WorkflowNode[] {
+	return nodes.filter((node) => node.type === TOOL_NODE_TYPE);
 }
 
 /** The AI Agent's `output` text from the execution JSON `n8n execute --rawOutput` printed. */
@@ -376,7 +328,10 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			]),
 		);
 		const workflowFile = join(userFolder, 'workflows.json');
-		writeFileSync(workflowFile, JSON.stringify([workflow()]));
+		const imported = workflow();
+		const TOOLS = toolNodes(imported.nodes);
+		assert.ok(TOOLS.length >= 2, `${AGENT_EXAMPLE}: ${TOOLS.length} tool nodes`);
+		writeFileSync(workflowFile, JSON.stringify([imported]));
 		const env = {
 			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 			N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -420,16 +375,13 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 					tool,
 					`no tool named after "${expected.name}": ${tools.map((t) => t.function.name).join(', ')}`,
 				);
-				assert.equal(
-					tool.function.description,
-					expected.parameters.toolDescription ??
-						'Get SFDR classification in Sustainability Instruments',
-				);
+				assert.equal(tool.function.description, expected.parameters?.toolDescription);
 				const parameters = tool.function.parameters as {
 					properties?: Record<string, { type?: string; description?: string }>;
 					required?: string[];
 				};
 				const isins = parameters.properties?.isins;
+				assert.deepEqual(parameters.required, ['isins'], `${tool.function.name}: required`);
 				assert.ok(
 					isins,
 					`${tool.function.name}: no isins parameter: ${JSON.stringify(parameters)}`,

@@ -1,0 +1,22 @@
+/**
+ * Which example workflows the in-process harness (test/workflow/runner.ts: n8n's engine with this package's nodes,
+ * n8n-nodes-base and stand-ins) cannot run, and why. It has no @n8n/n8n-nodes-langchain nodes (AI Agent, chat
+ * models, Chat Trigger) and no model to answer them: such a workflow is run in a real n8n by
+ * test/e2e/agent-tools.ts (`npm run test:n8n:agent`), with an OpenAI-compatible stand-in for the model.
+ */
+export const LANGCHAIN_PREFIX = '@n8n/n8n-nodes-langchain.';
+
+/** Why the in-process harness skips this workflow, or undefined when it runs it. */
+export function inProcessSkipReason(workflow: {
+	nodes?: Array<{ type?: string }>;
+}): string | undefined {
+	const ai = [
+		...new Set(
+			(workflow.nodes ?? [])
+				.map((node) => node.type ?? '')
+				.filter((type) => type.startsWith(LANGCHAIN_PREFIX)),
+		),
+	];
+	if (ai.length === 0) return undefined;
+	return `uses n8n's AI nodes (${ai.map((type) => type.slice(LANGCHAIN_PREFIX.length)).join(', ')}), which the in-process harness does not have: run in a real n8n by \`npm run test:n8n:agent\` (test/e2e/agent-tools.ts)`;
+}
