@@ -417,6 +417,11 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 		check('the model got the tool results and the agent answered with the simulator values', () => {
 			assert.equal(run.code, 0, failure());
 			assert.ok(model.chats.length >= 2, `the model was called ${model.chats.length} time(s)`);
+			for (const message of model.chats[1].messages ?? [])
+				if (message.role === 'tool')
+					console.log(
+						`     tool result the model got: ${contentText(message.content).slice(0, 400)}`,
+					);
 			const data = instrumentData(ISIN);
 			let answer: string;
 			try {
