@@ -6,6 +6,7 @@
  *   npm run build && npx ts-node --transpile-only test/e2e/agent-tools.ts [--n8n-version X]
  *
  * Runs on the newest supported n8n only (N8N_NEWEST in scripts/real-n8n/versions) unless --n8n-version is given.
+ * (It passes on 2.20.12 too, N8N_OLDEST, run by hand on 2026-11-24: `--n8n-version 2.20.12`.)
  * In a fresh user folder with the built package and N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE=true: a workflow
  * Manual Trigger → AI Agent (prompt "What is the SFDR classification of US0378331005 and its PAI indicators?")
  * whose chat model is n8n's OpenAI Chat Model with an `openAiApi` credential whose Base URL points at a small
