@@ -20,7 +20,7 @@
  * Prints the tool schemas and `[n8n X] N passed, M failed`.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
@@ -31,6 +31,9 @@ import { instrumentData } from '../simulator/data';
 import {
 	PROJECT_ROOT,
 	checkBuiltPackage,
+	checkTally,
+	importIntoN8n,
+	simulatorCredential,
 	ensureN8n,
 	installPackageInto,
 	lastLines,
@@ -294,46 +297,16 @@ function agentOutput(stdout: string): string {
 }
 
 async function leg(version: string): Promise<{ passed: number; failed: number }> {
-	const tally = { passed: 0, failed: 0 };
-	const check = (what: string, body: () => string | void) => {
-		try {
-			const detail = body();
-			tally.passed++;
-			console.log(`ok   ${what}${detail ? `  ${detail}` : ''}`);
-		} catch (error) {
-			tally.failed++;
-			console.log(`FAIL ${what}\n     ${(error as Error).message.split('\n').join('\n     ')}`);
-		}
-	};
+	const { tally, check, fail } = checkTally();
 	await ensureN8n(version);
 	const sim = await startSimulator();
 	const model = await startModelStandIn();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-agent-tools-'));
 	try {
 		installPackageInto(userFolder, PROJECT_ROOT, checkBuiltPackage(PROJECT_ROOT));
-		const credentialFile = join(userFolder, 'credentials.json');
-		writeFileSync(
-			credentialFile,
-			JSON.stringify([
-				{
-					id: 'scApi1',
-					name: 'SC API',
-					type: 'sustainabilityComplianceApi',
-					data: { apiKey: 'sim-all-families', baseUrl: sim.url },
-				},
-				{
-					id: 'openAi1',
-					name: 'OpenAI',
-					type: 'openAiApi',
-					data: { apiKey: 'sk-stand-in', url: model.url, header: false },
-				},
-			]),
-		);
-		const workflowFile = join(userFolder, 'workflows.json');
 		const imported = workflow();
 		const TOOLS = toolNodes(imported.nodes);
 		assert.ok(TOOLS.length >= 2, `${AGENT_EXAMPLE}: ${TOOLS.length} tool nodes`);
-		writeFileSync(workflowFile, JSON.stringify([imported]));
 		const env = {
 			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 			N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -341,16 +314,19 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			// n8n execute prints the execution JSON through its logger
 			N8N_LOG_LEVEL: 'info',
 		};
-		for (const args of [
-			['import:credentials', `--input=${credentialFile}`],
-			['import:workflow', `--input=${workflowFile}`],
-		]) {
-			const result = await runN8n(version, args, userFolder, 120_000, env);
-			if (result.code !== 0)
-				throw new Error(
-					`n8n ${args[0]} exited ${result.code}:\n${lastLines(result.stdout + result.stderr, 10)}`,
-				);
-		}
+		await importIntoN8n(version, userFolder, {
+			credentials: [
+				simulatorCredential(sim.url),
+				{
+					id: 'openAi1',
+					name: 'OpenAI',
+					type: 'openAiApi',
+					data: { apiKey: 'sk-stand-in', url: model.url, header: false },
+				},
+			],
+			workflows: [imported],
+			env,
+		});
 		const run = await runN8n(
 			version,
 			['execute', '--id=agentTools1', '--rawOutput'],
@@ -362,7 +338,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 		const failure = () =>
 			`n8n execute exited ${run.code}; model calls ${model.chats.length}; other model requests ${model.other.join(', ') || 'none'}\n${lastLines(run.stdout + run.stderr, 25)}`;
 
-		check('n8n sends the model our tools with readable schemas', () => {
+		await check('n8n sends the model our tools with readable schemas', () => {
 			assert.ok(model.chats.length > 0, `the model was never called\n${failure()}`);
 			const tools = model.chats[0].tools ?? [];
 			console.log('     tools as n8n sent them to the model:');
@@ -394,7 +370,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			return tools.map((tool) => tool.function.name).join(', ');
 		});
 
-		check('the tools reached the API simulator for US0378331005', () => {
+		await check('the tools reached the API simulator for US0378331005', () => {
 			const sfdr = sim.requests({ route: 'POST /instruments/sustainability-profile' });
 			const pai = sim.requests({ route: 'POST /instruments/sustainability-data' });
 			const routes = sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
@@ -416,35 +392,37 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			return routes.join('; ');
 		});
 
-		check('the model got the tool results and the agent answered with the simulator values', () => {
-			assert.equal(run.code, 0, failure());
-			assert.ok(model.chats.length >= 2, `the model was called ${model.chats.length} time(s)`);
-			for (const message of model.chats[1].messages ?? [])
-				if (message.role === 'tool')
-					console.log(
-						`     tool result the model got: ${contentText(message.content).slice(0, 400)}`,
-					);
-			const data = instrumentData(ISIN);
-			let answer: string;
-			try {
-				answer = agentOutput(run.stdout);
-			} catch (error) {
-				throw new Error(`${(error as Error).message}\n${failure()}`);
-			}
-			assert.ok(
-				answer.includes(`Article ${data.sfdr}`),
-				`classification ${data.sfdr} not in: ${answer}`,
-			);
-			const pai = data.pai.carbon_footprint;
-			assert.ok(
-				pai !== null && answer.includes(String(pai)),
-				`carbon footprint ${pai} not in: ${answer}`,
-			);
-			return `answer: ${answer}`;
-		});
+		await check(
+			'the model got the tool results and the agent answered with the simulator values',
+			() => {
+				assert.equal(run.code, 0, failure());
+				assert.ok(model.chats.length >= 2, `the model was called ${model.chats.length} time(s)`);
+				for (const message of model.chats[1].messages ?? [])
+					if (message.role === 'tool')
+						console.log(
+							`     tool result the model got: ${contentText(message.content).slice(0, 400)}`,
+						);
+				const data = instrumentData(ISIN);
+				let answer: string;
+				try {
+					answer = agentOutput(run.stdout);
+				} catch (error) {
+					throw new Error(`${(error as Error).message}\n${failure()}`);
+				}
+				assert.ok(
+					answer.includes(`Article ${data.sfdr}`),
+					`classification ${data.sfdr} not in: ${answer}`,
+				);
+				const pai = data.pai.carbon_footprint;
+				assert.ok(
+					pai !== null && answer.includes(String(pai)),
+					`carbon footprint ${pai} not in: ${answer}`,
+				);
+				return `answer: ${answer}`;
+			},
+		);
 	} catch (error) {
-		tally.failed++;
-		console.log(`FAIL set-up\n     ${(error as Error).message.split('\n').join('\n     ')}`);
+		fail('set-up', error);
 	} finally {
 		await model.close();
 		await sim.close();

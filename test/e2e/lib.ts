@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports,
 	@n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error,
-	@n8n/community-nodes/no-hardcoded-secrets
+	@n8n/community-nodes/no-hardcoded-secrets, no-console
 	-- e2e tooling runs in Node, outside n8n's sandbox, and is not a node; the owner password is for a throwaway local n8n */
 /**
  * Shared helpers of the real-n8n end-to-end scripts (real-n8n.ts, editor-screenshots.ts).
@@ -29,7 +29,15 @@
  * symlink, so that `require('n8n-workflow')` resolves to n8n's own copy, not the project's).
  */
 import { spawn } from 'child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync } from 'fs';
+import {
+	closeSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	writeFileSync,
+} from 'fs';
 import { createServer } from 'net';
 import { join, resolve } from 'path';
 
@@ -411,4 +419,62 @@ export async function restSession(base: string): Promise<RestCall> {
 		}
 		return { status: response.status, data, text };
 	};
+}
+
+/**
+ * Named checks for the small e2e scripts: each prints `ok   <what>  <detail>` or `FAIL <what>` with the reason,
+ * and counts in `tally`; `fail` counts a failure outside a check (e.g. the set-up).
+ */
+export function checkTally() {
+	const tally = { passed: 0, failed: 0 };
+	const fail = (what: string, error: unknown) => {
+		tally.failed++;
+		console.log(`FAIL ${what}\n     ${(error as Error).message.split('\n').join('\n     ')}`);
+	};
+	const check = async (what: string, body: () => unknown) => {
+		try {
+			const detail = await body();
+			tally.passed++;
+			console.log(`ok   ${what}${typeof detail === 'string' && detail ? `  ${detail}` : ''}`);
+		} catch (error) {
+			fail(what, error);
+		}
+	};
+	return { tally, check, fail };
+}
+
+/** The API credential the e2e scripts import: the simulator at `baseUrl`, key sim-all-families (id scApi1, "SC API"). */
+export function simulatorCredential(baseUrl: string) {
+	return {
+		id: 'scApi1',
+		name: 'SC API',
+		type: 'sustainabilityComplianceApi',
+		data: { apiKey: 'sim-all-families', baseUrl },
+	};
+}
+
+/**
+ * Writes `credentials` and `workflows` into the user folder and imports them with `n8n import:credentials` and
+ * `n8n import:workflow`, then runs the `then` commands (e.g. `publish:workflow --id=…`); throws on the first that fails.
+ */
+export async function importIntoN8n(
+	version: string,
+	userFolder: string,
+	input: { credentials: object[]; workflows: object[]; then?: string[][]; env?: NodeJS.ProcessEnv },
+): Promise<void> {
+	const credentialFile = join(userFolder, 'credentials.json');
+	const workflowFile = join(userFolder, 'workflows.json');
+	writeFileSync(credentialFile, JSON.stringify(input.credentials));
+	writeFileSync(workflowFile, JSON.stringify(input.workflows));
+	for (const args of [
+		['import:credentials', `--input=${credentialFile}`],
+		['import:workflow', `--input=${workflowFile}`],
+		...(input.then ?? []),
+	]) {
+		const result = await runN8n(version, args, userFolder, 120_000, input.env);
+		if (result.code !== 0)
+			throw new Error(
+				`n8n ${args[0]} exited ${result.code}:\n${lastLines(result.stdout + result.stderr, 10)}`,
+			);
+	}
 }

@@ -14,7 +14,7 @@
  * `n8n execute` (CLI) is covered by examples/06 in real-n8n.ts. Prints `[n8n X] N passed, M failed`.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -22,12 +22,13 @@ import { startSimulator } from '../simulator';
 import {
 	PROJECT_ROOT,
 	checkBuiltPackage,
+	checkTally,
+	importIntoN8n,
+	simulatorCredential,
 	ensureN8n,
 	installPackageInto,
-	lastLines,
 	n8nVersionsToRun,
 	restSession,
-	runN8n,
 	setupOwner,
 	sleep,
 	startN8nServer,
@@ -106,48 +107,18 @@ function workflows() {
 }
 
 async function leg(version: string): Promise<{ passed: number; failed: number }> {
-	const tally = { passed: 0, failed: 0 };
-	const check = async (what: string, body: () => Promise<string | void>) => {
-		try {
-			const detail = await body();
-			tally.passed++;
-			console.log(`ok   ${what}${detail ? `  ${detail}` : ''}`);
-		} catch (error) {
-			tally.failed++;
-			console.log(`FAIL ${what}\n     ${(error as Error).message.split('\n').join('\n     ')}`);
-		}
-	};
+	const { tally, check, fail } = checkTally();
 	await ensureN8n(version);
 	const sim = await startSimulator();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-static-data-'));
 	let server: Awaited<ReturnType<typeof startN8nServer>> | undefined;
 	try {
 		installPackageInto(userFolder, PROJECT_ROOT, checkBuiltPackage(PROJECT_ROOT));
-		const credentialFile = join(userFolder, 'credentials.json');
-		writeFileSync(
-			credentialFile,
-			JSON.stringify([
-				{
-					id: 'scApi1',
-					name: 'SC API',
-					type: 'sustainabilityComplianceApi',
-					data: { apiKey: 'sim-all-families', baseUrl: sim.url },
-				},
-			]),
-		);
-		const workflowFile = join(userFolder, 'workflows.json');
-		writeFileSync(workflowFile, JSON.stringify(workflows()));
-		for (const args of [
-			['import:credentials', `--input=${credentialFile}`],
-			['import:workflow', `--input=${workflowFile}`],
-			['publish:workflow', '--id=staticWebhook1'],
-		]) {
-			const result = await runN8n(version, args, userFolder, 120_000);
-			if (result.code !== 0)
-				throw new Error(
-					`n8n ${args[0]} exited ${result.code}:\n${lastLines(result.stdout + result.stderr, 10)}`,
-				);
-		}
+		await importIntoN8n(version, userFolder, {
+			credentials: [simulatorCredential(sim.url)],
+			workflows: workflows(),
+			then: [['publish:workflow', '--id=staticWebhook1']],
+		});
 		server = await startN8nServer(version, userFolder, 180_000);
 		await setupOwner(server.base);
 		const rest = await restSession(server.base);
@@ -238,8 +209,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			},
 		);
 	} catch (error) {
-		tally.failed++;
-		console.log(`FAIL set-up\n     ${(error as Error).message.split('\n').join('\n     ')}`);
+		fail('set-up', error);
 	} finally {
 		if (server) await server.stop();
 		await sim.close();
