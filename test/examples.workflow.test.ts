@@ -51,7 +51,6 @@ describe('example workflows', () => {
 	});
 
 	// The in-process harness has no AI nodes (and no model): 08 runs in a real n8n, test/e2e/agent-tools.ts.
-	it.skip('08: AI agent with the nodes as tools — runs in a real n8n only (npm run test:n8n:agent)', () => {});
 	it('08: the in-process harness skips the AI agent example and says why', () => {
 		const workflow = loadWorkflowFile(join(examplesDir, '08-compliance-assistant.json'));
 		expect(inProcessSkipReason(workflow as { nodes?: Array<{ type?: string }> })).toMatch(
