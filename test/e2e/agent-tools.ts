@@ -30,6 +30,7 @@ import { startSimulator } from '../simulator';
 import { instrumentData } from '../simulator/data';
 import {
 	PROJECT_ROOT,
+	versionArguments,
 	checkBuiltPackage,
 	checkTally,
 	importIntoN8n,
@@ -434,12 +435,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 }
 
 async function main(): Promise<number> {
-	const args = process.argv.slice(2);
-	const versions: string[] = [];
-	for (let i = 0; i < args.length; i++) {
-		if (args[i] === '--n8n-version') versions.push(args[++i] ?? '');
-		else throw new Error(`unknown argument ${args[i]}`);
-	}
+	const versions = versionArguments(process.argv.slice(2));
 	if (versions.length === 0) versions.push(supportedN8nVersions().newest);
 	let failed = 0;
 	for (const version of versions) failed += (await leg(version)).failed;

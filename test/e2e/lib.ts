@@ -478,3 +478,13 @@ export async function importIntoN8n(
 			);
 	}
 }
+
+/** The `--n8n-version X` arguments of the small e2e scripts (repeatable); any other argument is an error. */
+export function versionArguments(argv: string[]): string[] {
+	const versions: string[] = [];
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--n8n-version') versions.push(argv[++i] ?? '');
+		else throw new Error(`unknown argument ${argv[i]}`);
+	}
+	return versions;
+}

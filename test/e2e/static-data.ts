@@ -21,6 +21,7 @@ import { join } from 'path';
 import { startSimulator } from '../simulator';
 import {
 	PROJECT_ROOT,
+	versionArguments,
 	checkBuiltPackage,
 	checkTally,
 	importIntoN8n,
@@ -220,12 +221,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 }
 
 async function main(): Promise<number> {
-	const args = process.argv.slice(2);
-	const versions: string[] = [];
-	for (let i = 0; i < args.length; i++) {
-		if (args[i] === '--n8n-version') versions.push(args[++i] ?? '');
-		else throw new Error(`unknown argument ${args[i]}`);
-	}
+	const versions = versionArguments(process.argv.slice(2));
 	let failed = 0;
 	for (const version of n8nVersionsToRun(versions)) failed += (await leg(version)).failed;
 	return failed === 0 ? 0 : 1;
