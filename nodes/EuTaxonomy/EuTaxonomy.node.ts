@@ -6,6 +6,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
+import { holdingColumnsMethod } from '../shared/methods';
+import { ROUTES } from '../shared/routes';
 import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
 import { router } from './actions/router';
 
@@ -15,7 +18,8 @@ export class EuTaxonomy implements INodeType {
 		name: 'euTaxonomy',
 		icon: { light: 'file:euTaxonomy.svg', dark: 'file:euTaxonomy.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'EU Taxonomy eligibility and alignment (turnover, CapEx, OpEx) of a portfolio of holdings',
@@ -43,6 +47,10 @@ export class EuTaxonomy implements INodeType {
 			},
 			...getPortfolioAlignment.description,
 		],
+	};
+
+	methods = {
+		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.taxonomy) },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -6,7 +6,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { searchPortfolios } from '../shared/methods';
+import { searchPortfolios, holdingColumnsMethod } from '../shared/methods';
+import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
+import { ROUTES } from '../shared/routes';
 import * as createOrUpdateSnapshot from './actions/createOrUpdateSnapshot.operation';
 import * as deleteSnapshot from './actions/deleteSnapshot.operation';
 import * as getMany from './actions/getMany.operation';
@@ -19,7 +21,8 @@ export class PortfolioSnapshots implements INodeType {
 		name: 'portfolioSnapshots',
 		icon: { light: 'file:portfolioSnapshots.svg', dark: 'file:portfolioSnapshots.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"]}}',
 		description: 'Store portfolios as quarterly snapshots, list, rename and delete them',
 		defaults: { name: 'Portfolio Snapshots' },
@@ -71,6 +74,7 @@ export class PortfolioSnapshots implements INodeType {
 	};
 
 	methods = {
+		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.createSnapshot) },
 		listSearch: { searchPortfolios },
 	};
 

@@ -6,7 +6,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { getMethodologies, searchMethodologies } from '../shared/methods';
+import { getMethodologies, searchMethodologies, holdingColumnsMethod } from '../shared/methods';
+import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
+import { ROUTES } from '../shared/routes';
 import * as generatePdfReport from './actions/generatePdfReport.operation';
 import { router } from './actions/router';
 
@@ -16,7 +18,8 @@ export class SustainabilityReports implements INodeType {
 		name: 'sustainabilityReports',
 		icon: { light: 'file:sustainabilityReports.svg', dark: 'file:sustainabilityReports.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Generate PDF sustainability reports (ESG Overview, MiFID II) of a portfolio, ready to attach to an email',
@@ -46,6 +49,7 @@ export class SustainabilityReports implements INodeType {
 	};
 
 	methods = {
+		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.reports) },
 		loadOptions: { getMethodologies },
 		listSearch: { searchMethodologies },
 	};

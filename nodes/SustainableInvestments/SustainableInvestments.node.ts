@@ -6,7 +6,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { getMethodologies, searchMethodologies } from '../shared/methods';
+import { getMethodologies, searchMethodologies, holdingColumnsMethod } from '../shared/methods';
+import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
+import { ROUTES } from '../shared/routes';
 import * as classifyHoldings from './actions/classifyHoldings.operation';
 import * as getMethodologiesOperation from './actions/getMethodologies.operation';
 import { router } from './actions/router';
@@ -20,7 +22,8 @@ export class SustainableInvestments implements INodeType {
 			dark: 'file:sustainableInvestments.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Classify holdings as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology',
@@ -58,6 +61,9 @@ export class SustainableInvestments implements INodeType {
 	};
 
 	methods = {
+		resourceMapping: {
+			[HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.sustainableInvestments),
+		},
 		loadOptions: { getMethodologies },
 		listSearch: { searchMethodologies },
 	};

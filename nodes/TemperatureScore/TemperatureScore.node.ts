@@ -6,6 +6,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
+import { holdingColumnsMethod } from '../shared/methods';
+import { ROUTES } from '../shared/routes';
 import * as getPortfolioTemperature from './actions/getPortfolioTemperature.operation';
 import { router } from './actions/router';
 
@@ -15,7 +18,8 @@ export class TemperatureScore implements INodeType {
 		name: 'temperatureScore',
 		icon: { light: 'file:temperatureScore.svg', dark: 'file:temperatureScore.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Get the temperature score (implied warming, °C) of a portfolio and of each of its holdings',
@@ -43,6 +47,10 @@ export class TemperatureScore implements INodeType {
 			},
 			...getPortfolioTemperature.description,
 		],
+	};
+
+	methods = {
+		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.temperature) },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

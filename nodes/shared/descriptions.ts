@@ -5,6 +5,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
+import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from './holdingColumns';
 import { HOLDING_FIELDS } from './holdings';
 import type { HoldingKey } from './holdings';
 import { removesRows } from './routes';
@@ -108,14 +109,58 @@ const cashRowsProperty: INodeProperties = {
 	description: 'The API does not accept cash rows or rows without an ISIN for this operation',
 };
 
-/** Where holdings come from, how their columns are named, and (by the route's holdings rule) what to do with rows it cannot take. */
+const VERSION_1 = { '@version': [1] };
+const FROM_VERSION_2 = { '@version': [{ _cnd: { gte: 2 } }] };
+
+/** Version 2: n8n's column mapper (the fields come from the node's `getHoldingColumns` resourceMapping method). */
+const holdingColumnsProperty: INodeProperties = {
+	displayName: 'Holding Columns',
+	name: HOLDING_COLUMNS,
+	type: 'resourceMapper',
+	noDataExpression: true,
+	default: { mappingMode: 'autoMapInputData', value: null },
+	required: true,
+	description:
+		'Which input columns hold the holding data. Map Automatically finds columns such as ISIN, Name, Type, Currency, Weight % and Market Value (case and spaces ignored).',
+	typeOptions: {
+		resourceMapper: {
+			resourceMapperMethod: HOLDING_COLUMNS_METHOD,
+			mode: 'add',
+			fieldWords: { singular: 'holding field', plural: 'holding fields' },
+			addAllFields: true,
+			multiKeyMatch: false,
+			supportAutoMap: true,
+		},
+	},
+	displayOptions: { show: { ...FROM_VERSION_2, holdingsSource: ['items'] } },
+};
+
+/**
+ * Where holdings come from, how their columns are named, and (version 1: by the route's holdings rule) what to do
+ * with rows it cannot take; version 2 has those under Options (holdingsOptions), as the Instruments node has.
+ */
 export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
-	return [
-		holdingsSourceProperty,
-		holdingsJsonProperty,
+	const version1 = [
 		holdingFieldsProperty(route.holdings.fieldHints),
 		invalidIsinsProperty('Leave the row out and list it in the output'),
 		...(removesRows(route.holdings) ? [cashRowsProperty] : []),
+	].map((property) => ({ ...property, displayOptions: { show: VERSION_1 } }));
+	return [holdingsSourceProperty, holdingsJsonProperty, ...version1, holdingColumnsProperty];
+}
+
+/** The Options collection of the holdings operations: version 1 has Max Requests per Run only. */
+export function holdingsOptions(route: HoldingsRoute): INodeProperties[] {
+	return [
+		{ ...requestOptions, displayOptions: { show: VERSION_1 } },
+		{
+			...requestOptions,
+			options: [
+				...(removesRows(route.holdings) ? [cashRowsProperty] : []),
+				invalidIsinsProperty('Leave the row out and list it in the output'),
+				maxRequestsOption,
+			],
+			displayOptions: { show: FROM_VERSION_2 },
+		},
 	];
 }
 

@@ -48,7 +48,29 @@ export interface HoldingsReadOptions {
 	fieldNames?: Partial<Record<HoldingKey, string>>;
 	invalidIsin?: InvalidIsinPolicy;
 	cashRows?: CashRowPolicy;
+	/** How messages tell the user to point a field at a column; default: the Holding Fields collection (version 1). */
+	mappingWords?: FieldMappingWords;
 }
+
+/**
+ * How messages name the place where a holding field's column is chosen: the Holding Fields collection (version 1)
+ * or the column mapper (version 2), so that each fix names a setting the user can see.
+ */
+export interface FieldMappingWords {
+	/** Said in brackets when the field is missing, e.g. `looked for a field named "isin", "isincode"`. */
+	missingBecause(field: HoldingKey, resolver: FieldResolver): string;
+	/** What to do to map the field, e.g. `set "ISIN Field" under Holding Fields`. */
+	mapField(field: HoldingKey): string;
+	/** The start of a sentence asking to map the field, e.g. `Map the ISIN Field`. */
+	mapThe(field: HoldingKey): string;
+}
+
+/** The words of the Holding Fields collection (version 1): the messages of today, unchanged. */
+export const HOLDING_FIELDS_WORDS: FieldMappingWords = {
+	missingBecause: (field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`,
+	mapField: (field) => `set "${HOLDING_FIELDS[field].parameter}" under Holding Fields`,
+	mapThe: (field) => `Map the ${HOLDING_FIELDS[field].parameter}`,
+};
 
 /** One row of holdings input: an input item's JSON, or an entry of the JSON array parameter. */
 export interface HoldingRow {
@@ -65,6 +87,8 @@ interface FieldSpec {
 	parameter: string;
 	/** The usual header shown as an example (and placeholder) under Holding Fields. */
 	header: string;
+	/** Its field in the column mapper (version 2). */
+	title: string;
 	/** Headers found without mapping, compared ignoring case, spaces and punctuation. */
 	aliases: string[];
 }
@@ -75,12 +99,14 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 		label: 'ISIN',
 		parameter: 'ISIN Field',
 		header: 'ISIN',
+		title: 'ISIN',
 		aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'],
 	},
 	name: {
 		label: 'name',
 		parameter: 'Name Field',
 		header: 'Name',
+		title: 'Name',
 		aliases: [
 			'name',
 			'instrumentname',
@@ -96,6 +122,7 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 		label: 'instrument type',
 		parameter: 'Instrument Type Field',
 		header: 'Type',
+		title: 'Instrument Type',
 		aliases: [
 			'instrumenttype',
 			'type',
@@ -109,12 +136,14 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 		label: 'currency',
 		parameter: 'Currency Field',
 		header: 'Currency',
+		title: 'Currency',
 		aliases: ['currency', 'ccy', 'currencycode', 'curr'],
 	},
 	weight: {
 		label: 'weight',
 		parameter: 'Weight Field',
 		header: 'Weight',
+		title: 'Weight',
 		aliases: [
 			'weight',
 			'weightpercent',
@@ -129,6 +158,7 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 		label: 'market value',
 		parameter: 'Market Value Field',
 		header: 'Market Value',
+		title: 'Market Value',
 		aliases: ['marketvalue', 'mv', 'marketval', 'value', 'positionvalue', 'amount'],
 	},
 };
@@ -252,7 +282,12 @@ export function readHoldings(
 	rows: HoldingRow[],
 	options: HoldingsReadOptions,
 ): { holdings: SourcedHolding[]; removed: RemovedRow[] } {
-	const { route, invalidIsin = 'fail', cashRows = 'remove' } = options;
+	const {
+		route,
+		invalidIsin = 'fail',
+		cashRows = 'remove',
+		mappingWords: words = HOLDING_FIELDS_WORDS,
+	} = options;
 	const resolver = new FieldResolver(options.fieldNames);
 	const rule = route.holdings;
 	const holdings: SourcedHolding[] = [];
@@ -272,8 +307,8 @@ export function readHoldings(
 			keys[field] === undefined ? undefined : row.json[keys[field]!];
 		const missing = (field: HoldingKey) =>
 			fail(
-				`the ${HOLDING_FIELDS[field].label} is missing (looked for a field named ${resolver.lookedFor(field)})`,
-				`Fill in the ${HOLDING_FIELDS[field].label} for this row, or set "${HOLDING_FIELDS[field].parameter}" under Holding Fields to the column that holds it.`,
+				`the ${HOLDING_FIELDS[field].label} is missing (${words.missingBecause(field, resolver)})`,
+				`Fill in the ${HOLDING_FIELDS[field].label} for this row, or ${words.mapField(field)} to the column that holds it.`,
 			);
 
 		/** A text field: trimmed text, undefined when blank; an object or a list there is refused. */
@@ -284,7 +319,7 @@ export function readHoldings(
 			if (written === undefined) {
 				throw fail(
 					`the ${HOLDING_FIELDS[field].label} must be text, got ${kindOf(value)}: ${showValue(value)}`,
-					`Map the ${HOLDING_FIELDS[field].parameter} to a column of text values.`,
+					`${words.mapThe(field)} to a column of text values.`,
 				);
 			}
 			return written.trim() || undefined;
@@ -301,7 +336,7 @@ export function readHoldings(
 		) {
 			throw fail(
 				`the ISIN must be text, got ${typeof rawIsin}`,
-				'Map the ISIN Field to a column of text values.',
+				`${words.mapThe('isin')} to a column of text values.`,
 			);
 		}
 		const unsendable = isin === null ? undefined : unsendableIsin(rawIsin, isin);
@@ -309,7 +344,7 @@ export function readHoldings(
 			if (invalidIsin !== 'skip') {
 				throw fail(
 					`invalid ISIN: ${unsendable}`,
-					'Map the ISIN Field to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.',
+					`${words.mapThe('isin')} to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.`,
 				);
 			}
 			removed.push({

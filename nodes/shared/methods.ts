@@ -3,10 +3,16 @@ import type {
 	ILoadOptionsFunctions,
 	INodeListSearchResult,
 	INodePropertyOptions,
+	ResourceMapperField,
+	ResourceMapperFields,
 } from 'n8n-workflow';
 
+import { INSTRUMENT_TYPES } from './constants';
+import { HOLDING_FIELDS } from './holdings';
+import type { HoldingKey } from './holdings';
 import { parseMethodologies } from './methodologies';
 import { ROUTES } from './routes';
+import type { HoldingsRoute } from './routes';
 import { apiRequest } from './transport';
 
 export interface PortfolioListing {
@@ -79,4 +85,48 @@ export async function searchPortfolios(
 			value: fund.identifier,
 		}));
 	return { results };
+}
+
+/** How the column mapper types each holding field: the input it offers under "Map Each Column Manually". */
+const HOLDING_FIELD_TYPES: Record<HoldingKey, ResourceMapperField['type']> = {
+	isin: 'string',
+	name: 'string',
+	instrument_type: 'options',
+	currency: 'string',
+	weight: 'number',
+	market_value: 'number',
+};
+
+const INSTRUMENT_TYPE_OPTIONS: INodePropertyOptions[] = INSTRUMENT_TYPES.map((value) => ({
+	name:
+		value === 'etf'
+			? 'ETF'
+			: value.replace(
+					/(^|-)([a-z])/g,
+					(_, dash: string, letter: string) => `${dash ? ' ' : ''}${letter.toUpperCase()}`,
+				),
+	value,
+}));
+
+/** The six holding fields of the column mapper, required exactly where the route's holdings rule requires them. */
+export function holdingMapperFields(route: HoldingsRoute): ResourceMapperField[] {
+	return (Object.keys(HOLDING_FIELDS) as HoldingKey[]).map((field) => ({
+		id: field,
+		displayName: HOLDING_FIELDS[field].title,
+		required: route.holdings.required.includes(field),
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+		type: HOLDING_FIELD_TYPES[field],
+		...(field === 'instrument_type' ? { options: INSTRUMENT_TYPE_OPTIONS } : {}),
+	}));
+}
+
+/** The resourceMapping method of a holdings node (`getHoldingColumns`): the holding fields of its route. */
+export function holdingColumnsMethod(route: HoldingsRoute) {
+	return async function getHoldingColumns(
+		this: ILoadOptionsFunctions,
+	): Promise<ResourceMapperFields> {
+		return { fields: holdingMapperFields(route) };
+	};
 }

@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeParameterResourceLocator,
 	INodeExecutionData,
@@ -7,7 +8,13 @@ import type {
 import { describeDateProblem, readSnapshotDate } from './dates';
 import type { SnapshotDate } from './dates';
 import { inputError } from './errors';
-import { holdingRowsFromItems, holdingRowsFromJson, readHoldings } from './holdings';
+import { AUTO_MAPPING_WORDS, readManuallyMappedRows, readMappingMode } from './holdingColumns';
+import {
+	HOLDING_FIELDS,
+	holdingRowsFromItems,
+	holdingRowsFromJson,
+	readHoldings,
+} from './holdings';
 import type {
 	CashRowPolicy,
 	HoldingKey,
@@ -35,21 +42,53 @@ export function readHoldingsParameters(
 ): HoldingsInput {
 	const first = itemIndices[0] ?? 0;
 	const source = this.getNodeParameter('holdingsSource', first, 'items') as string;
-	const rows =
-		source === 'json'
-			? holdingRowsFromJson(this.getNode(), this.getNodeParameter('holdingsJson', first), first)
-			: holdingRowsFromItems(items, itemIndices);
-	return readHoldings(this.getNode(), rows, {
+	const jsonRows = () =>
+		holdingRowsFromJson(this.getNode(), this.getNodeParameter('holdingsJson', first), first);
+	if (this.getNode().typeVersion < 2) {
+		return readHoldings(
+			this.getNode(),
+			source === 'json' ? jsonRows() : holdingRowsFromItems(items, itemIndices),
+			{
+				route,
+				fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<
+					Record<HoldingKey, string>
+				>,
+				invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
+				cashRows: removesRows(route.holdings)
+					? (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy)
+					: undefined,
+			},
+		);
+	}
+
+	// Version 2: the column mapper (for input items), and the row policies under Options.
+	const options = this.getNodeParameter('options', first, {}) as IDataObject;
+	const policies = {
 		route,
-		fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<
-			Record<HoldingKey, string>
-		>,
-		invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
+		invalidIsin: (options.invalidIsins as InvalidIsinPolicy | undefined) ?? 'fail',
 		cashRows: removesRows(route.holdings)
-			? (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy)
+			? ((options.cashRows as CashRowPolicy | undefined) ?? 'remove')
 			: undefined,
+	};
+	if (source === 'json') return readHoldings(this.getNode(), jsonRows(), policies);
+	if (readMappingMode.call(this, first) === 'defineBelow') {
+		const { rows, words } = readManuallyMappedRows.call(this, items, itemIndices);
+		return readHoldings(this.getNode(), rows, {
+			...policies,
+			fieldNames: MAPPED_FIELD_NAMES,
+			mappingWords: words,
+		});
+	}
+	return readHoldings(this.getNode(), holdingRowsFromItems(items, itemIndices), {
+		...policies,
+		mappingWords: AUTO_MAPPING_WORDS,
 	});
 }
+
+/** Rows read through the column mapper carry the API's field names. */
+const MAPPED_FIELD_NAMES = Object.fromEntries(
+	Object.keys(HOLDING_FIELDS).map((key) => [key, key]),
+) as Record<HoldingKey, string>;
 
 /**
  * A text parameter at an item, trimmed ('' when empty). An expression giving an object or a list is refused,

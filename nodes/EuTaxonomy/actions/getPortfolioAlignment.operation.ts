@@ -7,7 +7,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/descriptions';
 import { holdingsBody, removedSummary } from '../../shared/holdings';
 import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
 import type { ItemGroup } from '../../shared/grouping';
@@ -46,7 +46,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'summary',
 	},
-	requestOptions,
+	...holdingsOptions(ROUTES.taxonomy),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);

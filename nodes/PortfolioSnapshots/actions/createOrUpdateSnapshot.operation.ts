@@ -8,7 +8,7 @@ import type {
 
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/descriptions';
 import { holdingsBody, removedSummary } from '../../shared/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
@@ -75,7 +75,7 @@ const properties: INodeProperties[] = [
 	},
 	...holdingsProperties(ROUTES.createSnapshot),
 	groupByProperty('portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),
-	requestOptions,
+	...holdingsOptions(ROUTES.createSnapshot),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);

@@ -19,7 +19,7 @@ import {
 	groupByProperty,
 	holdingsProperties,
 	methodologyProperty,
-	requestOptions,
+	holdingsOptions,
 } from '../../shared/descriptions';
 import { holdingsBody, removedSummary } from '../../shared/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
@@ -148,7 +148,7 @@ const properties: INodeProperties[] = [
 			'For example, give this name to the Attachments option of a Send Email or Gmail node',
 		displayOptions: { show: { downloadPdf: [true] } },
 	},
-	requestOptions,
+	...holdingsOptions(ROUTES.reports),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);

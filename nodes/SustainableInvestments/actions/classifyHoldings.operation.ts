@@ -10,7 +10,7 @@ import {
 	groupByProperty,
 	holdingsProperties,
 	methodologyProperty,
-	requestOptions,
+	holdingsOptions,
 } from '../../shared/descriptions';
 import { holdingsBody } from '../../shared/holdings';
 import { portfolioGroups } from '../../shared/grouping';
@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 	),
 	...holdingsProperties(ROUTES.sustainableInvestments),
 	groupByProperty('portfolios'),
-	requestOptions,
+	...holdingsOptions(ROUTES.sustainableInvestments),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MONTHLY_QUOTA } from '../../shared/constants';
-import { groupByProperty, holdingsProperties, requestOptions } from '../../shared/descriptions';
+import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/descriptions';
 import { holdingsBody, removedSummary } from '../../shared/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { portfolioGroups } from '../../shared/grouping';
@@ -87,7 +87,7 @@ const properties: INodeProperties[] = [
 			'How long to keep asking before stopping with an error. The calculation goes on at the API, so a later run may find the scores ready.',
 		displayOptions: { show: { waitForCalculation: [true] } },
 	},
-	requestOptions,
+	...holdingsOptions(ROUTES.temperature),
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);

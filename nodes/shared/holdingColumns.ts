@@ -1,0 +1,121 @@
+/**
+ * Version 2 of the holdings nodes: the Holding Columns parameter (n8n's column mapper, `resourceMapper`). "Map
+ * Automatically" finds the columns as version 1 does without Holding Fields (the usual headers); "Map Each Column
+ * Manually" takes one value per field and item, which readHoldings then checks and converts as any other row.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { HOLDING_FIELDS } from './holdings';
+import type { FieldMappingWords, HoldingKey, HoldingRow } from './holdings';
+import { showValue } from './values';
+
+export const HOLDING_COLUMNS = 'holdingColumns';
+/** The resourceMapping method of every holdings node (in each node's `methods.resourceMapping`). */
+export const HOLDING_COLUMNS_METHOD = 'getHoldingColumns';
+
+export type MappingMode = 'autoMapInputData' | 'defineBelow';
+
+const HOLDING_KEYS = Object.keys(HOLDING_FIELDS) as HoldingKey[];
+const where = 'under Holding Columns';
+
+/** Map Automatically: what was looked for, and the way to name the column when it is not found. */
+export const AUTO_MAPPING_WORDS: FieldMappingWords = {
+	missingBecause: (field, resolver) => `looked for a column named ${resolver.lookedFor(field)}`,
+	mapField: (field) =>
+		`switch Holding Columns to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
+	mapThe: (field) =>
+		`Switch Holding Columns to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
+};
+
+/** Map Each Column Manually: the messages say what the field is mapped to. */
+function manualMappingWords(raw: Partial<Record<HoldingKey, unknown>>): FieldMappingWords {
+	return {
+		missingBecause: (field) => {
+			const mapped = raw[field];
+			const title = HOLDING_FIELDS[field].title;
+			return mapped === undefined || mapped === null || mapped === ''
+				? `${title} is not mapped ${where}`
+				: `${title} is mapped to ${showValue(isExpression(mapped) ? (mapped as string).slice(1) : mapped, 80)}, which is empty for this item`;
+		},
+		mapField: (field) => `map ${HOLDING_FIELDS[field].title} ${where}`,
+		mapThe: (field) => `Map ${HOLDING_FIELDS[field].title} ${where}`,
+	};
+}
+
+const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+
+/**
+ * The input field a mapping reads when it is a plain reference to one, as the editor writes it when a column is
+ * dragged in: `{{ $json.ISIN }}`, `{{ $json["Market Value"] }}`, `{{ $json['x'] }}`. Anything else (a
+ * computation, another node's data, a path) gives undefined and is evaluated by n8n for each item.
+ */
+export function plainFieldReference(raw: unknown): string | undefined {
+	if (typeof raw !== 'string') return undefined;
+	const match =
+		/^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\])\s*\}\}$/.exec(
+			raw,
+		);
+	if (!match) return undefined;
+	return match[1] ?? match[2] ?? match[3];
+}
+
+/** A mapped value that is an expression (n8n evaluates it per item), as opposed to a fixed value. */
+const isExpression = (raw: unknown) => typeof raw === 'string' && raw.startsWith('=');
+
+export interface MappedRows {
+	rows: HoldingRow[];
+	words: FieldMappingWords;
+}
+
+/**
+ * Map Each Column Manually: one row per item with the API's field names. Plain field references are read from
+ * the item's JSON (evaluating an expression per item and field is what made 10,000 holdings slow); other
+ * expressions are evaluated by n8n, without its type check (`skipValidation`): readHoldings checks and converts
+ * every value itself ("12.5%", "1,234.50", "Mutual Fund") with messages naming the item and the field.
+ */
+export function readManuallyMappedRows(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndices: number[],
+): MappedRows {
+	const first = itemIndices[0] ?? 0;
+	const raw = (this.getNodeParameter(`${HOLDING_COLUMNS}.value`, first, null, {
+		rawExpressions: true,
+	}) ?? {}) as Partial<Record<HoldingKey, unknown>>;
+
+	const fixed: IDataObject = {};
+	const referenced: Array<[HoldingKey, string]> = [];
+	const evaluated: HoldingKey[] = [];
+	for (const field of HOLDING_KEYS) {
+		if (!hasOwn(raw, field)) continue;
+		const reference = plainFieldReference(raw[field]);
+		if (reference !== undefined) referenced.push([field, reference]);
+		else if (isExpression(raw[field])) evaluated.push(field);
+		else fixed[field] = raw[field] as IDataObject[string];
+	}
+
+	const rows = itemIndices.map((itemIndex): HoldingRow => {
+		const json: IDataObject = { ...fixed };
+		const source = items[itemIndex]?.json ?? {};
+		for (const [field, key] of referenced) {
+			json[field] = hasOwn(source, key) ? source[key] : undefined;
+		}
+		for (const field of evaluated) {
+			json[field] = this.getNodeParameter(`${HOLDING_COLUMNS}.value.${field}`, itemIndex, null, {
+				skipValidation: true,
+			}) as IDataObject[string];
+		}
+		return { json, itemIndex };
+	});
+	return { rows, words: manualMappingWords(raw) };
+}
+
+/** The mapping mode of the Holding Columns parameter (read at the group's first item). */
+export function readMappingMode(this: IExecuteFunctions, itemIndex: number): MappingMode {
+	const mode = this.getNodeParameter(
+		`${HOLDING_COLUMNS}.mappingMode`,
+		itemIndex,
+		'autoMapInputData',
+	) as string;
+	return mode === 'defineBelow' ? 'defineBelow' : 'autoMapInputData';
+}

@@ -1,0 +1,375 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeType } from 'n8n-workflow';
+
+import { EuTaxonomy } from '../nodes/EuTaxonomy/EuTaxonomy.node';
+import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
+import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
+import { SustainableInvestments } from '../nodes/SustainableInvestments/SustainableInvestments.node';
+import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
+import { INSTRUMENT_TYPES } from '../nodes/shared/constants';
+import { HOLDING_COLUMNS_METHOD, plainFieldReference } from '../nodes/shared/holdingColumns';
+import { holdingMapperFields } from '../nodes/shared/methods';
+import { ROUTES } from '../nodes/shared/routes';
+import type { HoldingsRoute } from '../nodes/shared/routes';
+import SAMPLE from '../examples/holdings.sample.json';
+import { useSimulator } from './helpers/simulator';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import type { NodeSpec } from './helpers/workflows';
+import { runWorkflow } from './workflow/runner';
+import type { RouteKey } from './simulator';
+
+const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
+
+interface HoldingsNodeCase {
+	label: string;
+	type: string;
+	/** The simulator's name of the route the holdings go to. */
+	route: RouteKey;
+	holdingsRoute: HoldingsRoute;
+	parameters: IDataObject;
+	nodeType: INodeType;
+}
+
+const HOLDINGS_NODES: HoldingsNodeCase[] = [
+	{
+		label: 'Sustainable Investments',
+		type: 'sustainableInvestments',
+		route: 'POST /sustainable-investments/insights',
+		holdingsRoute: ROUTES.sustainableInvestments,
+		parameters: {
+			operation: 'classifyHoldings',
+			methodology: { __rl: true, mode: 'list', value: 1 },
+		},
+		nodeType: new SustainableInvestments(),
+	},
+	{
+		label: 'EU Taxonomy',
+		type: 'euTaxonomy',
+		route: 'POST /taxonomy/insights',
+		holdingsRoute: ROUTES.taxonomy,
+		parameters: { operation: 'getPortfolioAlignment' },
+		nodeType: new EuTaxonomy(),
+	},
+	{
+		label: 'Temperature Score',
+		type: 'temperatureScore',
+		route: 'POST /temperature-score/insights',
+		holdingsRoute: ROUTES.temperature,
+		parameters: { operation: 'getPortfolioTemperature' },
+		nodeType: new TemperatureScore(),
+	},
+	{
+		label: 'Sustainability Reports',
+		type: 'sustainabilityReports',
+		route: 'POST /reports',
+		holdingsRoute: ROUTES.reports,
+		parameters: {
+			operation: 'generatePdfReport',
+			reportName: 'Sample Fund',
+			reportId: 'sample-fund',
+			downloadPdf: false,
+		},
+		nodeType: new SustainabilityReports(),
+	},
+	{
+		label: 'Portfolio Snapshots',
+		type: 'portfolioSnapshots',
+		route: 'POST /portfolios',
+		holdingsRoute: ROUTES.createSnapshot,
+		parameters: {
+			operation: 'createOrUpdateSnapshot',
+			portfolioId: 'sample-fund',
+			portfolioName: 'Sample Fund',
+			snapshotDate: '2024-03-31',
+			currency: 'EUR',
+		},
+		nodeType: new PortfolioSnapshots(),
+	},
+];
+
+const byLabel = (label: string) => HOLDINGS_NODES.find((node) => node.label === label)!;
+
+/** A Holding Columns value as the editor saves it for "Map Each Column Manually". */
+function manualMapping(holdingsRoute: HoldingsRoute, value: IDataObject): IDataObject {
+	return {
+		mappingMode: 'defineBelow',
+		value,
+		matchingColumns: [],
+		schema: holdingMapperFields(holdingsRoute),
+		attemptToConvertTypes: false,
+		convertFieldsToString: false,
+	};
+}
+
+async function run(
+	rows: IDataObject[],
+	node: HoldingsNodeCase,
+	typeVersion: number,
+	parameters: IDataObject = {},
+) {
+	const spec: NodeSpec = {
+		type: node.type,
+		typeVersion,
+		parameters: { ...node.parameters, ...parameters },
+	};
+	const result = await runWorkflow(chainWorkflow(rows, spec), {
+		credentials: credentialsFor(sim.url),
+	});
+	// What differs between two runs of the same request: the report's identifiers and link.
+	const out = result.items('Node').map(({ json }) => {
+		const { identifier: _identifier, location_url: _link, request_id: _request, ...rest } = json;
+		return rest;
+	});
+	return { ...result, out };
+}
+
+const bodies = (route: RouteKey) => sim.requests({ route }).map((request) => request.body);
+
+describe('Holding Columns (version 2): Map Automatically', () => {
+	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
+		'%s: the sample holdings give the same request and output as version 1',
+		async (_label, node) => {
+			const v1 = await run(SAMPLE, node, 1);
+			expect(v1.error).toBeUndefined();
+			const v1Bodies = bodies(node.route);
+			expect(v1Bodies.length).toBeGreaterThan(0);
+			sim.reset();
+			const v2 = await run(SAMPLE, node, 2);
+			expect(v2.error).toBeUndefined();
+			expect(bodies(node.route)).toEqual(v1Bodies);
+			expect(v2.out).toEqual(v1.out);
+		},
+	);
+
+	it('a column no usual header matches is reported with the way to map it', async () => {
+		const node = byLabel('EU Taxonomy');
+		const { error } = await run(
+			[{ ISIN: 'US0378331005', Name: 'Apple', Type: 'Stock', 'Position (EUR)': 100 }],
+			node,
+			2,
+		);
+		expect(error?.message).toContain('Item 0: the market value is missing (looked for a column');
+		expect((error as { description?: string }).description).toContain(
+			'switch Holding Columns to "Map Each Column Manually" and map Market Value',
+		);
+		expect(bodies(node.route)).toHaveLength(0);
+	});
+});
+
+/** Columns no usual header matches: only a manual mapping finds them. */
+const RENAMED_ROWS: IDataObject[] = [
+	{
+		'Security ISIN Code': 'US0378331005',
+		'Holding Title': 'Apple Inc.',
+		Kind: 'Stock',
+		Ccy: 'usd',
+		'Share (%)': '12.5%',
+		'Market Value (EUR)': '1,234.50',
+		mv: 1.2345,
+	},
+	{
+		'Security ISIN Code': 'IE00B4L5Y983',
+		'Holding Title': 'iShares Core MSCI World',
+		Kind: 'Mutual Fund',
+		Ccy: 'EUR',
+		'Share (%)': 87.5,
+		'Market Value (EUR)': 8640,
+		mv: 8.64,
+	},
+];
+
+const DRAGGED = {
+	isin: '={{ $json["Security ISIN Code"] }}',
+	name: "={{ $json['Holding Title'] }}",
+	instrument_type: '={{ $json.Kind }}',
+	currency: '={{ $json.Ccy }}',
+	weight: '={{ $json["Share (%)"] }}',
+	market_value: '={{ $json["Market Value (EUR)"] }}',
+};
+
+const EXPECTED_HOLDINGS = [
+	{
+		isin: 'US0378331005',
+		name: 'Apple Inc.',
+		instrument_type: 'stock',
+		currency: 'USD',
+		weight: 12.5,
+		market_value: 1234.5,
+	},
+	{
+		isin: 'IE00B4L5Y983',
+		name: 'iShares Core MSCI World',
+		instrument_type: 'mutual-fund',
+		currency: 'EUR',
+		weight: 87.5,
+		market_value: 8640,
+	},
+];
+
+describe('Holding Columns (version 2): Map Each Column Manually', () => {
+	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
+		'%s: dragged columns with other names send the holdings, "12.5%%" and "Mutual Fund" included',
+		async (_label, node) => {
+			await run(RENAMED_ROWS, node, 2);
+			const automatic = bodies(node.route) as Array<{ holdings: IDataObject[] }>;
+			expect(automatic.map((body) => body.holdings)).not.toContainEqual(EXPECTED_HOLDINGS);
+			sim.reset();
+
+			const { error } = await run(RENAMED_ROWS, node, 2, {
+				holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+			});
+			expect(error).toBeUndefined();
+			const [body] = bodies(node.route) as Array<{ holdings: IDataObject[] }>;
+			expect(body.holdings).toEqual(EXPECTED_HOLDINGS);
+		},
+	);
+
+	it('a computed expression is evaluated for each item', async () => {
+		const node = byLabel('Sustainability Reports');
+		const { error } = await run(RENAMED_ROWS, node, 2, {
+			holdingColumns: manualMapping(node.holdingsRoute, {
+				...DRAGGED,
+				market_value: '={{ $json.mv * 1000 }}',
+				currency: 'EUR',
+			}),
+		});
+		expect(error).toBeUndefined();
+		const [body] = bodies(node.route) as Array<{ holdings: IDataObject[] }>;
+		expect(body.holdings.map((holding) => holding.market_value)).toEqual([1234.5, 8640]);
+		expect(body.holdings.map((holding) => holding.currency)).toEqual(['EUR', 'EUR']);
+	});
+
+	it('plain column references (read from the item) and evaluated expressions give the same requests and output', async () => {
+		for (const node of HOLDINGS_NODES) {
+			sim.reset();
+			const direct = await run(RENAMED_ROWS, node, 2, {
+				holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+			});
+			const directBodies = bodies(node.route);
+			sim.reset();
+			// The same columns behind brackets: no longer a plain reference, so n8n evaluates each one.
+			const evaluated = await run(RENAMED_ROWS, node, 2, {
+				holdingColumns: manualMapping(
+					node.holdingsRoute,
+					Object.fromEntries(
+						Object.entries(DRAGGED).map(([field, raw]) => [field, `={{ (${raw.slice(4, -3)}) }}`]),
+					),
+				),
+			});
+			expect(evaluated.error).toBeUndefined();
+			expect(directBodies.length).toBeGreaterThan(0);
+			expect(bodies(node.route)).toEqual(directBodies);
+			expect(evaluated.out).toEqual(direct.out);
+		}
+	});
+
+	it('a required field mapped to an empty column stops before any request, naming the item and the field', async () => {
+		const node = byLabel('EU Taxonomy');
+		const rows = [RENAMED_ROWS[0], { ...RENAMED_ROWS[1], 'Market Value (EUR)': '' }];
+		const { error } = await run(rows, node, 2, {
+			holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+		});
+		expect(error?.message).toBe(
+			'Item 1: the market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
+		);
+		expect((error as { description?: string }).description).toBe(
+			'Fill in the market value for this row, or map Market Value under Holding Columns to the column that holds it. Nothing was sent.',
+		);
+		expect(sim.requests()).toHaveLength(0);
+	});
+
+	it('a required field left unmapped is refused by n8n before the node runs', async () => {
+		const node = byLabel('Sustainable Investments');
+		const { name: _name, ...withoutName } = DRAGGED;
+		await expect(
+			run(RENAMED_ROWS, node, 2, {
+				holdingColumns: manualMapping(node.holdingsRoute, withoutName),
+			}),
+		).rejects.toThrow('Holding field "name" is required');
+		expect(sim.requests()).toHaveLength(0);
+	});
+
+	it('a weight that is not a number is refused with the message of today, naming where to map it', async () => {
+		const node = byLabel('Sustainability Reports');
+		const rows = [RENAMED_ROWS[0], { ...RENAMED_ROWS[1], 'Share (%)': 'n/a' }];
+		const { error } = await run(rows, node, 2, {
+			holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+		});
+		expect(error?.message).toBe('Item 1: weight "n/a" is not a number');
+		expect(sim.requests()).toHaveLength(0);
+	});
+});
+
+describe('Holding Columns (version 2): Options', () => {
+	it('Invalid ISINs and Cash and Rows Without ISIN are read under Options', async () => {
+		const node = byLabel('EU Taxonomy');
+		const rows = [
+			{ ISIN: 'US0378331005', Name: 'Apple', Type: 'Stock', 'Market Value': 100 },
+			{ ISIN: 'US0378331006', Name: 'Typo', Type: 'Stock', 'Market Value': 5 },
+			{ ISIN: '', Name: 'Private loan', Type: 'other', 'Market Value': 5 },
+		];
+		const refused = await run(rows, node, 2, {
+			options: { cashRows: 'error', invalidIsins: 'skip' },
+		});
+		expect(refused.error?.message).toBe(
+			'Item 2: this row has no ISIN and cannot be sent to this route',
+		);
+		sim.reset();
+		const { error, out } = await run(rows, node, 2, { options: { invalidIsins: 'skip' } });
+		expect(error).toBeUndefined();
+		expect(out[0].removed_rows).toEqual([
+			expect.objectContaining({ item: 1, reason: expect.stringContaining('invalid ISIN') }),
+			expect.objectContaining({ item: 2, reason: 'no ISIN' }),
+		]);
+	});
+});
+
+describe('Holding Columns: the resourceMapping method', () => {
+	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
+		'%s: six typed fields, required where its route requires them',
+		async (_label, node) => {
+			const method = node.nodeType.methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
+			expect(method).toBeDefined();
+			const { fields } = await method!.call({} as ILoadOptionsFunctions);
+			expect(fields.map((field) => [field.id, field.type, field.required])).toEqual(
+				(
+					[
+						['isin', 'string'],
+						['name', 'string'],
+						['instrument_type', 'options'],
+						['currency', 'string'],
+						['weight', 'number'],
+						['market_value', 'number'],
+					] as const
+				).map(([id, type]) => [
+					id,
+					type,
+					(node.holdingsRoute.holdings.required as string[]).includes(id),
+				]),
+			);
+			expect(fields.every((field) => field.display && !field.defaultMatch)).toBe(true);
+			expect(fields[2].options?.map((option) => option.value)).toEqual([...INSTRUMENT_TYPES]);
+			expect(fields[2].options?.find((option) => option.value === 'mutual-fund')?.name).toBe(
+				'Mutual Fund',
+			);
+		},
+	);
+
+	it('takes what the editor writes for a dragged column as a plain reference, and nothing else', () => {
+		expect(plainFieldReference('={{ $json.ISIN }}')).toBe('ISIN');
+		expect(plainFieldReference('={{ $json["Market Value (EUR)"] }}')).toBe('Market Value (EUR)');
+		expect(plainFieldReference("={{$json['Weight %']}}")).toBe('Weight %');
+		for (const other of [
+			'{{ $json.ISIN }}',
+			'={{ $json.mv * 1000 }}',
+			'={{ $json.a.b }}',
+			'={{ $json["a"].b }}',
+			'={{ $("Sheet").item.json.ISIN }}',
+			'={{ $json.ISIN }} ',
+			'=ISIN {{ $json.ISIN }}',
+			'={{ $json["a\\"b"] }}',
+			12,
+		]) {
+			expect([other, plainFieldReference(other)]).toEqual([other, undefined]);
+		}
+	});
+});
