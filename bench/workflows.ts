@@ -16,6 +16,8 @@ export interface NodeUnderTest {
 	/** Our node's description.name, e.g. 'sustainabilityInstruments', or a bench node type. */
 	type: string;
 	parameters: IDataObject;
+	/** Default 1. */
+	typeVersion?: number;
 	settings?: Partial<Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'onError'>>;
 }
 
@@ -43,6 +45,7 @@ export function benchWorkflow(
 	const spec: NodeSpec = {
 		type: node.type,
 		parameters: node.parameters,
+		typeVersion: node.typeVersion,
 		name: NODE,
 		onError,
 		settings,
