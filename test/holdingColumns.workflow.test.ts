@@ -1,3 +1,5 @@
+import { join } from 'path';
+
 import type { IDataObject, ILoadOptionsFunctions, INodeType } from 'n8n-workflow';
 
 import { EuTaxonomy } from '../nodes/EuTaxonomy/EuTaxonomy.node';
@@ -14,7 +16,7 @@ import SAMPLE from '../examples/holdings.sample.json';
 import { useSimulator } from './helpers/simulator';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { RouteKey } from './simulator';
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
@@ -372,4 +374,41 @@ describe('Holding Columns: the resourceMapping method', () => {
 			expect([other, plainFieldReference(other)]).toEqual([other, undefined]);
 		}
 	});
+});
+
+describe('saved workflows: version 1 keeps running, version 2 sends the same', () => {
+	const examples = join(__dirname, '..', 'examples');
+	const fixtures = join(__dirname, 'e2e', 'fixtures');
+	const runFile = (path: string) =>
+		runWorkflow(loadWorkflowFile(path), { credentials: credentialsFor(sim.url) });
+	const holdingsRequests = () =>
+		sim
+			.requests()
+			.filter((request) => HOLDINGS_NODES.some((node) => node.route === request.route))
+			.map((request) => [request.route, request.body]);
+
+	it.each([
+		'02-snapshot-history.json',
+		'03-quarterly-report-email.json',
+		'04-taxonomy-and-sustainable-investments.json',
+		'05-temperature-score.json',
+	])(
+		'%s: the example (version 2), its version 1 as saved before and its Map Each Column Manually fixture send the same holdings',
+		async (example) => {
+			const sent: unknown[] = [];
+			for (const path of [
+				join(examples, example),
+				join(fixtures, `holdings-v1-${example.slice(3)}`),
+				join(fixtures, `holdings-v2-${example.slice(3)}`),
+			]) {
+				sim.reset();
+				const result = await runFile(path);
+				expect([path, result.error]).toEqual([path, undefined]);
+				sent.push(holdingsRequests());
+			}
+			expect((sent[0] as unknown[]).length).toBeGreaterThan(0);
+			expect(sent[1]).toEqual(sent[0]);
+			expect(sent[2]).toEqual(sent[0]);
+		},
+	);
 });

@@ -610,6 +610,21 @@ const CHECKS: Record<string, Check> = {
 	},
 };
 
+/**
+ * The holdings fixtures are examples 02 to 05 in the other node versions: `holdings-v1-*` as saved before the column
+ * mapper (Holding Fields, version 1), `holdings-v2-*` with Holding Columns = Map Each Column Manually. The
+ * example's checks apply to them unchanged.
+ */
+for (const example of [
+	'02-snapshot-history.json',
+	'03-quarterly-report-email.json',
+	'04-taxonomy-and-sustainable-investments.json',
+	'05-temperature-score.json',
+]) {
+	for (const version of ['v1', 'v2'])
+		CHECKS[`holdings-${version}-${example.slice(3)}`] = CHECKS[example];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 interface Args {
