@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 import { join } from 'path';
 
 import type { IDataObject, ILoadOptionsFunctions, INodeType } from 'n8n-workflow';
@@ -118,7 +119,8 @@ async function run(
 	});
 	// What differs between two runs of the same request: the report's identifiers and link.
 	const out = result.items('Node').map(({ json }) => {
-		const { identifier: _identifier, location_url: _link, request_id: _request, ...rest } = json;
+		const rest = { ...json };
+		for (const key of ['identifier', 'location_url', 'request_id']) delete rest[key];
 		return rest;
 	});
 	return { ...result, out };
@@ -281,7 +283,8 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 
 	it('a required field left unmapped is refused by n8n before the node runs', async () => {
 		const node = byLabel('Sustainable Investments');
-		const { name: _name, ...withoutName } = DRAGGED;
+		const withoutName: IDataObject = { ...DRAGGED };
+		delete withoutName.name;
 		await expect(
 			run(RENAMED_ROWS, node, 2, {
 				holdingColumns: manualMapping(node.holdingsRoute, withoutName),
