@@ -78,7 +78,8 @@ const EMAIL_TYPE = 'n8n-nodes-base.emailSend';
 const API_CREDENTIAL = { id: 'sc-simulator', name: 'Sustainability Compliance API' };
 const SMTP_CREDENTIAL = { id: 'smtp-example', name: 'SMTP account' };
 /** Values that differ from run to run (ids, times, how long a run waited): compared by presence and type only. */
-const VOLATILE_KEYS = /^(request_?id|requestId|.*_at|at|date|timestamp|generated|message_?id|waited_seconds|.*_ms)$/i;
+const VOLATILE_KEYS =
+	/^(request_?id|requestId|.*_at|at|date|timestamp|generated|message_?id|waited_seconds|.*_ms)$/i;
 /** Identifiers the API makes up per call (a report's rpt_…) and times. */
 const VOLATILE_VALUES =
 	/^(rpt_[0-9a-f]+|https?:\/\/\S+\/documents\/[0-9a-f]+\.pdf|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?)$/;
