@@ -1,5 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
-	-- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
+	@n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error,
+	@n8n/community-nodes/no-hardcoded-secrets
+	-- e2e tooling runs in Node, outside n8n's sandbox, and is not a node; the encryption key is for a throwaway local n8n */
 /**
  * queue-cluster.ts — n8n's queue mode (scale-out) on this machine, for test/e2e/queue-mode.ts and the bench's
  * queue section (bench/queue.ts):

@@ -26,7 +26,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'crypto';
-import { readdirSync, writeFileSync } from 'fs';
+import { createRequire } from 'module';
+import { readFileSync, readdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { startSimulator } from '../simulator';
@@ -95,7 +96,9 @@ function loadExamples(): { examples: Example[]; left: string[] } {
 	for (const file of readdirSync(join(PROJECT_ROOT, 'examples'))
 		.filter((name) => /^\d\d-.*\.json$/.test(name))
 		.sort()) {
-		const workflow = require(join(PROJECT_ROOT, 'examples', file)) as Example['workflow'];
+		const workflow = JSON.parse(
+			readFileSync(join(PROJECT_ROOT, 'examples', file), 'utf8'),
+		) as Example['workflow'];
 		const id = file.slice(0, 2);
 		const triggers = workflow.nodes.filter((node) => TRIGGER_TYPES.includes(node.type));
 		if (triggers.length !== 1) {
@@ -318,9 +321,8 @@ async function main(): Promise<number> {
 	try {
 		await withClusterDeadline('queue-mode check', DEADLINE_MS, async () => {
 			const install = await ensureN8n(version);
-			const flatted = require(require.resolve('flatted', { paths: [install.n8n] })) as {
-				parse(text: string): unknown;
-			};
+			// n8n's own copy of flatted, as n8n stringified the execution with it.
+			const flatted = createRequire(install.n8n)('flatted') as { parse(text: string): unknown };
 			console.log(
 				`[queue] demo outputs of ${examples.length} examples (n8n's engine in this process)`,
 			);
