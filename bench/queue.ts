@@ -317,6 +317,15 @@ export const queue: Section = {
 						'Queue mode: main enqueues each call in Redis, the two `n8n worker` processes (up to 10 executions each at once) take them; each worker paces the key on its own: they share no state.',
 						'Run 1 meets the limit unannounced; runs 2 and 3 follow within seconds, with what each process learned about the key.',
 						'Executions per worker: "Worker finished execution" lines in each worker\'s log during the run.',
+						...outcomes.flatMap((outcome) =>
+							outcome.runs
+								.map((run, index) =>
+									run.error
+										? `${outcome.scenario}, run ${index + 1}: first failure: ${run.error}`
+										: '',
+								)
+								.filter(Boolean),
+						),
 					],
 				},
 			],
