@@ -22,7 +22,7 @@
  * Example 08 (AI Agent) is left out: it needs a chat model (`npm run test:n8n:agent` runs it with a stand-in).
  *
  * Everything started (Redis, Postgres, main, workers) is stopped by PID at the end, on failure, on SIGINT / SIGTERM,
- * and when the global deadline (QUEUE_E2E_DEADLINE_MS, default 8 minutes) passes. Prints `N passed, M failed`.
+ * and when the global deadline (QUEUE_E2E_DEADLINE_MS, default 9 minutes) passes. Prints `N passed, M failed`.
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'module';
@@ -63,7 +63,7 @@ process.env.SC_NODES_FROM = 'dist';
 
 const API_CREDENTIAL = { id: 'sc-simulator', name: 'Sustainability Compliance API' };
 const SMTP_CREDENTIAL = { id: 'smtp-example', name: 'SMTP account' };
-const DEADLINE_MS = Number(process.env.QUEUE_E2E_DEADLINE_MS ?? 8 * 60_000);
+const DEADLINE_MS = Number(process.env.QUEUE_E2E_DEADLINE_MS ?? 9 * 60_000);
 
 interface Expected {
 	outputs: Record<string, Json[][]>;
