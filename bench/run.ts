@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
 	-- bench tooling runs in Node, outside n8n's sandbox */
 /**
- * `npm run bench` [-- --quick] [-- --only economy,overhead,throttle,scale,outputs,mapping]
+ * `npm run bench` [-- --quick] [-- --only economy,overhead,throttle,queue,scale,outputs,mapping]
  *
  * Runs our nodes inside n8n's engine (test/workflow/runner.ts) against the API simulator (in a child process, on
  * loopback), prints a markdown table per section with the command that reproduces it, and writes every table to
@@ -17,13 +17,14 @@ import { economy } from './economy';
 import { mapping } from './mapping';
 import { outputs } from './outputs';
 import { overhead } from './overhead';
+import { queue } from './queue';
 import { renderSection, writeResults } from './report';
 import type { SectionResult } from './report';
 import { scale } from './scale';
 import { ChildSimulator } from './sim';
 import { throttle } from './throttle';
 
-const SECTIONS: Section[] = [economy, overhead, throttle, scale, outputs, mapping];
+const SECTIONS: Section[] = [economy, overhead, throttle, queue, scale, outputs, mapping];
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[] } {
 	let quick = false;

@@ -1,0 +1,343 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
+	-- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
+/**
+ * queue-mode.ts — the examples in a real n8n in queue mode (scale-out): main + Redis + Postgres + 2 workers.
+ *
+ *   npm run test:n8n:queue [-- --n8n-version X]      (default: the newest supported n8n, N8N_NEWEST)
+ *
+ * 1. The same thing `npm run demo` does, in this process: every example run in n8n's engine (test/workflow/runner.ts)
+ *    against the API simulator; every node's output is kept as the expected output.
+ * 2. A queue-mode cluster (queue-cluster.ts): Redis, Postgres, `n8n start` and two `n8n worker` on loopback, the built
+ *    package in their shared user folder. Each example is imported with its trigger (Manual / Schedule) replaced by a
+ *    Webhook node of the same name (POST /webhook/queue-<nn>, answering when the last node is done), published, and
+ *    called; example 06 is called twice with the simulator's later data before the second call, as the demo runs it.
+ * 3. Per call, checks that (a) a worker ran it: main's log says "Enqueued execution <id>" and exactly one worker's
+ *    log says "Worker finished execution <id>" (n8n logs both at info level: scaling.service.js on main,
+ *    job-processor.js on the worker; main never runs a queued execution itself), and the execution's mode is
+ *    `webhook`; (b) every node's output JSON, read back from main's REST API (GET /rest/executions/:id), equals the
+ *    demo's, except the trigger (a Webhook's output is the HTTP request, not a Manual / Schedule trigger's) and the Send
+ *    Email nodes (in the real n8n they deliver to an SMTP sink and output the SMTP server's answer; instead the mails
+ *    the sink received are compared with the ones the demo would send: recipients and subjects). Volatile values
+ *    (request ids, times of the run) are compared by presence only.
+ * Example 08 (AI Agent) is left out: it needs a chat model (`npm run test:n8n:agent` runs it with a stand-in).
+ *
+ * Everything started (Redis, Postgres, main, workers) is stopped by PID at the end, on failure, on SIGINT / SIGTERM,
+ * and when the global deadline (QUEUE_E2E_DEADLINE_MS, default 9 minutes) passes. Prints `N passed, M failed`.
+ */
+import assert from 'node:assert/strict';
+import { createRequire } from 'module';
+import { writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { startSimulator } from '../simulator';
+import type { Simulator } from '../simulator/types';
+import {
+	checkTally,
+	ensureN8n,
+	simulatorCredential,
+	sleep,
+	supportedN8nVersions,
+	versionArguments,
+	type RestCall,
+} from './lib';
+import {
+	mainEnqueued,
+	startQueueCluster,
+	withClusterDeadline,
+	workerThatRan,
+	type QueueCluster,
+} from './queue-cluster';
+import { startSmtpSink, type SmtpSink } from './smtp-sink';
+import {
+	EMAIL_TYPE,
+	firstDifference,
+	loadExamples,
+	outputsOf,
+	webhookVersion,
+	type Example,
+	type Json,
+	type RunData,
+} from './queue-examples';
+
+process.env.SC_NODES_FROM = 'dist';
+
+const API_CREDENTIAL = { id: 'sc-simulator', name: 'Sustainability Compliance API' };
+const SMTP_CREDENTIAL = { id: 'smtp-example', name: 'SMTP account' };
+const DEADLINE_MS = Number(process.env.QUEUE_E2E_DEADLINE_MS ?? 9 * 60_000);
+
+interface Expected {
+	outputs: Record<string, Json[][]>;
+	emails: Array<{ to: string; subject: string }>;
+}
+
+/** What `npm run demo` produces for each example, run by run: n8n's engine in this process, same simulator. */
+async function demoOutputs(examples: Example[], sim: Simulator): Promise<Map<string, Expected[]>> {
+	const { runWorkflow } = await import('../workflow/runner');
+	const expected = new Map<string, Expected[]>();
+	for (const example of examples) {
+		sim.reset();
+		let staticData = example.workflow.staticData;
+		const runs: Expected[] = [];
+		for (const run of example.runs) {
+			run.before?.(sim);
+			const result = await runWorkflow({ ...example.workflow, staticData } as never, {
+				credentials: {
+					sustainabilityComplianceApi: { apiKey: 'sim-all-families', baseUrl: sim.url },
+				},
+				timeoutMs: 120_000,
+				mode: 'trigger',
+			});
+			if (result.status !== 'success' || result.error)
+				throw new Error(`the demo run of ${example.file} failed: ${result.error?.message}`);
+			staticData = result.savedStaticData;
+			const emailNodes = new Set(
+				example.workflow.nodes.filter((node) => node.type === EMAIL_TYPE).map((node) => node.name),
+			);
+			runs.push({
+				outputs: outputsOf(
+					result.runData as unknown as RunData,
+					(node) => node === example.trigger || emailNodes.has(node),
+				),
+				emails: result.emails.map((email) => ({ to: String(email.to), subject: email.subject })),
+			});
+		}
+		expected.set(example.id, runs);
+	}
+	return expected;
+}
+
+interface ExecutionSummary {
+	id: string;
+	mode?: string;
+	status?: string;
+}
+
+async function executionsOf(rest: RestCall, workflowId: string): Promise<ExecutionSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const answer = await rest<{ results?: ExecutionSummary[] }>(
+		'GET',
+		`/executions?filter=${filter}&limit=50`,
+	);
+	assert.equal(answer.status, 200, `GET /rest/executions: ${answer.text.slice(0, 200)}`);
+	return answer.data.results ?? [];
+}
+
+/** Execution `id` as main stores it (its `data` is n8n's flatted string: parsed with n8n's own copy of flatted). */
+async function executionData(
+	rest: RestCall,
+	id: string,
+	flatted: { parse(text: string): unknown },
+): Promise<{ mode?: string; status?: string; runData: RunData }> {
+	const answer = await rest<{ mode?: string; status?: string; data?: string }>(
+		'GET',
+		`/executions/${id}`,
+	);
+	assert.equal(answer.status, 200, `GET /rest/executions/${id}: ${answer.text.slice(0, 200)}`);
+	const data = flatted.parse(answer.data.data ?? 'null') as {
+		resultData?: { runData?: RunData };
+	} | null;
+	return {
+		mode: answer.data.mode,
+		status: answer.data.status,
+		runData: data?.resultData?.runData ?? {},
+	};
+}
+
+/** How many runs the Only Changes Since Last Run node of the workflow remembers (0: none), from main's REST API. */
+async function rememberedRuns(rest: RestCall, exampleId: string): Promise<number> {
+	const answer = await rest<{ staticData?: Record<string, { lastResults?: string }> | null }>(
+		'GET',
+		`/workflows/queueExample${exampleId}`,
+	);
+	const states = Object.values(answer.data?.staticData ?? {});
+	const runs = states.map((state) => {
+		try {
+			return Number((JSON.parse(state.lastResults ?? '{}') as { run?: number }).run ?? 0);
+		} catch {
+			return 0;
+		}
+	});
+	return Math.max(0, ...runs);
+}
+
+/**
+ * POSTs to a production webhook. Right after publishing, main may answer 404 "not registered" for a moment (seen on
+ * n8n 2.41.1 in queue mode; a 404 starts no execution): then it is called again, for up to 30 s.
+ */
+async function callWebhook(
+	base: string,
+	path: string,
+): Promise<{ response: Response; answer: string }> {
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		const response = await fetch(`${base}/webhook/${path}`, { method: 'POST' });
+		const answer = await response.text();
+		if (response.status !== 404 || Date.now() > deadline) return { response, answer };
+		await sleep(500);
+	}
+}
+
+async function main(): Promise<number> {
+	const versions = versionArguments(process.argv.slice(2));
+	const version = versions[0] ?? process.env.N8N_E2E_N8N_VERSION ?? supportedN8nVersions().newest;
+	const { tally, check, fail } = checkTally();
+	const { examples, left } = loadExamples();
+	for (const line of left) console.log(`skip ${line}`);
+
+	const knownDefects: string[] = [];
+	const sim = await startSimulator({ temperatureRoute: true });
+	let smtp: SmtpSink | undefined;
+	try {
+		await withClusterDeadline('queue-mode check', DEADLINE_MS, async () => {
+			const install = await ensureN8n(version);
+			// n8n's own copy of flatted, as n8n stringified the execution with it.
+			const flatted = createRequire(install.n8n)('flatted') as { parse(text: string): unknown };
+			console.log(
+				`[queue] demo outputs of ${examples.length} examples (n8n's engine in this process)`,
+			);
+			const expected = await demoOutputs(examples, sim);
+			smtp = await startSmtpSink();
+			const cluster: QueueCluster = await startQueueCluster({
+				version,
+				workers: 2,
+				credentials: [
+					{ ...simulatorCredential(sim.url), ...API_CREDENTIAL },
+					{
+						...SMTP_CREDENTIAL,
+						type: 'smtp',
+						data: {
+							user: '',
+							password: '',
+							host: smtp.host,
+							port: smtp.port,
+							secure: false,
+							disableStartTls: true,
+							hostName: '',
+						},
+					},
+				],
+				workflows: examples.map(webhookVersion),
+				publish: examples.map((example) => `queueExample${example.id}`),
+			});
+			const rest = cluster.rest;
+			const ranOn = new Map<string, number>();
+			/** The runs that met a known n8n defect: reported, not counted as failures of the package. */
+
+			for (const example of examples) {
+				sim.reset();
+				for (const [runIndex, run] of example.runs.entries()) {
+					const label = `${example.file}${example.runs.length > 1 ? ` run ${runIndex + 1}` : ''}`;
+					await check(label, async () => {
+						run.before?.(sim);
+						smtp!.reset();
+						const remembered = runIndex > 0 ? await rememberedRuns(rest, example.id) : 0;
+						const known = new Set(
+							(await executionsOf(rest, `queueExample${example.id}`)).map((e) => e.id),
+						);
+						const { response, answer } = await callWebhook(cluster.base, `queue-${example.id}`);
+						assert.equal(
+							response.status,
+							200,
+							`webhook answered ${response.status}: ${answer.slice(0, 300)}`,
+						);
+						let created: ExecutionSummary[] = [];
+						for (let wait = 0; wait < 40 && created.length === 0; wait++) {
+							created = (await executionsOf(rest, `queueExample${example.id}`)).filter(
+								(e) => !known.has(e.id) && e.status !== 'running' && e.status !== 'new',
+							);
+							if (!created.length) await sleep(250);
+						}
+						assert.equal(created.length, 1, `one new finished execution, found ${created.length}`);
+						const executionId = created[0].id;
+						let worker: string | undefined;
+						for (let wait = 0; wait < 20 && !worker; wait++) {
+							worker = workerThatRan(cluster, executionId);
+							if (!worker) await sleep(250);
+						}
+						assert.ok(
+							mainEnqueued(cluster, executionId),
+							`main's log has no "Enqueued execution ${executionId}"`,
+						);
+						assert.ok(worker, `no worker's log says "Worker finished execution ${executionId}"`);
+						ranOn.set(worker, (ranOn.get(worker) ?? 0) + 1);
+						const execution = await executionData(rest, executionId, flatted);
+						assert.equal(execution.mode, 'webhook', 'execution mode');
+						assert.equal(execution.status, 'success', 'execution status');
+						const want = expected.get(example.id)![runIndex];
+						const emailNodes = new Set(
+							example.workflow.nodes.filter((n) => n.type === EMAIL_TYPE).map((n) => n.name),
+						);
+						const got = outputsOf(
+							execution.runData,
+							(node) => node === example.trigger || emailNodes.has(node),
+						);
+						assert.deepEqual(
+							Object.keys(got).sort(),
+							Object.keys(want.outputs).sort(),
+							'the nodes that ran',
+						);
+						if (process.env.QUEUE_E2E_DUMP)
+							writeFileSync(
+								join(process.env.QUEUE_E2E_DUMP, `${example.id}-${runIndex + 1}.json`),
+								JSON.stringify(
+									{
+										queue: got,
+										demo: want.outputs,
+										staticData: (await rest('GET', `/workflows/queueExample${example.id}`)).text,
+									},
+									null,
+									1,
+								),
+							);
+						for (const node of Object.keys(want.outputs)) {
+							const difference = firstDifference(got[node], want.outputs[node], node);
+							if (difference && remembered > 0 && (await rememberedRuns(rest, example.id)) === 1) {
+								knownDefects.push(
+									`${label} (execution ${executionId} on ${worker}): the workflow's static data held run ${remembered} before the call, yet the run started from nothing (it now remembers run 1). n8n ${version} in queue mode does not give a worker the workflow's static data for a new execution: workflow-runner.js enqueues it with loadStaticData only for an existing execution, and the execution's stored workflow snapshot (toWorkflowSnapshot) has no staticData. n8n 2.20.12's worker reloads it. Only Changes Since Last Run cannot remember between runs there.`,
+								);
+								return `KNOWN n8n DEFECT (see below): ${difference}`;
+							}
+							assert.ok(!difference, `output differs from the demo's: ${difference}`);
+						}
+						const mails = smtp!
+							.mails()
+							.map((mail) => ({ to: mail.to.join(', '), subject: mail.subject }));
+						assert.deepEqual(
+							mails.map((mail) => mail.subject),
+							want.emails.map((email) => email.subject),
+							'the emails sent (subjects)',
+						);
+						const items = Object.values(got).reduce(
+							(sum, outputs) => sum + outputs.reduce((n, output) => n + output.length, 0),
+							0,
+						);
+						return `execution ${executionId} on ${worker}; ${Object.keys(got).length} nodes, ${items} items as in the demo${mails.length ? `; ${mails.length} email(s)` : ''}`;
+					});
+				}
+			}
+			await check('both workers took executions', () => {
+				assert.equal(ranOn.size, 2, `executions per worker: ${JSON.stringify([...ranOn])}`);
+				return [...ranOn].map(([worker, count]) => `${worker}: ${count}`).join(', ');
+			});
+		});
+	} catch (error) {
+		fail('set-up', error);
+	} finally {
+		await sim.close();
+		await smtp?.close().catch(() => undefined);
+	}
+	for (const defect of knownDefects) console.log(`KNOWN n8n DEFECT  ${defect}`);
+	console.log(
+		`[n8n ${version}, queue mode, 2 workers] ${tally.passed} passed, ${tally.failed} failed${knownDefects.length ? ` (${knownDefects.length} passed with a known n8n defect, see above)` : ''}`,
+	);
+	console.log(`${tally.passed} passed, ${tally.failed} failed`);
+	return tally.failed === 0 && tally.passed > 0 ? 0 : 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
