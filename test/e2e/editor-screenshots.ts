@@ -221,7 +221,7 @@ const FORMS: Record<string, FormCheck> = {
 			'Output',
 			'Wait for Calculation',
 			'Poll Interval (Seconds)',
-			'Maximum Wait (Seconds)',
+			'Max Wait for Calculation (Seconds)',
 		],
 	},
 	'Sustainability Reports - Generate PDF Report': {

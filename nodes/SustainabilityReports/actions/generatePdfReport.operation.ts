@@ -73,7 +73,8 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: REPORT_TYPES.map(({ name, value }) => ({ name, value })),
 		default: 'esg-overview',
-		description: 'Kind of report to build',
+		description:
+			'ESG Overview: the ESG and SFDR picture of the holdings. MiFID II: the sustainability preferences report, under the methodology picked below.',
 	},
 	{
 		displayName: 'Snapshot Date',
