@@ -132,6 +132,7 @@ export function groupByProperty(what: string): INodeProperties {
 		default: '',
 		placeholder: 'e.g. portfolio_id',
 		description: `Input field(s), comma-separated, whose values split the input into several ${what}: one request each. Parameters with expressions are read from the first item of each group. Leave empty to treat all items as one.`,
+		hint: 'Leave empty when all items are one portfolio; name a column (e.g. portfolio_id) to send one request per value of it',
 		displayOptions: { show: { holdingsSource: ['items'] } },
 	};
 }
