@@ -111,12 +111,7 @@ function withOptionsOpened(
 		expect: [...check.expect, ...options],
 		then: async (ctx) => {
 			await check.then?.(ctx);
-			const added = await addAllCollectionOptions(ctx.page, placeholder);
-			const missing = options.filter((option) => !added.includes(option));
-			if (missing.length || added.length !== options.length)
-				throw new Error(
-					`"${placeholder}" offered ${JSON.stringify(added)}, expected ${JSON.stringify(options)}`,
-				);
+			await addCollectionOptions(ctx.page, placeholder, options);
 		},
 	};
 }
@@ -464,6 +459,7 @@ interface Locator {
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
 	first(): Locator;
 	last(): Locator;
+	nth(index: number): Locator;
 	getByText(text: string, options?: { exact?: boolean }): Locator;
 	getByTestId(id: string): Locator;
 	locator(selector: string): Locator;
@@ -480,7 +476,6 @@ interface Page {
 	waitForTimeout(ms: number): Promise<void>;
 	setDefaultTimeout(ms: number): void;
 	on(event: 'pageerror', listener: (error: Error) => void): void;
-	keyboard: { press(key: string): Promise<void> };
 	close(): Promise<void>;
 }
 interface ApiResponse {
@@ -702,32 +697,79 @@ async function chooseOption(page: Page, parameter: string, optionName: string): 
 }
 
 /**
- * Adds every option of a collection (its "Add Option" / "Add Field" select, found by that placeholder) one by
- * one, so the screenshot shows each option's field and the check sees its name; returns the names added.
+ * Adds the options `names` of a collection (its "Add Option" / "Add Field" control, found by that text) one by
+ * one, so the screenshot shows each option's field; fails if one is not offered or if more are offered.
  */
-async function addAllCollectionOptions(page: Page, placeholder: string): Promise<string[]> {
-	const added: string[] = [];
-	for (let round = 0; round < 20; round++) {
-		const select = page
-			.getByTestId('ndv')
-			.locator(`[data-test-id="collection-parameter-add"]:has-text(${JSON.stringify(placeholder)})`)
+async function addCollectionOptions(
+	page: Page,
+	placeholder: string,
+	names: string[],
+): Promise<void> {
+	const ndv = page.getByTestId('ndv');
+	// The add control is a button while the collection is empty and a select once it has an option: find
+	// the one whose text (button) or placeholder (select) is `placeholder`.
+	const findAddControl = async (): Promise<Locator | undefined> => {
+		const labels = await ndv.evaluate((element) =>
+			Array.from(element.querySelectorAll('[data-test-id="collection-parameter-add"]')).map((e) => {
+				const node = e as unknown as {
+					innerText?: string;
+					querySelector(s: string): { getAttribute(a: string): string | null } | null;
+				};
+				return `${node.innerText ?? ''} ${node.querySelector('input')?.getAttribute('placeholder') ?? ''}`.trim();
+			}),
+		);
+		const index = labels.findIndex((label) => label === placeholder);
+		return index < 0
+			? undefined
+			: ndv.locator('[data-test-id="collection-parameter-add"]').nth(index);
+	};
+	for (const name of names) {
+		const option = page
+			.locator(
+				`[data-test-id="collection-parameter-option"]:visible:has-text(${JSON.stringify(name)})`,
+			)
 			.first();
-		if (!(await select.isVisible())) break;
-		await select.click();
-		const option = page.locator('[data-test-id="collection-parameter-option"]:visible').first();
-		try {
-			await option.waitFor({ state: 'visible', timeout: 3000 });
-		} catch {
-			break; // every option is in the form
+		// A click on the empty collection's button may only turn it into the select: then click that. A
+		// collection of one option adds it at once, with no list.
+		let addedAtOnce = false;
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const control = await findAddControl();
+			if (!control) {
+				addedAtOnce = (await ndv.innerText()).includes(name);
+				if (addedAtOnce) break;
+				throw new Error(`no "${placeholder}" left to add ${JSON.stringify(name)}`);
+			}
+			await control.click();
+			if (
+				await option.waitFor({ state: 'visible', timeout: 3000 }).then(
+					() => true,
+					() => false,
+				)
+			)
+				break;
 		}
-		added.push((await option.innerText()).trim());
+		if (addedAtOnce) continue;
+		try {
+			await option.waitFor({ state: 'visible', timeout: 5000 });
+		} catch {
+			const offered = await page
+				.locator('body')
+				.evaluate((element) =>
+					Array.from(element.querySelectorAll('[data-test-id="collection-parameter-option"]')).map(
+						(e) => e.textContent?.trim() ?? '',
+					),
+				);
+			throw new Error(
+				`"${placeholder}" does not offer ${JSON.stringify(name)} (offered: ${offered.join(', ')})`,
+			);
+		}
 		await option.click();
 		await page.waitForTimeout(300);
 	}
-	if (added.length === 0) throw new Error(`no collection "${placeholder}" with options to add`);
-	await page.keyboard.press('Escape');
+	// n8n drops the add control once every option is in the form.
+	if (await findAddControl())
+		throw new Error(`"${placeholder}" offers more options than ${JSON.stringify(names)}`);
 	await page.waitForTimeout(500);
-	return added;
 }
 
 /**
@@ -891,7 +933,9 @@ async function main(): Promise<number> {
 				failed++;
 				const failureShot = file.replace(/\.png$/, '.failed.png');
 				await page.screenshot({ path: failureShot }).catch(() => undefined);
-				const firstLine = String((error as Error).message).split('\n')[0];
+				const firstLine = String((error as Error).message)
+					.split('\n')
+					.join(' ');
 				console.log(`FAIL ${label}: ${firstLine}\n     screenshot: ${failureShot}`);
 				if (pageErrors.length)
 					console.log(`     page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
