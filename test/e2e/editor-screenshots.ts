@@ -337,7 +337,7 @@ const FORMS: Record<string, FormCheck> = {
 			'Output',
 			'Wait for Calculation',
 			'Poll Interval (Seconds)',
-			'Max Wait for Calculation (Seconds)',
+			'Max Wait (Seconds)',
 		],
 	},
 	'Temperature Score - Get Portfolio Temperature - Options': withOptionsOpened(
