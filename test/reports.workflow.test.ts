@@ -370,7 +370,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const result = await run(sim, HOLDINGS, { benchmarkFundIsin: 'IE00B5BMR088' });
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toBe(
-				'Item 0: Benchmark ETF or Mutual Fund ISIN is not valid: "IE00B5BMR088" fails the ISIN check digit (a typo?)',
+				'Item 0: Benchmark Fund ISIN is not valid: "IE00B5BMR088" fails the ISIN check digit (a typo?)',
 			);
 			expect(sim.requestCount()).toBe(0);
 		});

@@ -133,14 +133,14 @@ describe('Temperature Score node (workflow, simulator)', () => {
 		expect(String((summary.json.skipped_rows as IDataObject[])[0].reason)).toContain('crypto');
 	});
 
-	it('stops with a clear error past Maximum Wait', async () => {
+	it('stops with a clear error past Max Wait', async () => {
 		const slow = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 100 });
 		try {
 			const started = Date.now();
 			const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toMatch(
-				/still calculating the temperature scores after .* \(2 requests\); Maximum Wait is 2\.0 s/,
+				/still calculating the temperature scores after .* \(2 requests\); Max Wait is 2\.0 s/,
 			);
 			expect(slow.requestCount({ route: ROUTE })).toBe(2);
 			expect(Date.now() - started).toBeLessThan(10_000);

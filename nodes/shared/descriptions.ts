@@ -55,7 +55,8 @@ export function invalidIsinsProperty(skipped: string): INodeProperties {
 			{ name: 'Send Anyway', value: 'send', description: 'Let the API decide' },
 		],
 		default: 'fail',
-		description: 'What to do with an ISIN that fails the ISO 6166 format or check digit',
+		description:
+			'What to do with an ISIN that is not a valid ISIN (wrong length or characters, or a check digit that does not match: usually a typo). Stop With an Error is the safe choice; Skip and Report lets the rest go through.',
 	};
 }
 
@@ -76,6 +77,8 @@ const holdingsSourceProperty: INodeProperties = {
 		},
 	],
 	default: 'items',
+	description:
+		'Where the holdings come from. Usually Input Items: one holding per item, for example the rows of a sheet or CSV file read by the node before this one.',
 };
 
 const holdingsJsonProperty: INodeProperties = {
@@ -85,7 +88,7 @@ const holdingsJsonProperty: INodeProperties = {
 	default:
 		'[\n  {\n    "isin": "US0378331005",\n    "name": "Apple Inc.",\n    "instrument_type": "stock",\n    "currency": "USD",\n    "weight": 100,\n    "market_value": 1000000\n  }\n]',
 	description:
-		'Array of holdings with isin, name, instrument_type, currency, weight and market_value',
+		'One object per holding with isin, name, instrument_type (stock, bond, etf, mutual-fund, cash, ...), currency, weight (percent of the portfolio) and market_value. An expression may give the whole list.',
 	displayOptions: { show: { holdingsSource: ['json'] } },
 };
 
@@ -95,18 +98,19 @@ const cashRowsProperty: INodeProperties = {
 	type: 'options',
 	options: [
 		{
-			name: 'Remove and Report',
+			name: 'Skip and Report',
 			value: 'remove',
-			description: 'Leave them out of the request and list them in the output',
+			description: 'Leave them out of the request and list them in the output (removed_rows)',
 		},
 		{
 			name: 'Stop With an Error',
 			value: 'error',
-			description: 'Nothing is sent; the error names the row',
+			description: 'Nothing is sent; the error names the item',
 		},
 	],
 	default: 'remove',
-	description: 'The API does not accept cash rows or rows without an ISIN for this operation',
+	description:
+		'This operation cannot take cash positions or rows without an ISIN. Skip and Report (the usual choice) leaves them out and lists them in the output, so nothing disappears unnoticed.',
 };
 
 const VERSION_1 = { '@version': [1] };
@@ -173,6 +177,7 @@ export function groupByProperty(what: string): INodeProperties {
 		default: '',
 		placeholder: 'e.g. portfolio_id',
 		description: `Input field(s), comma-separated, whose values split the input into several ${what}: one request each. Parameters with expressions are read from the first item of each group. Leave empty to treat all items as one.`,
+		hint: 'Leave empty when all items are one portfolio; name a column (e.g. portfolio_id) to send one request per value of it',
 		displayOptions: { show: { holdingsSource: ['items'] } },
 	};
 }
@@ -226,7 +231,8 @@ export const batchingOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 8 },
 		default: 1,
-		description: 'Requests sent at the same time when there is more than one batch',
+		description:
+			'Requests sent at the same time when there is more than one batch. 1 is the safe choice; more finishes sooner but is more likely to be throttled by the API.',
 	},
 ];
 

@@ -89,6 +89,32 @@ interface FormCheck {
 /** Texts every form of ours shows: the credential the editor picked by itself. */
 const OUR_FORM = ['Credential', CREDENTIAL_NAME, 'Operation'];
 const HOLDINGS_FORM = ['Holdings Source', 'Holding Fields', 'Invalid ISINs', 'Group By'];
+/** The Options collection of every operation that can send more than one request. */
+const REQUEST_OPTIONS = ['Max Requests per Run'];
+/** The Options collection of the four instrument lookups. */
+const INSTRUMENT_OPTIONS = [
+	'Batch Size',
+	'Concurrency',
+	'Invalid ISINs',
+	'Max Wait When Throttled (Seconds)',
+	...REQUEST_OPTIONS,
+];
+
+/** A form with its Options collection opened: every option added, so each shows. */
+function withOptionsOpened(
+	check: FormCheck,
+	options: string[],
+	placeholder = 'Add Option',
+): FormCheck {
+	return {
+		...check,
+		expect: [...check.expect, ...options],
+		then: async (ctx) => {
+			await check.then?.(ctx);
+			await addCollectionOptions(ctx.page, placeholder, options);
+		},
+	};
+}
 
 /**
  * One entry per screenshot, keyed by its label (the file is `<out>/<label as slug>.png`).
@@ -136,6 +162,46 @@ const FORMS: Record<string, FormCheck> = {
 		action: 'Get ESG data',
 		expect: [...OUR_FORM, 'Get ESG Data', 'ISINs From', 'ISIN Field', 'Output'],
 	},
+	'Sustainability Instruments - Get SFDR Classification - Options': withOptionsOpened(
+		{
+			node: 'Sustainability Instruments',
+			action: 'Get SFDR classification',
+			expect: ['Get SFDR Classification'],
+		},
+		INSTRUMENT_OPTIONS,
+	),
+	'Sustainability Instruments - Get SFDR Classification - ISINs typed here': {
+		node: 'Sustainability Instruments',
+		action: 'Get SFDR classification',
+		expect: ['A List Typed Here', 'ISINs', 'One Item per Instrument'],
+		then: async ({ page }) => chooseOption(page, 'isinSource', 'A List Typed Here'),
+	},
+	'Sustainability Instruments - Get SFDR Classification - Portfolio Summary': {
+		node: 'Sustainability Instruments',
+		action: 'Get SFDR classification',
+		expect: [
+			'Portfolio Summary',
+			'Weight Holdings By',
+			'Market Value',
+			'Market Value Field',
+			'Group By',
+		],
+		then: async ({ page }) => chooseOption(page, 'outputMode', 'Portfolio Summary'),
+	},
+	'Sustainability Instruments - Get SFDR Classification - Only Changes Since Last Run': {
+		node: 'Sustainability Instruments',
+		action: 'Get SFDR classification',
+		expect: [
+			'Only Changes Since Last Run',
+			'Only runs of the active (published) workflow',
+			'ISINs Seen for the First Time',
+			'Remember Only',
+			'Fields to Compare',
+			'Ignore Numeric Changes Up To',
+			'Forget ISINs Missing For (Runs)',
+		],
+		then: async ({ page }) => chooseOption(page, 'outputMode', 'Only Changes Since Last Run'),
+	},
 
 	// Portfolio Snapshots: four operations + the portfolio list of Update.
 	'Portfolio Snapshots - Create or Update Snapshot': {
@@ -151,11 +217,37 @@ const FORMS: Record<string, FormCheck> = {
 			...HOLDINGS_FORM,
 		],
 	},
+	'Portfolio Snapshots - Create or Update Snapshot - Options': withOptionsOpened(
+		{
+			node: 'Portfolio Snapshots',
+			action: 'Create or update a portfolio snapshot',
+			expect: ['Create or Update Snapshot'],
+		},
+		REQUEST_OPTIONS,
+	),
+	'Portfolio Snapshots - Create or Update Snapshot - holdings as JSON': {
+		node: 'Portfolio Snapshots',
+		action: 'Create or update a portfolio snapshot',
+		expect: ['Holdings Source', 'Holdings (JSON)', 'US0378331005'],
+		then: async ({ page }) => chooseOption(page, 'holdingsSource', 'JSON'),
+	},
 	'Portfolio Snapshots - Update': {
 		node: 'Portfolio Snapshots',
 		action: 'Update a portfolio',
 		expect: [...OUR_FORM, 'Update', 'Portfolio', 'Update Fields'],
 	},
+	'Portfolio Snapshots - Update - Update Fields and Options': withOptionsOpened(
+		withOptionsOpened(
+			{
+				node: 'Portfolio Snapshots',
+				action: 'Update a portfolio',
+				expect: ['Update Fields', 'refused before anything is sent'],
+			},
+			['Currency', 'Name'],
+			'Add Field',
+		),
+		REQUEST_OPTIONS,
+	),
 	'Portfolio Snapshots - Update - portfolio list': {
 		node: 'Portfolio Snapshots',
 		action: 'Update a portfolio',
@@ -168,11 +260,23 @@ const FORMS: Record<string, FormCheck> = {
 		action: 'Delete a portfolio snapshot',
 		expect: [...OUR_FORM, 'Delete Snapshot', 'Portfolio', 'Snapshot Date'],
 	},
+	'Portfolio Snapshots - Delete Snapshot - Options': withOptionsOpened(
+		{
+			node: 'Portfolio Snapshots',
+			action: 'Delete a portfolio snapshot',
+			expect: ['Delete Snapshot'],
+		},
+		REQUEST_OPTIONS,
+	),
 	'Portfolio Snapshots - Get Many': {
 		node: 'Portfolio Snapshots',
 		action: 'Get many portfolios',
 		expect: [...OUR_FORM, 'Get Many', 'Return All', 'Limit'],
 	},
+	'Portfolio Snapshots - Get Many - Options': withOptionsOpened(
+		{ node: 'Portfolio Snapshots', action: 'Get many portfolios', expect: ['Get Many'] },
+		['Name Contains'],
+	),
 
 	// Sustainable Investments: two operations + the methodology list.
 	'Sustainable Investments - Classify Holdings': {
@@ -186,6 +290,14 @@ const FORMS: Record<string, FormCheck> = {
 			'Cash and Rows Without ISIN',
 		],
 	},
+	'Sustainable Investments - Classify Holdings - Options': withOptionsOpened(
+		{
+			node: 'Sustainable Investments',
+			action: 'Classify holdings',
+			expect: ['Classify Holdings'],
+		},
+		REQUEST_OPTIONS,
+	),
 	'Sustainable Investments - Classify Holdings - methodology list': {
 		node: 'Sustainable Investments',
 		action: 'Classify holdings',
@@ -210,6 +322,10 @@ const FORMS: Record<string, FormCheck> = {
 			'Output',
 		],
 	},
+	'EU Taxonomy - Get Portfolio Alignment - Options': withOptionsOpened(
+		{ node: 'EU Taxonomy', action: 'Get portfolio alignment', expect: ['Get Portfolio Alignment'] },
+		REQUEST_OPTIONS,
+	),
 	'Temperature Score - Get Portfolio Temperature': {
 		node: 'Temperature Score',
 		action: 'Get portfolio temperature',
@@ -221,9 +337,17 @@ const FORMS: Record<string, FormCheck> = {
 			'Output',
 			'Wait for Calculation',
 			'Poll Interval (Seconds)',
-			'Maximum Wait (Seconds)',
+			'Max Wait (Seconds)',
 		],
 	},
+	'Temperature Score - Get Portfolio Temperature - Options': withOptionsOpened(
+		{
+			node: 'Temperature Score',
+			action: 'Get portfolio temperature',
+			expect: ['Get Portfolio Temperature'],
+		},
+		REQUEST_OPTIONS,
+	),
 	'Sustainability Reports - Generate PDF Report': {
 		node: 'Sustainability Reports',
 		action: 'Generate PDF report',
@@ -235,11 +359,25 @@ const FORMS: Record<string, FormCheck> = {
 			'Type',
 			'Snapshot Date',
 			'Benchmark',
-			'Benchmark ETF or Mutual Fund ISIN',
+			'Benchmark Fund ISIN',
 			...HOLDINGS_FORM,
 			'Cash and Rows Without ISIN',
 			'Download PDF',
 		],
+	},
+	'Sustainability Reports - Generate PDF Report - Options': withOptionsOpened(
+		{
+			node: 'Sustainability Reports',
+			action: 'Generate PDF report',
+			expect: ['Generate PDF Report'],
+		},
+		REQUEST_OPTIONS,
+	),
+	'Sustainability Reports - Generate PDF Report - other benchmark index': {
+		node: 'Sustainability Reports',
+		action: 'Generate PDF report',
+		expect: ['Other Index (Type Its Name)', 'Benchmark Index Name'],
+		then: async ({ page }) => chooseOption(page, 'benchmarkIndex', 'Other Index (Type Its Name)'),
 	},
 	'Sustainability Reports - Generate PDF Report - MiFID II methodology list': {
 		node: 'Sustainability Reports',
@@ -321,6 +459,7 @@ interface Locator {
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
 	first(): Locator;
 	last(): Locator;
+	nth(index: number): Locator;
 	getByText(text: string, options?: { exact?: boolean }): Locator;
 	getByTestId(id: string): Locator;
 	locator(selector: string): Locator;
@@ -506,8 +645,10 @@ async function openNodeForm(page: Page, base: string, check: FormCheck): Promise
 						.getByText(check.action, { exact: true })
 				: actions;
 			try {
-				await action.first().click({ timeout: 5000 });
+				await action.first().click({ timeout: UI_TIMEOUT_MS });
 			} catch {
+				// A slow machine may open the panel while the click still waits for the list to settle.
+				if (await ndv.isVisible()) break;
 				const shown = await page
 					.getByTestId('node-creator')
 					.evaluate((element) =>
@@ -552,6 +693,82 @@ async function chooseOption(page: Page, parameter: string, optionName: string): 
 		.getByText(optionName, { exact: true })
 		.first()
 		.click();
+	await page.waitForTimeout(500);
+}
+
+/**
+ * Adds the options `names` of a collection (its "Add Option" / "Add Field" control, found by that text) one by
+ * one, so the screenshot shows each option's field; fails if one is not offered or if more are offered.
+ */
+async function addCollectionOptions(
+	page: Page,
+	placeholder: string,
+	names: string[],
+): Promise<void> {
+	const ndv = page.getByTestId('ndv');
+	// The add control is a button while the collection is empty and a select once it has an option: find
+	// the one whose text (button) or placeholder (select) is `placeholder`.
+	const findAddControl = async (): Promise<Locator | undefined> => {
+		const labels = await ndv.evaluate((element) =>
+			Array.from(element.querySelectorAll('[data-test-id="collection-parameter-add"]')).map((e) => {
+				const node = e as unknown as {
+					innerText?: string;
+					querySelector(s: string): { getAttribute(a: string): string | null } | null;
+				};
+				return `${node.innerText ?? ''} ${node.querySelector('input')?.getAttribute('placeholder') ?? ''}`.trim();
+			}),
+		);
+		const index = labels.findIndex((label) => label === placeholder);
+		return index < 0
+			? undefined
+			: ndv.locator('[data-test-id="collection-parameter-add"]').nth(index);
+	};
+	for (const name of names) {
+		const option = page
+			.locator(
+				`[data-test-id="collection-parameter-option"]:visible:has-text(${JSON.stringify(name)})`,
+			)
+			.first();
+		// A click on the empty collection's button may only turn it into the select: then click that. A
+		// collection of one option adds it at once, with no list.
+		let addedAtOnce = false;
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const control = await findAddControl();
+			if (!control) {
+				addedAtOnce = (await ndv.innerText()).includes(name);
+				if (addedAtOnce) break;
+				throw new Error(`no "${placeholder}" left to add ${JSON.stringify(name)}`);
+			}
+			await control.click();
+			if (
+				await option.waitFor({ state: 'visible', timeout: 3000 }).then(
+					() => true,
+					() => false,
+				)
+			)
+				break;
+		}
+		if (addedAtOnce) continue;
+		try {
+			await option.waitFor({ state: 'visible', timeout: 5000 });
+		} catch {
+			const offered = await page
+				.locator('body')
+				.evaluate((element) =>
+					Array.from(element.querySelectorAll('[data-test-id="collection-parameter-option"]')).map(
+						(e) => e.textContent?.trim() ?? '',
+					),
+				);
+			throw new Error(
+				`"${placeholder}" does not offer ${JSON.stringify(name)} (offered: ${offered.join(', ')})`,
+			);
+		}
+		await option.click();
+		await page.waitForTimeout(300);
+	}
+	// n8n drops the add control once every option is in the form.
+	if (await findAddControl())
+		throw new Error(`"${placeholder}" offers more options than ${JSON.stringify(names)}`);
 	await page.waitForTimeout(500);
 }
 
@@ -716,7 +933,9 @@ async function main(): Promise<number> {
 				failed++;
 				const failureShot = file.replace(/\.png$/, '.failed.png');
 				await page.screenshot({ path: failureShot }).catch(() => undefined);
-				const firstLine = String((error as Error).message).split('\n')[0];
+				const firstLine = String((error as Error).message)
+					.split('\n')
+					.join(' ');
 				console.log(`FAIL ${label}: ${firstLine}\n     screenshot: ${failureShot}`);
 				if (pageErrors.length)
 					console.log(`     page errors: ${pageErrors.slice(0, 3).join(' | ')}`);

@@ -45,6 +45,8 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'summary',
+		description:
+			'What comes out of the node: one item per portfolio with every KPI as a field (the usual choice for a report), or one item per KPI for a chart or a sheet',
 	},
 	...holdingsOptions(ROUTES.taxonomy),
 ];

@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 				options: CURRENCY_OPTIONS,
 				default: 'USD',
 				description: 'New ISO 4217 currency of the portfolio',
-				hint: 'The API silently ignores codes it does not know, so codes outside ISO 4217 (e.g. from an expression) are refused here with an error',
+				hint: 'Pick from the list. A code outside ISO 4217 (e.g. from an expression) is refused before anything is sent, because the API would ignore it without saying so.',
 			},
 			{
 				displayName: 'Name',

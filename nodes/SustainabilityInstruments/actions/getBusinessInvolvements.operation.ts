@@ -24,7 +24,7 @@ const minimumThreshold: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description:
-		"Sent to the API as minimum_threshold, which filters the involvements it reports (the vendor's documentation does not define the scale)",
+		'Only involvements at or above this level are reported (sent to the API as minimum_threshold). The vendor does not document its scale, so keep 0 unless the vendor gave you a value.',
 	hint: 'Leave at 0 to get every involvement',
 };
 

@@ -52,10 +52,20 @@ export const instrumentProperties: INodeProperties[] = [
 		name: 'isinSource',
 		type: 'options',
 		options: [
-			{ name: 'A Field of Each Input Item', value: 'field' },
-			{ name: 'A List Typed Here', value: 'list' },
+			{
+				name: 'A Field of Each Input Item',
+				value: 'field',
+				description: 'Each input item (e.g. a row of a sheet) holds one ISIN',
+			},
+			{
+				name: 'A List Typed Here',
+				value: 'list',
+				description: 'ISINs typed or pasted in the ISINs field below',
+			},
 		],
 		default: 'field',
+		description:
+			'Where the ISINs to look up come from. Usually a field of each input item, for example the ISIN column of a sheet.',
 	},
 	{
 		displayName: 'ISIN Field',
@@ -108,6 +118,8 @@ export const instrumentProperties: INodeProperties[] = [
 			},
 		],
 		default: 'addToItems',
+		description:
+			'What comes out of the node. Add to Input Items (the usual choice) keeps every input row and adds the result to it.',
 		displayOptions: { show: { isinSource: ['field'] } },
 	},
 	{
@@ -128,6 +140,8 @@ export const instrumentProperties: INodeProperties[] = [
 			},
 		],
 		default: 'perInstrument',
+		description:
+			'What comes out of the node: one item per ISIN (the usual choice), or only the ISINs whose result changed since the last run',
 		displayOptions: { show: { isinSource: ['list'] } },
 	},
 	...summaryProperties,

@@ -75,6 +75,7 @@ export const summaryProperties: INodeProperties[] = [
 		placeholder: 'e.g. portfolio_id',
 		description:
 			'Input field(s), comma-separated, whose values split the input into portfolios: one summary each. Leave empty to summarise all items as one portfolio.',
+		hint: 'Leave empty when all items are one portfolio; name a column (e.g. portfolio_id) to get one summary per value of it',
 		displayOptions: { show },
 	},
 ];

@@ -73,7 +73,8 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: REPORT_TYPES.map(({ name, value }) => ({ name, value })),
 		default: 'esg-overview',
-		description: 'Kind of report to build',
+		description:
+			'ESG Overview: the ESG and SFDR picture of the holdings. MiFID II: the sustainability preferences report, under the methodology picked below.',
 	},
 	{
 		displayName: 'Snapshot Date',
@@ -96,7 +97,7 @@ const properties: INodeProperties[] = [
 		],
 		default: DEFAULT_BENCHMARK,
 		description:
-			'Index the portfolio is compared with. Benchmark ETF or Mutual Fund ISIN, when filled in, takes priority. An expression may give any index name; the API decides whether it knows it.',
+			'Index the portfolio is compared with. Benchmark Fund ISIN, when filled in, takes priority. An expression may give any index name; the API decides whether it knows it.',
 	},
 	{
 		displayName: 'Benchmark Index Name',
@@ -111,14 +112,14 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { benchmarkIndex: [OTHER_BENCHMARK] } },
 	},
 	{
-		displayName: 'Benchmark ETF or Mutual Fund ISIN',
+		displayName: 'Benchmark Fund ISIN',
 		name: 'benchmarkFundIsin',
 		type: 'string',
 		default: '',
 		placeholder: 'IE00B5BMR087',
 		description:
 			'ISIN of an ETF or mutual fund to compare with instead of the Benchmark index. Leave empty to use the index.',
-		hint: 'When filled in, this fund is the benchmark and the index above is not sent',
+		hint: 'Optional: an ETF or mutual fund to compare with. When filled in, it replaces the index above.',
 	},
 	{
 		...methodologyProperty(
@@ -158,7 +159,7 @@ const LABELS: Record<string, string> = {
 	reportName: 'Report Name',
 	reportId: 'Report ID',
 	reportType: 'Type',
-	benchmarkFundIsin: 'Benchmark ETF or Mutual Fund ISIN',
+	benchmarkFundIsin: 'Benchmark Fund ISIN',
 	benchmarkIndex: 'Benchmark',
 	benchmarkIndexName: 'Benchmark Index Name',
 	binaryPropertyName: 'Put Output File in Field',
@@ -352,7 +353,7 @@ function prepareReport(
 			throw inputError(
 				node,
 				first,
-				`Benchmark ETF or Mutual Fund ISIN is not valid: ${describeInvalidIsin(fundIsin)}`,
+				`Benchmark Fund ISIN is not valid: ${describeInvalidIsin(fundIsin)}`,
 				'Correct the ISIN, or leave the field empty to compare with the Benchmark index.',
 			);
 		}

@@ -59,6 +59,8 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'perHolding',
+		description:
+			'What comes out of the node. Per Holding (the usual choice) gives a row per holding for a sheet plus the portfolio temperature.',
 	},
 	{
 		displayName: 'Wait for Calculation',
@@ -74,11 +76,11 @@ const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_POLL_SECONDS,
-		description: `Seconds between two requests while the API is calculating. Each request counts against the key's monthly quota (${MONTHLY_QUOTA.toLocaleString('en-US')}): a portfolio costs at most 1 + Maximum Wait ÷ Poll Interval requests.`,
+		description: `Seconds between two requests while the API is calculating. Each request counts against the key's monthly quota (${MONTHLY_QUOTA.toLocaleString('en-US')}): a portfolio costs at most 1 + Max Wait ÷ Poll Interval requests.`,
 		displayOptions: { show: { waitForCalculation: [true] } },
 	},
 	{
-		displayName: 'Maximum Wait (Seconds)',
+		displayName: 'Max Wait (Seconds)',
 		name: 'maxWait',
 		type: 'number',
 		typeOptions: { minValue: 1 },
@@ -114,7 +116,7 @@ export async function execute(
 	const settings: WaitSettings = {
 		wait,
 		intervalMs: seconds('pollInterval', 'Poll Interval (Seconds)', DEFAULT_POLL_SECONDS),
-		maxWaitMs: seconds('maxWait', 'Maximum Wait (Seconds)', DEFAULT_MAX_WAIT_SECONDS),
+		maxWaitMs: seconds('maxWait', 'Max Wait (Seconds)', DEFAULT_MAX_WAIT_SECONDS),
 	};
 
 	// Every group's holdings are checked before the first request, so bad input costs nothing.
@@ -136,13 +138,13 @@ export async function execute(
 		},
 	);
 
-	// Worst case per group: a poll every Poll Interval until Maximum Wait (see calculate).
+	// Worst case per group: a poll every Poll Interval until Max Wait (see calculate).
 	const perGroup = settings.wait ? 1 + Math.floor(settings.maxWaitMs / settings.intervalMs) : 1;
 	const toSend = groups.filter((group) => !group.error).length;
 	planRequests.call(this, {
 		requests: toSend * perGroup,
-		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × ${perGroup === 1 ? '1 request' : `up to ${perGroup} requests (one poll every Poll Interval while the API calculates, up to Maximum Wait)`}`,
-		fewerRequests: `Group By a field with fewer distinct values (one calculation per group)${perGroup > 1 ? ', or raise Poll Interval or lower Maximum Wait' : ''}`,
+		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × ${perGroup === 1 ? '1 request' : `up to ${perGroup} requests (one poll every Poll Interval while the API calculates, up to Max Wait)`}`,
+		fewerRequests: `Group By a field with fewer distinct values (one calculation per group)${perGroup > 1 ? ', or raise Poll Interval or lower Max Wait' : ''}`,
 		isMaximum: perGroup > 1,
 	});
 
@@ -175,7 +177,7 @@ export async function execute(
 	);
 }
 
-/** Asks the API, and while it answers is_lock = true waits Poll Interval and asks again, up to Maximum Wait. */
+/** Asks the API, and while it answers is_lock = true waits Poll Interval and asks again, up to Max Wait. */
 async function calculate(
 	this: IExecuteFunctions,
 	holdings: SourcedHolding[],
@@ -194,11 +196,11 @@ async function calculate(
 		if (waitedMs + settings.intervalMs > settings.maxWaitMs) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The API was still calculating the temperature scores after ${formatSeconds(waitedMs)} (${requests} request${requests === 1 ? '' : 's'}); Maximum Wait is ${formatSeconds(settings.maxWaitMs)}`,
+				`The API was still calculating the temperature scores after ${formatSeconds(waitedMs)} (${requests} request${requests === 1 ? '' : 's'}); Max Wait is ${formatSeconds(settings.maxWaitMs)}`,
 				{
 					itemIndex,
 					description:
-						'The calculation goes on at the API. Run again later, or raise Maximum Wait (Seconds). Each poll is one request against the monthly quota; turn off Wait for Calculation to get the answer as it is, marked calculating = true.',
+						'The calculation goes on at the API. Run again later, or raise Max Wait (Seconds). Each poll is one request against the monthly quota; turn off Wait for Calculation to get the answer as it is, marked calculating = true.',
 				},
 			);
 		}
