@@ -143,7 +143,6 @@ describe('Temperature Score node (workflow, simulator)', () => {
 				/still calculating the temperature scores after .* \(2 requests\); Max Wait is 2\.0 s/,
 			);
 			expect(slow.requestCount({ route: ROUTE })).toBe(2);
-			expect(Date.now() - started).toBeLessThan(10_000);
 		} finally {
 			await slow.close();
 		}
