@@ -136,7 +136,6 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	it('stops with a clear error past Max Wait', async () => {
 		const slow = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 100 });
 		try {
-			const started = Date.now();
 			const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toMatch(
