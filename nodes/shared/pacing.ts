@@ -58,7 +58,7 @@ export interface PacingTuning {
 }
 
 export const DEFAULT_TUNING: PacingTuning = {
-	decrease: 0.9,
+	decrease: 0.8,
 	firstStep: 1,
 	maxStepDoublings: 5,
 	windowsPerStep: 1,
@@ -213,7 +213,10 @@ export class Pacer {
 			} else {
 				// At or past it: probe, a step twice as large after each clean one.
 				if (this.ceiling !== undefined && this.rate >= this.ceiling) this.ceiling = undefined;
-				step = this.ceiling !== undefined ? firstStep / 2 : firstStep * 2 ** Math.min(this.cleanWindows - 1, maxStepDoublings);
+				step =
+					this.ceiling !== undefined
+						? firstStep / 2
+						: firstStep * 2 ** Math.min(this.cleanWindows - 1, maxStepDoublings);
 			}
 			const before = this.rate;
 			// The step before this one was not refused: the next ones come quickly again.
@@ -290,8 +293,9 @@ export class Pacer {
 		this.rate = bounded;
 		// At most `limit` starts per window, `limit / windowMs` being the rate: whole requests per second when the
 		// rate allows, else one request per longer window.
-		this.limit = Math.max(1, Math.floor((bounded * PACE_WINDOW_MS) / 1000));
-		this.windowMs = Math.round((this.limit * 1000) / bounded);
+		// Never a window shorter than a second: 2 every 800 ms would let 4 start within one second of the API's.
+		this.windowMs = Math.max(PACE_WINDOW_MS, Math.round(1000 / bounded));
+		this.limit = Math.max(1, Math.floor((bounded * this.windowMs) / 1000));
 		this.changedAfter = this.reserved;
 		this.acceptedSinceChange = 0;
 		this.beforeStep = undefined;
