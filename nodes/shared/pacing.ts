@@ -1,32 +1,38 @@
 /**
  * Shared pacing of the requests of one credential (API key + Base URL) for the API's short-burst limit, whose
  * threshold and window the vendor does not publish, and which other n8n processes (queue-mode workers, other
- * instances) may spend with the same key without our knowing.
+ * instances) may be spending with the same key: there is no shared store, each process only sees its own answers.
  *
  * Requests go out unpaced until the API throttles one (429 Too Many Requests). From then on every request of that
  * credential in this n8n process (all nodes, executions and concurrent batches) takes a slot: the pacer holds a rate
- * in requests per second and lets at most `limit` requests start in any window of `windowMs` (`limit / windowMs`
- * is the rate; below one request per second the window grows instead). An answered request counts from the moment
- * its answer came (the API counted it at some time before that), so a slot is free only once the API's window has
- * surely moved on, whatever the network delay; the refused request retries in the next free slot.
+ * in requests per second and lets at most `limit` requests start in any window of `windowMs` (a second, or longer
+ * below one request per second; never shorter, so that no second of the API's holds more than the rate). An
+ * answered request counts from the moment its answer came (the API counted it at some time before that), so a slot
+ * is free only once the API's window has surely moved on, whatever the network delay. A slot put off on purpose (a
+ * backoff) holds up no one; slots still waiting move when the rate changes (the waiter looks again every RECHECK_MS).
  *
- * The rate is an additive-increase / multiplicative-decrease controller, as well-behaved clients that share a
- * server's unknown limit use:
+ * The rate is an additive-increase / multiplicative-decrease controller, as clients that share a server's unknown
+ * limit use:
  * - First throttle: the rate is what the API accepted from us in the last second (alone, that is the limit itself;
  *   beside other processes, about our share). A throttle with next to nothing of ours accepted means others spend
- *   the key: pacing starts at one request per second and climbs from there.
- * - Throttle of a request sent under the current rate: the window was full of others' requests or of ours
- *   beyond the limit. The rate goes to 90 % of what the API accepted from us in the last second (at most the rate,
- *   at least half of it: one unlucky second does not crash it), never below MIN_RATE, so no process starves.
- *   Throttles of requests sent before the last change are no news (they were in flight with the first one).
- * - Each window's worth of accepted requests without a throttle adds to the rate: 1 request per second, then 2, 4,
- *   8 … while the clean run lasts. Processes sharing the key are throttled every few seconds, so they add a little
- *   at a time and the decreases, larger for the faster one, bring them to equal shares; when the others stop, the
- *   one left doubles its steps and is back at the whole limit within a few seconds.
- * - A `Retry-After` on a throttle holds every request of the credential until then. After each decrease the next
- *   start is put off by a random part of one request's interval, so processes do not retry in lock-step.
- * A credential left idle forgets it all. Time and chance are parameters, so the controller runs on simulated time
- * in the tests.
+ *   the key (today's controller learned nothing from it and left the process to the backoff alone): pacing starts
+ *   at one request per second and climbs from there.
+ * - Throttle of a request sent under the current rate (throttles of requests sent before the last change are no
+ *   news): if it came just after a step up while the API still gave us what we had before it, that step was the
+ *   limit: back to the rate before it, and the next step waits twice as long. Otherwise the window was full of
+ *   others' requests: the rate goes to 80 % of what the API accepted from us in the last second (at least 40 % of
+ *   the rate, so one unlucky second does not crash it), never below MIN_RATE, so no process starves.
+ * - Each window's worth of accepted requests without a throttle is a step up: halfway to the rate last refused
+ *   while below it, else 1 request per second, then 2, 4, 8 … while the run stays clean. Processes sharing a key
+ *   are throttled every few seconds, so they add a little at a time while the decreases, larger for the faster
+ *   one, bring them towards equal shares; when the others stop, the one left doubles its steps and is back near the
+ *   whole limit within a few seconds (the earlier controller doubled its window at each throttle, so a worker
+ *   beside another fell to about 0.5 requests per second and recovered by 10 % per four windows).
+ * - A `Retry-After` on a throttle holds every request of the credential until then (at most a minute). After each
+ *   decrease the next start is put off by a random part of one request's interval, so processes do not retry in
+ *   lock-step.
+ * A credential left idle forgets it all. Time and chance are parameters (`now`, `random`), so the controller runs
+ * on simulated time in test/unit/pacingShared.test.ts.
  */
 import { createHash } from 'crypto';
 
