@@ -152,14 +152,14 @@ export class Pacer {
 			const span = this.windowMs + MARGIN_MS;
 			for (let moved = true; moved; ) {
 				moved = false;
-				// The windows holding `time` start at `time - span` at the earliest; each starts at a slot.
+				// The windows holding `time` start at `time - span` at the earliest; each starts at a slot. `near` is
+				// ordered by time, so the end of each window is found by one pass.
 				const near = this.slots.filter((other) => other.at > time - span && other.at < time + span);
-				for (const start of near) {
-					if (start.at > time) break;
-					let count = 1;
-					for (const other of near) if (other.at >= start.at && other.at < start.at + span) count++;
-					if (count > this.limit) {
-						time = start.at + span;
+				for (let start = 0, end = 0; start < near.length && near[start].at <= time; start++) {
+					if (end < start) end = start;
+					while (end < near.length && near[end].at < near[start].at + span) end++;
+					if (end - start + 1 > this.limit) {
+						time = near[start].at + span;
 						moved = true;
 						break;
 					}
