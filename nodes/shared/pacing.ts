@@ -1,81 +1,197 @@
 /**
  * Shared pacing of the requests of one credential (API key + Base URL) for the API's short-burst limit, whose
- * threshold and window the vendor does not publish.
+ * threshold and window the vendor does not publish, and which other n8n processes (queue-mode workers, other
+ * instances) may be spending with the same key: there is no shared store, each process only sees its own answers.
  *
- * Requests go out unpaced until the API throttles one (429 Too Many Requests) that our own recent rate explains.
- * Then the limit is learned as the number of our requests the API accepted in the last second, and every request of
- * that credential in this n8n process (all nodes, executions and concurrent batches) takes a slot: at most `limit`
- * requests in any window of `windowMs` (first one second). An answered request counts from the moment its answer
- * came (the API counted it at some time before that), so a slot is free only once the API's window has surely moved
- * on, whatever the network delay; the refused request retries in the next free slot instead of backing off alone.
+ * Requests go out unpaced until the API throttles one (429 Too Many Requests). From then on every request of that
+ * credential in this n8n process (all nodes, executions and concurrent batches) takes a slot: the pacer holds a rate
+ * in requests per second and lets at most `limit` requests start in any window of `windowMs` (a second, or longer
+ * below one request per second; never shorter, so that no second of the API's holds more than the rate). An
+ * answered request counts from the moment its answer came (the API counted it at some time before that), so a slot
+ * is free only once the API's window has surely moved on, whatever the network delay. A slot put off on purpose (a
+ * backoff) holds up no one; slots still waiting move when the rate changes (the waiter looks again every RECHECK_MS).
  *
- * A sliding window paced this way is never overrun, so a further throttle of a request sent under the current
- * pacing means the API counts over a longer window (or refills slower) than assumed: the window is doubled, which
- * halves the rate, up to 2 minutes. After a long run without a throttle 10 % more requests per window (at least one)
- * are tried and taken back at the first throttle, so pacing learned too slow recovers. A credential left idle forgets it all.
- * A throttle our rate cannot explain (next to nothing sent in the last second) teaches nothing: the transport's own
- * bounded backoff handles it.
+ * The rate is an additive-increase / multiplicative-decrease controller, as clients that share a server's unknown
+ * limit use:
+ * - First throttle: the rate is what the API accepted from us in the last second (alone, that is the limit itself;
+ *   beside other processes, about our share). A throttle with next to nothing of ours accepted means others spend
+ *   the key (today's controller learned nothing from it and left the process to the backoff alone): pacing starts
+ *   at one request per second and climbs from there.
+ * - Throttle of a request sent under the current rate (throttles of requests sent before the last change are no
+ *   news): if it came just after a step up while the API still gave us what we had before it, that step was the
+ *   limit: back to the rate before it, and the next step waits twice as long. Otherwise the window was full of
+ *   others' requests: the rate goes to 80 % of what the API accepted from us in the last second (at least 40 % of
+ *   the rate, so one unlucky second does not crash it), never below MIN_RATE, so no process starves.
+ * - Each window's worth of accepted requests without a throttle is a step up: halfway to the rate last refused
+ *   while below it, else 1 request per second, then 2, 4, 8 … while the run stays clean. Processes sharing a key
+ *   are throttled every few seconds, so they add a little at a time while the decreases, larger for the faster
+ *   one, bring them towards equal shares; when the others stop, the one left doubles its steps and is back near the
+ *   whole limit within a few seconds (the earlier controller doubled its window at each throttle, so a worker
+ *   beside another fell to about 0.5 requests per second and recovered by 10 % per four windows).
+ * - A `Retry-After` on a throttle holds every request of the credential until then (at most a minute). After each
+ *   decrease the next start is put off by a random part of one request's interval, so processes do not retry in
+ *   lock-step.
+ * A credential left idle forgets it all. Time and chance are parameters (`now`, `random`), so the controller runs
+ * on simulated time in test/unit/pacingShared.test.ts.
  */
 import { createHash } from 'crypto';
 
 /** Window assumed first: the unit rate limits are usually stated in ("requests per second"). */
 export const PACE_WINDOW_MS = 1000;
-const MAX_WINDOW_MS = 120_000;
+/** The slowest pacing: one request every two seconds. */
+export const MIN_RATE = 0.5;
+/** Pacing after a throttle that our own rate does not explain (others spend the key). */
+const SHARED_START_RATE = 1;
+/** A request waiting for its slot looks again this often: a change of the pacing may have moved it. */
+export const RECHECK_MS = 250;
 /** Room for timer and clock granularity. */
 const MARGIN_MS = 10;
 /** Fewer accepted requests than this in the last second do not explain a throttle. */
 const MIN_EXPLAINING = 2;
-/** After this many limits' worth of accepted requests without a throttle, try a little faster. */
-const PROBE_AFTER_LIMITS = 4;
+export interface PacingTuning {
+	/** Share of what the API accepted from us in the last second that the rate keeps after a throttle. */
+	decrease: number;
+	/** The first step up after a throttle, in requests per second; each further clean step doubles it … */
+	firstStep: number;
+	/** … this many times at most. */
+	maxStepDoublings: number;
+	/** Windows' worth of accepted requests without a throttle before each step up. */
+	windowsPerStep: number;
+	/** Span over which what the API accepted from us is measured at a throttle. */
+	measureMs: number;
+	/** A refused step up goes back to the rate before it when the API still accepted this share of that. */
+	holdShare: number;
+}
+
+export const DEFAULT_TUNING: PacingTuning = {
+	decrease: 0.8,
+	firstStep: 1,
+	maxStepDoublings: 5,
+	windowsPerStep: 1,
+	measureMs: 1000,
+	holdShare: 0.9,
+};
+/** A `Retry-After` longer than this is not held for every request (the transport's bound still applies). */
+const MAX_HOLD_MS = 60_000;
+/** Refused steps up at most double the clean run before the next one this many times. */
+const MAX_STEP_BACKOFF = 2;
 /** A credential unused this long starts unpaced again. */
 const IDLE_FORGET_MS = 30_000;
 
 export interface PaceSlot {
 	/** When the request may start (epoch ms); once answered, when the answer came. */
 	at: number;
+	/** The earliest start the request asked for. */
+	notBefore: number;
 	/** The API answered with anything but a throttle (the request counted against the limit). */
 	accepted: boolean;
 	/** Order of reservation. */
 	readonly seq: number;
 }
 
+export interface PacerOptions {
+	/** A number in [0, 1): the jitter of starts after a decrease. */
+	random?: () => number;
+	tuning?: Partial<PacingTuning>;
+}
+
 export class Pacer {
-	/** Learned requests per window; undefined = unpaced. */
+	/** Requests per second; undefined = unpaced. */
+	rate: number | undefined;
+	/** At most this many request starts in any window of `windowMs`; undefined = unpaced. */
 	limit: number | undefined;
 	windowMs = PACE_WINDOW_MS;
-	/** Slots of requests sent, waiting or answered, within the last two windows (a doubled window still has its
-	 * history); ordered by `at`. */
+	/** Slots of requests sent, waiting or answered, within the last two windows (at least two seconds); ordered by `at`. */
 	private readonly slots: PaceSlot[] = [];
 	private acceptedSinceChange = 0;
+	/** Clean windows in a row since the last throttle: the size of the next step up. */
+	private cleanWindows = 0;
+	/** The rate last refused: steps up approach it by halves, then probe past it. */
+	private ceiling: number | undefined;
+	/** The rate before the last step up, while no throttle came since. */
+	private beforeStep: number | undefined;
+	/** Steps up refused in a row at the same rate: each doubles the clean run the next one waits for. */
+	private failedSteps = 0;
 	private reserved = 0;
 	/** Reservations up to this one were made before the pacing last changed: their throttles are no news. */
 	private changedAfter = 0;
-	/** The pacing before a probe for more, restored if the probe is throttled. */
-	private beforeProbe: number | undefined;
+	/** No request starts before this (a `Retry-After`, or the jitter after a decrease). */
+	private heldUntil = 0;
+	private readonly random: () => number;
+	private readonly tuning: PacingTuning;
 	lastUsedAt = 0;
 
-	/** Reserves the start of a request at `at` or, when paced, at the next free slot after it. */
+	constructor(options: PacerOptions = {}) {
+		this.random = options.random ?? Math.random;
+		this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
+	}
+
+	/**
+	 * Reserves the start of a request at `at` or, when paced, at the next free slot after it. While it waits, a
+	 * change of the pacing may move its slot (earlier or later): the waiter looks at `slot.at` again at least every
+	 * RECHECK_MS (see waitForSlot in transport.ts).
+	 */
 	reserve(at: number, now = Date.now()): PaceSlot {
-		if (this.limit !== undefined && now - this.lastUsedAt > IDLE_FORGET_MS) this.forget();
+		if (this.rate !== undefined && now - this.lastUsedAt > IDLE_FORGET_MS) this.forget();
 		this.prune(now);
 		this.lastUsedAt = now;
-		let time = at;
+		const slot: PaceSlot = { at, notBefore: at, accepted: false, seq: ++this.reserved };
+		this.place(slot);
+		return slot;
+	}
+
+	/**
+	 * Puts the slot at its first free time from `slot.notBefore` on: paced, the first time at which no window of
+	 * `windowMs` (+ margin) holds more than `limit` slots with it. A slot put off on purpose (a backoff) holds up
+	 * no one: later requests take the free times before it.
+	 */
+	private place(slot: PaceSlot): void {
+		let time = slot.notBefore;
 		if (this.limit !== undefined) {
-			// First come, first served while paced; then at most `limit` starts in any window.
-			const last = this.slots[this.slots.length - 1];
-			if (last && last.at > time) time = last.at;
-			if (this.slots.length >= this.limit) {
-				time = Math.max(
-					time,
-					this.slots[this.slots.length - this.limit].at + this.windowMs + MARGIN_MS,
-				);
+			time = Math.max(time, this.heldUntil);
+			const span = this.windowMs + MARGIN_MS;
+			for (let moved = true; moved; ) {
+				moved = false;
+				// The windows holding `time` start at `time - span` at the earliest; each starts at a slot. `near` is
+				// ordered by time, so the end of each window is found by one pass.
+				const near = this.slots.filter((other) => other.at > time - span && other.at < time + span);
+				for (let start = 0, end = 0; start < near.length && near[start].at <= time; start++) {
+					if (end < start) end = start;
+					while (end < near.length && near[end].at < near[start].at + span) end++;
+					if (end - start + 1 > this.limit) {
+						time = near[start].at + span;
+						moved = true;
+						break;
+					}
+				}
+				if (!moved) {
+					// A window starting at `time` itself (it is the first in it).
+					let count = 1;
+					for (const other of near) if (other.at >= time && other.at < time + span) count++;
+					if (count > this.limit) {
+						const after = near.filter((other) => other.at >= time).map((other) => other.at);
+						time = after[after.length - this.limit] + span;
+						moved = true;
+					}
+				}
 			}
 		}
-		const slot: PaceSlot = { at: time, accepted: false, seq: ++this.reserved };
+		slot.at = time;
 		let index = this.slots.length;
 		while (index > 0 && this.slots[index - 1].at > time) index--;
 		this.slots.splice(index, 0, slot);
-		return slot;
+	}
+
+	/** After a change of the pacing: the slots still waiting take their turns again under it, in their order. */
+	private relay(now: number): void {
+		const waiting = this.slots.filter((slot) => !slot.accepted && slot.at > now);
+		if (waiting.length === 0) return;
+		for (const slot of waiting) this.slots.splice(this.slots.indexOf(slot), 1);
+		waiting.sort((a, b) => a.seq - b.seq);
+		for (const slot of waiting) {
+			slot.notBefore = Math.max(slot.notBefore, now);
+			this.place(slot);
+		}
 	}
 
 	/** The request was answered with anything but a throttle, or its fate is unknown (dropped connection). */
@@ -90,23 +206,60 @@ export class Pacer {
 				this.slots[++index] = slot;
 			}
 		}
-		this.acceptedSinceChange++;
-		if (this.limit !== undefined && this.acceptedSinceChange >= PROBE_AFTER_LIMITS * this.limit) {
-			this.change(this.limit + Math.max(1, Math.round(this.limit / 10)), this.windowMs, this.limit);
+		if (this.rate === undefined || this.limit === undefined) return;
+		const windows = this.tuning.windowsPerStep * 2 ** Math.min(this.failedSteps, MAX_STEP_BACKOFF);
+		if (++this.acceptedSinceChange >= this.limit * windows) {
+			this.cleanWindows++;
+			const { firstStep, maxStepDoublings } = this.tuning;
+			let step: number;
+			if (this.ceiling !== undefined && this.rate + firstStep / 2 < this.ceiling) {
+				// Below the rate last refused: halfway there, in one step at most.
+				step = Math.max(firstStep / 2, (this.ceiling - this.rate) / 2);
+				this.cleanWindows = 0;
+			} else {
+				// At or past it: probe, a step twice as large after each clean one.
+				if (this.ceiling !== undefined && this.rate >= this.ceiling) this.ceiling = undefined;
+				step =
+					this.ceiling !== undefined
+						? firstStep / 2
+						: firstStep * 2 ** Math.min(this.cleanWindows - 1, maxStepDoublings);
+			}
+			const before = this.rate;
+			// The step before this one was not refused: the next ones come quickly again.
+			if (this.beforeStep !== undefined) this.failedSteps = 0;
+			this.setRate(this.rate + step, now);
+			this.beforeStep = before;
 		}
 	}
 
 	/**
 	 * The API throttled the request of `slot` (answer received at `now`): it did not count against the limit.
-	 * Returns whether requests are paced (the throttle was explained by our own rate).
+	 * `retryAfterMs`: the API's `Retry-After`, when it sent one. Returns whether requests are paced (always, after a
+	 * throttle).
 	 */
-	throttled(slot: PaceSlot, now = Date.now()): boolean {
+	throttled(slot: PaceSlot, now = Date.now(), retryAfterMs?: number): boolean {
 		this.release(slot);
-		if (this.limit !== undefined) {
+		if (retryAfterMs !== undefined && retryAfterMs > 0) {
+			this.heldUntil = Math.max(this.heldUntil, now + Math.min(retryAfterMs, MAX_HOLD_MS));
+			if (this.rate !== undefined) this.relay(now);
+		}
+		if (this.rate !== undefined) {
 			// Sent before the pacing last changed (e.g. in flight with others when the first throttle came): no news.
 			if (slot.seq <= this.changedAfter) return true;
-			if (this.beforeProbe !== undefined) this.change(this.beforeProbe, this.windowMs);
-			else this.change(this.limit, Math.min(this.windowMs * 2, MAX_WINDOW_MS));
+			const measured = this.acceptedPerSecond(now);
+			const { decrease } = this.tuning;
+			if (this.beforeStep !== undefined && measured >= this.beforeStep * this.tuning.holdShare) {
+				// A step up refused while the API still gives us what we had before it: that was the limit.
+				const held = this.beforeStep;
+				this.failedSteps++;
+				this.ceiling = this.rate;
+				this.setRate(held, now, true);
+				return true;
+			}
+			this.cleanWindows = 0;
+			this.failedSteps = 0;
+			this.ceiling = this.rate;
+			this.setRate(decrease * Math.min(this.rate, Math.max(measured, this.rate / 2)), now, true);
 			return true;
 		}
 		// Accepted in the last second, and those still in flight that started before the refused one.
@@ -119,8 +272,7 @@ export class Pacer {
 			)
 				explaining++;
 		}
-		if (explaining < MIN_EXPLAINING) return false;
-		this.change(explaining, PACE_WINDOW_MS);
+		this.setRate(explaining < MIN_EXPLAINING ? SHARED_START_RATE : explaining, now, true);
 		return true;
 	}
 
@@ -130,26 +282,48 @@ export class Pacer {
 		if (index >= 0) this.slots.splice(index, 1);
 	}
 
-	/** `beforeProbe`: the limit to go back to if this change (a probe for more) is throttled. */
-	private change(limit: number, windowMs: number, beforeProbe?: number): void {
-		this.beforeProbe = beforeProbe;
-		this.limit = limit;
-		this.windowMs = windowMs;
+	/** Requests of ours the API accepted (answered) in the last window, per second; the window at least a second. */
+	private acceptedPerSecond(now: number): number {
+		const span = Math.max(this.tuning.measureMs, this.windowMs);
+		let count = 0;
+		for (const slot of this.slots)
+			if (slot.accepted && slot.at > now - span && slot.at <= now) count++;
+		return (count * 1000) / span;
+	}
+
+	/** `jittered`: the next start waits a random part of one request's interval (after a throttle). */
+	private setRate(rate: number, now: number, jittered = false): void {
+		const bounded = Math.max(MIN_RATE, rate);
+		if (jittered)
+			this.heldUntil = Math.max(this.heldUntil, now + Math.round(this.random() * (1000 / bounded)));
+		this.rate = bounded;
+		// At most `limit` starts per window, `limit / windowMs` being the rate: whole requests per second when the
+		// rate allows, else one request per longer window.
+		// Never a window shorter than a second: 2 every 800 ms would let 4 start within one second of the API's.
+		this.windowMs = Math.max(PACE_WINDOW_MS, Math.round(1000 / bounded));
+		this.limit = Math.max(1, Math.floor((bounded * this.windowMs) / 1000));
 		this.changedAfter = this.reserved;
 		this.acceptedSinceChange = 0;
+		this.beforeStep = undefined;
+		this.relay(now);
 	}
 
 	private forget(): void {
+		this.rate = undefined;
 		this.limit = undefined;
 		this.windowMs = PACE_WINDOW_MS;
-		this.beforeProbe = undefined;
+		this.cleanWindows = 0;
+		this.failedSteps = 0;
+		this.beforeStep = undefined;
+		this.ceiling = undefined;
 		this.acceptedSinceChange = 0;
+		this.heldUntil = 0;
 	}
 
 	private prune(now: number): void {
+		const keep = 2 * Math.max(this.windowMs, PACE_WINDOW_MS) + MARGIN_MS;
 		let drop = 0;
-		while (drop < this.slots.length && this.slots[drop].at <= now - 2 * this.windowMs - MARGIN_MS)
-			drop++;
+		while (drop < this.slots.length && this.slots[drop].at <= now - keep) drop++;
 		if (drop > 0) this.slots.splice(0, drop);
 	}
 }

@@ -6,7 +6,7 @@ import { apiErrorFor, apiMessage, asNodeError, inputError, isQuotaExhausted } fr
 import type { ApiResponse } from './errors';
 import { networkFailureOf, sendApiRequest } from './httpClient';
 import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
-import { pacerFor } from './pacing';
+import { RECHECK_MS, pacerFor } from './pacing';
 import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
 import { sleepUnlessCancelled } from './sleep';
 import type { PaceSlot } from './pacing';
@@ -125,7 +125,7 @@ export async function apiRequest<T = IDataObject>(
 		const throttled = !failure && response!.statusCode === 429 && !isQuotaExhausted(response!);
 		// A throttled request did not count against the API's limit; anything else may have.
 		let paced = false;
-		if (throttled) paced = pacer.throttled(slot);
+		if (throttled) paced = pacer.throttled(slot, Date.now(), retryAfterMs(response!.headers));
 		else if (failure?.reached === 'never') pacer.release(slot);
 		else pacer.accepted(slot);
 		if (response && response.statusCode >= 200 && response.statusCode < 300)
@@ -308,26 +308,34 @@ export class UncertainOutcomeError extends NodeApiError {
 	}
 }
 
-/** Sleeps until the slot's time; a cancelled execution gives the slot back. */
+/**
+ * Sleeps until the slot's time, looking again at least every RECHECK_MS: a change of the pacing (a throttle, a step
+ * up, a Retry-After) may move the slot while it waits. A cancelled execution gives the slot back.
+ */
 async function waitForSlot(
 	pacer: ReturnType<typeof pacerFor>,
 	slot: PaceSlot,
 	signal?: AbortSignal,
 ): Promise<void> {
-	const wait = slot.at - Date.now();
-	if (wait <= 0) return;
+	if (slot.at <= Date.now()) return;
 	const giveBack = () => pacer.release(slot);
 	signal?.addEventListener('abort', giveBack, { once: true });
 	try {
-		await sleepUnlessCancelled(wait, signal);
+		for (let wait = slot.at - Date.now(); wait > 0; wait = slot.at - Date.now())
+			await sleepUnlessCancelled(Math.min(wait, RECHECK_MS), signal);
 	} finally {
 		signal?.removeEventListener('abort', giveBack);
 	}
 }
 
 function hasRetryAfter(headers?: Record<string, unknown>): boolean {
+	return retryAfterMs(headers) !== undefined;
+}
+
+/** The API's `Retry-After` (seconds) in milliseconds, when it sent one. */
+function retryAfterMs(headers?: Record<string, unknown>): number | undefined {
 	const retryAfter = Number(headers?.['retry-after']);
-	return Number.isFinite(retryAfter) && retryAfter >= 0;
+	return Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;
 }
 
 /** The node's "Max Wait When Throttled" option, when the node has one. */

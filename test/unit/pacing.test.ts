@@ -1,4 +1,10 @@
-import { PACE_WINDOW_MS, Pacer, credentialIdentity, pacerFor } from '../../nodes/shared/pacing';
+import {
+	MIN_RATE,
+	PACE_WINDOW_MS,
+	Pacer,
+	credentialIdentity,
+	pacerFor,
+} from '../../nodes/shared/pacing';
 
 /** `count` requests started 5 ms apart from `start`, each answered (accepted) 3 ms after it started. */
 function acceptBurst(pacer: Pacer, count: number, start = 0): number {
@@ -8,14 +14,21 @@ function acceptBurst(pacer: Pacer, count: number, start = 0): number {
 }
 
 describe('Pacer (shared pacing per credential)', () => {
-	it('stays unpaced until a throttle is explained by our own recent rate', () => {
-		const pacer = new Pacer();
-		const lone = pacer.reserve(0, 0);
-		expect(lone.at).toBe(0);
-		expect(pacer.throttled(lone, 10)).toBe(false);
-		expect(pacer.limit).toBeUndefined();
+	it('stays unpaced until a throttle; one our own rate does not explain (others spend the key) paces at 1 request per second', () => {
+		// Today's controller learned nothing from such a throttle: a process beside others that spend the key kept
+		// meeting a full window and fell back on the backoff alone.
+		const pacer = new Pacer({ random: () => 0 });
+		const first = pacer.reserve(0, 0);
+		expect(first.at).toBe(0);
+		pacer.accepted(first, 5);
 		// Unpaced, a later start is never moved.
-		expect(pacer.reserve(20, 20).at).toBe(20);
+		const later = pacer.reserve(20, 20);
+		expect(later.at).toBe(20);
+		pacer.release(later);
+		const lone = pacer.reserve(30, 30);
+		expect(pacer.throttled(lone, 40)).toBe(true);
+		expect(pacer.rate).toBe(1);
+		expect([pacer.limit, pacer.windowMs]).toEqual([1, 1000]);
 	});
 
 	it('learns the limit from what the API accepted in the last second, then spaces requests by the window', () => {
@@ -33,37 +46,71 @@ describe('Pacer (shared pacing per credential)', () => {
 		expect(pacer.reserve(t + 2, t + 2).at).toBeGreaterThanOrEqual(8 + PACE_WINDOW_MS);
 	});
 
-	it('ignores throttles of requests already in flight when the pacing changed, and doubles the window on news', () => {
-		const pacer = new Pacer();
+	it('ignores throttles of requests already in flight when the pacing changed; news takes the rate to 80 % of what the API accepted from us', () => {
+		// Today's controller doubled the window on such news: beside another process it halved its rate at each
+		// throttle the other caused (the collapse of issue 15).
+		const pacer = new Pacer({ random: () => 0 });
 		const t = acceptBurst(pacer, 10);
 		const inFlight = [pacer.reserve(t, t), pacer.reserve(t, t)];
 		pacer.throttled(inFlight[0], t + 5);
-		expect(pacer.limit).toBe(10);
+		expect(pacer.rate).toBe(10);
 		pacer.throttled(inFlight[1], t + 6);
-		expect(pacer.limit).toBe(10);
-		expect(pacer.windowMs).toBe(PACE_WINDOW_MS);
-		// Sent under the learned pacing and still throttled: the API's window is longer than assumed.
-		const paced = pacer.reserve(t + 10, t + 10);
+		expect(pacer.rate).toBe(10);
+		// 8 accepted under the learned pacing, then a throttle: others take the rest of the window.
+		let now = t + 6;
+		for (let i = 0; i < 8; i++) {
+			const slot = pacer.reserve(now, now);
+			now = slot.at + 3;
+			pacer.accepted(slot, now);
+		}
+		const paced = pacer.reserve(now, now);
 		pacer.throttled(paced, paced.at + 5);
-		expect(pacer.limit).toBe(10);
-		expect(pacer.windowMs).toBe(2 * PACE_WINDOW_MS);
+		expect(pacer.rate).toBeCloseTo(0.8 * 8);
+		expect([pacer.limit, pacer.windowMs]).toEqual([6, 1000]);
 	});
 
-	it('tries a little faster after a long clean run and goes back at the first throttle', () => {
-		const pacer = new Pacer();
+	it('never paces below the floor, however often it is throttled with nothing accepted', () => {
+		const pacer = new Pacer({ random: () => 0 });
+		let now = acceptBurst(pacer, 20);
+		pacer.throttled(pacer.reserve(now, now), now + 1);
+		for (let i = 0; i < 20; i++) {
+			const slot = pacer.reserve(now, now);
+			now = slot.at + 5;
+			pacer.throttled(slot, now);
+		}
+		expect(pacer.rate).toBe(MIN_RATE);
+		expect([pacer.limit, pacer.windowMs]).toEqual([1, 2000]);
+	});
+
+	it('steps up after each clean window, goes back from a refused step while the API still gives what it did, then approaches that step by halves', () => {
+		const pacer = new Pacer({ random: () => 0 });
 		let t = acceptBurst(pacer, 20);
 		pacer.throttled(pacer.reserve(t, t), t + 1);
-		expect(pacer.limit).toBe(20);
-		for (let i = 0; i < 80; i++) {
-			const slot = pacer.reserve(t, t);
-			t = slot.at + 3;
-			pacer.accepted(slot, t);
-		}
-		expect(pacer.limit).toBe(22);
-		const probe = pacer.reserve(t, t);
-		pacer.throttled(probe, probe.at + 3);
-		expect(pacer.limit).toBe(20);
-		expect(pacer.windowMs).toBe(PACE_WINDOW_MS);
+		expect(pacer.rate).toBe(20);
+		const acceptWindows = (count: number) => {
+			for (let i = 0; i < count; i++) {
+				const slot = pacer.reserve(t, t);
+				t = slot.at + 3;
+				pacer.accepted(slot, t);
+			}
+		};
+		acceptWindows(20);
+		expect(pacer.rate).toBe(21);
+		const step = pacer.reserve(t, t);
+		pacer.throttled(step, step.at + 3);
+		expect(pacer.rate).toBe(20);
+		// A refused step doubles the clean run the next one waits for.
+		acceptWindows(39);
+		expect(pacer.rate).toBe(20);
+		acceptWindows(1);
+		expect(pacer.rate).toBe(20.5);
+	});
+
+	it("holds every start of the credential until the API's Retry-After", () => {
+		const pacer = new Pacer({ random: () => 0 });
+		const t = acceptBurst(pacer, 20);
+		pacer.throttled(pacer.reserve(t, t), t + 1, 3000);
+		expect(pacer.reserve(t + 2, t + 2).at).toBeGreaterThanOrEqual(t + 1 + 3000);
 	});
 
 	it('forgets the pacing of a credential left idle, and gives back released slots', () => {
