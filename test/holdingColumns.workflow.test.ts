@@ -329,6 +329,26 @@ describe('Holding Columns (version 2): Options', () => {
 	});
 });
 
+describe('Holding Columns (version 2): Max Wait When Throttled under Options', () => {
+	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
+		'%s: 0 fails at once on a 503, where version 1 (no such option, 120 s) tries again',
+		async (_label, node) => {
+			sim.setFaults(node.route, { sequence: ['503'] });
+			const atOnce = await run(SAMPLE, node, 2, {
+				options: { maxThrottleWait: 0 },
+			});
+			expect(atOnce.error).toBeDefined();
+			expect(sim.requestCount({ route: node.route })).toBe(1);
+
+			sim.reset();
+			sim.setFaults(node.route, { sequence: ['503'] });
+			const retried = await run(SAMPLE, node, 1);
+			expect(retried.error).toBeUndefined();
+			expect(sim.requestCount({ route: node.route })).toBe(2);
+		},
+	);
+});
+
 describe('Holding Columns: the resourceMapping method', () => {
 	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
 		'%s: six typed fields, required where its route requires them',

@@ -152,7 +152,8 @@ export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
 	return [holdingsSourceProperty, holdingsJsonProperty, ...version1, holdingColumnsProperty];
 }
 
-/** The Options collection of the holdings operations: version 1 has Max Requests per Run only. */
+/** The Options collection of the holdings operations: version 1 has Max Requests per Run only; version 2 reads as the
+ * Instruments node's (the row policies, and the throttle wait the transport reads for every node). */
 export function holdingsOptions(route: HoldingsRoute): INodeProperties[] {
 	return [
 		{ ...requestOptions, displayOptions: { show: VERSION_1 } },
@@ -162,6 +163,7 @@ export function holdingsOptions(route: HoldingsRoute): INodeProperties[] {
 				...(removesRows(route.holdings) ? [cashRowsProperty] : []),
 				invalidIsinsProperty('Leave the row out and list it in the output'),
 				maxRequestsOption,
+				maxThrottleWaitOption,
 			],
 			displayOptions: { show: FROM_VERSION_2 },
 		},
