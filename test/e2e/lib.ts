@@ -454,6 +454,22 @@ export function simulatorCredential(baseUrl: string) {
 }
 
 /**
+ * The data of an n8n SMTP credential for the test's SMTP sink. No TLS: the sink speaks plain SMTP and does not
+ * advertise STARTTLS.
+ */
+export function smtpSinkCredentialData(sink: { host: string; port: number }) {
+	return {
+		user: '',
+		password: '',
+		host: sink.host,
+		port: sink.port,
+		secure: false,
+		disableStartTls: true,
+		hostName: '',
+	};
+}
+
+/**
  * Writes `credentials` and `workflows` into the user folder and imports them with `n8n import:credentials` and
  * `n8n import:workflow`, then runs the `then` commands (e.g. `publish:workflow --id=…`); throws on the first that fails.
  */

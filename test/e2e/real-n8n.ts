@@ -79,6 +79,7 @@ import {
 	n8nVersionsToRun,
 	parseJsonOutput,
 	runN8n,
+	smtpSinkCredentialData,
 	type N8nInstall,
 	type PackageInfo,
 } from './lib';
@@ -1001,16 +1002,7 @@ async function runLeg(
 					id: SMTP_CREDENTIAL_ID,
 					name: SMTP_CREDENTIAL_NAME,
 					type: SMTP_CREDENTIAL_TYPE,
-					// No TLS: the sink speaks plain SMTP and does not advertise STARTTLS.
-					data: {
-						user: '',
-						password: '',
-						host: smtp.host,
-						port: smtp.port,
-						secure: false,
-						disableStartTls: true,
-						hostName: '',
-					},
+					data: smtpSinkCredentialData(smtp),
 				},
 			]),
 		);
