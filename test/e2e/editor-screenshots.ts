@@ -71,6 +71,15 @@ const METHODOLOGY_NAMES = [
 interface ShotContext {
 	page: Page;
 	sim: Simulator;
+	/** Every answer the page received from n8n's REST API since it opened (method, path, status, request body). */
+	restCalls: RestCall[];
+}
+
+interface RestCall {
+	method: string;
+	path: string;
+	status: number;
+	body: string;
 }
 
 interface FormCheck {
@@ -80,6 +89,8 @@ interface FormCheck {
 	action?: string;
 	/** Texts that must appear in the parameter panel (labels, field values) or in an opened dropdown. */
 	expect: string[];
+	/** Texts the parameter panel must not show (a field that moved, an error of the editor). */
+	absent?: string[];
 	/** Steps after the form is open, before the screenshot (open a list, change a field). */
 	then?: (ctx: ShotContext) => Promise<void>;
 	/** Checks after the screenshot (e.g. what the simulator received). */
@@ -88,9 +99,61 @@ interface FormCheck {
 
 /** Texts every form of ours shows: the credential the editor picked by itself. */
 const OUR_FORM = ['Credential', CREDENTIAL_NAME, 'Operation'];
-const HOLDINGS_FORM = ['Holdings Source', 'Holding Fields', 'Invalid ISINs', 'Group By'];
+/**
+ * Version 2 of the holdings nodes (the version the editor adds): the column mapper Holding Columns, in its default
+ * mode. n8n's resource mapper shows no label of its own (not "Holding Columns"): its "Mapping Column Mode" label
+ * and mode names are n8n's texts.
+ */
+const HOLDINGS_FORM = ['Holdings Source', 'Mapping Column Mode', 'Map Automatically', 'Group By'];
+/** Version 1 fields that version 2 replaced (Holding Fields) or moved into Options: not in the form itself. */
+const HOLDINGS_V1_FIELDS = ['Holding Fields', 'Invalid ISINs', 'Cash and Rows Without ISIN'];
 /** The Options collection of every operation that can send more than one request. */
 const REQUEST_OPTIONS = ['Max Requests per Run'];
+/**
+ * The Options collection of a holdings operation (version 2); Cash and Rows Without ISIN only where the route
+ * takes rows out (nodes/shared/routes.ts `removesRows`: every holdings route but Create or Update Snapshot).
+ */
+function holdingsOptions(removesRows: boolean): string[] {
+	return [
+		...(removesRows ? ['Cash and Rows Without ISIN'] : []),
+		'Invalid ISINs',
+		...REQUEST_OPTIONS,
+	];
+}
+/** The six holding fields of the column mapper, as the editor labels them (HOLDING_FIELDS titles). */
+const HOLDING_FIELD_TITLES = [
+	'ISIN',
+	'Name',
+	'Instrument Type',
+	'Currency',
+	'Weight',
+	'Market Value',
+] as const;
+type HoldingFieldTitle = (typeof HOLDING_FIELD_TITLES)[number];
+/** The instrument types of the API, as the Instrument Type dropdown names them. */
+const INSTRUMENT_TYPE_NAMES = [
+	'Stock',
+	'Bond',
+	'ETF',
+	'Mutual Fund',
+	'Cash',
+	'Option',
+	'Future',
+	'Forward Contract',
+	'Lending',
+	'Other',
+	'Warrant',
+	'Sovereign Bond',
+];
+/** Required by the ISIN routes (Sustainable Investments, EU Taxonomy, Temperature Score): ISIN_HOLDINGS. */
+const ISIN_ROUTE_REQUIRED: HoldingFieldTitle[] = [
+	'ISIN',
+	'Name',
+	'Instrument Type',
+	'Market Value',
+];
+/** n8n's words when the column mapper could not load its fields ("holding fields" is our fieldWords). */
+const MAPPER_ERRORS = ["Can't get holding fields", 'No holding fields found'];
 /** The Options collection of the four instrument lookups. */
 const INSTRUMENT_OPTIONS = [
 	'Batch Size',
@@ -113,6 +176,38 @@ function withOptionsOpened(
 			await check.then?.(ctx);
 			await addCollectionOptions(ctx.page, placeholder, options);
 		},
+	};
+}
+
+/**
+ * Holding Columns switched to "Map Each Column Manually": the six typed fields, loaded by the editor through the
+ * node's getHoldingColumns method, each marked required (n8n's "*") exactly where the route requires it
+ * (nodes/shared/routes.ts, written out here so that a change there shows as a failure). `openInstrumentTypes`
+ * also opens the Instrument Type dropdown.
+ */
+function manualHoldingColumns(
+	node: string,
+	action: string,
+	required: HoldingFieldTitle[],
+	openInstrumentTypes = false,
+): FormCheck {
+	return {
+		node,
+		action,
+		expect: [
+			'Mapping Column Mode',
+			'Map Each Column Manually',
+			'Values to Send',
+			...HOLDING_FIELD_TITLES,
+		],
+		absent: MAPPER_ERRORS,
+		then: async ({ page }) => {
+			await chooseMappingMode(page, 'Map Each Column Manually');
+			await assertRequiredMarks(page, required);
+			if (openInstrumentTypes)
+				await openMappedFieldOptions(page, 'instrument_type', INSTRUMENT_TYPE_NAMES);
+		},
+		verify: ({ restCalls }) => assertHoldingColumnsLoaded(restCalls),
 	};
 }
 
@@ -216,15 +311,23 @@ const FORMS: Record<string, FormCheck> = {
 			'Snapshot Date',
 			...HOLDINGS_FORM,
 		],
+		absent: HOLDINGS_V1_FIELDS,
 	},
 	'Portfolio Snapshots - Create or Update Snapshot - Options': withOptionsOpened(
 		{
 			node: 'Portfolio Snapshots',
 			action: 'Create or update a portfolio snapshot',
 			expect: ['Create or Update Snapshot'],
+			absent: ['Cash and Rows Without ISIN'],
 		},
-		REQUEST_OPTIONS,
+		holdingsOptions(false),
 	),
+	'Portfolio Snapshots - Create or Update Snapshot - Holding Columns mapped manually':
+		manualHoldingColumns('Portfolio Snapshots', 'Create or update a portfolio snapshot', [
+			'Name',
+			'Currency',
+			'Market Value',
+		]),
 	'Portfolio Snapshots - Create or Update Snapshot - holdings as JSON': {
 		node: 'Portfolio Snapshots',
 		action: 'Create or update a portfolio snapshot',
@@ -282,13 +385,8 @@ const FORMS: Record<string, FormCheck> = {
 	'Sustainable Investments - Classify Holdings': {
 		node: 'Sustainable Investments',
 		action: 'Classify holdings',
-		expect: [
-			...OUR_FORM,
-			'Classify Holdings',
-			'Methodology',
-			...HOLDINGS_FORM,
-			'Cash and Rows Without ISIN',
-		],
+		expect: [...OUR_FORM, 'Classify Holdings', 'Methodology', ...HOLDINGS_FORM],
+		absent: HOLDINGS_V1_FIELDS,
 	},
 	'Sustainable Investments - Classify Holdings - Options': withOptionsOpened(
 		{
@@ -296,8 +394,12 @@ const FORMS: Record<string, FormCheck> = {
 			action: 'Classify holdings',
 			expect: ['Classify Holdings'],
 		},
-		REQUEST_OPTIONS,
+		holdingsOptions(true),
 	),
+	'Sustainable Investments - Classify Holdings - Holding Columns mapped manually':
+		manualHoldingColumns('Sustainable Investments', 'Classify holdings', ISIN_ROUTE_REQUIRED),
+	'Sustainable Investments - Classify Holdings - Holding Columns - Instrument Type list':
+		manualHoldingColumns('Sustainable Investments', 'Classify holdings', ISIN_ROUTE_REQUIRED, true),
 	'Sustainable Investments - Classify Holdings - methodology list': {
 		node: 'Sustainable Investments',
 		action: 'Classify holdings',
@@ -314,17 +416,17 @@ const FORMS: Record<string, FormCheck> = {
 	'EU Taxonomy - Get Portfolio Alignment': {
 		node: 'EU Taxonomy',
 		action: 'Get portfolio alignment',
-		expect: [
-			...OUR_FORM,
-			'Get Portfolio Alignment',
-			...HOLDINGS_FORM,
-			'Cash and Rows Without ISIN',
-			'Output',
-		],
+		expect: [...OUR_FORM, 'Get Portfolio Alignment', ...HOLDINGS_FORM, 'Output'],
+		absent: HOLDINGS_V1_FIELDS,
 	},
 	'EU Taxonomy - Get Portfolio Alignment - Options': withOptionsOpened(
 		{ node: 'EU Taxonomy', action: 'Get portfolio alignment', expect: ['Get Portfolio Alignment'] },
-		REQUEST_OPTIONS,
+		holdingsOptions(true),
+	),
+	'EU Taxonomy - Get Portfolio Alignment - Holding Columns mapped manually': manualHoldingColumns(
+		'EU Taxonomy',
+		'Get portfolio alignment',
+		ISIN_ROUTE_REQUIRED,
 	),
 	'Temperature Score - Get Portfolio Temperature': {
 		node: 'Temperature Score',
@@ -333,12 +435,12 @@ const FORMS: Record<string, FormCheck> = {
 			...OUR_FORM,
 			'Get Portfolio Temperature',
 			...HOLDINGS_FORM,
-			'Cash and Rows Without ISIN',
 			'Output',
 			'Wait for Calculation',
 			'Poll Interval (Seconds)',
 			'Max Wait (Seconds)',
 		],
+		absent: HOLDINGS_V1_FIELDS,
 	},
 	'Temperature Score - Get Portfolio Temperature - Options': withOptionsOpened(
 		{
@@ -346,8 +448,10 @@ const FORMS: Record<string, FormCheck> = {
 			action: 'Get portfolio temperature',
 			expect: ['Get Portfolio Temperature'],
 		},
-		REQUEST_OPTIONS,
+		holdingsOptions(true),
 	),
+	'Temperature Score - Get Portfolio Temperature - Holding Columns mapped manually':
+		manualHoldingColumns('Temperature Score', 'Get portfolio temperature', ISIN_ROUTE_REQUIRED),
 	'Sustainability Reports - Generate PDF Report': {
 		node: 'Sustainability Reports',
 		action: 'Generate PDF report',
@@ -361,9 +465,9 @@ const FORMS: Record<string, FormCheck> = {
 			'Benchmark',
 			'Benchmark Fund ISIN',
 			...HOLDINGS_FORM,
-			'Cash and Rows Without ISIN',
 			'Download PDF',
 		],
+		absent: HOLDINGS_V1_FIELDS,
 	},
 	'Sustainability Reports - Generate PDF Report - Options': withOptionsOpened(
 		{
@@ -371,8 +475,16 @@ const FORMS: Record<string, FormCheck> = {
 			action: 'Generate PDF report',
 			expect: ['Generate PDF Report'],
 		},
-		REQUEST_OPTIONS,
+		holdingsOptions(true),
 	),
+	'Sustainability Reports - Generate PDF Report - Holding Columns mapped manually':
+		manualHoldingColumns('Sustainability Reports', 'Generate PDF report', [
+			'ISIN',
+			'Name',
+			'Currency',
+			'Weight',
+			'Market Value',
+		]),
 	'Sustainability Reports - Generate PDF Report - other benchmark index': {
 		node: 'Sustainability Reports',
 		action: 'Generate PDF report',
@@ -464,6 +576,7 @@ interface Locator {
 	getByTestId(id: string): Locator;
 	locator(selector: string): Locator;
 	innerText(options?: { timeout?: number }): Promise<string>;
+	allInnerTexts(): Promise<string[]>;
 	evaluate<T>(fn: (element: DomElement) => T): Promise<T>;
 	waitFor(options?: { state?: 'visible' | 'attached'; timeout?: number }): Promise<void>;
 	isVisible(): Promise<boolean>;
@@ -476,7 +589,13 @@ interface Page {
 	waitForTimeout(ms: number): Promise<void>;
 	setDefaultTimeout(ms: number): void;
 	on(event: 'pageerror', listener: (error: Error) => void): void;
+	on(event: 'response', listener: (response: PageResponse) => void): void;
 	close(): Promise<void>;
+}
+interface PageResponse {
+	url(): string;
+	status(): number;
+	request(): { method(): string; postData(): string | null };
 }
 interface ApiResponse {
 	status(): number;
@@ -793,6 +912,98 @@ async function openDynamicList(page: Page, parameter: string, expectItem: string
 	await page.waitForTimeout(500);
 }
 
+/** Switches the column mapper's "Mapping Column Mode" (n8n's mapping-mode-select) to `modeName`. */
+async function chooseMappingMode(page: Page, modeName: string): Promise<void> {
+	const select = page.getByTestId('ndv').getByTestId('mapping-mode-select');
+	await select.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await select.locator('input').first().click();
+	// Each option shows its name as a headline above a description.
+	await page
+		.locator('.el-select-dropdown__item:visible')
+		.getByText(modeName, { exact: true })
+		.first()
+		.click();
+	await page
+		.getByTestId('ndv')
+		.getByTestId('mapping-fields-container')
+		.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await page.waitForTimeout(1000);
+}
+
+/**
+ * The fields of the column mapper, each of the six shown once, marked required the way n8n marks it in its "add"
+ * mode on exactly the `required` ones: no remove (trash) button, and while empty the field's issue icon (its
+ * labels carry no "*").
+ */
+async function assertRequiredMarks(page: Page, required: HoldingFieldTitle[]): Promise<void> {
+	const container = page.getByTestId('ndv').getByTestId('mapping-fields-container');
+	const fields = await container.evaluate((element) =>
+		Array.from(element.querySelectorAll('.parameter-item')).map((item) => {
+			const node = item as unknown as {
+				innerText?: string;
+				querySelector(s: string): unknown;
+			};
+			return {
+				label: (node.innerText ?? '').split('\n')[0].trim(),
+				removable: node.querySelector('[data-test-id^="remove-field-button-"]') !== null,
+				issue: node.querySelector('[data-test-id="parameter-issues"]') !== null,
+			};
+		}),
+	);
+	const problems: string[] = [];
+	for (const title of HOLDING_FIELD_TITLES) {
+		const shown = fields.filter((field) => field.label === title);
+		if (shown.length !== 1) {
+			problems.push(`${title}: shown ${shown.length} times`);
+			continue;
+		}
+		const [{ removable, issue }] = shown;
+		const isRequired = required.includes(title);
+		if (removable === isRequired)
+			problems.push(`${title}: ${removable ? 'has' : 'has no'} remove button`);
+		if (issue !== isRequired) problems.push(`${title}: ${issue ? 'has' : 'has no'} issue icon`);
+	}
+	if (problems.length)
+		throw new Error(
+			`column mapper fields: ${problems.join('; ')} (fields: ${JSON.stringify(fields)})`,
+		);
+}
+
+/** Opens the dropdown of the mapped field `fieldId` (an options field): it must list exactly `names`, in order. */
+async function openMappedFieldOptions(page: Page, fieldId: string, names: string[]): Promise<void> {
+	// The column mapper names its fields value["<id>"]; their inputs' test id is parameter-input-<id>.
+	const field = page
+		.getByTestId('ndv')
+		.getByTestId('mapping-fields-container')
+		.getByTestId(`parameter-input-${fieldId}`);
+	await field.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await field.locator('input').first().click();
+	const items = page.locator('.el-select-dropdown__item:visible');
+	await items
+		.getByText(names[0], { exact: true })
+		.first()
+		.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await page.waitForTimeout(500);
+	const listed = (await items.allInnerTexts()).map((text) => text.trim());
+	if (JSON.stringify(listed) !== JSON.stringify(names))
+		throw new Error(
+			`the ${fieldId} dropdown lists ${JSON.stringify(listed)}, not ${JSON.stringify(names)}`,
+		);
+}
+
+/** The editor asked n8n for the mapper's fields through our getHoldingColumns method, and n8n answered 200. */
+function assertHoldingColumnsLoaded(restCalls: RestCall[]): void {
+	const calls = restCalls.filter((call) => call.path.endsWith('/resource-mapper-fields'));
+	if (!calls.some((call) => call.status === 200 && call.body.includes('"getHoldingColumns"')))
+		throw new Error(
+			`the editor did not load the fields through getHoldingColumns (resource-mapper-fields calls: ${
+				calls
+					.map((call) => `${call.method} ${call.status} ${call.body.slice(0, 200)}`)
+					.join(', ') || 'none'
+			})`,
+		);
+}
+
 /** The list was filled through the credential: the simulator saw the route with our key, answered 200. */
 function assertListRequests(
 	sim: Simulator,
@@ -904,6 +1115,18 @@ async function main(): Promise<number> {
 			page.setDefaultTimeout(UI_TIMEOUT_MS);
 			const pageErrors: string[] = [];
 			page.on('pageerror', (error) => pageErrors.push(error.message));
+			const restCalls: RestCall[] = [];
+			page.on('response', (response) => {
+				const url = new URL(response.url());
+				if (!url.pathname.startsWith('/rest/')) return;
+				const request = response.request();
+				restCalls.push({
+					method: request.method(),
+					path: url.pathname,
+					status: response.status(),
+					body: request.postData() ?? '',
+				});
+			});
 			const file = join(args.out, `${slug(label)}.png`);
 			const t = Date.now();
 			sim.reset();
@@ -911,7 +1134,7 @@ async function main(): Promise<number> {
 			const requestsBefore = sim.requests().length;
 			try {
 				await openNodeForm(page, base, check);
-				const ctx = { page, sim };
+				const ctx = { page, sim, restCalls };
 				if (check.then) await check.then(ctx);
 				await page.screenshot({ path: file });
 				const text = await panelText(page);
@@ -919,6 +1142,15 @@ async function main(): Promise<number> {
 				if (missing.length > 0)
 					throw new Error(
 						`missing in the form: ${missing.map((m) => JSON.stringify(m)).join(', ')}`,
+					);
+				// Only what the panel shows: closed dropdowns (the Add Option list) stay in the page, hidden.
+				const shownText = check.absent
+					? await page.getByTestId('ndv').innerText({ timeout: UI_TIMEOUT_MS })
+					: '';
+				const shown = (check.absent ?? []).filter((unwanted) => shownText.includes(unwanted));
+				if (shown.length > 0)
+					throw new Error(
+						`shown in the form but should not be: ${shown.map((m) => JSON.stringify(m)).join(', ')}`,
 					);
 				check.verify?.(ctx);
 				passed++;
