@@ -154,7 +154,7 @@ describe('Holding Columns (version 2): Map Automatically', () => {
 		);
 		expect(error?.message).toContain('Item 0: the market value is missing (looked for a column');
 		expect((error as { description?: string }).description).toContain(
-			'switch Holding Columns to "Map Each Column Manually" and map Market Value',
+			'set Mapping Column Mode to "Map Each Column Manually" and map Market Value',
 		);
 		expect(bodies(node.route)).toHaveLength(0);
 	});
@@ -277,7 +277,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 			'Item 1: the market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
 		);
 		expect((error as { description?: string }).description).toBe(
-			'Fill in the market value for this row, or map Market Value under Holding Columns to the column that holds it. Nothing was sent.',
+			'Fill in the market value for this row, or map Market Value under Values to Send to the column that holds it. Nothing was sent.',
 		);
 		expect(sim.requests()).toHaveLength(0);
 	});

@@ -140,6 +140,19 @@ const holdingColumnsProperty: INodeProperties = {
 };
 
 /**
+ * Version 2: what Map Automatically finds. The editor shows the column mapper by n8n's labels only (not its
+ * description), and n8n's own note under it asks for exact field names, which undersells the header detection.
+ */
+const holdingColumnsNotice: INodeProperties = {
+	displayName:
+		'Map Automatically finds the usual headers on its own: ISIN, Name, Type, Currency, Weight % and Market Value (case and spaces ignored). For other column names, choose Map Each Column Manually.',
+	name: 'holdingColumnsNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { ...FROM_VERSION_2, holdingsSource: ['items'] } },
+};
+
+/**
  * Where holdings come from, how their columns are named, and (version 1: by the route's holdings rule) what to do
  * with rows it cannot take; version 2 has those under Options (holdingsOptions), as the Instruments node has.
  */
@@ -149,7 +162,13 @@ export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
 		invalidIsinsProperty('Leave the row out and list it in the output'),
 		...(removesRows(route.holdings) ? [cashRowsProperty] : []),
 	].map((property) => ({ ...property, displayOptions: { show: VERSION_1 } }));
-	return [holdingsSourceProperty, holdingsJsonProperty, ...version1, holdingColumnsProperty];
+	return [
+		holdingsSourceProperty,
+		holdingsJsonProperty,
+		...version1,
+		holdingColumnsNotice,
+		holdingColumnsProperty,
+	];
 }
 
 /** The Options collection of the holdings operations: version 1 has Max Requests per Run only; version 2 reads as the

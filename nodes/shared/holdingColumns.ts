@@ -16,15 +16,16 @@ export const HOLDING_COLUMNS_METHOD = 'getHoldingColumns';
 export type MappingMode = 'autoMapInputData' | 'defineBelow';
 
 const HOLDING_KEYS = Object.keys(HOLDING_FIELDS) as HoldingKey[];
-const where = 'under Holding Columns';
+/** The editor shows the column mapper by n8n's own labels: "Mapping Column Mode", then "Values to Send". */
+const where = 'under Values to Send';
 
 /** Map Automatically: what was looked for, and the way to name the column when it is not found. */
 export const AUTO_MAPPING_WORDS: FieldMappingWords = {
 	missingBecause: (field, resolver) => `looked for a column named ${resolver.lookedFor(field)}`,
 	mapField: (field) =>
-		`switch Holding Columns to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
+		`set Mapping Column Mode to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
 	mapThe: (field) =>
-		`Switch Holding Columns to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
+		`Set Mapping Column Mode to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
 };
 
 /** Map Each Column Manually: the messages say what the field is mapped to. */

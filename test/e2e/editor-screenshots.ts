@@ -104,7 +104,13 @@ const OUR_FORM = ['Credential', CREDENTIAL_NAME, 'Operation'];
  * mode. n8n's resource mapper shows no label of its own (not "Holding Columns"): its "Mapping Column Mode" label
  * and mode names are n8n's texts.
  */
-const HOLDINGS_FORM = ['Holdings Source', 'Mapping Column Mode', 'Map Automatically', 'Group By'];
+const HOLDINGS_FORM = [
+	'Holdings Source',
+	'Map Automatically finds the usual headers on its own',
+	'Mapping Column Mode',
+	'Map Automatically',
+	'Group By',
+];
 /** Version 1 fields that version 2 replaced (Holding Fields) or moved into Options: not in the form itself. */
 const HOLDINGS_V1_FIELDS = ['Holding Fields', 'Invalid ISINs', 'Cash and Rows Without ISIN'];
 /** The Options collection of every operation that can send more than one request. */
@@ -118,6 +124,7 @@ function holdingsOptions(removesRows: boolean): string[] {
 		...(removesRows ? ['Cash and Rows Without ISIN'] : []),
 		'Invalid ISINs',
 		...REQUEST_OPTIONS,
+		'Max Wait When Throttled (Seconds)',
 	];
 }
 /** The six holding fields of the column mapper, as the editor labels them (HOLDING_FIELDS titles). */
