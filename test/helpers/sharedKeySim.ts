@@ -10,6 +10,7 @@ import { RECHECK_MS } from '../../nodes/shared/pacing';
 import type { PaceSlot, Pacer } from '../../nodes/shared/pacing';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport';
 import { BurstLimiter } from '../simulator/gateway';
+import { seededRandom } from '../simulator/faults';
 
 /** What the simulation needs of a pacer (today's Pacer, or another controller under comparison). */
 export type PacerLike = Pick<Pacer, 'reserve' | 'accepted' | 'throttled' | 'release'> & {
@@ -56,18 +57,6 @@ export interface SharedKeySimResult {
 	processes: ProcessOutcome[];
 	/** When the last process finished (or the horizon). */
 	endMs: number;
-}
-
-/** mulberry32: a small seeded generator, so every run of a test sees the same chance. */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 export function simulateSharedKey(options: SharedKeySimOptions): SharedKeySimResult {

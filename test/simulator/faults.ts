@@ -42,8 +42,9 @@ export interface Fault {
 	slowMs: number;
 }
 
-/** mulberry32: small seeded generator, good enough for fault draws. */
-function seededRandom(seed: number): () => number {
+/** mulberry32: a small seeded generator, so every run with the same seed sees the same chance (fault draws, the
+ * pacing's simulated clients). */
+export function seededRandom(seed: number): () => number {
 	let state = seed >>> 0;
 	return () => {
 		state = (state + 0x6d2b79f5) >>> 0;
