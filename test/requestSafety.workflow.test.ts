@@ -237,8 +237,11 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 		);
 		expect(teach.result.error).toBeUndefined();
 		const before = sim.requestCount({ route: SFDR });
-		// A precondition, not the behaviour under test: the key is now paced.
-		expect(pacerFor(sim.url, KEY_2).limit).toBeDefined();
+		// Preconditions, not the behaviour under test: the key is now paced, and another run of this n8n has taken
+		// the slots of the current window (as a run still going would).
+		const pacer = pacerFor(sim.url, KEY_2);
+		expect(pacer.limit).toBeDefined();
+		const taken = Array.from({ length: pacer.limit! }, () => pacer.reserve(Date.now()));
 
 		const { result } = await run(
 			makeIsins(2, 500, 'US').map((isin) => ({ isin })),
@@ -260,6 +263,7 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(before);
 		expect(short.result.error?.message).toContain('more than Max Wait When Throttled (0.1 s)');
+		for (const slot of taken) pacer.release(slot);
 	});
 });
 

@@ -49,7 +49,7 @@ const MARGIN_MS = 10;
 /** Fewer accepted requests than this in the last second do not explain a throttle. */
 const MIN_EXPLAINING = 2;
 export interface PacingTuning {
-	/** Share of what the API accepted from us in the last second that the rate keeps after a throttle. */
+	/** Share of the rate kept after a throttle. */
 	decrease: number;
 	/** The first step up after a throttle, in requests per second; each further clean step doubles it … */
 	firstStep: number;
@@ -57,7 +57,7 @@ export interface PacingTuning {
 	maxStepDoublings: number;
 	/** Windows' worth of accepted requests without a throttle before each step up. */
 	windowsPerStep: number;
-	/** Span over which what the API accepted from us is measured at a throttle. */
+	/** Span over which what the API accepted from us is measured at a refused step up. */
 	measureMs: number;
 	/** A refused step up goes back to the rate before it when the API still accepted this share of that. */
 	holdShare: number;
@@ -65,7 +65,7 @@ export interface PacingTuning {
 
 export const DEFAULT_TUNING: PacingTuning = {
 	decrease: 0.8,
-	firstStep: 1,
+	firstStep: 0.5,
 	maxStepDoublings: 5,
 	windowsPerStep: 1,
 	measureMs: 1000,
@@ -74,7 +74,7 @@ export const DEFAULT_TUNING: PacingTuning = {
 /** A `Retry-After` longer than this is not held for every request (the transport's bound still applies). */
 const MAX_HOLD_MS = 60_000;
 /** Refused steps up at most double the clean run before the next one this many times. */
-const MAX_STEP_BACKOFF = 2;
+const MAX_STEP_BACKOFF = 1;
 /** A credential unused this long starts unpaced again. */
 const IDLE_FORGET_MS = 30_000;
 
@@ -85,6 +85,8 @@ export interface PaceSlot {
 	notBefore: number;
 	/** The API answered with anything but a throttle (the request counted against the limit). */
 	accepted: boolean;
+	/** The pacing (a count of its changes) under which the slot was last placed. */
+	placedUnder: number;
 	/** Order of reservation. */
 	readonly seq: number;
 }
@@ -104,17 +106,17 @@ export class Pacer {
 	/** Slots of requests sent, waiting or answered, within the last two windows (at least two seconds); ordered by `at`. */
 	private readonly slots: PaceSlot[] = [];
 	private acceptedSinceChange = 0;
-	/** Clean windows in a row since the last throttle: the size of the next step up. */
-	private cleanWindows = 0;
-	/** The rate last refused: steps up approach it by halves, then probe past it. */
-	private ceiling: number | undefined;
+	/** Steps up in a row since the last throttle: the size of the next one. */
+	private cleanSteps = 0;
 	/** The rate before the last step up, while no throttle came since. */
 	private beforeStep: number | undefined;
-	/** Steps up refused in a row at the same rate: each doubles the clean run the next one waits for. */
+	/** Steps up refused in a row at the same pacing: each doubles the clean run the next one waits for. */
 	private failedSteps = 0;
+	/** The pacing (`limit` per `windowMs`) of the step up last refused. */
+	private refusedLimit: number | undefined;
 	private reserved = 0;
-	/** Reservations up to this one were made before the pacing last changed: their throttles are no news. */
-	private changedAfter = 0;
+	/** Changes of the pacing so far: throttles of slots placed before the last one are no news. */
+	private changes = 0;
 	/** No request starts before this (a `Retry-After`, or the jitter after a decrease). */
 	private heldUntil = 0;
 	private readonly random: () => number;
@@ -135,7 +137,13 @@ export class Pacer {
 		if (this.rate !== undefined && now - this.lastUsedAt > IDLE_FORGET_MS) this.forget();
 		this.prune(now);
 		this.lastUsedAt = now;
-		const slot: PaceSlot = { at, notBefore: at, accepted: false, seq: ++this.reserved };
+		const slot: PaceSlot = {
+			at,
+			notBefore: at,
+			accepted: false,
+			placedUnder: this.changes,
+			seq: ++this.reserved,
+		};
 		this.place(slot);
 		return slot;
 	}
@@ -177,6 +185,7 @@ export class Pacer {
 			}
 		}
 		slot.at = time;
+		slot.placedUnder = this.changes;
 		let index = this.slots.length;
 		while (index > 0 && this.slots[index - 1].at > time) index--;
 		this.slots.splice(index, 0, slot);
@@ -209,21 +218,10 @@ export class Pacer {
 		if (this.rate === undefined || this.limit === undefined) return;
 		const windows = this.tuning.windowsPerStep * 2 ** Math.min(this.failedSteps, MAX_STEP_BACKOFF);
 		if (++this.acceptedSinceChange >= this.limit * windows) {
-			this.cleanWindows++;
+			// A step up: small after a throttle, twice as large after each clean one.
 			const { firstStep, maxStepDoublings } = this.tuning;
-			let step: number;
-			if (this.ceiling !== undefined && this.rate + firstStep / 2 < this.ceiling) {
-				// Below the rate last refused: halfway there, in one step at most.
-				step = Math.max(firstStep / 2, (this.ceiling - this.rate) / 2);
-				this.cleanWindows = 0;
-			} else {
-				// At or past it: probe, a step twice as large after each clean one.
-				if (this.ceiling !== undefined && this.rate >= this.ceiling) this.ceiling = undefined;
-				step =
-					this.ceiling !== undefined
-						? firstStep / 2
-						: firstStep * 2 ** Math.min(this.cleanWindows - 1, maxStepDoublings);
-			}
+			const step = firstStep * 2 ** Math.min(this.cleanSteps, maxStepDoublings);
+			this.cleanSteps++;
 			const before = this.rate;
 			// The step before this one was not refused: the next ones come quickly again.
 			if (this.beforeStep !== undefined) this.failedSteps = 0;
@@ -245,21 +243,21 @@ export class Pacer {
 		}
 		if (this.rate !== undefined) {
 			// Sent before the pacing last changed (e.g. in flight with others when the first throttle came): no news.
-			if (slot.seq <= this.changedAfter) return true;
-			const measured = this.acceptedPerSecond(now);
-			const { decrease } = this.tuning;
-			if (this.beforeStep !== undefined && measured >= this.beforeStep * this.tuning.holdShare) {
-				// A step up refused while the API still gives us what we had before it: that was the limit.
-				const held = this.beforeStep;
-				this.failedSteps++;
-				this.ceiling = this.rate;
-				this.setRate(held, now, true);
+			if (slot.placedUnder < this.changes) return true;
+			this.cleanSteps = 0;
+			if (
+				this.beforeStep !== undefined &&
+				this.acceptedPerSecond(now) >= this.beforeStep * this.tuning.holdShare
+			) {
+				// A step up refused while the API still gives us what we had before it: that was the limit. Refused
+				// again at the same pacing, the next step waits for a longer clean run.
+				this.failedSteps = this.limit === this.refusedLimit ? this.failedSteps + 1 : 0;
+				this.refusedLimit = this.limit;
+				this.setRate(this.beforeStep, now, true);
 				return true;
 			}
-			this.cleanWindows = 0;
 			this.failedSteps = 0;
-			this.ceiling = this.rate;
-			this.setRate(decrease * Math.min(this.rate, Math.max(measured, this.rate / 2)), now, true);
+			this.setRate(this.tuning.decrease * this.rate, now, true);
 			return true;
 		}
 		// Accepted in the last second, and those still in flight that started before the refused one.
@@ -302,7 +300,7 @@ export class Pacer {
 		// Never a window shorter than a second: 2 every 800 ms would let 4 start within one second of the API's.
 		this.windowMs = Math.max(PACE_WINDOW_MS, Math.round(1000 / bounded));
 		this.limit = Math.max(1, Math.floor((bounded * this.windowMs) / 1000));
-		this.changedAfter = this.reserved;
+		this.changes++;
 		this.acceptedSinceChange = 0;
 		this.beforeStep = undefined;
 		this.relay(now);
@@ -312,10 +310,10 @@ export class Pacer {
 		this.rate = undefined;
 		this.limit = undefined;
 		this.windowMs = PACE_WINDOW_MS;
-		this.cleanWindows = 0;
+		this.cleanSteps = 0;
 		this.failedSteps = 0;
+		this.refusedLimit = undefined;
 		this.beforeStep = undefined;
-		this.ceiling = undefined;
 		this.acceptedSinceChange = 0;
 		this.heldUntil = 0;
 	}

@@ -160,12 +160,16 @@ export async function apiRequest<T = IDataObject>(
 			retryable = serverErrorRetries++ < policy.maxServerErrorRetries;
 		}
 
-		// Paced, a request refused for the first time just takes the next free slot; otherwise (and as a floor when a
-		// request is refused again) the bounded backoff.
 		const floor = !retryable
 			? 0
-			: paced && throttles === 1 && !hasRetryAfter(response?.headers)
-				? 0
+			: throttled
+				? throttleRetryFloor(
+						policy,
+						retries,
+						throttles,
+						response!.headers,
+						paced ? pacer : undefined,
+					)
 				: backoffDelay(policy, retries, response?.headers);
 		let next: PaceSlot | undefined;
 		let delay = floor;
@@ -350,16 +354,37 @@ function userRetryLimits(context: RequestContext): Partial<RetryPolicy> {
 }
 
 /** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
+/**
+ * The least wait before the next try of a throttled request (its slot in the pacing may come later): a
+ * `Retry-After` as the API asks. Paced, the first throttle of a request waits for nothing but the next free slot, a
+ * further one for a random part of one pacing window: the pacing already spaces every request of the key, and a
+ * longer backoff would only leave the limit unused at the end of a run while others' requests go ahead. Unpaced,
+ * the bounded full-jitter backoff.
+ */
+export function throttleRetryFloor(
+	policy: RetryPolicy,
+	retries: number,
+	throttles: number,
+	headers: Record<string, unknown> | undefined,
+	pacing: { windowMs: number } | undefined,
+	random: () => number = Math.random,
+): number {
+	if (hasRetryAfter(headers) || !pacing) return backoffDelay(policy, retries, headers, random);
+	if (throttles <= 1) return 0;
+	return Math.round(random() * Math.min(pacing.windowMs, policy.baseDelayMs * 2 ** retries));
+}
+
 export function backoffDelay(
 	policy: RetryPolicy,
 	retry: number,
 	headers?: Record<string, unknown>,
+	random: () => number = Math.random,
 ): number {
 	const retryAfter = Number(headers?.['retry-after']);
 	if (Number.isFinite(retryAfter) && retryAfter >= 0)
 		return Math.min(retryAfter * 1000, policy.maxDelayMs);
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-	return Math.round(Math.random() * ceiling);
+	return Math.round(random() * ceiling);
 }
 
 function exhaustedRetriesError(

@@ -3,12 +3,12 @@
  * and a backlog of requests, share one API key behind the simulator's own short-burst limiter (BurstLimiter from
  * test/simulator/gateway.ts: a sliding window in which only accepted requests count). No HTTP, no timers: a queue
  * of events in simulated milliseconds. Each process retries a refused request as the transport does (the next free
- * slot the first time, else the bounded full-jitter backoff; a `Retry-After` wins), and gives up as the transport
+ * slot the first time, then a random part of a pacing window; a `Retry-After` wins: throttleRetryFloor), and gives up as the transport
  * does (more than Max Retries, or more than Max Wait spent waiting).
  */
 import { RECHECK_MS } from '../../nodes/shared/pacing';
 import type { PaceSlot, Pacer } from '../../nodes/shared/pacing';
-import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport';
+import { DEFAULT_RETRY_POLICY, throttleRetryFloor } from '../../nodes/shared/transport';
 import { BurstLimiter } from '../simulator/gateway';
 import { seededRandom } from '../simulator/faults';
 
@@ -133,14 +133,14 @@ export function simulateSharedKey(options: SharedKeySimOptions): SharedKeySimRes
 				const paced = pacer.throttled(slot, now, retryAfterMs);
 				record();
 				throttles++;
-				const floor =
-					paced && throttles === 1 && retryAfterMs === undefined
-						? 0
-						: retryAfterMs !== undefined
-							? Math.min(retryAfterMs, policy.maxDelayMs)
-							: Math.round(
-									random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retries),
-								);
+				const floor = throttleRetryFloor(
+					policy,
+					retries,
+					throttles,
+					refusal.headers,
+					paced ? pacer : undefined,
+					random,
+				);
 				const slotNext = pacer.reserve(now + floor, now);
 				const delay = slotNext.at - now;
 				if (retries >= policy.maxRetries || waitedMs + delay > policy.maxTotalWaitMs) {

@@ -46,7 +46,7 @@ describe('Pacer (shared pacing per credential)', () => {
 		expect(pacer.reserve(t + 2, t + 2).at).toBeGreaterThanOrEqual(8 + PACE_WINDOW_MS);
 	});
 
-	it('ignores throttles of requests already in flight when the pacing changed; news takes the rate to 80 % of what the API accepted from us', () => {
+	it('ignores throttles of requests sent before the pacing changed; news takes the rate to 80 % of itself', () => {
 		// Today's controller doubled the window on such news: beside another process it halved its rate at each
 		// throttle the other caused (the collapse of issue 15).
 		const pacer = new Pacer({ random: () => 0 });
@@ -56,17 +56,27 @@ describe('Pacer (shared pacing per credential)', () => {
 		expect(pacer.rate).toBe(10);
 		pacer.throttled(inFlight[1], t + 6);
 		expect(pacer.rate).toBe(10);
-		// 8 accepted under the learned pacing, then a throttle: others take the rest of the window.
+		// 8 accepted under the learned pacing (no step up yet), then a throttle: others take the rest of the window.
 		let now = t + 6;
 		for (let i = 0; i < 8; i++) {
 			const slot = pacer.reserve(now, now);
 			now = slot.at + 3;
 			pacer.accepted(slot, now);
 		}
-		const paced = pacer.reserve(now, now);
-		pacer.throttled(paced, paced.at + 5);
-		expect(pacer.rate).toBeCloseTo(0.8 * 8);
-		expect([pacer.limit, pacer.windowMs]).toEqual([6, 1000]);
+		const sent = pacer.reserve(now, now);
+		const refused = pacer.reserve(now, now);
+		const waiting = pacer.reserve(now, now);
+		expect(waiting.at).toBeGreaterThan(refused.at + 500);
+		pacer.throttled(refused, refused.at + 5);
+		expect(pacer.rate).toBeCloseTo(8);
+		expect([pacer.limit, pacer.windowMs]).toEqual([8, 1000]);
+		// One sent before that change is no news; one still waiting then took its turn again under the new pacing,
+		// and its throttle is (the earlier controller missed it: the rate went on stepping up past the limit).
+		pacer.throttled(sent, sent.at + 6);
+		expect(pacer.rate).toBeCloseTo(8);
+		expect(waiting.at).toBeGreaterThan(sent.at);
+		pacer.throttled(waiting, waiting.at + 5);
+		expect(pacer.rate).toBeCloseTo(6.4);
 	});
 
 	it('never paces below the floor, however often it is throttled with nothing accepted', () => {
@@ -82,7 +92,7 @@ describe('Pacer (shared pacing per credential)', () => {
 		expect([pacer.limit, pacer.windowMs]).toEqual([1, 2000]);
 	});
 
-	it('steps up after each clean window, goes back from a refused step while the API still gives what it did, then approaches that step by halves', () => {
+	it('steps up after each clean window, twice as much each time; goes back from a refused step while the API still gives what it did', () => {
 		const pacer = new Pacer({ random: () => 0 });
 		let t = acceptBurst(pacer, 20);
 		pacer.throttled(pacer.reserve(t, t), t + 1);
@@ -94,16 +104,39 @@ describe('Pacer (shared pacing per credential)', () => {
 				pacer.accepted(slot, t);
 			}
 		};
+		const refuseNext = () => {
+			const slot = pacer.reserve(t, t);
+			t = slot.at + 3;
+			pacer.throttled(slot, t);
+		};
+		acceptWindows(20);
+		expect(pacer.rate).toBe(20.5);
+		acceptWindows(20);
+		expect(pacer.rate).toBe(21.5);
+		refuseNext();
+		expect(pacer.rate).toBe(20.5);
+		// After a throttle the steps start small again.
 		acceptWindows(20);
 		expect(pacer.rate).toBe(21);
-		const step = pacer.reserve(t, t);
-		pacer.throttled(step, step.at + 3);
-		expect(pacer.rate).toBe(20);
-		// A refused step doubles the clean run the next one waits for.
-		acceptWindows(39);
-		expect(pacer.rate).toBe(20);
-		acceptWindows(1);
+		// Refused again at the same pacing (21 a second): the next step waits for two clean windows.
+		refuseNext();
 		expect(pacer.rate).toBe(20.5);
+		acceptWindows(39);
+		expect(pacer.rate).toBe(20.5);
+		acceptWindows(1);
+		expect(pacer.rate).toBe(21);
+		// The step after a refused one still waits for two clean windows; then 1, 2, 4 … at a time.
+		acceptWindows(41);
+		expect(pacer.rate).toBe(21);
+		acceptWindows(1);
+		expect(pacer.rate).toBe(22);
+		acceptWindows(22);
+		expect(pacer.rate).toBe(24);
+		// A throttle that is not of a step up: the others take more of the key.
+		refuseNext();
+		expect(pacer.rate).toBe(22);
+		refuseNext();
+		expect(pacer.rate).toBeCloseTo(0.8 * 22);
 	});
 
 	it("holds every start of the credential until the API's Retry-After", () => {
