@@ -15,22 +15,26 @@
  * limit use:
  * - First throttle: the rate is what the API accepted from us in the last second (alone, that is the limit itself;
  *   beside other processes, about our share). A throttle with next to nothing of ours accepted means others spend
- *   the key (today's controller learned nothing from it and left the process to the backoff alone): pacing starts
- *   at one request per second and climbs from there.
- * - Throttle of a request sent under the current rate (throttles of requests sent before the last change are no
- *   news): if it came just after a step up while the API still gave us what we had before it, that step was the
- *   limit: back to the rate before it, and the next step waits twice as long. Otherwise the window was full of
- *   others' requests: the rate goes to 80 % of what the API accepted from us in the last second (at least 40 % of
- *   the rate, so one unlucky second does not crash it), never below MIN_RATE, so no process starves.
- * - Each window's worth of accepted requests without a throttle is a step up: halfway to the rate last refused
- *   while below it, else 1 request per second, then 2, 4, 8 … while the run stays clean. Processes sharing a key
- *   are throttled every few seconds, so they add a little at a time while the decreases, larger for the faster
- *   one, bring them towards equal shares; when the others stop, the one left doubles its steps and is back near the
- *   whole limit within a few seconds (the earlier controller doubled its window at each throttle, so a worker
+ *   the key: pacing starts at one request per second and climbs from there.
+ * - Only a throttle of a request placed under the current pacing is news: one sent before the last change (in
+ *   flight with others when the change came) says nothing about the new pacing. A request still waiting when the
+ *   pacing changes takes its turn again under the new one, and its throttle counts (the earlier controller ignored
+ *   those, so its rate went on stepping up past the limit: a third of the requests refused at 5 per second).
+ * - News just after a step up, while the API still gives us what we had before it: that step was the limit; back to
+ *   the rate before it, and when the same step is refused again the next one waits for twice the clean run.
+ *   Otherwise others took the window: the rate goes to 80 % of itself, never below MIN_RATE, so no process starves.
+ *   Decreasing by the rate (not by what we got) makes the faster of two processes give way more.
+ * - Each window's worth of accepted requests without a throttle is a step up: half a request per second after a
+ *   throttle, then 1, 2, 4 … while the run stays clean. Processes sharing a key are throttled every few seconds, so
+ *   they add a little at a time; when the others stop, the one left doubles its steps and is back near the whole
+ *   limit within a few seconds (the controller of issue 15's report doubled its window at each throttle, so a worker
  *   beside another fell to about 0.5 requests per second and recovered by 10 % per four windows).
  * - A `Retry-After` on a throttle holds every request of the credential until then (at most a minute). After each
  *   decrease the next start is put off by a random part of one request's interval, so processes do not retry in
- *   lock-step.
+ *   lock-step; a request throttled again waits at most a random part of one pacing window before its next slot
+ *   (throttleRetryFloor in transport.ts).
+ * A process that starts while another already uses the whole limit gets a smaller share at first: the other paces on
+ * its own answers, so its requests find the places its earlier ones left, and the newcomer's only fit in between.
  * A credential left idle forgets it all. Time and chance are parameters (`now`, `random`), so the controller runs
  * on simulated time in test/unit/pacingShared.test.ts.
  */
