@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
 	-- bench tooling runs in Node, outside n8n's sandbox */
 /**
- * `npm run bench` [-- --quick] [-- --only economy,overhead,throttle,queue,scale,outputs,mapping]
+ * `npm run bench` [-- --quick] [-- --only economy,overhead,throttle,queue,pacing,scale,outputs,mapping]
  *
  * Runs our nodes inside n8n's engine (test/workflow/runner.ts) against the API simulator (in a child process, on
  * loopback), prints a markdown table per section with the command that reproduces it, and writes every table to
@@ -17,6 +17,7 @@ import { economy } from './economy';
 import { mapping } from './mapping';
 import { outputs } from './outputs';
 import { overhead } from './overhead';
+import { pacing } from './pacing';
 import { queue } from './queue';
 import { renderSection, writeResults } from './report';
 import type { SectionResult } from './report';
@@ -24,7 +25,7 @@ import { scale } from './scale';
 import { ChildSimulator } from './sim';
 import { throttle } from './throttle';
 
-const SECTIONS: Section[] = [economy, overhead, throttle, queue, scale, outputs, mapping];
+const SECTIONS: Section[] = [economy, overhead, throttle, queue, pacing, scale, outputs, mapping];
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[] } {
 	let quick = false;
