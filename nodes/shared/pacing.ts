@@ -22,8 +22,9 @@
  *   those, so its rate went on stepping up past the limit: a third of the requests refused at 5 per second).
  * - News just after a step up, while the API still gives us what we had before it: that step was the limit; back to
  *   the rate before it, and when the same step is refused again the next one waits for twice the clean run.
- *   Otherwise others took the window: the rate goes to 80 % of itself, never below MIN_RATE, so no process starves.
- *   Decreasing by the rate (not by what we got) makes the faster of two processes give way more.
+ *   Otherwise others took the window: the rate goes to 80 % of the pace kept (`limit` per `windowMs`), never below
+ *   MIN_RATE, so no process starves. Decreasing by the pace (not by what we got) makes the faster of two processes
+ *   give way more.
  * - Each window's worth of accepted requests without a throttle is a step up: half a request per second after a
  *   throttle, then 1, 2, 4 … while the run stays clean. Processes sharing a key are throttled every few seconds, so
  *   they add a little at a time; when the others stop, the one left doubles its steps and is back near the whole
@@ -261,7 +262,9 @@ export class Pacer {
 				return true;
 			}
 			this.failedSteps = 0;
-			this.setRate(this.tuning.decrease * this.rate, now, true);
+			// From the pace actually kept (2.9 requests per second paces at 2): a decrease from the nominal rate
+			// often changed nothing, and the next refusal came at once.
+			this.setRate((this.tuning.decrease * this.limit! * 1000) / this.windowMs, now, true);
 			return true;
 		}
 		// Accepted in the last second, and those still in flight that started before the refused one.

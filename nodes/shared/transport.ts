@@ -16,6 +16,12 @@ import { formatSeconds, hasLoneSurrogate, showValue } from './values';
 export interface RetryPolicy {
 	/** Retries after the first try, for throttles (429), 503 and dropped connections together. */
 	maxRetries: number;
+	/**
+	 * Retries of a throttled request once the key is paced: the pacing spaces every request of the key, so a request
+	 * refused again and again while other processes share the key is not hopeless (Max Wait When Throttled bounds it
+	 * in time).
+	 */
+	maxPacedThrottleRetries: number;
 	/** Retries of a 500: the vendor asks to retry once, then contact support. */
 	maxServerErrorRetries: number;
 	/** Retries of a dropped connection or a client-side timeout. */
@@ -30,6 +36,7 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetries: 10,
+	maxPacedThrottleRetries: 30,
 	maxServerErrorRetries: 1,
 	maxNetworkRetries: 3,
 	baseDelayMs: 500,
@@ -153,7 +160,7 @@ export async function apiRequest<T = IDataObject>(
 			retryable = networkRetries++ < limit && retries < policy.maxRetries;
 		} else if (throttled) {
 			throttles++;
-			retryable = retries < policy.maxRetries;
+			retryable = retries < (paced ? policy.maxPacedThrottleRetries : policy.maxRetries);
 		} else if (response!.statusCode === 503) {
 			retryable = retries < policy.maxRetries;
 		} else if (response!.statusCode === 500) {
@@ -353,7 +360,6 @@ function userRetryLimits(context: RequestContext): Partial<RetryPolicy> {
 	return typeof seconds === 'number' && seconds >= 0 ? { maxTotalWaitMs: seconds * 1000 } : {};
 }
 
-/** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
 /**
  * The least wait before the next try of a throttled request (its slot in the pacing may come later): a
  * `Retry-After` as the API asks. Paced, the first throttle of a request waits for nothing but the next free slot, a
@@ -374,6 +380,7 @@ export function throttleRetryFloor(
 	return Math.round(random() * Math.min(pacing.windowMs, policy.baseDelayMs * 2 ** retries));
 }
 
+/** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
 export function backoffDelay(
 	policy: RetryPolicy,
 	retry: number,

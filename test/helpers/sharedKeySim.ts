@@ -143,7 +143,8 @@ export function simulateSharedKey(options: SharedKeySimOptions): SharedKeySimRes
 				);
 				const slotNext = pacer.reserve(now + floor, now);
 				const delay = slotNext.at - now;
-				if (retries >= policy.maxRetries || waitedMs + delay > policy.maxTotalWaitMs) {
+				const allowed = paced ? policy.maxPacedThrottleRetries : policy.maxRetries;
+				if (retries >= allowed || waitedMs + delay > policy.maxTotalWaitMs) {
 					pacer.release(slotNext);
 					outcome.failed++;
 					done();
