@@ -5,7 +5,6 @@
  * process while all are busy, and requests given up, over many seeds. The same scenarios as the unit tests
  * (test/unit/pacingShared.test.ts) and more: uneven work, a process that starts late.
  */
-import { Pacer } from '../nodes/shared/pacing';
 import { acceptedBetween, simulateSharedKey } from '../test/helpers/sharedKeySim';
 import type { SharedKeySimResult, SimProcess } from '../test/helpers/sharedKeySim';
 import type { BenchContext, Section } from './context';
@@ -21,6 +20,12 @@ interface Scenario {
 
 const alike = (count: number, requests: number, concurrency: number): SimProcess[] =>
 	Array.from({ length: count }, () => ({ requests, concurrency }));
+
+const late = (requests: number, startAt: number): SimProcess => ({
+	requests,
+	concurrency: 5,
+	startAt,
+});
 
 const SCENARIOS: Scenario[] = [
 	{ name: 'one process', limit: 20, processes: alike(1, 200, 4), even: false },
@@ -43,19 +48,13 @@ const SCENARIOS: Scenario[] = [
 	{
 		name: 'two processes, the second 2 s later',
 		limit: 5,
-		processes: [
-			{ requests: 50, concurrency: 5 },
-			{ requests: 50, concurrency: 5, startAt: 2000 },
-		],
+		processes: [{ requests: 50, concurrency: 5 }, late(50, 2000)],
 		even: false,
 	},
 	{
 		name: 'a long run, and a short one 5 s later',
 		limit: 5,
-		processes: [
-			{ requests: 1000, concurrency: 5 },
-			{ requests: 50, concurrency: 5, startAt: 5000 },
-		],
+		processes: [{ requests: 1000, concurrency: 5 }, late(50, 5000)],
 		even: true,
 	},
 	{ name: 'two processes', limit: 20, processes: alike(2, 100, 4), even: true },
@@ -94,7 +93,6 @@ export const pacing: Section = {
 				const result = simulateSharedKey({
 					limit: { requests: scenario.limit, windowMs: 1000 },
 					processes: scenario.processes,
-					makePacer: (random) => new Pacer({ random }),
 					seed,
 				});
 				ratios.push(result.endMs / ideal);

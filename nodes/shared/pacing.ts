@@ -53,29 +53,14 @@ export const RECHECK_MS = 250;
 const MARGIN_MS = 10;
 /** Fewer accepted requests than this in the last second do not explain a throttle. */
 const MIN_EXPLAINING = 2;
-export interface PacingTuning {
-	/** Share of the rate kept after a throttle. */
-	decrease: number;
-	/** The first step up after a throttle, in requests per second; each further clean step doubles it … */
-	firstStep: number;
-	/** … this many times at most. */
-	maxStepDoublings: number;
-	/** Windows' worth of accepted requests without a throttle before each step up. */
-	windowsPerStep: number;
-	/** Span over which what the API accepted from us is measured at a refused step up. */
-	measureMs: number;
-	/** A refused step up goes back to the rate before it when the API still accepted this share of that. */
-	holdShare: number;
-}
-
-export const DEFAULT_TUNING: PacingTuning = {
-	decrease: 0.8,
-	firstStep: 0.5,
-	maxStepDoublings: 5,
-	windowsPerStep: 1,
-	measureMs: 1000,
-	holdShare: 0.9,
-};
+/** Share of the pace kept after a throttle that others caused. */
+const DECREASE = 0.8;
+/** The first step up after a throttle, in requests per second; each further clean step doubles it … */
+const FIRST_STEP = 0.5;
+/** … this many times at most. */
+const MAX_STEP_DOUBLINGS = 5;
+/** A refused step up goes back to the rate before it when the API still accepted this share of that. */
+const HOLD_SHARE = 0.9;
 /** A `Retry-After` longer than this is not held for every request (the transport's bound still applies). */
 const MAX_HOLD_MS = 60_000;
 /** Refused steps up at most double the clean run before the next one this many times. */
@@ -99,7 +84,6 @@ export interface PaceSlot {
 export interface PacerOptions {
 	/** A number in [0, 1): the jitter of starts after a decrease. */
 	random?: () => number;
-	tuning?: Partial<PacingTuning>;
 }
 
 export class Pacer {
@@ -125,12 +109,10 @@ export class Pacer {
 	/** No request starts before this (a `Retry-After`, or the jitter after a decrease). */
 	private heldUntil = 0;
 	private readonly random: () => number;
-	private readonly tuning: PacingTuning;
 	lastUsedAt = 0;
 
 	constructor(options: PacerOptions = {}) {
 		this.random = options.random ?? Math.random;
-		this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
 	}
 
 	/**
@@ -221,11 +203,10 @@ export class Pacer {
 			}
 		}
 		if (this.rate === undefined || this.limit === undefined) return;
-		const windows = this.tuning.windowsPerStep * 2 ** Math.min(this.failedSteps, MAX_STEP_BACKOFF);
+		const windows = 2 ** Math.min(this.failedSteps, MAX_STEP_BACKOFF);
 		if (++this.acceptedSinceChange >= this.limit * windows) {
 			// A step up: small after a throttle, twice as large after each clean one.
-			const { firstStep, maxStepDoublings } = this.tuning;
-			const step = firstStep * 2 ** Math.min(this.cleanSteps, maxStepDoublings);
+			const step = FIRST_STEP * 2 ** Math.min(this.cleanSteps, MAX_STEP_DOUBLINGS);
 			this.cleanSteps++;
 			const before = this.rate;
 			// The step before this one was not refused: the next ones come quickly again.
@@ -237,10 +218,9 @@ export class Pacer {
 
 	/**
 	 * The API throttled the request of `slot` (answer received at `now`): it did not count against the limit.
-	 * `retryAfterMs`: the API's `Retry-After`, when it sent one. Returns whether requests are paced (always, after a
-	 * throttle).
+	 * `retryAfterMs`: the API's `Retry-After`, when it sent one. From then on, requests are paced.
 	 */
-	throttled(slot: PaceSlot, now = Date.now(), retryAfterMs?: number): boolean {
+	throttled(slot: PaceSlot, now = Date.now(), retryAfterMs?: number): void {
 		this.release(slot);
 		if (retryAfterMs !== undefined && retryAfterMs > 0) {
 			this.heldUntil = Math.max(this.heldUntil, now + Math.min(retryAfterMs, MAX_HOLD_MS));
@@ -248,24 +228,24 @@ export class Pacer {
 		}
 		if (this.rate !== undefined) {
 			// Sent before the pacing last changed (e.g. in flight with others when the first throttle came): no news.
-			if (slot.placedUnder < this.changes) return true;
+			if (slot.placedUnder < this.changes) return;
 			this.cleanSteps = 0;
 			if (
 				this.beforeStep !== undefined &&
-				this.acceptedPerSecond(now) >= this.beforeStep * this.tuning.holdShare
+				this.acceptedPerSecond(now) >= this.beforeStep * HOLD_SHARE
 			) {
 				// A step up refused while the API still gives us what we had before it: that was the limit. Refused
 				// again at the same pacing, the next step waits for a longer clean run.
 				this.failedSteps = this.limit === this.refusedLimit ? this.failedSteps + 1 : 0;
 				this.refusedLimit = this.limit;
 				this.setRate(this.beforeStep, now, true);
-				return true;
+				return;
 			}
 			this.failedSteps = 0;
 			// From the pace actually kept (2.9 requests per second paces at 2): a decrease from the nominal rate
 			// often changed nothing, and the next refusal came at once.
-			this.setRate((this.tuning.decrease * this.limit! * 1000) / this.windowMs, now, true);
-			return true;
+			this.setRate((DECREASE * this.limit! * 1000) / this.windowMs, now, true);
+			return;
 		}
 		// Accepted in the last second, and those still in flight that started before the refused one.
 		let explaining = 0;
@@ -278,7 +258,6 @@ export class Pacer {
 				explaining++;
 		}
 		this.setRate(explaining < MIN_EXPLAINING ? SHARED_START_RATE : explaining, now, true);
-		return true;
 	}
 
 	/** Gives back a slot whose request was never sent (cancelled, or the wait would be too long). */
@@ -287,13 +266,12 @@ export class Pacer {
 		if (index >= 0) this.slots.splice(index, 1);
 	}
 
-	/** Requests of ours the API accepted (answered) in the last window, per second; the window at least a second. */
+	/** Requests of ours the API accepted (answered) in the last window (a second or more), per second. */
 	private acceptedPerSecond(now: number): number {
-		const span = Math.max(this.tuning.measureMs, this.windowMs);
 		let count = 0;
 		for (const slot of this.slots)
-			if (slot.accepted && slot.at > now - span && slot.at <= now) count++;
-		return (count * 1000) / span;
+			if (slot.accepted && slot.at > now - this.windowMs && slot.at <= now) count++;
+		return (count * 1000) / this.windowMs;
 	}
 
 	/** `jittered`: the next start waits a random part of one request's interval (after a throttle). */

@@ -14,14 +14,14 @@ import type { ApiRoute } from './routes';
 import { formatSeconds, hasLoneSurrogate, showValue } from './values';
 
 export interface RetryPolicy {
-	/** Retries after the first try, for throttles (429), 503 and dropped connections together. */
+	/** Retries after the first try, for 503 and dropped connections together. */
 	maxRetries: number;
 	/**
-	 * Retries of a throttled request once the key is paced: the pacing spaces every request of the key, so a request
-	 * refused again and again while other processes share the key is not hopeless (Max Wait When Throttled bounds it
-	 * in time).
+	 * Retries of a throttled request (429). A throttle paces every request of the key (pacing.ts), so a request
+	 * refused again and again while other processes share the key is not hopeless; Max Wait When Throttled bounds it
+	 * in time.
 	 */
-	maxPacedThrottleRetries: number;
+	maxThrottleRetries: number;
 	/** Retries of a 500: the vendor asks to retry once, then contact support. */
 	maxServerErrorRetries: number;
 	/** Retries of a dropped connection or a client-side timeout. */
@@ -36,7 +36,7 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetries: 10,
-	maxPacedThrottleRetries: 30,
+	maxThrottleRetries: 30,
 	maxServerErrorRetries: 1,
 	maxNetworkRetries: 3,
 	baseDelayMs: 500,
@@ -131,8 +131,7 @@ export async function apiRequest<T = IDataObject>(
 		if (response) afterEachAnswer(this, pacer, isQuotaExhausted(response));
 		const throttled = !failure && response!.statusCode === 429 && !isQuotaExhausted(response!);
 		// A throttled request did not count against the API's limit; anything else may have.
-		let paced = false;
-		if (throttled) paced = pacer.throttled(slot, Date.now(), retryAfterMs(response!.headers));
+		if (throttled) pacer.throttled(slot, Date.now(), retryAfterMs(response!.headers));
 		else if (failure?.reached === 'never') pacer.release(slot);
 		else pacer.accepted(slot);
 		if (response && response.statusCode >= 200 && response.statusCode < 300)
@@ -160,7 +159,7 @@ export async function apiRequest<T = IDataObject>(
 			retryable = networkRetries++ < limit && retries < policy.maxRetries;
 		} else if (throttled) {
 			throttles++;
-			retryable = retries < (paced ? policy.maxPacedThrottleRetries : policy.maxRetries);
+			retryable = retries < policy.maxThrottleRetries;
 		} else if (response!.statusCode === 503) {
 			retryable = retries < policy.maxRetries;
 		} else if (response!.statusCode === 500) {
@@ -170,13 +169,7 @@ export async function apiRequest<T = IDataObject>(
 		const floor = !retryable
 			? 0
 			: throttled
-				? throttleRetryFloor(
-						policy,
-						retries,
-						throttles,
-						response!.headers,
-						paced ? pacer : undefined,
-					)
+				? throttleRetryFloor(policy, retries, throttles, response!.headers, pacer.windowMs)
 				: backoffDelay(policy, retries, response?.headers);
 		let next: PaceSlot | undefined;
 		let delay = floor;
@@ -203,7 +196,7 @@ export async function apiRequest<T = IDataObject>(
 			apiMessage: response ? apiMessage(response.body) : undefined,
 			waitMs: delay,
 			attempt,
-			...(paced ? { pacing: `${pacer.limit} requests per ${pacer.windowMs} ms` } : {}),
+			...(throttled ? { pacing: `${pacer.limit} requests per ${pacer.windowMs} ms` } : {}),
 		});
 		slot = next!;
 		await waitForSlot(pacer, slot, signal);
@@ -339,12 +332,8 @@ async function waitForSlot(
 	}
 }
 
-function hasRetryAfter(headers?: Record<string, unknown>): boolean {
-	return retryAfterMs(headers) !== undefined;
-}
-
 /** The API's `Retry-After` (seconds) in milliseconds, when it sent one. */
-function retryAfterMs(headers?: Record<string, unknown>): number | undefined {
+export function retryAfterMs(headers?: Record<string, unknown>): number | undefined {
 	const retryAfter = Number(headers?.['retry-after']);
 	return Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;
 }
@@ -362,22 +351,21 @@ function userRetryLimits(context: RequestContext): Partial<RetryPolicy> {
 
 /**
  * The least wait before the next try of a throttled request (its slot in the pacing may come later): a
- * `Retry-After` as the API asks. Paced, the first throttle of a request waits for nothing but the next free slot, a
- * further one for a random part of one pacing window: the pacing already spaces every request of the key, and a
- * longer backoff would only leave the limit unused at the end of a run while others' requests go ahead. Unpaced,
- * the bounded full-jitter backoff.
+ * `Retry-After` as the API asks. Otherwise the first throttle of a request waits for nothing but the next free slot,
+ * a further one for a random part of one pacing window (`windowMs`): the throttle paced every request of the key,
+ * and a longer backoff would only leave the limit unused at the end of a run while others' requests go ahead.
  */
 export function throttleRetryFloor(
 	policy: RetryPolicy,
 	retries: number,
 	throttles: number,
 	headers: Record<string, unknown> | undefined,
-	pacing: { windowMs: number } | undefined,
+	windowMs: number,
 	random: () => number = Math.random,
 ): number {
-	if (hasRetryAfter(headers) || !pacing) return backoffDelay(policy, retries, headers, random);
+	if (retryAfterMs(headers) !== undefined) return backoffDelay(policy, retries, headers);
 	if (throttles <= 1) return 0;
-	return Math.round(random() * Math.min(pacing.windowMs, policy.baseDelayMs * 2 ** retries));
+	return Math.round(random() * Math.min(windowMs, policy.baseDelayMs * 2 ** retries));
 }
 
 /** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
@@ -385,13 +373,11 @@ export function backoffDelay(
 	policy: RetryPolicy,
 	retry: number,
 	headers?: Record<string, unknown>,
-	random: () => number = Math.random,
 ): number {
-	const retryAfter = Number(headers?.['retry-after']);
-	if (Number.isFinite(retryAfter) && retryAfter >= 0)
-		return Math.min(retryAfter * 1000, policy.maxDelayMs);
+	const asked = retryAfterMs(headers);
+	if (asked !== undefined) return Math.min(asked, policy.maxDelayMs);
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-	return Math.round(random() * ceiling);
+	return Math.round(Math.random() * ceiling);
 }
 
 function exhaustedRetriesError(

@@ -2,22 +2,19 @@
  * Simulated time for the pacing controller (nodes/shared/pacing.ts): several processes, each with its own Pacer
  * and a backlog of requests, share one API key behind the simulator's own short-burst limiter (BurstLimiter from
  * test/simulator/gateway.ts: a sliding window in which only accepted requests count). No HTTP, no timers: a queue
- * of events in simulated milliseconds. Each process retries a refused request as the transport does (the next free
- * slot the first time, then a random part of a pacing window; a `Retry-After` wins: throttleRetryFloor), and gives up as the transport
- * does (more than Max Retries, or more than Max Wait spent waiting).
+ * of events in simulated milliseconds. Each process retries a refused request as the transport does (the wait of
+ * throttleRetryFloor, then the next free slot), and gives up as the transport does (more than maxThrottleRetries,
+ * or more than Max Wait spent waiting).
  */
-import { RECHECK_MS } from '../../nodes/shared/pacing';
-import type { PaceSlot, Pacer } from '../../nodes/shared/pacing';
-import { DEFAULT_RETRY_POLICY, throttleRetryFloor } from '../../nodes/shared/transport';
+import { Pacer, RECHECK_MS } from '../../nodes/shared/pacing';
+import type { PaceSlot } from '../../nodes/shared/pacing';
+import {
+	DEFAULT_RETRY_POLICY,
+	retryAfterMs,
+	throttleRetryFloor,
+} from '../../nodes/shared/transport';
 import { BurstLimiter } from '../simulator/gateway';
 import { seededRandom } from '../simulator/faults';
-
-/** What the simulation needs of a pacer (today's Pacer, or another controller under comparison). */
-export type PacerLike = Pick<Pacer, 'reserve' | 'accepted' | 'throttled' | 'release'> & {
-	rate?: number;
-	limit: number | undefined;
-	windowMs: number;
-};
 
 export interface SimProcess {
 	/** Requests of work this process has to get through. */
@@ -32,8 +29,6 @@ export interface SharedKeySimOptions {
 	/** The API's limit: `requests` accepted per sliding `windowMs`, per key. */
 	limit: { requests: number; windowMs: number; retryAfterSeconds?: number };
 	processes: SimProcess[];
-	/** One pacer per process; `random` is the process's own seeded chance. */
-	makePacer: (random: () => number) => PacerLike;
 	/** Round trip of one request, uniform in [min, max] ms; the API counts it half-way. */
 	latencyMs?: [number, number];
 	seed?: number;
@@ -88,7 +83,7 @@ export function simulateSharedKey(options: SharedKeySimOptions): SharedKeySimRes
 
 	const outcomes: ProcessOutcome[] = options.processes.map((process, index) => {
 		const random = seededRandom((options.seed ?? 1) * 1000 + index + 1);
-		const pacer = options.makePacer(random);
+		const pacer = new Pacer({ random });
 		const outcome: ProcessOutcome = { acceptedAt: [], refused: 0, failed: 0, rates: [] };
 		let waiting = process.requests;
 		let open = process.requests;
@@ -128,9 +123,7 @@ export function simulateSharedKey(options: SharedKeySimOptions): SharedKeySimRes
 					return;
 				}
 				outcome.refused++;
-				const retryAfter = Number(refusal.headers?.['retry-after']);
-				const retryAfterMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined;
-				const paced = pacer.throttled(slot, now, retryAfterMs);
+				pacer.throttled(slot, now, retryAfterMs(refusal.headers));
 				record();
 				throttles++;
 				const floor = throttleRetryFloor(
@@ -138,13 +131,12 @@ export function simulateSharedKey(options: SharedKeySimOptions): SharedKeySimRes
 					retries,
 					throttles,
 					refusal.headers,
-					paced ? pacer : undefined,
+					pacer.windowMs,
 					random,
 				);
 				const slotNext = pacer.reserve(now + floor, now);
 				const delay = slotNext.at - now;
-				const allowed = paced ? policy.maxPacedThrottleRetries : policy.maxRetries;
-				if (retries >= allowed || waitedMs + delay > policy.maxTotalWaitMs) {
+				if (retries >= policy.maxThrottleRetries || waitedMs + delay > policy.maxTotalWaitMs) {
 					pacer.release(slotNext);
 					outcome.failed++;
 					done();
@@ -160,8 +152,7 @@ export function simulateSharedKey(options: SharedKeySimOptions): SharedKeySimRes
 			send(first);
 		};
 		const record = () => {
-			if (pacer.limit !== undefined)
-				outcome.rates.push([now, pacer.rate ?? (pacer.limit * 1000) / pacer.windowMs]);
+			if (pacer.rate !== undefined) outcome.rates.push([now, pacer.rate]);
 		};
 		const next = () => {
 			if (waiting === 0) return;

@@ -1,5 +1,10 @@
 import { networkErrorCode } from '../../nodes/shared/httpClient';
-import { DEFAULT_RETRY_POLICY, backoffDelay, checkBaseUrl } from '../../nodes/shared/transport';
+import {
+	DEFAULT_RETRY_POLICY,
+	backoffDelay,
+	checkBaseUrl,
+	throttleRetryFloor,
+} from '../../nodes/shared/transport';
 import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/methodologies';
 import { chunk, distinct } from '../../nodes/shared/batching';
 import { apiAnswerOf, apiErrorFor, inputError } from '../../nodes/shared/errors';
@@ -24,6 +29,21 @@ describe('backoffDelay', () => {
 
 	it('honours Retry-After', () => {
 		expect(backoffDelay(DEFAULT_RETRY_POLICY, 0, { 'retry-after': '3' })).toBe(3000);
+	});
+});
+
+describe('throttleRetryFloor', () => {
+	const almostOne = () => 0.999;
+	it("takes the next free slot at a request's first throttle, then at most one pacing window more", () => {
+		expect(throttleRetryFloor(DEFAULT_RETRY_POLICY, 0, 1, {}, 1000, almostOne)).toBe(0);
+		// The backoff alone would be up to 8 s at the fourth retry.
+		expect(throttleRetryFloor(DEFAULT_RETRY_POLICY, 4, 5, {}, 1000, almostOne)).toBe(999);
+		expect(throttleRetryFloor(DEFAULT_RETRY_POLICY, 4, 5, {}, 2000, almostOne)).toBe(1998);
+		expect(throttleRetryFloor(DEFAULT_RETRY_POLICY, 0, 2, {}, 2000, almostOne)).toBe(500);
+	});
+
+	it('honours Retry-After, even at the first throttle', () => {
+		expect(throttleRetryFloor(DEFAULT_RETRY_POLICY, 0, 1, { 'retry-after': '3' }, 1000)).toBe(3000);
 	});
 });
 

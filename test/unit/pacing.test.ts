@@ -15,8 +15,8 @@ function acceptBurst(pacer: Pacer, count: number, start = 0): number {
 
 describe('Pacer (shared pacing per credential)', () => {
 	it('stays unpaced until a throttle; one our own rate does not explain (others spend the key) paces at 1 request per second', () => {
-		// Today's controller learned nothing from such a throttle: a process beside others that spend the key kept
-		// meeting a full window and fell back on the backoff alone.
+		// The controller before issue 15 learned nothing from such a throttle: a process beside others that spend the
+		// key kept meeting a full window and fell back on the backoff alone.
 		const pacer = new Pacer({ random: () => 0 });
 		const first = pacer.reserve(0, 0);
 		expect(first.at).toBe(0);
@@ -26,7 +26,7 @@ describe('Pacer (shared pacing per credential)', () => {
 		expect(later.at).toBe(20);
 		pacer.release(later);
 		const lone = pacer.reserve(30, 30);
-		expect(pacer.throttled(lone, 40)).toBe(true);
+		pacer.throttled(lone, 40);
 		expect(pacer.rate).toBe(1);
 		expect([pacer.limit, pacer.windowMs]).toEqual([1, 1000]);
 	});
@@ -35,7 +35,7 @@ describe('Pacer (shared pacing per credential)', () => {
 		const pacer = new Pacer();
 		const t = acceptBurst(pacer, 20);
 		const refused = pacer.reserve(t, t);
-		expect(pacer.throttled(refused, t + 2)).toBe(true);
+		pacer.throttled(refused, t + 2);
 		expect(pacer.limit).toBe(20);
 		expect(pacer.windowMs).toBe(PACE_WINDOW_MS);
 		// The next slot opens one window (+ margin) after the answer to the oldest of the 20.
@@ -46,9 +46,9 @@ describe('Pacer (shared pacing per credential)', () => {
 		expect(pacer.reserve(t + 2, t + 2).at).toBeGreaterThanOrEqual(8 + PACE_WINDOW_MS);
 	});
 
-	it('ignores throttles of requests sent before the pacing changed; news takes the rate to 80 % of itself', () => {
-		// Today's controller doubled the window on such news: beside another process it halved its rate at each
-		// throttle the other caused (the collapse of issue 15).
+	it('ignores throttles of requests sent before the pacing changed; news takes the rate to 80 % of the pace', () => {
+		// The controller before issue 15 doubled the window on such news: beside another process it halved its rate at
+		// each throttle the other caused.
 		const pacer = new Pacer({ random: () => 0 });
 		const t = acceptBurst(pacer, 10);
 		const inFlight = [pacer.reserve(t, t), pacer.reserve(t, t)];

@@ -3,7 +3,7 @@
  * and a backlog, share one key behind the simulator's short-burst limiter (test/helpers/sharedKeySim.ts). No HTTP,
  * no timers. Every figure is of simulated time, so the bounds are exact for the seeds used.
  */
-import { MIN_RATE, Pacer } from '../../nodes/shared/pacing';
+import { MIN_RATE } from '../../nodes/shared/pacing';
 import { acceptedBetween, simulateSharedKey } from '../helpers/sharedKeySim';
 import type { SharedKeySimResult, SimProcess } from '../helpers/sharedKeySim';
 
@@ -13,7 +13,6 @@ function run(limit: number, processes: SimProcess[], seed: number): SharedKeySim
 	return simulateSharedKey({
 		limit: { requests: limit, windowMs: 1000 },
 		processes,
-		makePacer: (random) => new Pacer({ random }),
 		seed,
 	});
 }
