@@ -11,7 +11,7 @@ import { inProcessSkipReason } from './workflow/inProcess';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { WorkflowRunResult } from './workflow/runner';
 import { csvSingleRow } from './helpers/csv';
-import { expectedPaiStatementCells } from './helpers/paiStatement';
+import { expectedPaiStatementCells, sheetNumber } from './helpers/paiStatement';
 import { sfdrMoves } from './helpers/sfdrMoves';
 import { useSimulator } from './helpers/simulator';
 
@@ -21,7 +21,6 @@ const holdings = JSON.parse(
 	readFileSync(join(examplesDir, 'holdings.sample.json'), 'utf8'),
 ) as Record<string, string>[];
 const listed = holdings.filter((h) => h.ISIN);
-const number = (text: string) => Number(text.replace(/[,%]/g, ''));
 
 const sim = useSimulator({ temperatureRoute: true });
 
@@ -30,8 +29,6 @@ const credentials = () => ({
 });
 const run = (file: string) =>
 	runWorkflow(loadWorkflowFile(join(examplesDir, file)), { credentials: credentials() });
-
-/** Market value of each holding a Portfolio Summary weights: the rows with an ISIN (the cash row has none). */
 
 describe('example workflows', () => {
 	it('every example is a workflow the tests run', () => {
@@ -146,7 +143,7 @@ describe('example workflows', () => {
 			listed.map((h) => ({
 				isin: h.ISIN,
 				instrument_type: h.Type === 'Sovereign Bond' ? 'sovereign-bond' : h.Type.toLowerCase(),
-				market_value: number(h['Market Value']),
+				market_value: sheetNumber(h['Market Value']),
 			})),
 		)!;
 		const table = result.items('EU Taxonomy KPIs').map((i) => i.json);

@@ -10,12 +10,16 @@ import { SustainableInvestments } from '../nodes/SustainableInvestments/Sustaina
 import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
 import { INSTRUMENT_TYPES } from '../nodes/shared/constants';
 import { HOLDING_COLUMNS_METHOD, plainFieldReference } from '../nodes/shared/holdingColumns';
-import { holdingMapperFields } from '../nodes/shared/methods';
 import { ROUTES } from '../nodes/shared/routes';
 import type { HoldingsRoute } from '../nodes/shared/routes';
 import SAMPLE from '../examples/holdings.sample.json';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import {
+	bracketed,
+	chainWorkflow,
+	credentialsFor,
+	manualHoldingColumns,
+} from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { RouteKey } from './simulator';
@@ -90,18 +94,6 @@ const HOLDINGS_NODES: HoldingsNodeCase[] = [
 ];
 
 const byLabel = (label: string) => HOLDINGS_NODES.find((node) => node.label === label)!;
-
-/** A Holding Columns value as the editor saves it for "Map Each Column Manually". */
-function manualMapping(holdingsRoute: HoldingsRoute, value: IDataObject): IDataObject {
-	return {
-		mappingMode: 'defineBelow',
-		value,
-		matchingColumns: [],
-		schema: holdingMapperFields(holdingsRoute),
-		attemptToConvertTypes: false,
-		convertFieldsToString: false,
-	};
-}
 
 async function run(
 	rows: IDataObject[],
@@ -220,7 +212,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 			sim.reset();
 
 			const { error } = await run(RENAMED_ROWS, node, 2, {
-				holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+				holdingColumns: manualHoldingColumns(node.holdingsRoute, DRAGGED),
 			});
 			expect(error).toBeUndefined();
 			const [body] = bodies(node.route) as Array<{ holdings: IDataObject[] }>;
@@ -231,7 +223,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 	it('a computed expression is evaluated for each item', async () => {
 		const node = byLabel('Sustainability Reports');
 		const { error } = await run(RENAMED_ROWS, node, 2, {
-			holdingColumns: manualMapping(node.holdingsRoute, {
+			holdingColumns: manualHoldingColumns(node.holdingsRoute, {
 				...DRAGGED,
 				market_value: '={{ $json.mv * 1000 }}',
 				currency: 'EUR',
@@ -247,18 +239,13 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 		for (const node of HOLDINGS_NODES) {
 			sim.reset();
 			const direct = await run(RENAMED_ROWS, node, 2, {
-				holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+				holdingColumns: manualHoldingColumns(node.holdingsRoute, DRAGGED),
 			});
 			const directBodies = bodies(node.route);
 			sim.reset();
 			// The same columns behind brackets: no longer a plain reference, so n8n evaluates each one.
 			const evaluated = await run(RENAMED_ROWS, node, 2, {
-				holdingColumns: manualMapping(
-					node.holdingsRoute,
-					Object.fromEntries(
-						Object.entries(DRAGGED).map(([field, raw]) => [field, `={{ (${raw.slice(4, -3)}) }}`]),
-					),
-				),
+				holdingColumns: manualHoldingColumns(node.holdingsRoute, bracketed(DRAGGED)),
 			});
 			expect(evaluated.error).toBeUndefined();
 			expect(directBodies.length).toBeGreaterThan(0);
@@ -271,7 +258,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 		const node = byLabel('EU Taxonomy');
 		const rows = [RENAMED_ROWS[0], { ...RENAMED_ROWS[1], 'Market Value (EUR)': '' }];
 		const { error } = await run(rows, node, 2, {
-			holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+			holdingColumns: manualHoldingColumns(node.holdingsRoute, DRAGGED),
 		});
 		expect(error?.message).toBe(
 			'Item 1: the market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
@@ -288,17 +275,17 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 		delete withoutName.name;
 		await expect(
 			run(RENAMED_ROWS, node, 2, {
-				holdingColumns: manualMapping(node.holdingsRoute, withoutName),
+				holdingColumns: manualHoldingColumns(node.holdingsRoute, withoutName),
 			}),
 		).rejects.toThrow('Holding field "name" is required');
 		expect(sim.requests()).toHaveLength(0);
 	});
 
-	it('a weight that is not a number is refused with the message of today, naming where to map it', async () => {
+	it('a weight that is not a number is refused with the message of today, naming the item', async () => {
 		const node = byLabel('Sustainability Reports');
 		const rows = [RENAMED_ROWS[0], { ...RENAMED_ROWS[1], 'Share (%)': 'n/a' }];
 		const { error } = await run(rows, node, 2, {
-			holdingColumns: manualMapping(node.holdingsRoute, DRAGGED),
+			holdingColumns: manualHoldingColumns(node.holdingsRoute, DRAGGED),
 		});
 		expect(error?.message).toBe('Item 1: weight "n/a" is not a number');
 		expect(sim.requests()).toHaveLength(0);
@@ -318,6 +305,9 @@ describe('Holding Columns (version 2): Options', () => {
 		});
 		expect(refused.error?.message).toBe(
 			'Item 2: this row has no ISIN and cannot be sent to this route',
+		);
+		expect((refused.error as { description?: string }).description).toBe(
+			'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to Skip and Report. Nothing was sent.',
 		);
 		sim.reset();
 		const { error, out } = await run(rows, node, 2, { options: { invalidIsins: 'skip' } });
@@ -435,4 +425,21 @@ describe('saved workflows: version 1 keeps running, version 2 sends the same', (
 			expect(sent[2]).toEqual(sent[0]);
 		},
 	);
+});
+
+describe('Holdings (JSON) in version 2', () => {
+	it('a missing field names the JSON entries, not a Holding Fields setting version 2 does not show', async () => {
+		const node = byLabel('EU Taxonomy');
+		const { error } = await run([{}], node, 2, {
+			holdingsSource: 'json',
+			holdingsJson: JSON.stringify([
+				{ isin: 'US0378331005', name: 'Apple', instrument_type: 'stock' },
+			]),
+		});
+		expect(error?.message).toMatch(/the market value is missing \(looked for a field named /);
+		expect((error as { description?: string }).description).toBe(
+			'Fill in the market value for this row, or check the "market_value" field of each entry of Holdings (JSON). Nothing was sent.',
+		);
+		expect(sim.requests()).toHaveLength(0);
+	});
 });

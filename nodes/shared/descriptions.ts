@@ -1,12 +1,13 @@
 /**
- * Parameter blocks shared by the operations, without displayOptions: each operation attaches its own with n8n's
- * `updateDisplayOptions`. Their readers are in parameters.ts.
+ * Parameter blocks shared by the operations. Each operation attaches its own displayOptions with n8n's
+ * `updateDisplayOptions`; only the node versions of the holdings blocks (`@version`) are set here. Their readers are
+ * in parameters.ts.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from './holdingColumns';
-import { HOLDING_FIELDS } from './holdings';
+import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from './holdings';
 import type { HoldingKey } from './holdings';
 import { removesRows } from './routes';
 import type { HoldingsRoute } from './routes';
@@ -24,11 +25,11 @@ function holdingFieldsProperty(
 		description:
 			'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
 		hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
-		options: (Object.keys(HOLDING_FIELDS) as HoldingKey[]).map((name) => {
-			const { label, parameter, header } = HOLDING_FIELDS[name];
+		options: HOLDING_KEYS.map((name) => {
+			const { label, header } = HOLDING_FIELDS[name];
 			const usual = `Name of the input field that holds the ${label}. Leave empty to use "${name}" or a usual header such as "${header}" (case and spaces ignored).`;
 			return {
-				displayName: parameter,
+				displayName: holdingFieldParameter(name),
 				name,
 				type: 'string',
 				default: '',
@@ -140,17 +141,25 @@ const holdingColumnsProperty: INodeProperties = {
 };
 
 /**
- * Version 2: what Map Automatically finds. The editor shows the column mapper by n8n's labels only (not its
- * description), and n8n's own note under it asks for exact field names, which undersells the header detection.
+ * Version 2: what Map Automatically finds, and what the route does with a field (said under Holding Fields in
+ * version 1). The editor shows the column mapper by n8n's labels only (not its description), and n8n's own note under
+ * it asks for exact field names, which undersells the header detection.
  */
-const holdingColumnsNotice: INodeProperties = {
-	displayName:
-		'Map Automatically finds the usual headers on its own: ISIN, Name, Type, Currency, Weight % and Market Value (case and spaces ignored). For other column names, choose Map Each Column Manually.',
-	name: 'holdingColumnsNotice',
-	type: 'notice',
-	default: '',
-	displayOptions: { show: { ...FROM_VERSION_2, holdingsSource: ['items'] } },
-};
+function holdingColumnsNotice(route: HoldingsRoute): INodeProperties {
+	const hints = Object.entries(route.holdings.fieldHints ?? {}).map(
+		([field, hint]) => ` ${HOLDING_FIELDS[field as HoldingKey].title}: ${hint}`,
+	);
+	return {
+		displayName: `Map Automatically finds the usual headers on its own: ISIN, Name, Type, Currency, Weight % and Market Value (case and spaces ignored). For other column names, choose Map Each Column Manually.${hints.join('')}`,
+		name: 'holdingColumnsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...FROM_VERSION_2, holdingsSource: ['items'] } },
+	};
+}
+
+/** Invalid ISINs of the holdings operations: a skipped row is reported, as the removed cash rows are. */
+const holdingsInvalidIsins = invalidIsinsProperty('Leave the row out and list it in the output');
 
 /**
  * Where holdings come from, how their columns are named, and (version 1: by the route's holdings rule) what to do
@@ -159,14 +168,14 @@ const holdingColumnsNotice: INodeProperties = {
 export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
 	const version1 = [
 		holdingFieldsProperty(route.holdings.fieldHints),
-		invalidIsinsProperty('Leave the row out and list it in the output'),
+		holdingsInvalidIsins,
 		...(removesRows(route.holdings) ? [cashRowsProperty] : []),
 	].map((property) => ({ ...property, displayOptions: { show: VERSION_1 } }));
 	return [
 		holdingsSourceProperty,
 		holdingsJsonProperty,
 		...version1,
-		holdingColumnsNotice,
+		holdingColumnsNotice(route),
 		holdingColumnsProperty,
 	];
 }
@@ -180,7 +189,7 @@ export function holdingsOptions(route: HoldingsRoute): INodeProperties[] {
 			...requestOptions,
 			options: [
 				...(removesRows(route.holdings) ? [cashRowsProperty] : []),
-				invalidIsinsProperty('Leave the row out and list it in the output'),
+				holdingsInvalidIsins,
 				maxRequestsOption,
 				maxThrottleWaitOption,
 			],

@@ -5,27 +5,28 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { HOLDING_FIELDS } from './holdings';
+import { HOLDING_FIELDS, HOLDING_KEYS } from './holdings';
 import type { FieldMappingWords, HoldingKey, HoldingRow } from './holdings';
-import { showValue } from './values';
+import { isBlank, ownValue, showValue } from './values';
 
 export const HOLDING_COLUMNS = 'holdingColumns';
 /** The resourceMapping method of every holdings node (in each node's `methods.resourceMapping`). */
 export const HOLDING_COLUMNS_METHOD = 'getHoldingColumns';
 
-export type MappingMode = 'autoMapInputData' | 'defineBelow';
-
-const HOLDING_KEYS = Object.keys(HOLDING_FIELDS) as HoldingKey[];
 /** The editor shows the column mapper by n8n's own labels: "Mapping Column Mode", then "Values to Send". */
 const where = 'under Values to Send';
 
 /** Map Automatically: what was looked for, and the way to name the column when it is not found. */
 export const AUTO_MAPPING_WORDS: FieldMappingWords = {
 	missingBecause: (field, resolver) => `looked for a column named ${resolver.lookedFor(field)}`,
-	mapField: (field) =>
-		`set Mapping Column Mode to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
-	mapThe: (field) =>
-		`Set Mapping Column Mode to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title}`,
+	pointAt: (field, target) =>
+		`set Mapping Column Mode to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title} to ${target}`,
+};
+
+/** Holdings (JSON) in version 2: entries are read by the API's field names (or the usual headers). */
+export const JSON_ENTRY_WORDS: FieldMappingWords = {
+	missingBecause: (field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`,
+	pointAt: (field) => `check the "${field}" field of each entry of Holdings (JSON)`,
 };
 
 /** Map Each Column Manually: the messages say what the field is mapped to. */
@@ -34,16 +35,13 @@ function manualMappingWords(raw: Partial<Record<HoldingKey, unknown>>): FieldMap
 		missingBecause: (field) => {
 			const mapped = raw[field];
 			const title = HOLDING_FIELDS[field].title;
-			return mapped === undefined || mapped === null || mapped === ''
+			return isBlank(mapped)
 				? `${title} is not mapped ${where}`
 				: `${title} is mapped to ${showValue(isExpression(mapped) ? (mapped as string).slice(1) : mapped, 80)}, which is empty for this item`;
 		},
-		mapField: (field) => `map ${HOLDING_FIELDS[field].title} ${where}`,
-		mapThe: (field) => `Map ${HOLDING_FIELDS[field].title} ${where}`,
+		pointAt: (field, target) => `map ${HOLDING_FIELDS[field].title} ${where} to ${target}`,
 	};
 }
-
-const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
 /**
  * The input field a mapping reads when it is a plain reference to one, as the editor writes it when a column is
@@ -63,9 +61,16 @@ export function plainFieldReference(raw: unknown): string | undefined {
 /** A mapped value that is an expression (n8n evaluates it per item), as opposed to a fixed value. */
 const isExpression = (raw: unknown) => typeof raw === 'string' && raw.startsWith('=');
 
-export interface MappedRows {
+/** Rows read through the column mapper carry the API's field names. */
+const MAPPED_FIELD_NAMES = Object.fromEntries(HOLDING_KEYS.map((key) => [key, key])) as Record<
+	HoldingKey,
+	string
+>;
+
+interface MappedRows {
 	rows: HoldingRow[];
-	words: FieldMappingWords;
+	fieldNames: Record<HoldingKey, string>;
+	mappingWords: FieldMappingWords;
 }
 
 /**
@@ -88,7 +93,7 @@ export function readManuallyMappedRows(
 	const referenced: Array<[HoldingKey, string]> = [];
 	const evaluated: HoldingKey[] = [];
 	for (const field of HOLDING_KEYS) {
-		if (!hasOwn(raw, field)) continue;
+		if (!Object.prototype.hasOwnProperty.call(raw, field)) continue;
 		const reference = plainFieldReference(raw[field]);
 		if (reference !== undefined) referenced.push([field, reference]);
 		else if (isExpression(raw[field])) evaluated.push(field);
@@ -99,7 +104,7 @@ export function readManuallyMappedRows(
 		const json: IDataObject = { ...fixed };
 		const source = items[itemIndex]?.json ?? {};
 		for (const [field, key] of referenced) {
-			json[field] = hasOwn(source, key) ? source[key] : undefined;
+			json[field] = ownValue(source, key);
 		}
 		for (const field of evaluated) {
 			json[field] = this.getNodeParameter(`${HOLDING_COLUMNS}.value.${field}`, itemIndex, null, {
@@ -108,15 +113,13 @@ export function readManuallyMappedRows(
 		}
 		return { json, itemIndex };
 	});
-	return { rows, words: manualMappingWords(raw) };
+	return { rows, fieldNames: MAPPED_FIELD_NAMES, mappingWords: manualMappingWords(raw) };
 }
 
-/** The mapping mode of the Holding Columns parameter (read at the group's first item). */
-export function readMappingMode(this: IExecuteFunctions, itemIndex: number): MappingMode {
-	const mode = this.getNodeParameter(
-		`${HOLDING_COLUMNS}.mappingMode`,
-		itemIndex,
-		'autoMapInputData',
-	) as string;
-	return mode === 'defineBelow' ? 'defineBelow' : 'autoMapInputData';
+/** Whether Holding Columns is set to Map Each Column Manually (read at the group's first item). */
+export function usesManualMapping(this: IExecuteFunctions, itemIndex: number): boolean {
+	return (
+		this.getNodeParameter(`${HOLDING_COLUMNS}.mappingMode`, itemIndex, 'autoMapInputData') ===
+		'defineBelow'
+	);
 }

@@ -59,17 +59,18 @@ export interface HoldingsReadOptions {
 export interface FieldMappingWords {
 	/** Said in brackets when the field is missing, e.g. `looked for a field named "isin", "isincode"`. */
 	missingBecause(field: HoldingKey, resolver: FieldResolver): string;
-	/** What to do to map the field, e.g. `set "ISIN Field" under Holding Fields`. */
-	mapField(field: HoldingKey): string;
-	/** The start of a sentence asking to map the field, e.g. `Map the ISIN Field`. */
-	mapThe(field: HoldingKey): string;
+	/**
+	 * How to point the field at the right data, lower case, e.g. `set "ISIN Field" under Holding Fields to the column
+	 * that holds it` for the target "the column that holds it".
+	 */
+	pointAt(field: HoldingKey, target: string): string;
 }
 
-/** The words of the Holding Fields collection (version 1): the messages of today, unchanged. */
+/** The words of the Holding Fields collection (version 1). */
 export const HOLDING_FIELDS_WORDS: FieldMappingWords = {
 	missingBecause: (field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`,
-	mapField: (field) => `set "${HOLDING_FIELDS[field].parameter}" under Holding Fields`,
-	mapThe: (field) => `Map the ${HOLDING_FIELDS[field].parameter}`,
+	pointAt: (field, target) =>
+		`set "${holdingFieldParameter(field)}" under Holding Fields to ${target}`,
 };
 
 /** One row of holdings input: an input item's JSON, or an entry of the JSON array parameter. */
@@ -83,11 +84,9 @@ export interface HoldingRow {
 interface FieldSpec {
 	/** How messages name the field. */
 	label: string;
-	/** Its parameter under Holding Fields. */
-	parameter: string;
 	/** The usual header shown as an example (and placeholder) under Holding Fields. */
 	header: string;
-	/** Its field in the column mapper (version 2). */
+	/** Its field in the column mapper (version 2); with " Field", its parameter under Holding Fields (version 1). */
 	title: string;
 	/** Headers found without mapping, compared ignoring case, spaces and punctuation. */
 	aliases: string[];
@@ -97,14 +96,12 @@ interface FieldSpec {
 export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 	isin: {
 		label: 'ISIN',
-		parameter: 'ISIN Field',
 		header: 'ISIN',
 		title: 'ISIN',
 		aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'],
 	},
 	name: {
 		label: 'name',
-		parameter: 'Name Field',
 		header: 'Name',
 		title: 'Name',
 		aliases: [
@@ -120,7 +117,6 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 	},
 	instrument_type: {
 		label: 'instrument type',
-		parameter: 'Instrument Type Field',
 		header: 'Type',
 		title: 'Instrument Type',
 		aliases: [
@@ -134,14 +130,12 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 	},
 	currency: {
 		label: 'currency',
-		parameter: 'Currency Field',
 		header: 'Currency',
 		title: 'Currency',
 		aliases: ['currency', 'ccy', 'currencycode', 'curr'],
 	},
 	weight: {
 		label: 'weight',
-		parameter: 'Weight Field',
 		header: 'Weight',
 		title: 'Weight',
 		aliases: [
@@ -156,12 +150,19 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 	},
 	market_value: {
 		label: 'market value',
-		parameter: 'Market Value Field',
 		header: 'Market Value',
 		title: 'Market Value',
 		aliases: ['marketvalue', 'mv', 'marketval', 'value', 'positionvalue', 'amount'],
 	},
 };
+
+/** The holding fields, in the order of HOLDING_FIELDS. */
+export const HOLDING_KEYS = Object.keys(HOLDING_FIELDS) as HoldingKey[];
+
+/** A field's parameter under Holding Fields (version 1), e.g. "ISIN Field". */
+export function holdingFieldParameter(field: HoldingKey): string {
+	return `${HOLDING_FIELDS[field].title} Field`;
+}
 
 const TYPE_SYNONYMS: Record<string, InstrumentType> = {
 	stock: 'stock',
@@ -244,7 +245,7 @@ export class FieldResolver {
 			const byCompact = new Map<string, string>();
 			for (const key of keys)
 				if (!byCompact.has(compactKey(key))) byCompact.set(compactKey(key), key);
-			for (const field of Object.keys(HOLDING_FIELDS) as HoldingKey[]) {
+			for (const field of HOLDING_KEYS) {
 				const chosen = this.fieldNames[field]?.trim();
 				const found = chosen
 					? keys.includes(chosen)
@@ -272,11 +273,15 @@ export class FieldResolver {
 	}
 }
 
+/** The clause as a sentence: its first letter upper case. */
+const sentence = (clause: string) => clause.charAt(0).toUpperCase() + clause.slice(1);
+
 /**
  * Turns rows into the holdings a route accepts, checking every requirement of its holdings rule locally so that
  * no request is spent on a body the API would refuse. Rows the route cannot take (cash, no ISIN, skipped
  * invalid ISINs) come back in `removed`, never silently dropped.
  */
+
 export function readHoldings(
 	node: INode,
 	rows: HoldingRow[],
@@ -308,7 +313,7 @@ export function readHoldings(
 		const missing = (field: HoldingKey) =>
 			fail(
 				`the ${HOLDING_FIELDS[field].label} is missing (${words.missingBecause(field, resolver)})`,
-				`Fill in the ${HOLDING_FIELDS[field].label} for this row, or ${words.mapField(field)} to the column that holds it.`,
+				`Fill in the ${HOLDING_FIELDS[field].label} for this row, or ${words.pointAt(field, 'the column that holds it')}.`,
 			);
 
 		/** A text field: trimmed text, undefined when blank; an object or a list there is refused. */
@@ -319,7 +324,7 @@ export function readHoldings(
 			if (written === undefined) {
 				throw fail(
 					`the ${HOLDING_FIELDS[field].label} must be text, got ${kindOf(value)}: ${showValue(value)}`,
-					`${words.mapThe(field)} to a column of text values.`,
+					`${sentence(words.pointAt(field, 'a column of text values'))}.`,
 				);
 			}
 			return written.trim() || undefined;
@@ -336,7 +341,7 @@ export function readHoldings(
 		) {
 			throw fail(
 				`the ISIN must be text, got ${typeof rawIsin}`,
-				`${words.mapThe('isin')} to a column of text values.`,
+				`${sentence(words.pointAt('isin', 'a column of text values'))}.`,
 			);
 		}
 		const unsendable = isin === null ? undefined : unsendableIsin(rawIsin, isin);
@@ -344,7 +349,7 @@ export function readHoldings(
 			if (invalidIsin !== 'skip') {
 				throw fail(
 					`invalid ISIN: ${unsendable}`,
-					`${words.mapThe('isin')} to the column that holds the ISIN. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.`,
+					`${sentence(words.pointAt('isin', 'the column that holds the ISIN'))}. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.`,
 				);
 			}
 			removed.push({
@@ -378,7 +383,7 @@ export function readHoldings(
 			if (cashRows === 'error') {
 				throw fail(
 					`this ${reason === 'cash row' ? 'cash row' : 'row has no ISIN and'} cannot be sent to this route`,
-					'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to remove them automatically.',
+					'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to Skip and Report.',
 				);
 			}
 			removed.push({ item: row.itemIndex, name: name ?? null, isin, reason });

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from './constants';
-import { HOLDING_FIELDS } from './holdings';
+import { HOLDING_FIELDS, HOLDING_KEYS } from './holdings';
 import type { HoldingKey } from './holdings';
 import { parseMethodologies } from './methodologies';
 import { ROUTES } from './routes';
@@ -110,7 +110,7 @@ const INSTRUMENT_TYPE_OPTIONS: INodePropertyOptions[] = INSTRUMENT_TYPES.map((va
 
 /** The six holding fields of the column mapper, required exactly where the route's holdings rule requires them. */
 export function holdingMapperFields(route: HoldingsRoute): ResourceMapperField[] {
-	return (Object.keys(HOLDING_FIELDS) as HoldingKey[]).map((field) => ({
+	return HOLDING_KEYS.map((field) => ({
 		id: field,
 		displayName: HOLDING_FIELDS[field].title,
 		required: route.holdings.required.includes(field),

@@ -8,16 +8,18 @@ import type {
 import { describeDateProblem, readSnapshotDate } from './dates';
 import type { SnapshotDate } from './dates';
 import { inputError } from './errors';
-import { AUTO_MAPPING_WORDS, readManuallyMappedRows, readMappingMode } from './holdingColumns';
 import {
-	HOLDING_FIELDS,
-	holdingRowsFromItems,
-	holdingRowsFromJson,
-	readHoldings,
-} from './holdings';
+	AUTO_MAPPING_WORDS,
+	JSON_ENTRY_WORDS,
+	readManuallyMappedRows,
+	usesManualMapping,
+} from './holdingColumns';
+import { holdingRowsFromItems, holdingRowsFromJson, readHoldings } from './holdings';
 import type {
 	CashRowPolicy,
 	HoldingKey,
+	HoldingRow,
+	HoldingsReadOptions,
 	InvalidIsinPolicy,
 	RemovedRow,
 	SourcedHolding,
@@ -40,55 +42,40 @@ export function readHoldingsParameters(
 	items: INodeExecutionData[],
 	itemIndices: number[],
 ): HoldingsInput {
+	const node = this.getNode();
 	const first = itemIndices[0] ?? 0;
-	const source = this.getNodeParameter('holdingsSource', first, 'items') as string;
+	const fromJson = this.getNodeParameter('holdingsSource', first, 'items') === 'json';
 	const jsonRows = () =>
-		holdingRowsFromJson(this.getNode(), this.getNodeParameter('holdingsJson', first), first);
-	if (this.getNode().typeVersion < 2) {
-		return readHoldings(
-			this.getNode(),
-			source === 'json' ? jsonRows() : holdingRowsFromItems(items, itemIndices),
-			{
-				route,
-				fieldNames: this.getNodeParameter('holdingFields', first, {}) as Partial<
-					Record<HoldingKey, string>
-				>,
-				invalidIsin: this.getNodeParameter('invalidIsins', first, 'fail') as InvalidIsinPolicy,
-				cashRows: removesRows(route.holdings)
-					? (this.getNodeParameter('cashRows', first, 'remove') as CashRowPolicy)
-					: undefined,
-			},
-		);
-	}
+		holdingRowsFromJson(node, this.getNodeParameter('holdingsJson', first), first);
+	const itemRows = () => holdingRowsFromItems(items, itemIndices);
 
-	// Version 2: the column mapper (for input items), and the row policies under Options.
-	const options = this.getNodeParameter('options', first, {}) as IDataObject;
-	const policies = {
+	// Version 1 has the row settings at the top level and Holding Fields; version 2 has them under Options and the
+	// column mapper for input items.
+	const version1 = node.typeVersion < 2;
+	const options = version1 ? {} : (this.getNodeParameter('options', first, {}) as IDataObject);
+	const setting = <T>(name: string, fallback: T): T =>
+		((version1 ? this.getNodeParameter(name, first, fallback) : options[name]) as T | undefined) ??
+		fallback;
+
+	let read: Pick<HoldingsReadOptions, 'fieldNames' | 'mappingWords'> & { rows: HoldingRow[] };
+	if (version1) {
+		const fieldNames = setting<Partial<Record<HoldingKey, string>>>('holdingFields', {});
+		read = { rows: fromJson ? jsonRows() : itemRows(), fieldNames };
+	} else if (fromJson) read = { rows: jsonRows(), mappingWords: JSON_ENTRY_WORDS };
+	else if (usesManualMapping.call(this, first))
+		read = readManuallyMappedRows.call(this, items, itemIndices);
+	else read = { rows: itemRows(), mappingWords: AUTO_MAPPING_WORDS };
+
+	const { rows, ...naming } = read;
+	return readHoldings(node, rows, {
 		route,
-		invalidIsin: (options.invalidIsins as InvalidIsinPolicy | undefined) ?? 'fail',
+		...naming,
+		invalidIsin: setting<InvalidIsinPolicy>('invalidIsins', 'fail'),
 		cashRows: removesRows(route.holdings)
-			? ((options.cashRows as CashRowPolicy | undefined) ?? 'remove')
+			? setting<CashRowPolicy>('cashRows', 'remove')
 			: undefined,
-	};
-	if (source === 'json') return readHoldings(this.getNode(), jsonRows(), policies);
-	if (readMappingMode.call(this, first) === 'defineBelow') {
-		const { rows, words } = readManuallyMappedRows.call(this, items, itemIndices);
-		return readHoldings(this.getNode(), rows, {
-			...policies,
-			fieldNames: MAPPED_FIELD_NAMES,
-			mappingWords: words,
-		});
-	}
-	return readHoldings(this.getNode(), holdingRowsFromItems(items, itemIndices), {
-		...policies,
-		mappingWords: AUTO_MAPPING_WORDS,
 	});
 }
-
-/** Rows read through the column mapper carry the API's field names. */
-const MAPPED_FIELD_NAMES = Object.fromEntries(
-	Object.keys(HOLDING_FIELDS).map((key) => [key, key]),
-) as Record<HoldingKey, string>;
 
 /**
  * A text parameter at an item, trimmed ('' when empty). An expression giving an object or a list is refused,

@@ -37,7 +37,7 @@ export interface HoldingsRule {
 	sendsUnknownTypes: boolean;
 	/** A market value of 0 is refused: a stored snapshot needs a non-zero market value for every holding. */
 	needsNonZeroMarketValue: boolean;
-	/** What the route does with a field, said under Holding Fields where its column is chosen. */
+	/** What the route does with a field, said where its column is chosen (Holding Fields; version 2: the notice above Holding Columns). */
 	fieldHints?: Partial<Record<HoldingKey, string>>;
 }
 

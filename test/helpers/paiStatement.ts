@@ -1,6 +1,9 @@
 import { PAI_INDICATORS, instrumentData } from '../simulator';
 import { generalNumber } from '../workflow/standins/ConvertToFile';
 
+/** A number as the sample sheet writes it: "1,234,567.89", "12.5%". */
+export const sheetNumber = (text: string) => Number(text.replace(/[,%]/g, ''));
+
 /**
  * The cells of example 07's CSV worked out independently of the node, from the simulator's per-ISIN data and the
  * sample holdings (`ISIN`, `Market Value` as the sheet writes it), written as Convert to File writes numbers.
@@ -10,7 +13,7 @@ export function expectedPaiStatementCells(
 ): Record<string, string> {
 	const weighted = rows
 		.filter((row) => row.ISIN)
-		.map((row) => ({ isin: row.ISIN, value: Number(row['Market Value'].replace(/[,%]/g, '')) }));
+		.map((row) => ({ isin: row.ISIN, value: sheetNumber(row['Market Value']) }));
 	const total = weighted.reduce((sum, h) => sum + h.value, 0);
 	const percentOf = (part: number) => generalNumber(Math.round((part / total) * 100 * 100) / 100);
 	const cells: Record<string, string> = {

@@ -1,5 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { holdingMapperFields } from '../../nodes/shared/methods';
+import type { HoldingsRoute } from '../../nodes/shared/routes';
 import { PACKAGE_NAME } from '../workflow/runner';
 import type { WorkflowInput } from '../workflow/runner';
 
@@ -82,4 +84,26 @@ export function chainWorkflow(items: IDataObject[], ...specs: NodeSpec[]): Workf
 
 export function credentialsFor(baseUrl: string, apiKey = 'sim-all-families') {
 	return { sustainabilityComplianceApi: { apiKey, baseUrl } };
+}
+
+/** A Holding Columns value as the editor saves it for "Map Each Column Manually" (holdings nodes, version 2). */
+export function manualHoldingColumns(route: HoldingsRoute, value: IDataObject): IDataObject {
+	return {
+		mappingMode: 'defineBelow',
+		value,
+		matchingColumns: [],
+		schema: holdingMapperFields(route),
+		attemptToConvertTypes: false,
+		convertFieldsToString: false,
+	};
+}
+
+/**
+ * The same mapping with each `{{ … }}` in brackets, `{{ ($json.ISIN) }}`: no longer a plain reference to a column
+ * (which the node reads from the item itself), so n8n evaluates each one for each item.
+ */
+export function bracketed(mapping: IDataObject): IDataObject {
+	return Object.fromEntries(
+		Object.entries(mapping).map(([field, raw]) => [field, `={{ (${String(raw).slice(4, -3)}) }}`]),
+	);
 }

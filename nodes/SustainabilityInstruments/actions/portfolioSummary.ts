@@ -8,7 +8,12 @@ import type {
 import { inputError } from '../../shared/errors';
 import { errorJson, pairedTo } from '../../shared/execution';
 import { describeGroupValues, groupItems, splitFieldList } from '../../shared/grouping';
-import { FieldResolver, HOLDING_FIELDS, normalizeInstrumentType } from '../../shared/holdings';
+import {
+	FieldResolver,
+	HOLDING_FIELDS,
+	holdingFieldParameter,
+	normalizeInstrumentType,
+} from '../../shared/holdings';
 import type { RemovedRow } from '../../shared/holdings';
 import { normalizeIsin } from '../../shared/isin';
 import { parseLooseNumber } from '../../shared/numbers';
@@ -119,13 +124,9 @@ export function prepareSummary<TEntry>(
 			: 'marketValue';
 	const key = basis === 'weight' ? 'weight' : 'market_value';
 	const fieldParameter = basis === 'weight' ? 'weightField' : 'marketValueField';
-	const chosenField = readTextParameter.call(
-		this,
-		fieldParameter,
-		0,
-		HOLDING_FIELDS[key].parameter,
-		{ fallback: '' },
-	);
+	const chosenField = readTextParameter.call(this, fieldParameter, 0, holdingFieldParameter(key), {
+		fallback: '',
+	});
 	const isinField =
 		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
 	// The ISIN Field is read by the lookup; here only to show an ISIN that was not sent in removed_rows.
