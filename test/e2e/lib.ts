@@ -28,7 +28,8 @@
  * So the harness copies package.json + dist/ into the community-package folder (a copy, not a
  * symlink, so that `require('n8n-workflow')` resolves to n8n's own copy, not the project's).
  */
-import { spawn } from 'child_process';
+import { spawn, type ChildProcess } from 'child_process';
+import { randomUUID } from 'crypto';
 import {
 	closeSync,
 	cpSync,
@@ -503,4 +504,32 @@ export function versionArguments(argv: string[]): string[] {
 		else throw new Error(`unknown argument ${argv[i]}`);
 	}
 	return versions;
+}
+
+/**
+ * A Webhook node (v2) answering POST /webhook/<path> when the last node is done, with that node's items
+ * (`allEntries`) or its first item's JSON (`firstEntryJson`).
+ */
+export function webhookNode(
+	path: string,
+	options: {
+		name?: string;
+		position?: [number, number];
+		responseData?: 'allEntries' | 'firstEntryJson';
+	} = {},
+) {
+	return {
+		id: randomUUID(),
+		name: options.name ?? 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: options.position ?? [0, 0],
+		webhookId: randomUUID(),
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: options.responseData ?? 'allEntries',
+		},
+	};
 }
