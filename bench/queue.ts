@@ -13,11 +13,18 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import {
+	ensureQueueServices,
 	startQueueCluster,
 	withClusterDeadline,
 	type QueueCluster,
 } from '../test/e2e/queue-cluster';
-import { supportedN8nVersions } from '../test/e2e/lib';
+import {
+	ensureN8n,
+	simulatorCredential,
+	supportedN8nVersions,
+	webhookNode,
+	withKillOnSignal,
+} from '../test/e2e/lib';
 import type { BenchContext, Section } from './context';
 import { median, ratio, seconds } from './measure';
 import { generateRows } from './nodes/GenerateItems.node';
@@ -77,20 +84,7 @@ function webhookWorkflow(): object {
 		name: 'bench: queue-mode throttle',
 		active: false,
 		nodes: [
-			{
-				id: 'hook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: '0c9a4f57-1f0e-4f0b-8d59-7a1c6a1d2b01',
-				parameters: {
-					httpMethod: 'POST',
-					path: WEBHOOK_PATH,
-					responseMode: 'lastNode',
-					responseData: 'firstEntryJson',
-				},
-			},
+			webhookNode(WEBHOOK_PATH, { responseData: 'firstEntryJson' }),
 			{
 				id: 'split',
 				name: 'Input',
@@ -135,10 +129,15 @@ async function queueRuns(
 	version: string,
 	repeat: number,
 ): Promise<Run[]> {
-	const { simulatorCredential } = await import('../test/e2e/lib');
+	// Installs (if any: unavailable() found n8n, Redis and Postgres here) before the deadline starts.
+	const { install, services } = await withKillOnSignal('bench queue section', async () => ({
+		install: await ensureN8n(version),
+		services: ensureQueueServices(),
+	}));
 	return await withClusterDeadline('bench queue section', 15 * 60_000, async () => {
 		const cluster = await startQueueCluster({
-			version,
+			install,
+			services,
 			workers: WORKERS,
 			credentials: [simulatorCredential(sim.url)],
 			workflows: [webhookWorkflow()],

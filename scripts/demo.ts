@@ -15,6 +15,8 @@ import { execSync } from 'child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'fs';
 import { basename, join, relative, resolve } from 'path';
 
+import { EXAMPLE_RUNS } from '../test/workflow/exampleRuns';
+
 const root = resolve(__dirname, '..');
 process.env.SC_NODES_FROM = 'dist';
 
@@ -173,31 +175,6 @@ const HIGHLIGHTS: Record<string, (items: (node: string) => Json[]) => string[]> 
 	},
 };
 
-type Simulator = Awaited<ReturnType<(typeof import('../test/simulator'))['startSimulator']>>;
-
-interface DemoRun {
-	/** Printed before the run's results. */
-	label: string;
-	/** Done before the run (simulator only). */
-	before?: (sim: Simulator) => void;
-}
-
-/**
- * Examples run more than once, as consecutive runs of their schedule: the static data n8n saves after a run (what
- * "Only Changes Since Last Run" remembers) goes into the next one. Each run is executed as the active workflow's
- * trigger would run it (mode 'trigger'): a manual run would not be remembered.
- */
-const RUNS: Record<string, DemoRun[]> = {
-	'06': [
-		{ label: 'week 1 (nothing remembered yet: remembers every class, emails nothing)' },
-		{
-			label:
-				'week 2 (the simulator now serves a later edition of its data: some classes went down)',
-			before: (sim) => sim.setDataVersion(2),
-		},
-	],
-};
-
 function cell(value: unknown): string {
 	if (value === null || value === undefined) return '';
 	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -257,7 +234,7 @@ async function main(): Promise<void> {
 			console.log(`   SKIPPED: ${skip}\n`);
 			continue;
 		}
-		const runs = RUNS[id];
+		const runs = EXAMPLE_RUNS[id];
 		let staticData = workflow.staticData;
 		let failed = false;
 		for (const [runIndex, run] of (runs ?? [{ label: '' }]).entries()) {

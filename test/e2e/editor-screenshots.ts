@@ -72,10 +72,11 @@ interface ShotContext {
 	page: Page;
 	sim: Simulator;
 	/** Every answer the page received from n8n's REST API since it opened (method, path, status, request body). */
-	restCalls: RestCall[];
+	restCalls: PageRestCall[];
 }
 
-interface RestCall {
+/** One answer of n8n's REST API to the page (not lib.ts's RestCall, the scripts' own REST caller). */
+interface PageRestCall {
 	method: string;
 	path: string;
 	status: number;
@@ -188,9 +189,9 @@ function withOptionsOpened(
 
 /**
  * Holding Columns switched to "Map Each Column Manually": the six typed fields, loaded by the editor through the
- * node's getHoldingColumns method, each marked required (n8n's "*") exactly where the route requires it
- * (nodes/shared/routes.ts, written out here so that a change there shows as a failure). `openInstrumentTypes`
- * also opens the Instrument Type dropdown.
+ * node's getHoldingColumns method, each marked required (no remove button, an issue icon while empty: n8n's column
+ * mapper shows no "*") exactly where the route requires it (nodes/shared/routes.ts, written out here so that a change
+ * there shows as a failure). `openInstrumentTypes` also opens the Instrument Type dropdown.
  */
 function manualHoldingColumns(
 	node: string,
@@ -999,7 +1000,7 @@ async function openMappedFieldOptions(page: Page, fieldId: string, names: string
 }
 
 /** The editor asked n8n for the mapper's fields through our getHoldingColumns method, and n8n answered 200. */
-function assertHoldingColumnsLoaded(restCalls: RestCall[]): void {
+function assertHoldingColumnsLoaded(restCalls: PageRestCall[]): void {
 	const calls = restCalls.filter((call) => call.path.endsWith('/resource-mapper-fields'));
 	if (!calls.some((call) => call.status === 200 && call.body.includes('"getHoldingColumns"')))
 		throw new Error(
@@ -1122,7 +1123,7 @@ async function main(): Promise<number> {
 			page.setDefaultTimeout(UI_TIMEOUT_MS);
 			const pageErrors: string[] = [];
 			page.on('pageerror', (error) => pageErrors.push(error.message));
-			const restCalls: RestCall[] = [];
+			const restCalls: PageRestCall[] = [];
 			page.on('response', (response) => {
 				const url = new URL(response.url());
 				if (!url.pathname.startsWith('/rest/')) return;
@@ -1172,10 +1173,10 @@ async function main(): Promise<number> {
 				failed++;
 				const failureShot = file.replace(/\.png$/, '.failed.png');
 				await page.screenshot({ path: failureShot }).catch(() => undefined);
-				const firstLine = String((error as Error).message)
+				const message = String((error as Error).message)
 					.split('\n')
 					.join(' ');
-				console.log(`FAIL ${label}: ${firstLine}\n     screenshot: ${failureShot}`);
+				console.log(`FAIL ${label}: ${message}\n     screenshot: ${failureShot}`);
 				if (pageErrors.length)
 					console.log(`     page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
 			} finally {

@@ -14,6 +14,9 @@
  * - installPackageInto(): puts the built package where n8n loads community packages from.
  * - startN8nServer() / setupOwner() / restSession(): `n8n start` on a free loopback port, the owner
  *   account, and a logged-in caller of n8n's internal REST API (editor-screenshots.ts, credential-test.ts).
+ * - track() / stopTracked() / killAllNow() / withKillOnSignal(): the one list of the child processes still running
+ *   (each in its own process group: every runCommand() and startN8nServer() child, and queue-cluster.ts's
+ *   processes), so that a signal or a deadline can kill them all.
  *
  * How n8n loads a package (read from n8n's source, packages/cli load-nodes-and-credentials.js; the same in
  * 2.20.12 and 2.41.1):
@@ -28,7 +31,8 @@
  * So the harness copies package.json + dist/ into the community-package folder (a copy, not a
  * symlink, so that `require('n8n-workflow')` resolves to n8n's own copy, not the project's).
  */
-import { spawn } from 'child_process';
+import { spawn, type ChildProcess } from 'child_process';
+import { randomUUID } from 'crypto';
 import {
 	closeSync,
 	cpSync,
@@ -61,7 +65,87 @@ export interface RunOptions {
 	cwd?: string;
 }
 
-/** Runs a command, collecting output; kills its process group when the timeout expires. */
+interface Tracked {
+	what: string;
+	pid: number;
+	/** Signal that shuts it down cleanly (then SIGKILL to its group after a grace period). */
+	signal: NodeJS.Signals;
+}
+
+/** The child processes started and still running, oldest first (each leads its own process group). */
+const running: Tracked[] = [];
+
+/**
+ * Records `child` (spawned with `detached: true`, so it leads its own process group) until it exits (`until`: 'close'
+ * waits for its output pipes too, which the group's other processes may hold); returns its PID.
+ */
+export function track(
+	what: string,
+	child: ChildProcess,
+	signal: NodeJS.Signals = 'SIGTERM',
+	until: 'exit' | 'close' = 'exit',
+): number {
+	const pid = child.pid;
+	if (pid === undefined) throw new Error(`could not spawn ${what}`);
+	const entry: Tracked = { what, pid, signal };
+	running.push(entry);
+	child.once(until, () => {
+		const index = running.indexOf(entry);
+		if (index >= 0) running.splice(index, 1);
+	});
+	return pid;
+}
+
+export function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Stops every recorded process group, newest first: its clean signal, up to 5 s, then SIGKILL. */
+export async function stopTracked(): Promise<void> {
+	while (running.length) {
+		const entry = running.pop()!;
+		killGroup(entry.pid, entry.signal);
+		for (let wait = 0; wait < 20 && alive(entry.pid); wait++) await sleep(250);
+		killGroup(entry.pid, 'SIGKILL');
+	}
+}
+
+/** Synchronous last resort (signal handlers, deadlines): SIGKILL to every recorded process group, newest first. */
+export function killAllNow(): void {
+	for (const entry of running.splice(0).reverse()) killGroup(entry.pid, 'SIGKILL');
+}
+
+/**
+ * Runs `body` with SIGINT / SIGTERM handlers that kill every recorded process group (killAllNow), run `cleanUp` and
+ * exit 1: the children lead their own process groups, so a Ctrl-C in the terminal does not reach them.
+ */
+export async function withKillOnSignal<T>(
+	what: string,
+	body: () => Promise<T>,
+	cleanUp: () => void = () => undefined,
+): Promise<T> {
+	const onSignal = (signal: NodeJS.Signals) => {
+		console.log(`${what}: ${signal}: stopping everything it started`);
+		killAllNow();
+		cleanUp();
+		process.exit(1);
+	};
+	process.once('SIGINT', onSignal);
+	process.once('SIGTERM', onSignal);
+	try {
+		return await body();
+	} finally {
+		process.off('SIGINT', onSignal);
+		process.off('SIGTERM', onSignal);
+	}
+}
+
+/** Runs a command, collecting output; kills its process group when the timeout expires. Tracked until it is done. */
 export function runCommand(
 	cmd: string,
 	args: string[],
@@ -75,6 +159,7 @@ export function runCommand(
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
 		});
+		if (child.pid !== undefined) track(`${cmd} ${args.join(' ')}`, child, 'SIGTERM', 'close');
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
@@ -295,8 +380,8 @@ export interface N8nServer {
 }
 
 /**
- * Starts `n8n start` (through n8n.sh) on a free loopback port, in its own process group, logging to
- * `<userFolder>/n8n.log`; resolves once /healthz/readiness answers 200.
+ * Starts `n8n start` (through n8n.sh) on a free loopback port, in its own process group (tracked until it exits),
+ * logging to `<userFolder>/n8n.log`; resolves once /healthz/readiness answers 200.
  */
 export async function startN8nServer(
 	version: string,
@@ -323,8 +408,7 @@ export async function startN8nServer(
 		detached: true,
 	});
 	closeSync(log);
-	const pid = child.pid;
-	if (pid === undefined) throw new Error('could not spawn n8n');
+	const pid = track('n8n start', child);
 	const stop = async () => {
 		killGroup(pid, 'SIGTERM');
 		await sleep(1000);
@@ -503,4 +587,32 @@ export function versionArguments(argv: string[]): string[] {
 		else throw new Error(`unknown argument ${argv[i]}`);
 	}
 	return versions;
+}
+
+/**
+ * A Webhook node (v2) answering POST /webhook/<path> when the last node is done, with that node's items
+ * (`allEntries`) or its first item's JSON (`firstEntryJson`).
+ */
+export function webhookNode(
+	path: string,
+	options: {
+		name?: string;
+		position?: [number, number];
+		responseData?: 'allEntries' | 'firstEntryJson';
+	} = {},
+) {
+	return {
+		id: randomUUID(),
+		name: options.name ?? 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: options.position ?? [0, 0],
+		webhookId: randomUUID(),
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: options.responseData ?? 'allEntries',
+		},
+	};
 }

@@ -14,9 +14,11 @@
  * when not root), as the other e2e scripts install what they need. Postgres refuses to run as root: as root, its
  * folder is given to the `postgres` user and initdb / postgres run through `runuser -u postgres`.
  *
- * Every process is started in its own process group and recorded; stopCluster() (called from a finally, from the
- * SIGINT / SIGTERM handlers and from the global deadline that withClusterDeadline() arms) stops them by PID in
- * reverse order: n8n first, then Postgres (fast shutdown), then Redis. The temp folders are removed.
+ * Every process is started in its own process group and recorded in lib.ts's one list (track(), as are the
+ * `n8n import:*` commands and ensure-n8n.sh that runCommand() starts); withClusterDeadline() stops them by PID in
+ * reverse order after its body (n8n first, then Postgres (fast shutdown), then Redis) and kills them all on SIGINT /
+ * SIGTERM and at its global deadline. The temp folders are removed. ensureN8n() and ensureQueueServices() (installs
+ * that may take minutes) are for the caller to run before the deadline starts; their results go to startQueueCluster().
  */
 import { spawn, spawnSync } from 'child_process';
 import {
@@ -35,94 +37,55 @@ import { join } from 'path';
 import {
 	PROJECT_ROOT,
 	SCRIPTS_DIR,
+	alive,
 	checkBuiltPackage,
-	ensureN8n,
 	formatMs,
 	freePort,
 	importIntoN8n,
 	installPackageInto,
-	killGroup,
+	killAllNow,
 	lastLines,
 	restSession,
 	setupOwner,
 	sleep,
+	stopTracked,
+	track,
+	withKillOnSignal,
+	type N8nInstall,
 	type RestCall,
 } from './lib';
 
-interface Started {
-	what: string;
-	pid: number;
-	/** Signal that shuts it down cleanly (then SIGKILL to its group after a grace period). */
-	signal: NodeJS.Signals;
-}
-
-const started: Started[] = [];
 const tempFolders: string[] = [];
 
-function track(what: string, pid: number | undefined, signal: NodeJS.Signals = 'SIGTERM'): number {
-	if (pid === undefined) throw new Error(`could not spawn ${what}`);
-	started.push({ what, pid, signal });
-	return pid;
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/** Stops everything started here, newest first, by process group; removes the temp folders. Idempotent. */
-export async function stopCluster(): Promise<void> {
-	while (started.length) {
-		const process_ = started.pop()!;
-		killGroup(process_.pid, process_.signal);
-		for (let wait = 0; wait < 20 && alive(process_.pid); wait++) await sleep(250);
-		killGroup(process_.pid, 'SIGKILL');
-	}
-	for (const folder of tempFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
-}
-
-/** Synchronous last resort (signal handlers, deadline): SIGKILL to every recorded process group. */
-function killAllNow(): void {
-	for (const process_ of started.splice(0).reverse()) killGroup(process_.pid, 'SIGKILL');
+function removeTempFolders(): void {
 	for (const folder of tempFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
 }
 
 /**
- * Runs `body` with a global deadline and signal handlers: on SIGINT / SIGTERM or when `deadlineMs` passes, everything
- * the cluster started is killed and the process exits 1 (2 for the deadline) with a message. stopCluster() runs after
- * `body` in every case.
+ * Runs `body` with a global deadline and signal handlers: on SIGINT / SIGTERM or when `deadlineMs` passes, every
+ * recorded process is killed and the process exits 1 (2 for the deadline) with a message. After `body`, in every case,
+ * the processes are stopped (stopTracked) and the temp folders removed.
  */
 export async function withClusterDeadline<T>(
 	what: string,
 	deadlineMs: number,
 	body: () => Promise<T>,
 ): Promise<T> {
-	const onSignal = (signal: NodeJS.Signals) => {
-		console.log(`${what}: ${signal}: stopping everything it started`);
-		killAllNow();
-		process.exit(1);
-	};
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
 	const timer = setTimeout(() => {
 		console.log(
 			`FAIL ${what}: not done after ${formatMs(deadlineMs)} (its global deadline): stopped everything it started`,
 		);
 		console.log('0 passed, 1 failed');
 		killAllNow();
+		removeTempFolders();
 		process.exit(2);
 	}, deadlineMs);
 	try {
-		return await body();
+		return await withKillOnSignal(what, body, removeTempFolders);
 	} finally {
 		clearTimeout(timer);
-		process.off('SIGINT', onSignal);
-		process.off('SIGTERM', onSignal);
-		await stopCluster();
+		await stopTracked();
+		removeTempFolders();
 	}
 }
 
@@ -145,8 +108,14 @@ function postgresBin(): string | undefined {
 	return onPath ? join(onPath, '..') : undefined;
 }
 
+/** Where redis-server and Postgres's programs (initdb, postgres) are. */
+interface QueueServices {
+	redisServer: string;
+	postgresBin: string;
+}
+
 /** Installs redis-server and postgresql with apt-get when they are absent; throws with the reason when it cannot. */
-export function ensureQueueServices(): { redisServer: string; postgresBin: string } {
+export function ensureQueueServices(): QueueServices {
 	const missing = [
 		...(which('redis-server') ? [] : ['redis-server']),
 		...(postgresBin() ? [] : ['postgresql']),
@@ -209,7 +178,7 @@ async function startRedis(redisServer: string): Promise<number> {
 		{ stdio: ['ignore', log, log], detached: true },
 	);
 	closeSync(log);
-	track('redis-server', child.pid);
+	track('redis-server', child);
 	await waitFor('redis-server', 20_000, () =>
 		readFileSync(join(folder, 'redis.log'), 'utf8').includes('Ready to accept connections'),
 	);
@@ -264,14 +233,14 @@ async function startPostgres(bin: string): Promise<number> {
 	const child = spawn(postgres, args, { stdio: ['ignore', log, log], detached: true });
 	closeSync(log);
 	// SIGINT: Postgres's fast shutdown.
-	track('postgres', child.pid, 'SIGINT');
+	track('postgres', child, 'SIGINT');
 	await waitFor('postgres', 30_000, () =>
 		/ready to accept connections/.test(readFileSync(logPath, 'utf8')),
 	);
 	return port;
 }
 
-export interface N8nProcess {
+interface N8nProcess {
 	what: string;
 	pid: number;
 	logFile: string;
@@ -279,10 +248,6 @@ export interface N8nProcess {
 }
 
 export interface QueueCluster {
-	version: string;
-	userFolder: string;
-	/** Environment every n8n command of this cluster needs (queue mode, Postgres, Redis, the key). */
-	env: NodeJS.ProcessEnv;
 	/** Main's address, e.g. http://127.0.0.1:40123 (webhooks at /webhook/<path>). */
 	base: string;
 	main: N8nProcess;
@@ -305,7 +270,7 @@ function spawnN8n(
 		detached: true,
 	});
 	closeSync(log);
-	const pid = track(what, child.pid);
+	const pid = track(what, child);
 	return { what, pid, logFile, log: () => readFileSync(logFile, 'utf8') };
 }
 
@@ -324,8 +289,14 @@ async function waitReady(process_: N8nProcess, url: string, timeoutMs: number): 
 	}
 }
 
-export interface ClusterOptions {
-	version: string;
+/** `n8n worker --concurrency`: executions one worker runs at once. */
+const WORKER_CONCURRENCY = 10;
+const START_TIMEOUT_MS = 180_000;
+
+interface ClusterOptions {
+	/** The n8n to run (ensureN8n's result) and where Redis and Postgres are (ensureQueueServices's). */
+	install: N8nInstall;
+	services: QueueServices;
 	workers: number;
 	/**
 	 * Credentials and workflows imported (`n8n import:*`) before main starts; `publish` lists the workflow ids main
@@ -335,9 +306,6 @@ export interface ClusterOptions {
 	credentials: object[];
 	workflows: object[];
 	publish: string[];
-	/** Executions one worker runs at once (`n8n worker --concurrency`). */
-	concurrency?: number;
-	startTimeoutMs?: number;
 }
 
 /**
@@ -346,8 +314,8 @@ export interface ClusterOptions {
  * worker's health server answer 200. Stop with stopCluster() (withClusterDeadline does it).
  */
 export async function startQueueCluster(options: ClusterOptions): Promise<QueueCluster> {
-	const { redisServer, postgresBin: pgBin } = ensureQueueServices();
-	await ensureN8n(options.version);
+	const { redisServer, postgresBin: pgBin } = options.services;
+	const { version } = options.install;
 	const info = checkBuiltPackage(PROJECT_ROOT);
 	const redisPort = await startRedis(redisServer);
 	const postgresPort = await startPostgres(pgBin);
@@ -375,7 +343,7 @@ export async function startQueueCluster(options: ClusterOptions): Promise<QueueC
 		WEBHOOK_URL: `${base}/`,
 	};
 	const imported = Date.now();
-	await importIntoN8n(options.version, userFolder, {
+	await importIntoN8n(version, userFolder, {
 		credentials: options.credentials,
 		workflows: options.workflows,
 		env,
@@ -386,7 +354,7 @@ export async function startQueueCluster(options: ClusterOptions): Promise<QueueC
 
 	const main = spawnN8n(
 		'n8n main',
-		options.version,
+		version,
 		['start'],
 		{
 			...env,
@@ -399,14 +367,14 @@ export async function startQueueCluster(options: ClusterOptions): Promise<QueueC
 	);
 	const workers: N8nProcess[] = [];
 	const readiness: Promise<void>[] = [
-		waitReady(main, `${base}/healthz/readiness`, options.startTimeoutMs ?? 180_000),
+		waitReady(main, `${base}/healthz/readiness`, START_TIMEOUT_MS),
 	];
 	for (let index = 1; index <= options.workers; index++) {
 		const healthPort = await freePort();
 		const worker = spawnN8n(
 			`n8n worker ${index}`,
-			options.version,
-			['worker', `--concurrency=${options.concurrency ?? 10}`],
+			version,
+			['worker', `--concurrency=${WORKER_CONCURRENCY}`],
 			{
 				...env,
 				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
@@ -417,17 +385,13 @@ export async function startQueueCluster(options: ClusterOptions): Promise<QueueC
 		);
 		workers.push(worker);
 		readiness.push(
-			waitReady(
-				worker,
-				`http://127.0.0.1:${healthPort}/healthz/readiness`,
-				options.startTimeoutMs ?? 180_000,
-			),
+			waitReady(worker, `http://127.0.0.1:${healthPort}/healthz/readiness`, START_TIMEOUT_MS),
 		);
 	}
 	const starting = Date.now();
 	await Promise.all(readiness);
 	console.log(
-		`[queue] n8n ${options.version}: main at ${base} and ${workers.length} worker(s) ready (${formatMs(Date.now() - starting)})`,
+		`[queue] n8n ${version}: main at ${base} and ${workers.length} worker(s) ready (${formatMs(Date.now() - starting)})`,
 	);
 	await setupOwner(base);
 	const rest = await restSession(base);
@@ -445,7 +409,7 @@ export async function startQueueCluster(options: ClusterOptions): Promise<QueueC
 				`publishing workflow ${id} (POST /rest/workflows/${id}/activate) answered ${published.status}: ${published.text.slice(0, 300)}`,
 			);
 	}
-	return { version: options.version, userFolder, env, base, main, workers, rest };
+	return { base, main, workers, rest };
 }
 
 /**

@@ -33,6 +33,7 @@ import {
 	setupOwner,
 	sleep,
 	startN8nServer,
+	webhookNode,
 } from './lib';
 
 const ISINS = ['US0378331005', 'DE0007236101'];
@@ -62,23 +63,7 @@ function workflows() {
 			id: 'staticWebhook1',
 			name: 'static data: webhook',
 			active: false,
-			nodes: [
-				{
-					id: 'hook',
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: '6f1f0c1e-5a55-4d0b-9a53-1d3f6c1f0a01',
-					parameters: {
-						httpMethod: 'POST',
-						path: WEBHOOK_PATH,
-						responseMode: 'lastNode',
-						responseData: 'allEntries',
-					},
-				},
-				watchNode([220, 0]),
-			],
+			nodes: [webhookNode(WEBHOOK_PATH), watchNode([220, 0])],
 			connections: { Webhook: { main: [[{ node: 'SFDR Changes', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
 		},

@@ -1,0 +1,26 @@
+/**
+ * Examples run more than once, as consecutive runs of their schedule (`npm run demo`, scripts/demo.ts, and the
+ * queue-mode check, test/e2e/queue-mode.ts): the static data n8n saves after a run (what "Only Changes Since Last
+ * Run" remembers) goes into the next one. Each run is executed as the active workflow's trigger would run it: a
+ * manual run would not be remembered.
+ */
+import type { Simulator } from '../simulator/types';
+
+export interface ExampleRun {
+	/** Printed before the run's results (demo). */
+	label: string;
+	/** Done before the run (simulator only). */
+	before?: (sim: Simulator) => void;
+}
+
+/** The runs of each example run more than once, by example number; the others run once. */
+export const EXAMPLE_RUNS: Record<string, ExampleRun[]> = {
+	'06': [
+		{ label: 'week 1 (nothing remembered yet: remembers every class, emails nothing)' },
+		{
+			label:
+				'week 2 (the simulator now serves a later edition of its data: some classes went down)',
+			before: (sim) => sim.setDataVersion(2),
+		},
+	],
+};
