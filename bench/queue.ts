@@ -29,6 +29,7 @@ import type { BenchContext, Section } from './context';
 import { median, ratio, seconds } from './measure';
 import { generateRows } from './nodes/GenerateItems.node';
 import type { SectionResult } from './report';
+import { idleWindow, runScenario } from './throttle';
 import type { ChildSimulator } from './sim';
 import { NODE, benchWorkflow, timedRun } from './workflows';
 
@@ -117,12 +118,6 @@ function finishedPerWorker(cluster: QueueCluster): number[] {
 	);
 }
 
-async function idleWindow(sim: ChildSimulator): Promise<void> {
-	await sim.reset();
-	// An idle second first, so the window starts empty.
-	await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
-}
-
 async function queueRuns(
 	context: BenchContext,
 	sim: ChildSimulator,
@@ -189,41 +184,6 @@ async function queueRuns(
 	});
 }
 
-async function singleProcessRuns(sim: ChildSimulator, repeat: number): Promise<Run[]> {
-	const runs: Run[] = [];
-	for (let run = 0; run < repeat; run++) {
-		await idleWindow(sim);
-		const started = performance.now();
-		const results = await Promise.all(
-			Array.from({ length: EXECUTIONS }, (_, index) =>
-				timedRun(
-					benchWorkflow(rowsOf(index), {
-						type: 'sustainabilityInstruments',
-						parameters: sfdrParameters,
-					}),
-					sim.url,
-					{
-						timeoutMs: 300_000,
-					},
-				),
-			),
-		);
-		const ms = performance.now() - started;
-		const stats = await sim.stats();
-		const failed = results.filter(
-			(result) => result.result.status !== 'success' || result.result.error,
-		);
-		runs.push({
-			ms,
-			failed: failed.length,
-			requests: stats.byRoute[SFDR] ?? 0,
-			refused: stats.byStatus['429'] ?? 0,
-			error: failed[0]?.result.error?.message,
-		});
-	}
-	return runs;
-}
-
 export const queue: Section = {
 	id: 'queue',
 	title: `3b. Throttle goodput in queue mode: ${WORKERS} workers, one key, short-burst limit of ${RATE} requests per second`,
@@ -266,7 +226,19 @@ export const queue: Section = {
 		let sim = await limited();
 		outcomes.push({
 			scenario: `One n8n process (n8n's engine in the bench's process), ${EXECUTIONS} executions at once`,
-			runs: await singleProcessRuns(sim, repeat),
+			runs: (
+				await runScenario(
+					sim,
+					{
+						name: 'one process',
+						executions: EXECUTIONS,
+						isins: ISINS,
+						node: { type: 'sustainabilityInstruments', parameters: sfdrParameters },
+					},
+					repeat,
+					RATE,
+				)
+			).runs,
 		});
 		await sim.close();
 		context.log(

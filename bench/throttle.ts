@@ -18,7 +18,7 @@ const RATE = 20;
 const WINDOW_MS = 1000;
 const BATCH = 10;
 
-interface Scenario {
+export interface Scenario {
 	name: string;
 	/** Parallel executions (same key), each with `isins` distinct ISINs. */
 	executions: number;
@@ -26,7 +26,7 @@ interface Scenario {
 	node: NodeUnderTest;
 }
 
-interface Outcome {
+export interface Outcome {
 	scenario: string;
 	requestsNeeded: number;
 	idealMs: number;
@@ -41,22 +41,31 @@ const sfdr = (concurrency = 1): NodeUnderTest => ({
 	},
 });
 
-async function runScenario(
+/** A fresh simulator state, then an idle second, so the limit's window starts empty. */
+export async function idleWindow(sim: ChildSimulator): Promise<void> {
+	await sim.reset();
+	await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+}
+
+/**
+ * Runs the scenario's executions at once in this process, `repeat` times, against `sim` limited to `rate` requests
+ * per second (Batch Size 10 in the scenario's node).
+ */
+export async function runScenario(
 	sim: ChildSimulator,
 	scenario: Scenario,
 	repeat: number,
+	rate = RATE,
 ): Promise<Outcome> {
 	const requestsNeeded = scenario.executions * Math.ceil(scenario.isins / BATCH);
 	const outcome: Outcome = {
 		scenario: scenario.name,
 		requestsNeeded,
-		idealMs: (requestsNeeded / RATE) * WINDOW_MS,
+		idealMs: (requestsNeeded / rate) * WINDOW_MS,
 		runs: [],
 	};
 	for (let run = 0; run < repeat; run++) {
-		await sim.reset();
-		// An idle second first, so the window starts empty.
-		await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+		await idleWindow(sim);
 		const started = performance.now();
 		const results = await Promise.all(
 			Array.from({ length: scenario.executions }, (_, index) =>
