@@ -631,7 +631,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 				{ credentials: credentialsFor(shaped.url) },
 			);
 			expect(result.error?.message).toMatch(
-				/shape this node cannot read \(top-level keys: payload, metadata/,
+				/^The API's answer to the list of methodologies request cannot be read: no list of methodologies in it \(top-level keys: payload, metadata/,
 			);
 			expect(result.items('Node')).toHaveLength(0);
 		});

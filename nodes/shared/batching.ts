@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { EntryTally, sameEntry } from './answers';
 import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { asNodeError } from './errors';
 import { runTasks, withProgress } from './execution';
@@ -30,6 +31,8 @@ export interface InstrumentLookupResult<TValue> {
 	splits: number;
 	/** Only under continueOnFail: ISINs without an answer, with the error of their batch. */
 	failed: Map<string, RunError>;
+	/** Entries the answers held beside those asked for (no ISIN, not asked, answered twice differently). */
+	tally: EntryTally;
 }
 
 /** Distinct values in first-seen order. */
@@ -64,7 +67,9 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 		requests: 0,
 		splits: 0,
 		failed: new Map(),
+		tally: new EntryTally(),
 	};
+	const { tally } = result;
 	const { batchSize, concurrency } = batchSettings(options);
 	const distinctIsins = isins instanceof Set ? [...isins] : distinct(isins);
 	const batches = chunk(distinctIsins, batchSize);
@@ -100,9 +105,25 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 		}
 		result.requests++;
 		for (const isin of batch) answered.add(isin);
+		// The transport read the answer against the route's contract: `data` is a list of entries.
+		let asked: Set<string> | undefined;
 		for (const entry of body.data ?? []) {
 			const isin = isinOf(entry);
-			if (isin !== undefined && !result.byIsin.has(isin)) result.byIsin.set(isin, toValue(entry));
+			if (typeof isin !== 'string' || isin === '') {
+				tally.withoutIsin++;
+				continue;
+			}
+			const known = result.byIsin.get(isin);
+			if (known !== undefined) {
+				if (!sameEntry(known, toValue(entry))) tally.conflicting.add(isin);
+				continue;
+			}
+			asked ??= new Set(batch);
+			if (!asked.has(isin)) {
+				tally.unasked.add(isin);
+				continue;
+			}
+			result.byIsin.set(isin, toValue(entry));
 		}
 	};
 

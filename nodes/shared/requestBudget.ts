@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 
+import { UnreadableAnswerError } from './answers';
 import { DEFAULT_MAX_REQUESTS } from './constants';
 import { numberParameterValue } from './parameters';
 import { QUOTA_USED_UP } from './errors';
@@ -194,6 +195,8 @@ export function afterEachAnswer(context: object, pacer: Pacer, quotaUsedUp: bool
 export function isStopError(error: unknown, badRequestStops: boolean): boolean {
 	if (!(error instanceof Error)) return false;
 	if (stopErrors.has(error)) return true;
+	// An API that answers one request in a shape nobody can read will most likely answer the next ones so.
+	if (error instanceof UnreadableAnswerError) return true;
 	if (!(error instanceof NodeApiError)) return false;
 	if (error.httpCode === '403' || (badRequestStops && error.httpCode === '400')) return true;
 	return (

@@ -1,5 +1,18 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
+import {
+	allOf,
+	anyValue,
+	bool,
+	listOf,
+	nonEmptyText,
+	numeric,
+	object,
+	oneOf,
+	orNull,
+	text,
+} from './answerShapes';
+import type { AnswerContract, AnswerShape } from './answerShapes';
 import type { HoldingKey } from './holdings';
 
 /** What the node does on 504: instruments lookups split the batch; the rest can only ask for fewer holdings. */
@@ -59,22 +72,126 @@ export interface ApiRoute {
 	noDataAnswer?: string;
 	/** For routes that take holdings: what each holding needs. */
 	holdings?: HoldingsRule;
+	/** What a success answer must hold (answers.ts reads every one against it). */
+	answer: AnswerContract;
 }
 
 /** A route that takes holdings. */
 export type HoldingsRoute = ApiRoute & { holdings: HoldingsRule };
 
-type RouteFacts = Partial<Omit<ApiRoute, 'method' | 'path' | 'label' | 'onTimeout'>>;
+type RouteFacts = Partial<Omit<ApiRoute, 'method' | 'path' | 'label' | 'onTimeout' | 'answer'>>;
 
 function route<F extends RouteFacts>(
 	method: IHttpRequestMethods,
 	path: string,
 	label: string,
 	onTimeout: TimeoutPolicy,
+	answer: AnswerContract,
 	facts: F = {} as F,
 ): ApiRoute & F {
-	return { method, path, label, onTimeout, onUncertainOutcome: 'send-again', ...facts };
+	return { method, path, label, onTimeout, onUncertainOutcome: 'send-again', answer, ...facts };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answer contracts. Objects may carry members not named here (the API adds fields); what is named must fit. The
+// documented variants (vendor-docs-notes.md) are part of them: indicator values that are numbers, true/false or
+// null with the unit left out, integers and decimals alike, the temperature answer with and without `data`.
+// ---------------------------------------------------------------------------------------------------------------
+
+const NUMBER_OR_NULL = orNull(numeric, 'a number or null');
+const TEXT_OR_NULL = orNull(text, 'a text or null');
+/** An indicator's or metric's value: a number, true/false or null. */
+const MEASURE_VALUE = oneOf('a number, true/false or null', numeric, bool, { kind: 'null' });
+/** `{value, unit}`; the unit may be left out. */
+const MEASURE = orNull(
+	object({ value: MEASURE_VALUE }, { unit: TEXT_OR_NULL }),
+	'an object {value, unit} or null',
+);
+/** `sustainability_profile` of the SFDR and sustainable investments entries. */
+const PROFILE = orNull(
+	object({}, { classification: NUMBER_OR_NULL, description: TEXT_OR_NULL }),
+	'an object {classification, description} or null',
+);
+/** `metadata` of the instruments data entries: the ISIN is read (and counted when missing) by the entry check. */
+const DATA_ENTRY_METADATA = object({}, { is_fund: orNull(bool, 'true/false or null') });
+
+function instrumentsContract(entry: AnswerShape, isin: string[]): AnswerContract {
+	return {
+		shape: object({ data: listOf(entry) }),
+		expected: '`data`, a list of instrument entries, each with its ISIN',
+		entries: [{ at: ['data'], isin, words: 'instrument entries' }],
+	};
+}
+
+const MEASURES_CONTRACT = instrumentsContract(
+	object(
+		{ sustainability_data: orNull(object({}, {}, MEASURE), 'an object or null') },
+		{
+			metadata: DATA_ENTRY_METADATA,
+		},
+	),
+	['metadata', 'isin'],
+);
+
+const INVOLVEMENT = orNull(
+	object({}, { weight: NUMBER_OR_NULL, count: NUMBER_OR_NULL }),
+	'an object {weight, count} or null',
+);
+const BUSINESS_INVOLVEMENTS_CONTRACT = instrumentsContract(
+	object(
+		{
+			sustainability_data: orNull(
+				object(
+					{},
+					{ business_involvements: orNull(object({}, {}, INVOLVEMENT), 'an object or null') },
+					oneOf('a number, true/false or null', numeric, bool, { kind: 'null' }),
+				),
+				'an object or null',
+			),
+		},
+		{ metadata: DATA_ENTRY_METADATA },
+	),
+	['metadata', 'isin'],
+);
+
+/** A snapshot route's success message, under `metadata.message` (or, as some routes put it, at the top). */
+const MESSAGE = oneOf(
+	'a message under metadata.message',
+	object({ metadata: object({ message: text }) }),
+	object({ message: text }),
+);
+
+const SNAPSHOT_MESSAGE_CONTRACT: AnswerContract = {
+	shape: allOf(object({}, { identifier: text }), MESSAGE),
+	expected: 'the outcome as a message under `metadata.message`',
+};
+
+const TEMPERATURE_HOLDING = {
+	temperature_score: NUMBER_OR_NULL,
+	market_value: NUMBER_OR_NULL,
+	aum: NUMBER_OR_NULL,
+	target: NUMBER_OR_NULL,
+	base_year: NUMBER_OR_NULL,
+};
+const TEMPERATURE_PORTFOLIO_MEMBERS = {
+	companies: listOf(object({}, { ...TEMPERATURE_HOLDING, industry: TEXT_OR_NULL })),
+	funds: listOf(object({}, TEMPERATURE_HOLDING)),
+};
+/** `portfolio` lists companies, funds or both; `job_metadata.is_lock` says whether it is still calculating. */
+const TEMPERATURE_RESULT = object({
+	portfolio: oneOf(
+		'an object listing companies and funds',
+		object(
+			{ companies: TEMPERATURE_PORTFOLIO_MEMBERS.companies },
+			{ funds: TEMPERATURE_PORTFOLIO_MEMBERS.funds, industries: listOf() },
+		),
+		object(
+			{ funds: TEMPERATURE_PORTFOLIO_MEMBERS.funds },
+			{ companies: TEMPERATURE_PORTFOLIO_MEMBERS.companies, industries: listOf() },
+		),
+	),
+	job_metadata: object({ is_lock: bool }),
+});
 
 /** The holdings rule of the routes that compute from ISINs: every holding needs an ISIN, a name, a type and a market value. */
 const ISIN_HOLDINGS: HoldingsRule = {
@@ -91,20 +208,35 @@ export const ROUTES = {
 		'/instruments/sustainability-profile',
 		'SFDR classification',
 		'split-batch',
+		instrumentsContract(object({ sustainability_profile: PROFILE }, { isin: anyValue }), ['isin']),
 	),
-	paiIndicators: route('POST', '/instruments/sustainability-data', 'PAI indicators', 'split-batch'),
+	paiIndicators: route(
+		'POST',
+		'/instruments/sustainability-data',
+		'PAI indicators',
+		'split-batch',
+		MEASURES_CONTRACT,
+	),
 	businessInvolvements: route(
 		'POST',
 		'/instruments/business-involvements',
 		'business involvements',
 		'split-batch',
+		BUSINESS_INVOLVEMENTS_CONTRACT,
 	),
-	esgData: route('POST', '/instruments/esg-data', 'ESG data', 'split-batch'),
+	esgData: route('POST', '/instruments/esg-data', 'ESG data', 'split-batch', MEASURES_CONTRACT),
 	sustainableInvestments: route(
 		'POST',
 		'/sustainable-investments/insights',
 		'sustainable investments classification',
 		'fewer-holdings',
+		{
+			shape: object({
+				data: listOf(object({ sustainability_profile: PROFILE }, { isin: anyValue })),
+			}),
+			expected: '`data`, a list of the holdings sent, each with its ISIN and classification',
+			entries: [{ at: ['data'], isin: ['isin'], words: 'holdings' }],
+		},
 		{
 			holdings: { ...ISIN_HOLDINGS, refusesCash: true },
 		},
@@ -114,51 +246,157 @@ export const ROUTES = {
 		'/sustainable-investments/methodologies',
 		'list of methodologies',
 		'retry-later',
+		{
+			shape: anyValue,
+			expected:
+				'a list of methodologies (records with an id and a name) or an object keyed by methodology id',
+			reader: 'methodologies',
+		},
 	),
-	taxonomy: route('POST', '/taxonomy/insights', 'EU Taxonomy alignment', 'fewer-holdings', {
-		holdings: { ...ISIN_HOLDINGS, refusesCash: true },
-		noDataAnswer: 'No data found for the given parameters',
-	}),
-	temperature: route('POST', '/temperature-score/insights', 'temperature score', 'fewer-holdings', {
-		holdings: {
-			...ISIN_HOLDINGS,
-			sendsUnknownTypes: true,
-			fieldHints: {
-				currency:
-					'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
-				weight:
-					'Optional here: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
+	taxonomy: route(
+		'POST',
+		'/taxonomy/insights',
+		'EU Taxonomy alignment',
+		'fewer-holdings',
+		{
+			shape: object({ data: object({}, {}, NUMBER_OR_NULL) }),
+			expected: '`data`, an object of KPI percentages (numbers)',
+		},
+		{
+			holdings: { ...ISIN_HOLDINGS, refusesCash: true },
+			noDataAnswer: 'No data found for the given parameters',
+		},
+	),
+	temperature: route(
+		'POST',
+		'/temperature-score/insights',
+		'temperature score',
+		'fewer-holdings',
+		{
+			shape: object({ data: TEMPERATURE_RESULT }),
+			expected:
+				'`portfolio` (its companies and funds) and `job_metadata.is_lock`, under `data` or at the top',
+			variants: [
+				{
+					shape: TEMPERATURE_RESULT,
+					wrapIn: 'data',
+					words: 'portfolio and job_metadata at the top, without data (the vendor reference)',
+				},
+			],
+			entries: [
+				{ at: ['data', 'portfolio', 'companies'], isin: ['isin'], words: 'companies' },
+				{ at: ['data', 'portfolio', 'funds'], isin: ['public_isin'], words: 'funds' },
+			],
+		},
+		{
+			holdings: {
+				...ISIN_HOLDINGS,
+				sendsUnknownTypes: true,
+				fieldHints: {
+					currency:
+						'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
+					weight:
+						'Optional here: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
+				},
+			},
+			notServedMessage:
+				'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
+		},
+	),
+	reports: route(
+		'POST',
+		'/reports',
+		'PDF report',
+		'fewer-holdings',
+		{
+			shape: object(
+				{ document: object({ location_url: nonEmptyText }, { request_id: TEXT_OR_NULL }) },
+				{ metadata: object() },
+			),
+			expected: '`document.location_url`, the address of the PDF',
+		},
+		{
+			holdings: {
+				...ISIN_HOLDINGS,
+				required: ['isin', 'name', 'currency', 'weight', 'market_value'],
+			},
+			timeoutMessage:
+				'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
+			onUncertainOutcome: 'report-uncertain',
+			uncertainAdvice:
+				'The report may have been generated, and then it counts against the monthly quota like any request, but its download link never arrived and cannot be asked for again. It was not requested a second time. Running again generates a new report and costs one more request per report.',
+		},
+	),
+	createSnapshot: route(
+		'POST',
+		'/portfolios',
+		'portfolio snapshot',
+		'fewer-holdings',
+		{
+			shape: allOf(object({ identifier: nonEmptyText }), MESSAGE),
+			expected:
+				"the stored portfolio's `identifier` and the outcome as a message under `metadata.message`",
+			outcomes: {
+				known: [
+					{ pattern: /^Fund (created) successfully at (\d{4}-\d{2}-\d{2})/i, outcome: 'created' },
+					{ pattern: /^Fund (updated) successfully at (\d{4}-\d{2}-\d{2})/i, outcome: 'updated' },
+				],
 			},
 		},
-		notServedMessage:
-			'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
-	}),
-	reports: route('POST', '/reports', 'PDF report', 'fewer-holdings', {
-		holdings: {
-			...ISIN_HOLDINGS,
-			required: ['isin', 'name', 'currency', 'weight', 'market_value'],
+		{
+			holdings: {
+				required: ['name', 'currency', 'market_value'],
+				needsIsin: false,
+				refusesCash: false,
+				sendsUnknownTypes: false,
+				needsNonZeroMarketValue: true,
+			},
+			onUncertainOutcome: 'check-snapshot-stored',
 		},
-		timeoutMessage:
-			'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
-		onUncertainOutcome: 'report-uncertain',
-		uncertainAdvice:
-			'The report may have been generated, and then it counts against the monthly quota like any request, but its download link never arrived and cannot be asked for again. It was not requested a second time. Running again generates a new report and costs one more request per report.',
+	),
+	listPortfolios: route('GET', '/portfolios', 'list of portfolios', 'retry-later', {
+		shape: object({
+			data: object(
+				{
+					funds: listOf(
+						object(
+							{ identifier: nonEmptyText },
+							{ name: TEXT_OR_NULL, snapshots: orNull(listOf(text), 'a list of dates or null') },
+						),
+					),
+				},
+				{ members: NUMBER_OR_NULL },
+			),
+		}),
+		expected: '`data.funds`, a list of portfolios each with its identifier',
 	}),
-	createSnapshot: route('POST', '/portfolios', 'portfolio snapshot', 'fewer-holdings', {
-		holdings: {
-			required: ['name', 'currency', 'market_value'],
-			needsIsin: false,
-			refusesCash: false,
-			sendsUnknownTypes: false,
-			needsNonZeroMarketValue: true,
+	updatePortfolio: route(
+		'PUT',
+		'/portfolios/{identifier}',
+		'portfolio update',
+		'retry-later',
+		SNAPSHOT_MESSAGE_CONTRACT,
+	),
+	deleteSnapshot: route(
+		'DELETE',
+		'/portfolios/{identifier}',
+		'snapshot deletion',
+		'retry-later',
+		{
+			...SNAPSHOT_MESSAGE_CONTRACT,
+			outcomes: {
+				known: [
+					{ pattern: /^Fund snapshot deleted successfully\.?$/i, outcome: 'snapshot_deleted' },
+					{
+						pattern: /^Fund deleted successfully( with all snapshots)?\.?$/i,
+						outcome: 'portfolio_deleted',
+					},
+					{ pattern: /^Fund snapshot not found\.?$/i, outcome: 'not_found' },
+				],
+			},
 		},
-		onUncertainOutcome: 'check-snapshot-stored',
-	}),
-	listPortfolios: route('GET', '/portfolios', 'list of portfolios', 'retry-later'),
-	updatePortfolio: route('PUT', '/portfolios/{identifier}', 'portfolio update', 'retry-later'),
-	deleteSnapshot: route('DELETE', '/portfolios/{identifier}', 'snapshot deletion', 'retry-later', {
-		onUncertainOutcome: 'check-snapshot-deleted',
-	}),
+		{ onUncertainOutcome: 'check-snapshot-deleted' },
+	),
 } as const;
 
 /** Whether a route takes some rows out (cash, no ISIN), so that the user chooses between removing and refusing them. */

@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
+import { isProxyPage, readAnswer } from './answers';
 import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
 import { apiErrorFor, apiMessage, asNodeError, inputError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
@@ -134,8 +135,10 @@ export async function apiRequest<T = IDataObject>(
 		if (throttled) pacer.throttled(slot, Date.now(), retryAfterMs(response!.headers));
 		else if (failure?.reached === 'never') pacer.release(slot);
 		else pacer.accepted(slot);
-		if (response && response.statusCode >= 200 && response.statusCode < 300)
-			return response.body as T;
+		// A proxy's or maintenance page's HTML (200, 502, 503) is no answer of the API: taken like a 503.
+		const proxyPage = !!response && isProxyPage(response);
+		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage)
+			return readAnswer(node, route, response, options.itemIndex) as T;
 
 		if (failure?.reached === 'maybe' && route.onUncertainOutcome !== 'send-again') {
 			throw new UncertainOutcomeError(
@@ -160,7 +163,7 @@ export async function apiRequest<T = IDataObject>(
 		} else if (throttled) {
 			throttles++;
 			retryable = retries < policy.maxThrottleRetries;
-		} else if (response!.statusCode === 503) {
+		} else if (response!.statusCode === 503 || proxyPage) {
 			retryable = retries < policy.maxRetries;
 		} else if (response!.statusCode === 500) {
 			retryable = serverErrorRetries++ < policy.maxServerErrorRetries;
@@ -183,6 +186,8 @@ export async function apiRequest<T = IDataObject>(
 			if (next) pacer.release(next);
 			if (failure)
 				throw networkError(node, route, baseUrl, failure, attempt, waitedMs, options.itemIndex);
+			if (proxyPage)
+				throw proxyPageError(node, route, response!, attempt, waitedMs, options.itemIndex);
 			if (retries > 0 && (response!.statusCode === 429 || response!.statusCode === 503)) {
 				throw exhaustedRetriesError(node, route, response!, attempt, waitedMs, options.itemIndex);
 			}
@@ -395,6 +400,28 @@ function exhaustedRetriesError(
 			: 'stayed unavailable (503)';
 	base.message = `The API ${cause} for the ${route.label}: gave up after ${attempts} tries and ${formatSeconds(waitedMs)} of waiting. This is a short-term limit, not the monthly quota; run again in a few minutes, or lower Concurrency.`;
 	return base;
+}
+
+function proxyPageError(
+	node: INode,
+	route: ApiRoute,
+	response: ApiResponse,
+	attempts: number,
+	waitedMs: number,
+	itemIndex?: number,
+): NodeApiError {
+	const { statusCode } = response;
+	const tries = `${attempts} ${attempts === 1 ? 'try' : 'tries'}`;
+	return new NodeApiError(
+		node,
+		{ message: 'HTML page', httpCode: String(statusCode) } as JsonObject,
+		{
+			message: `The API address answered the ${route.label} request with an HTML page (status ${statusCode}) instead of the API's JSON, after ${tries}: a proxy or maintenance page stands in front of the API.`,
+			description: `Taken like "temporarily unavailable" (503) and asked again with pauses: waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled. Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell the vendor. The page itself is not shown.`,
+			httpCode: String(statusCode),
+			itemIndex,
+		},
+	);
 }
 
 function networkError(

@@ -22,6 +22,7 @@ import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
 import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
+import { noteAboutAnswer, readOutcome } from '../../shared/answers';
 import { apiRequestSettled } from '../../shared/settle';
 import { showValue } from '../../shared/values';
 import { responseIdentifier, responseMessage } from './common';
@@ -97,8 +98,6 @@ type Checked =
 	| { ok: true; prepared: PreparedGroup }
 	| { ok: false; group: ItemGroup; error: Error };
 type CheckedGroup = Checked & { itemIndices: number[] };
-
-const CREATE_MESSAGE = /^Fund (created|updated) successfully at (\d{4}-\d{2}-\d{2})/i;
 
 /**
  * The name the portfolio has after the request. The API keeps the name a portfolio was created with on an update,
@@ -290,12 +289,15 @@ export async function execute(
 				},
 			);
 			const message = settled ? settled.message : responseMessage(body);
-			const parsed = message && !settled ? CREATE_MESSAGE.exec(message) : null;
-			const outcome = settled
-				? settled.outcome
-				: parsed
-					? (parsed[1].toLowerCase() as 'created' | 'updated')
-					: null;
+			const read = settled ? undefined : readOutcome(ROUTES.createSnapshot, message);
+			const parsed = read?.match ?? null;
+			const outcome = settled ? settled.outcome : read!.outcome;
+			if (outcome === 'unknown') {
+				noteAboutAnswer.call(
+					this,
+					`${prepared.where}: the API answered the snapshot of portfolio "${prepared.portfolioId}" at ${prepared.quarterEnd} with success (201) and the message "${showValue(message, 200)}", which is none of the documented ones: whether the portfolio was created or updated is not known (outcome "unknown"). Check with Get Many that the snapshot is listed.`,
+				);
+			}
 			if (outcome === 'created') knownNames.set(prepared.portfolioId, prepared.name);
 			return [
 				{

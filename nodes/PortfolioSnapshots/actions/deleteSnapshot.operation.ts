@@ -10,7 +10,9 @@ import type { SnapshotDate } from '../../shared/dates';
 import { requestOptions } from '../../shared/descriptions';
 import { readSnapshotDateParameter } from '../../shared/parameters';
 import { ROUTES } from '../../shared/routes';
+import { noteAboutAnswer, readOutcome } from '../../shared/answers';
 import { apiRequestSettled } from '../../shared/settle';
+import { showValue } from '../../shared/values';
 import {
 	perItem,
 	portfolioLocator,
@@ -38,21 +40,7 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
-export type DeleteOutcome = 'snapshot_deleted' | 'portfolio_deleted' | 'not_found';
-
-/** The four messages DELETE /portfolios/{identifier} answers with. */
-const OUTCOMES: Record<string, DeleteOutcome> = {
-	'fund snapshot deleted successfully': 'snapshot_deleted',
-	'fund deleted successfully with all snapshots': 'portfolio_deleted',
-	'fund deleted successfully': 'portfolio_deleted',
-	'fund snapshot not found': 'not_found',
-};
-
-function deleteOutcome(message: string | null): DeleteOutcome | null {
-	return message === null
-		? null
-		: (OUTCOMES[message.trim().replace(/\.$/, '').toLowerCase()] ?? null);
-}
+export type DeleteOutcome = 'snapshot_deleted' | 'portfolio_deleted' | 'not_found' | 'unknown';
 
 /** DELETE per input item: each item may name another portfolio and quarter. */
 export async function execute(
@@ -74,9 +62,18 @@ export async function execute(
 				{ identifier, body: { snapshot_at: snapshot.date }, itemIndex },
 			);
 			const message = settled ? settled.message : responseMessage(body);
+			const outcome = (
+				settled ? settled.outcome : readOutcome(ROUTES.deleteSnapshot, message).outcome
+			) as DeleteOutcome;
+			if (outcome === 'unknown') {
+				noteAboutAnswer.call(
+					this,
+					`Item ${itemIndex}: the API answered the deletion of the snapshot of "${identifier}" at ${snapshot.quarterEnd} with success and the message "${showValue(message, 200)}", which is none of the documented ones: what was deleted is not known (outcome "unknown"). Check with Get Many what is listed now.`,
+				);
+			}
 			return {
 				identifier: responseIdentifier(body, identifier),
-				outcome: settled ? (settled.outcome as DeleteOutcome) : deleteOutcome(message),
+				outcome,
 				message,
 				quarter_end: snapshot.quarterEnd,
 				snapshot_date: snapshot.date,

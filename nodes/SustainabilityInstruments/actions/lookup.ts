@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { noteAboutAnswer } from '../../shared/answers';
 import { batchSettings, lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
 import {
@@ -185,6 +186,8 @@ export interface LookupOutcome<TEntry> {
 	spec: InstrumentOperationSpec<TEntry>;
 	/** The Simplify parameter. */
 	simplify: boolean;
+	/** What the answers held beside the entries asked for, if anything (EntryTally.describe). */
+	answerNote?: string;
 }
 
 export interface ItemIsin {
@@ -332,27 +335,41 @@ export async function executeInstrumentOperation<TEntry>(
 
 	// One result per ISIN the API answered for, made as the answers arrive; under continueOnFail the ISINs of a
 	// failed batch come back with its error.
-	const { byIsin: results, failed } = await (lookupInstruments<TEntry, IDataObject>).call(
-		this,
-		spec.route,
-		isins,
-		spec.isinOf,
-		{
-			batchSize,
-			concurrency,
-			extraBody,
-			// A summary reads the API's {value, unit} pairs; changes compare flat columns.
-			toValue: (entry) =>
-				spec.toResult(
-					entry,
-					outputMode === 'changesSinceLastRun'
-						? true
-						: outputMode === 'portfolioSummary'
-							? false
-							: simplify,
-				),
-		},
-	);
+	const {
+		byIsin: results,
+		failed,
+		tally,
+	} = await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
+		batchSize,
+		concurrency,
+		extraBody,
+		// A summary reads the API's {value, unit} pairs; changes compare flat columns.
+		toValue: (entry) =>
+			spec.toResult(
+				entry,
+				outputMode === 'changesSinceLastRun'
+					? true
+					: outputMode === 'portfolioSummary'
+						? false
+						: simplify,
+			),
+	});
+
+	// What the answers held beside the entries asked for: said above the output and, except where results are
+	// compared with the last run's, on the results themselves.
+	const answerNote = tally.describe(spec.route);
+	if (answerNote) {
+		noteAboutAnswer.call(this, answerNote);
+		if (outputMode !== 'changesSinceLastRun') {
+			const general = tally.withoutIsin > 0 || tally.unasked.size > 0 ? answerNote : undefined;
+			for (const [isin, result] of results) {
+				const note = tally.conflicting.has(isin)
+					? `The API answered twice for this ISIN with different values; the first answer is shown.${general ? ` ${general}` : ''}`
+					: general;
+				if (note) result.answer_note = note;
+			}
+		}
+	}
 
 	const outcome: LookupOutcome<TEntry> = {
 		items,
@@ -362,6 +379,7 @@ export async function executeInstrumentOperation<TEntry>(
 		failed,
 		spec,
 		simplify,
+		answerNote,
 	};
 	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
 	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);

@@ -260,6 +260,7 @@ export function buildSummaryItems<TEntry>(
 		json.removed_rows = outcome.simplify
 			? removedRowsText(group.removed)
 			: (group.removed as unknown as IDataObject[]);
+		if (outcome.answerNote) json.answer_note = outcome.answerNote;
 		return { json, pairedItem };
 	});
 }
@@ -293,7 +294,7 @@ export interface SummaryNames {
 	categories: string[];
 }
 
-const NOT_A_MEASURE = new Set(['isin', 'found', 'is_fund', 'business_involvements']);
+const NOT_A_MEASURE = new Set(['isin', 'found', 'is_fund', 'business_involvements', 'answer_note']);
 
 const isRecord = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -424,20 +425,73 @@ export function summarizeHoldings(
 	const notes = kind === 'paiIndicators' ? PAI_NOTES : ESG_NOTES;
 	const measures: IDataObject = {};
 	for (const name of names.measures) {
-		const figure = weightedAverage(holdings, total, (result) => {
+		const valueOf = (result: IDataObject) => {
 			const measure = result[name];
-			if (!isRecord(measure)) return { value: undefined };
-			return {
-				value: numberOrUndefined(measure.value),
-				unit: typeof measure.unit === 'string' ? measure.unit : null,
-			};
-		});
+			return isRecord(measure) ? measure.value : undefined;
+		};
+		const figure = isYesNoMeasure(holdings, valueOf)
+			? shareTrue(holdings, total, valueOf)
+			: weightedAverage(holdings, total, (result) => {
+					const measure = result[name];
+					if (!isRecord(measure)) return { value: undefined };
+					return {
+						value: numberOrUndefined(measure.value),
+						unit: typeof measure.unit === 'string' ? measure.unit : null,
+					};
+				});
 		const note = [figure.note, notes[name]].filter(Boolean).join('. ');
 		if (note) figure.note = note;
 		measures[name] = figure;
 	}
 	summary[kind === 'paiIndicators' ? 'indicators' : 'metrics'] = measures;
 	return summary;
+}
+
+/** An indicator the API gives as true/false (no holding has a number for it, at least one has true or false). */
+function isYesNoMeasure(
+	holdings: SummaryHolding[],
+	valueOf: (result: IDataObject) => unknown,
+): boolean {
+	let yesNo = false;
+	for (const holding of holdings) {
+		if (!holding.result) continue;
+		const value = valueOf(holding.result);
+		if (typeof value === 'number') return false;
+		if (typeof value === 'boolean') yesNo = true;
+	}
+	return yesNo;
+}
+
+/**
+ * A true/false indicator (e.g. exposure to the fossil fuel sector): the share of the holdings with a value, by
+ * market value or weight, where it is true; null is no value, as for numbers.
+ */
+function shareTrue(
+	holdings: SummaryHolding[],
+	total: number,
+	valueOf: (result: IDataObject) => unknown,
+): IDataObject {
+	let covered = 0;
+	let yes = 0;
+	let count = 0;
+	let countTrue = 0;
+	for (const holding of holdings) {
+		const value = holding.result ? valueOf(holding.result) : undefined;
+		if (typeof value !== 'boolean') continue;
+		covered += holding.weight;
+		count++;
+		if (value) {
+			yes += holding.weight;
+			countTrue++;
+		}
+	}
+	return {
+		true_percent: percentOf(yes, covered),
+		holdings_true: countTrue,
+		holdings_with_value: count,
+		coverage_percent: percentOf(covered, total),
+		note: 'A true/false indicator: true_percent is the share (by value) of the holdings with a value where it is true',
+	};
 }
 
 function* holdingResults(holdings: SummaryHolding[]): Generator<IDataObject> {

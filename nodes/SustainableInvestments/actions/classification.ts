@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { EntryTally } from '../../shared/answers';
 import { normalizeIsin } from '../../shared/isin';
 
 /** Entry of `data` in the answer of POST /sustainable-investments/insights. */
@@ -62,16 +63,28 @@ export function sustainabilityLabel(
 export class ClassificationMatcher {
 	private readonly byIsin = new Map<string, ClassificationEntry[]>();
 	private readonly taken = new Map<string, number>();
+	/** Entries without an ISIN, and (after `tallyUnasked`) ISINs listed that were not sent. */
+	readonly tally = new EntryTally();
 
 	constructor(data: unknown) {
 		for (const entry of Array.isArray(data) ? (data as ClassificationEntry[]) : []) {
 			if (!entry || typeof entry !== 'object') continue;
 			const isin = normalizeIsin(entry.isin);
-			if (!isin) continue;
+			if (!isin) {
+				this.tally.withoutIsin++;
+				continue;
+			}
 			const list = this.byIsin.get(isin);
 			if (list) list.push(entry);
 			else this.byIsin.set(isin, [entry]);
 		}
+	}
+
+	/** Counts the ISINs the answer listed that are none of `sent`. */
+	tallyUnasked(sent: Iterable<string>): EntryTally {
+		const asked = new Set(sent);
+		for (const isin of this.byIsin.keys()) if (!asked.has(isin)) this.tally.unasked.add(isin);
+		return this.tally;
 	}
 
 	next(isin: string): ClassificationEntry | undefined {

@@ -22,6 +22,7 @@ import { prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
+import { noteAboutAnswer } from '../../shared/answers';
 import { apiRequest } from '../../shared/transport';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 
@@ -99,6 +100,10 @@ export async function execute(
 					itemIndex: first,
 				});
 				const matcher = new ClassificationMatcher((body as IDataObject | undefined)?.data);
+				const answerNote = matcher
+					.tallyUnasked(holdings.map(({ holding }) => holding.isin as string))
+					.describe(ROUTES.sustainableInvestments);
+				if (answerNote) noteAboutAnswer.call(this, answerNote);
 				for (const { itemIndex, holding } of holdings) {
 					const isin = holding.isin as string;
 					const original = fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json;
@@ -110,6 +115,7 @@ export async function execute(
 							methodology_id: methodologyId,
 							removed: false,
 							removed_reason: null,
+							...(answerNote ? { answer_note: answerNote } : {}),
 						},
 					});
 				}

@@ -19,6 +19,7 @@ import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
+import { noteAboutAnswer } from '../../shared/answers';
 import { apiRequest } from '../../shared/transport';
 import { formatSeconds } from '../../shared/values';
 import { sleepUnlessCancelled } from '../../shared/sleep';
@@ -170,7 +171,10 @@ export async function execute(
 					},
 				];
 			}
-			return perHoldingItems(group, holdings, removed, calculation);
+			const rows = perHoldingItems(group, holdings, removed, calculation);
+			const answerNote = rows[rows.length - 1]?.json.answer_note;
+			if (typeof answerNote === 'string') noteAboutAnswer.call(this, answerNote);
+			return rows;
 		},
 		(done) =>
 			`${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their temperature scores before the run stopped; nothing is output when the node stops with an error.`,

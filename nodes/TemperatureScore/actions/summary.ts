@@ -1,10 +1,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { EntryTally } from '../../shared/answers';
 import { INSTRUMENT_TYPES } from '../../shared/constants';
 import { pairedTo } from '../../shared/execution';
 import type { ItemGroup } from '../../shared/grouping';
 import { removedSummary } from '../../shared/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { ROUTES } from '../../shared/routes';
 
 export interface TemperatureData {
 	portfolio?: { companies?: IDataObject[]; funds?: IDataObject[]; industries?: IDataObject[] };
@@ -57,10 +59,22 @@ export function perHoldingItems(
 		totalMarketValue: 0,
 	};
 
+	const tally = new EntryTally();
 	const addRow = (entry: IDataObject, type: 'company' | 'fund') => {
 		const json = holdingJson(shared, entry, type);
-		returned.add(json.isin as string);
-		addToWeighting(weighting, entry);
+		if (!json.isin) {
+			// Listed without an ISIN, or for one that was not sent: shown, never weighted into this portfolio.
+			tally.withoutIsin++;
+			json.answer_note =
+				'Listed by the API without an ISIN: not counted in the portfolio temperature.';
+		} else if (!itemsByIsin.has(json.isin as string)) {
+			tally.unasked.add(json.isin as string);
+			json.answer_note =
+				'Listed by the API for an ISIN that was not sent: not counted in the portfolio temperature.';
+		} else {
+			returned.add(json.isin as string);
+			addToWeighting(weighting, entry);
+		}
 		if (locked) json.calculating = true;
 		rows.push({
 			json,
@@ -76,9 +90,11 @@ export function perHoldingItems(
 		removed,
 		calculation,
 		weighting,
-		rows.length,
+		rows.filter((row) => !row.json.answer_note).length,
 		returned,
 	);
+	const answerNote = tally.describe(ROUTES.temperature);
+	if (answerNote) summary.answer_note = answerNote;
 	rows.push({ json: summary, pairedItem: pairedTo(group.itemIndices) });
 	return rows;
 }

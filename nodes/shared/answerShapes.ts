@@ -1,0 +1,91 @@
+/**
+ * The vocabulary of the answer contracts in the route table (routes.ts): what a success answer of a route must
+ * hold, as plain data. Imports nothing: the route table stays at the bottom of the house. answers.ts reads every
+ * success answer against its route's contract.
+ */
+
+export type AnswerShape =
+	| { kind: 'any' }
+	| { kind: 'string'; nonEmpty?: boolean }
+	/** A finite number; integer and decimal alike. */
+	| { kind: 'number' }
+	| { kind: 'boolean' }
+	| { kind: 'null' }
+	| {
+			kind: 'object';
+			/** Members the object must have. */
+			required?: Record<string, AnswerShape>;
+			/** Members it may have; when present they must fit. */
+			optional?: Record<string, AnswerShape>;
+			/** Every other member must fit this; without it, other members are not looked at (the API may add fields). */
+			others?: AnswerShape;
+	  }
+	| { kind: 'list'; of?: AnswerShape }
+	| { kind: 'oneOf'; options: AnswerShape[]; words: string }
+	/** Fits every one of the shapes. */
+	| { kind: 'allOf'; shapes: AnswerShape[] };
+
+export const anyValue: AnswerShape = { kind: 'any' };
+export const text: AnswerShape = { kind: 'string' };
+export const nonEmptyText: AnswerShape = { kind: 'string', nonEmpty: true };
+export const numeric: AnswerShape = { kind: 'number' };
+export const bool: AnswerShape = { kind: 'boolean' };
+export const nullValue: AnswerShape = { kind: 'null' };
+
+export function object(
+	required: Record<string, AnswerShape> = {},
+	optional: Record<string, AnswerShape> = {},
+	others?: AnswerShape,
+): AnswerShape {
+	return { kind: 'object', required, optional, ...(others ? { others } : {}) };
+}
+
+export function listOf(of?: AnswerShape): AnswerShape {
+	return { kind: 'list', ...(of ? { of } : {}) };
+}
+
+export function oneOf(words: string, ...options: AnswerShape[]): AnswerShape {
+	return { kind: 'oneOf', options, words };
+}
+
+export function allOf(...shapes: AnswerShape[]): AnswerShape {
+	return { kind: 'allOf', shapes };
+}
+
+export function orNull(shape: AnswerShape, words: string): AnswerShape {
+	return oneOf(words, shape, nullValue);
+}
+
+/** A list of entries each carrying an ISIN: what the answer is matched on, never position. */
+export interface EntryList {
+	/** Where the list is, from the (unwrapped) answer's top: ['data'], ['data', 'portfolio', 'companies']. */
+	at: string[];
+	/** Where an entry's ISIN is: ['isin'], ['metadata', 'isin'], ['public_isin']. */
+	isin: string[];
+	/** "instrument entries", "companies": for messages. */
+	words: string;
+}
+
+/** A success message the outcome is read from, and the outcomes it can name. */
+export interface OutcomeMessages {
+	/** Each pattern is tried on the message; the first that matches names the outcome. */
+	known: Array<{ pattern: RegExp; outcome: string }>;
+}
+
+export interface AnswerContract {
+	/** What the answer must be, after a documented variant is brought to this form. */
+	shape: AnswerShape;
+	/** In words, for the error when the answer does not fit: "`data`, a list of instrument entries each with an ISIN". */
+	expected: string;
+	/**
+	 * Documented variants of the whole answer: when the answer does not fit `shape` but fits `shape` of a variant, it
+	 * is wrapped under `wrapIn` first (the vendor's temperature answer has no `data` wrapper).
+	 */
+	variants?: Array<{ shape: AnswerShape; wrapIn: string; words: string }>;
+	/** The lists of entries matched by ISIN: an answer that lists entries, none of them with a readable ISIN, is unreadable. */
+	entries?: EntryList[];
+	/** The outcome read from the success message, where the route has one. */
+	outcomes?: OutcomeMessages;
+	/** Read by a reader of its own instead of `shape` (the methodologies' record shape is not documented). */
+	reader?: 'methodologies';
+}

@@ -1,0 +1,404 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
+
+import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
+import { findRequestId } from './errors';
+import type { ApiResponse } from './errors';
+import { readMethodologies } from './methodologies';
+import type { ApiRoute } from './routes';
+import { showValue } from './values';
+
+/**
+ * Every success answer is read against its route's contract (routes.ts) before any operation sees it: a documented
+ * variant is brought to the contract's form, anything else is an UnreadableAnswerError that names what came (status,
+ * content type, top-level keys, where it does not fit) and never the answer itself. No operation ever turns an
+ * answer it cannot read into empty results or nulls that look like "no data".
+ */
+
+/** Where an answer does not fit: the path of the member, what it is and what was expected there. */
+export interface ShapeProblem {
+	path: Array<string | number>;
+	found: string;
+	expected: string;
+}
+
+const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a value is, in words, never the value itself. */
+export function kindWords(value: unknown): string {
+	if (value === undefined) return 'missing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return value.length ? `a list of ${value.length}` : 'an empty list';
+	if (typeof value === 'string') return value.trim() === '' ? 'an empty text' : 'a text';
+	if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : 'not a finite number';
+	if (typeof value === 'boolean') return 'true/false';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function shapeWords(shape: AnswerShape): string {
+	switch (shape.kind) {
+		case 'any':
+			return 'a value';
+		case 'string':
+			return shape.nonEmpty ? 'a text that is not empty' : 'a text';
+		case 'number':
+			return 'a number';
+		case 'boolean':
+			return 'true/false';
+		case 'null':
+			return 'null';
+		case 'object':
+			return 'an object';
+		case 'list':
+			return 'a list';
+		case 'oneOf':
+			return shape.words;
+		case 'allOf':
+			return shapeWords(shape.shapes[0]);
+	}
+}
+
+/** The kind of JSON value a shape takes, to pick the option of a oneOf whose deeper problem is worth naming. */
+function takes(shape: AnswerShape, value: unknown): boolean {
+	switch (shape.kind) {
+		case 'any':
+			return true;
+		case 'string':
+			return typeof value === 'string';
+		case 'number':
+			return typeof value === 'number';
+		case 'boolean':
+			return typeof value === 'boolean';
+		case 'null':
+			return value === null;
+		case 'object':
+			return isRecord(value);
+		case 'list':
+			return Array.isArray(value);
+		case 'oneOf':
+			return shape.options.some((option) => takes(option, value));
+		case 'allOf':
+			return shape.shapes.every((part) => takes(part, value));
+	}
+}
+
+function problem(value: unknown, shape: AnswerShape): ShapeProblem {
+	return { path: [], found: kindWords(value), expected: shapeWords(shape) };
+}
+
+function within(key: string | number, found: ShapeProblem): ShapeProblem {
+	found.path.unshift(key);
+	return found;
+}
+
+/**
+ * The first place where `value` does not fit `shape`, else undefined. Allocates nothing on the way when it fits:
+ * it runs over every entry of a 10,000-instrument answer.
+ */
+export function checkShape(shape: AnswerShape, value: unknown): ShapeProblem | undefined {
+	switch (shape.kind) {
+		case 'any':
+			return undefined;
+		case 'string':
+			return typeof value === 'string' && (!shape.nonEmpty || value.trim() !== '')
+				? undefined
+				: problem(value, shape);
+		case 'number':
+			return typeof value === 'number' && Number.isFinite(value)
+				? undefined
+				: problem(value, shape);
+		case 'boolean':
+			return typeof value === 'boolean' ? undefined : problem(value, shape);
+		case 'null':
+			return value === null ? undefined : problem(value, shape);
+		case 'list': {
+			if (!Array.isArray(value)) return problem(value, shape);
+			if (shape.of) {
+				for (let index = 0; index < value.length; index++) {
+					const found = checkShape(shape.of, value[index]);
+					if (found) return within(index, found);
+				}
+			}
+			return undefined;
+		}
+		case 'object': {
+			if (!isRecord(value)) return problem(value, shape);
+			const { required = {}, optional = {}, others } = shape;
+			for (const key in required) {
+				const member = hasOwn(value, key) ? value[key] : undefined;
+				if (member === undefined)
+					return { path: [key], found: 'missing', expected: shapeWords(required[key]) };
+				const found = checkShape(required[key], member);
+				if (found) return within(key, found);
+			}
+			for (const key in optional) {
+				if (!hasOwn(value, key) || value[key] === undefined) continue;
+				const found = checkShape(optional[key], value[key]);
+				if (found) return within(key, found);
+			}
+			if (others) {
+				for (const key of Object.keys(value)) {
+					if (hasOwn(required, key) || hasOwn(optional, key)) continue;
+					const found = checkShape(others, value[key]);
+					if (found) return within(key, found);
+				}
+			}
+			return undefined;
+		}
+		case 'oneOf': {
+			let candidate: AnswerShape | undefined;
+			let candidates = 0;
+			for (const option of shape.options) {
+				if (!checkShape(option, value)) return undefined;
+				if (takes(option, value)) {
+					candidate = option;
+					candidates++;
+				}
+			}
+			// One option takes this kind of value: its own problem says more than "expected a or b".
+			return candidates === 1 ? checkShape(candidate!, value) : problem(value, shape);
+		}
+		case 'allOf': {
+			for (const part of shape.shapes) {
+				const found = checkShape(part, value);
+				if (found) return found;
+			}
+			return undefined;
+		}
+	}
+}
+
+/** `data[3].sustainability_data.scope_1_emissions.value`, with long names cut. */
+export function pathWords(path: Array<string | number>): string {
+	let out = '';
+	for (const part of path) {
+		if (typeof part === 'number') out += `[${part}]`;
+		else out += `${out ? '.' : ''}${showValue(part, 40)}`;
+	}
+	return out || 'the answer';
+}
+
+function valueAt(value: unknown, path: string[]): unknown {
+	let current = value;
+	for (const key of path) {
+		if (!isRecord(current) || !hasOwn(current, key)) return undefined;
+		current = current[key];
+	}
+	return current;
+}
+
+/** An entry's ISIN as the API gave it: a text that is not empty, else undefined (counted as an entry without one). */
+export function entryIsin(entry: unknown, list: EntryList): string | undefined {
+	const isin = valueAt(entry, list.isin);
+	return typeof isin === 'string' && isin.trim() !== '' ? isin : undefined;
+}
+
+function contentTypeOf(response: ApiResponse): string {
+	const type = response.headers?.['content-type'];
+	return typeof type === 'string' ? type.split(';')[0].trim().toLowerCase() : '';
+}
+
+/** An HTML page, as a proxy or a maintenance page in front of the API answers. */
+export function isHtmlAnswer(response: ApiResponse): boolean {
+	if (contentTypeOf(response).includes('html')) return true;
+	return (
+		typeof response.body === 'string' && /^\s*<(!doctype\s+html|html[\s>])/i.test(response.body)
+	);
+}
+
+/**
+ * An HTML page answered with 200, 502 or 503: a proxy or load balancer in front of the API (the API itself answers
+ * JSON), so it is taken like a 503, retried with backoff within Max Wait.
+ */
+export function isProxyPage(response: ApiResponse): boolean {
+	return [200, 502, 503].includes(response.statusCode) && isHtmlAnswer(response);
+}
+
+/** What came, in words, without the answer itself: "a JSON object with the top-level keys data, metadata". */
+export function describeAnswer(response: ApiResponse): string {
+	const { body } = response;
+	if (isHtmlAnswer(response)) return 'an HTML page';
+	if (typeof body === 'string')
+		return body.trim() === ''
+			? 'an empty body'
+			: `a text that is not JSON (${body.length.toLocaleString('en-US')} characters)`;
+	if (Array.isArray(body))
+		return `a JSON list of ${body.length.toLocaleString('en-US')} entr${body.length === 1 ? 'y' : 'ies'}`;
+	if (isRecord(body)) {
+		const keys = Object.keys(body);
+		if (keys.length === 0) return 'an empty JSON object ({})';
+		const shown = keys.slice(0, 10).map((key) => showValue(key, 40));
+		return `a JSON object with the top-level key${keys.length === 1 ? '' : 's'} ${shown.join(', ')}${keys.length > 10 ? ` and ${keys.length - 10} more` : ''}`;
+	}
+	if (body === undefined || body === null) return 'an empty body';
+	return `a bare JSON ${kindWords(body).replace(/^an? /, '')}`;
+}
+
+/**
+ * A success answer (2xx) the node cannot read. Not retried: the same request would get the same answer. It stops the
+ * run's further requests (requestBudget.isStopError): an API that answers so will most likely answer every request so.
+ */
+export class UnreadableAnswerError extends NodeApiError {
+	constructor(
+		node: INode,
+		readonly route: ApiRoute,
+		response: ApiResponse,
+		what: string,
+		itemIndex?: number,
+	) {
+		const contentType = contentTypeOf(response) || 'none';
+		const requestId = findRequestId(response.body) ?? headerText(response, 'x-amzn-requestid');
+		super(
+			node,
+			{ message: 'unreadable answer', httpCode: String(response.statusCode) } as JsonObject,
+			{
+				message: `The API's answer to the ${route.label} request cannot be read: ${what}`,
+				description: [
+					`What came: status ${response.statusCode}, content type ${contentType}, ${describeAnswer(response)}.`,
+					`Expected: ${route.answer.expected}.`,
+					'The request was answered, so it counts against the monthly quota; it was not sent again, as the same request would get the same answer. No result was made of it. If this persists, the API may have changed or a proxy may stand in front of it: check the Base URL, and tell the vendor or the package maintainers what is named here (the answer itself is not shown).',
+					...(requestId ? [`Request ID (quote it to support): ${requestId}`] : []),
+				].join('\n'),
+				httpCode: String(response.statusCode),
+				itemIndex,
+			},
+		);
+	}
+}
+
+function headerText(response: ApiResponse, name: string): string | undefined {
+	const value = response.headers?.[name];
+	return typeof value === 'string' && /^[\w.:-]{1,100}$/.test(value) ? value : undefined;
+}
+
+function problemWords(found: ShapeProblem): string {
+	if (found.path.length === 0) return `the answer is ${found.found}, expected ${found.expected}`;
+	return `${pathWords(found.path)} is ${found.found}, expected ${found.expected}`;
+}
+
+/** The contract's shape, or the first documented variant the answer fits (brought to the contract's form). */
+function fitContract(
+	contract: AnswerContract,
+	body: unknown,
+): { body: unknown } | { problem: ShapeProblem } {
+	const found = checkShape(contract.shape, body);
+	if (!found) return { body };
+	for (const variant of contract.variants ?? []) {
+		if (!checkShape(variant.shape, body)) return { body: { [variant.wrapIn]: body } };
+	}
+	return { problem: found };
+}
+
+/**
+ * The answer of a success status, read against the route's contract: the body to work with (a documented variant
+ * brought to the contract's form), or an UnreadableAnswerError.
+ */
+export function readAnswer(
+	node: INode,
+	route: ApiRoute,
+	response: ApiResponse,
+	itemIndex?: number,
+): unknown {
+	const contract = route.answer;
+	const fail = (what: string) => new UnreadableAnswerError(node, route, response, what, itemIndex);
+	const { body } = response;
+	if (typeof body === 'string' || body === undefined || body === null) {
+		throw fail(
+			isHtmlAnswer(response)
+				? 'it is an HTML page, not the JSON the API answers'
+				: body === undefined || body === null || body.trim() === ''
+					? 'it is empty'
+					: 'it is not JSON',
+		);
+	}
+	if (contract.reader === 'methodologies') {
+		const read = readMethodologies(body);
+		if ('unreadable' in read) throw fail(`no list of methodologies in it (${read.unreadable})`);
+		return body;
+	}
+	const fitted = fitContract(contract, body);
+	if ('problem' in fitted) throw fail(problemWords(fitted.problem));
+	for (const list of contract.entries ?? []) {
+		const entries = valueAt(fitted.body, list.at);
+		if (!Array.isArray(entries) || entries.length === 0) continue;
+		if (!entries.some((entry) => entryIsin(entry, list) !== undefined)) {
+			throw fail(
+				`${pathWords(list.at)} lists ${entries.length.toLocaleString('en-US')} ${list.words}, none with an ISIN under ${pathWords(list.isin)}`,
+			);
+		}
+	}
+	return fitted.body;
+}
+
+/** The outcome a success message names, by the route's known messages; 'unknown' for any other message. */
+export function readOutcome(
+	route: ApiRoute,
+	message: string | null,
+): { outcome: string; match?: RegExpExecArray } {
+	const text = message?.trim() ?? '';
+	for (const { pattern, outcome } of route.answer.outcomes?.known ?? []) {
+		const match = pattern.exec(text);
+		if (match) return { outcome, match };
+	}
+	return { outcome: 'unknown' };
+}
+
+/**
+ * What an answer held beside the entries asked for, per list of entries: entries without an ISIN, entries for ISINs
+ * not asked for, and ISINs answered twice with different values. Counted as the answers come, named in the output.
+ */
+export class EntryTally {
+	withoutIsin = 0;
+	readonly unasked = new Set<string>();
+	readonly conflicting = new Set<string>();
+
+	get empty(): boolean {
+		return this.withoutIsin === 0 && this.unasked.size === 0 && this.conflicting.size === 0;
+	}
+
+	/** One line for the output and an execution hint, or undefined when there is nothing to say. */
+	describe(route: ApiRoute): string | undefined {
+		if (this.empty) return undefined;
+		const parts: string[] = [];
+		if (this.withoutIsin)
+			parts.push(
+				`${this.withoutIsin} entr${this.withoutIsin === 1 ? 'y' : 'ies'} without a readable ISIN (left out)`,
+			);
+		if (this.unasked.size)
+			parts.push(
+				`${this.unasked.size} entr${this.unasked.size === 1 ? 'y' : 'ies'} for ISINs not asked for (${listFew([...this.unasked])}; left out)`,
+			);
+		if (this.conflicting.size)
+			parts.push(
+				`${this.conflicting.size} ISIN${this.conflicting.size === 1 ? '' : 's'} answered twice with different values (${listFew([...this.conflicting])}; the first answer is used)`,
+			);
+		return `The API's answer to the ${route.label} request also held ${parts.join(', ')}.`;
+	}
+}
+
+function listFew(names: string[], shown = 5): string {
+	const cut = names.slice(0, shown).map((name) => showValue(name, 20));
+	return names.length > shown
+		? `${cut.join(', ')} and ${names.length - shown} more`
+		: cut.join(', ');
+}
+
+/** Whether two entries of the same ISIN say the same (an API may list an ISIN sent twice twice). */
+export function sameEntry(a: unknown, b: unknown): boolean {
+	if (a === b) return true;
+	try {
+		return JSON.stringify(a) === JSON.stringify(b);
+	} catch {
+		return false;
+	}
+}
+
+/** What the run should know about an answer (a partly readable one, an unknown outcome): a note above the output and in the log. */
+export function noteAboutAnswer(this: IExecuteFunctions, note: string): void {
+	this.logger.warn(`Sustainability Compliance API: ${note}`);
+	if (typeof this.addExecutionHints === 'function')
+		this.addExecutionHints({ message: note, type: 'warning', location: 'outputPane' });
+}
