@@ -98,7 +98,7 @@ async function main(): Promise<number> {
 	);
 	print(`expected failures ("500 twice", retried once by design): ${summary.expected500}`);
 	print(
-		`dropped after sending: ${summary.uncertainReports} run(s) with a PDF report reported uncertain (accepted), ${summary.settledSnapshots} snapshot(s) settled by the list of portfolios`,
+		`dropped after sending: ${summary.uncertainReports} run(s) with a PDF report reported uncertain (accepted), ${summary.settledSnapshots} snapshot(s) settled by the list of portfolios, ${summary.unreadableAnswers} run(s) with an unreadable answer that said so (accepted)`,
 	);
 	for (const run of summary.runs.filter((record) => record.outcome === 'failed')) {
 		print(

@@ -7,19 +7,29 @@
  * leaves the same stored portfolios.
  *
  * Fault mix (per request, seeded per run): 429 "Too Many Requests", 429 {status, error}, 503, 500, a dropped
- * connection, a request carried out and then dropped unanswered (processed-drop) and a slow answer. Never the
+ * connection, a request carried out and then dropped unanswered (processed-drop), a slow answer, HTML proxy pages
+ * (200, 503) and answers no node can read. Never the
  * used-up quota (429 "Limit Exceeded": not retried by design) nor a 504 (not retried blindly by design).
  *
  * Dropped connections on routes that are not sent again blindly (routes.ts `onUncertainOutcome`) have their own
  * correct answers, accepted as such:
  * - POST /portfolios: the list of portfolios settles it; a snapshot found stored is output with outcome `stored` and
- *   our own message instead of the API's `created`/`updated` message (`acceptSettledSnapshots`). Everything else,
+ *   our own message instead of the API's `created`/`updated` message (`acceptSettledSnapshots`); whether it created
+ *   the portfolio is then not known, so that item and the portfolio's later ones may give `name` null with a
+ *   `name_note`. Everything else,
  *   the stored portfolios included, must equal the fault-free run.
  * - POST /reports: nothing can settle it. The run fails with the "not known" error, and that is correct when the
  *   simulator dropped a POST /reports of that run and the same report was never requested again
  *   (`isUncertainReport`); such a run counts as passed, tallied in `uncertainReports`.
  * - POST /temperature-score/insights: a poll carried out and dropped still moved the calculation on, so fewer polls
  *   are needed: the summary's `requests` may be lower by the number of such drops (`acceptAdvancedPolls`).
+ *
+ * Unreadable answers (`unreadable-data-text`, `unreadable-list`: 200/201 with `{"data":"maintenance"}` or `[1,2,3]`):
+ * a run that got one must say so, failing with "The API's answer to the … request cannot be read" or, under Continue
+ * On Fail, with an item carrying that error (`isExpectedUnreadable`); it counts as passed, tallied in
+ * `unreadableAnswers`. A run that got one and ended green without a word fails the soak. HTML pages answered with 200
+ * or 503 (`html-page`, `proxy-503-html`, a proxy in front of the API) are retried like a 503, so those runs must equal
+ * the fault-free run.
  *
  * 500 policy: the spec says "retry once", so the transport retries a 500 once and a second 500 for the same
  * request fails the run, on purpose. With 500 at ~5 % of requests that happens now and then. Such a run
@@ -65,7 +75,14 @@ export const FAULT_KINDS: FaultKind[] = [
 	'drop',
 	'processed-drop',
 	'slow',
+	'html-page',
+	'proxy-503-html',
+	'unreadable-data-text',
+	'unreadable-list',
 ];
+
+/** Answers no node can read: a run that got one must fail loudly with our message (isExpectedUnreadable). */
+const UNREADABLE: ReadonlyArray<FaultKind | null> = ['unreadable-data-text', 'unreadable-list'];
 
 /** Keys whose values change from run to run; replaced by `<volatile>`. */
 export const VOLATILE_KEYS = [
@@ -134,6 +151,8 @@ export interface SoakSummary {
 	faultFreeRequests: number;
 	/** Passed runs whose correct answer was the uncertain outcome of a dropped POST /reports. */
 	uncertainReports: number;
+	/** Runs that got an unreadable answer and said so (failed with "cannot be read", or an item carries it). */
+	unreadableAnswers: number;
 	/** Output items of POST /portfolios settled by the list of portfolios (outcome `stored`). */
 	settledSnapshots: number;
 	faults: Partial<Record<FaultKind, number>>;
@@ -320,6 +339,26 @@ function isExpected500Twice(result: WorkflowRunResult, requests: RecordedRequest
 
 const DROPS: ReadonlyArray<FaultKind | null> = ['drop', 'processed-drop'];
 
+const CANNOT_BE_READ = /The API's answer to the .+ request cannot be read: /;
+
+/** Whether the simulator answered a request of this run with an answer no node can read. */
+function gotUnreadable(requests: RecordedRequest[]): boolean {
+	return requests.some((request) => UNREADABLE.includes(request.fault));
+}
+
+/**
+ * A run that got an unreadable answer is right only when it says so: it failed with our "cannot be read" error, or
+ * (under Continue On Fail) an output item carries it. Anything else means an unreadable answer went unnoticed.
+ */
+export function isExpectedUnreadable(result: WorkflowRunResult): boolean {
+	if (CANNOT_BE_READ.test(result.error?.message ?? '')) return true;
+	return Object.values(result.outputs).some((outputs) =>
+		outputs.some((items) =>
+			items.some((item) => CANNOT_BE_READ.test(String(item.json.error ?? ''))),
+		),
+	);
+}
+
 /**
  * A failed run whose error is the uncertain outcome of POST /reports, correct when the simulator dropped a POST
  * /reports of this run (the transport cannot tell whether it was processed) and that report was never asked for again.
@@ -379,6 +418,7 @@ function acceptSettledSnapshots(
 		(request) => request.route === 'POST /portfolios' && DROPS.includes(request.fault),
 	).length;
 	let accepted = 0;
+	const settledPortfolios = new Set<string>();
 	forEachItemPair(reference, actual, (json, expected) => {
 		if (json.outcome !== 'stored' || !['created', 'updated'].includes(String(expected.outcome)))
 			return;
@@ -386,7 +426,22 @@ function acceptSettledSnapshots(
 			return;
 		json.outcome = expected.outcome;
 		json.message = expected.message;
+		settledPortfolios.add(String(json.identifier));
 		accepted++;
+	});
+	// Whether a settled snapshot created its portfolio cannot be known, so neither can the portfolio's name: that
+	// item and the later ones of the portfolio give name null with a name_note where the fault-free run knew it.
+	forEachItemPair(reference, actual, (json, expected) => {
+		if (!settledPortfolios.has(String(json.identifier))) return;
+		if (
+			json.name !== null ||
+			typeof json.name_note !== 'string' ||
+			typeof expected.name !== 'string'
+		)
+			return;
+		json.name = expected.name;
+		if (expected.name_note === undefined) delete json.name_note;
+		else json.name_note = expected.name_note;
 	});
 	return {
 		accepted,
@@ -445,6 +500,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 		requestsSeen: 0,
 		faultFreeRequests: 0,
 		uncertainReports: 0,
+		unreadableAnswers: 0,
 		settledSnapshots: 0,
 		faults: {},
 		stoppedBy: 'time',
@@ -537,6 +593,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 					note = ' (stopped by the time limit of the soak)';
 				} else if (result.timedOut) {
 					record.problems.push(`timed out after ${ms} ms`);
+				} else if (gotUnreadable(requests)) {
+					if (isExpectedUnreadable(result)) {
+						summary.unreadableAnswers++;
+						note = ' (an unreadable answer: the run said so; accepted)';
+					} else {
+						record.problems.push(
+							`an unreadable answer went unnoticed: ${result.error?.message ?? result.status}`,
+						);
+					}
 				} else if (result.error || result.status !== 'success') {
 					if (isExpected500Twice(result, requests)) {
 						record.outcome = 'expected-500-twice';

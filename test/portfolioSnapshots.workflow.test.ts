@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { PortfolioState } from './simulator';
 import { makeIsin } from './helpers/isins';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { byIdentifier, chainWorkflow, credentialsFor, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
@@ -83,21 +83,7 @@ function historyRows(): IDataObject[] {
 	);
 }
 
-const createSnapshot = (extra: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec => ({
-	type: 'portfolioSnapshots',
-	parameters: {
-		operation: 'createOrUpdateSnapshot',
-		portfolioId: '={{ $json.portfolio_id }}',
-		portfolioName: '={{ $json.portfolio_name }}',
-		snapshotDate: '={{ $json.date }}',
-		currency: 'EUR',
-		groupBy: 'portfolio_id, date',
-		...extra,
-	},
-	...(onError ? { onError } : {}),
-});
-
-const byIdentifier = (value: string) => ({ __rl: true, mode: 'id', value });
+const createSnapshot = snapshotSpec;
 
 async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
 	const result = await runWorkflow(chainWorkflow(items, spec), {

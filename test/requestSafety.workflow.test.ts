@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/transport';
 import { pacerFor } from '../nodes/shared/pacing';
 import { makeIsin, makeIsins } from './helpers/isins';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { chainWorkflow, credentialsFor, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { findIsins } from './simulator';
 import { runWorkflow } from './workflow/runner';
@@ -62,17 +62,7 @@ function snapshotRows(portfolioId: string, date: string): IDataObject[] {
 	];
 }
 
-const createSnapshot: NodeSpec = {
-	type: 'portfolioSnapshots',
-	parameters: {
-		operation: 'createOrUpdateSnapshot',
-		portfolioId: '={{ $json.portfolio_id }}',
-		portfolioName: '={{ $json.portfolio_name }}',
-		snapshotDate: '={{ $json.date }}',
-		currency: 'EUR',
-		groupBy: 'portfolio_id, date',
-	},
-};
+const createSnapshot = snapshotSpec();
 
 const deleteSnapshot: NodeSpec = {
 	type: 'portfolioSnapshots',

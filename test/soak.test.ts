@@ -5,7 +5,7 @@
  * dropped connection or a slow answer) whose outputs must equal the fault-free ones.
  * The temperature route answers at once here (no is_lock poll) to keep it short; the full soak polls.
  */
-import { isUncertainReport, runSoak } from '../soak/soak';
+import { isExpectedUnreadable, isUncertainReport, runSoak } from '../soak/soak';
 import type { RecordedRequest } from './simulator';
 import type { WorkflowRunResult } from './workflow/runner';
 
@@ -65,5 +65,25 @@ describe('soak checks of requests dropped after sending', () => {
 			isUncertainReport(failedRun, [reportRequest(1, 'processed-drop'), reportRequest(2, null)]),
 		).toBe(false);
 		expect(isUncertainReport(failedRun, [reportRequest(1, null)])).toBe(false);
+	});
+});
+
+describe('soak check of unreadable answers', () => {
+	const run = (error?: string, itemError?: string) =>
+		({
+			error: error ? new Error(error) : undefined,
+			outputs: { Node: [[{ json: itemError ? { error: itemError } : { isin: 'x' } }]] },
+		}) as unknown as WorkflowRunResult;
+	const said =
+		"The API's answer to the SFDR classification request cannot be read: data is a text, expected a list";
+
+	it('accepts a run that failed with the "cannot be read" error, or whose item carries it', () => {
+		expect(isExpectedUnreadable(run(said))).toBe(true);
+		expect(isExpectedUnreadable(run(undefined, said))).toBe(true);
+	});
+
+	it('refuses a green run without a word, and any other error', () => {
+		expect(isExpectedUnreadable(run())).toBe(false);
+		expect(isExpectedUnreadable(run('The API is temporarily unavailable (503)'))).toBe(false);
 	});
 });

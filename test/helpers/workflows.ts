@@ -107,3 +107,26 @@ export function bracketed(mapping: IDataObject): IDataObject {
 		Object.entries(mapping).map(([field, raw]) => [field, `={{ (${String(raw).slice(4, -3)}) }}`]),
 	);
 }
+
+/**
+ * Create or Update Snapshot reading its Portfolio ID, name and date from the items' `portfolio_id`, `portfolio_name`
+ * and `date`, one snapshot per portfolio and date.
+ */
+export function snapshotSpec(extra: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
+	return {
+		type: 'portfolioSnapshots',
+		parameters: {
+			operation: 'createOrUpdateSnapshot',
+			portfolioId: '={{ $json.portfolio_id }}',
+			portfolioName: '={{ $json.portfolio_name }}',
+			snapshotDate: '={{ $json.date }}',
+			currency: 'EUR',
+			groupBy: 'portfolio_id, date',
+			...extra,
+		},
+		...(onError ? { onError } : {}),
+	};
+}
+
+/** A Portfolio parameter (resource locator) in By Identifier mode. */
+export const byIdentifier = (value: string) => ({ __rl: true, mode: 'id', value });

@@ -182,6 +182,32 @@ export interface InstrumentData {
 	taxonomy: Record<TaxonomyMeasure, TaxonomyValues> | null;
 	sustainableInvestment: { classification: SustainableClass; description: string };
 	temperature: TemperatureData;
+	/**
+	 * The true/false indicators the `measures: 'vendor'` answer shape adds (VENDOR_PAI_BOOLEANS on sustainability-data,
+	 * VENDOR_ESG_BOOLEANS on esg-data), without a unit; null for unknown ISINs (and violations for ~20 % of known ones).
+	 */
+	vendorIndicators: Record<VendorBoolean, boolean | null>;
+}
+
+/** True/false PAI indicators of the vendor's live answers (no unit): the `measures: 'vendor'` answer shape. */
+export const VENDOR_PAI_BOOLEANS = [
+	'fossil_fuel_sector_exposure',
+	'violations_un_global_compact',
+] as const;
+/** True/false ESG metrics of the vendor's live answers (no unit). */
+export const VENDOR_ESG_BOOLEANS = ['un_global_compact_signatory'] as const;
+export type VendorBoolean =
+	| (typeof VENDOR_PAI_BOOLEANS)[number]
+	| (typeof VENDOR_ESG_BOOLEANS)[number];
+
+function vendorIndicators(isin: string): Record<VendorBoolean, boolean | null> {
+	const flag = (name: string) => fraction(isin, `vendor:${name}`) < 0.3;
+	return {
+		fossil_fuel_sector_exposure: flag('fossil'),
+		violations_un_global_compact:
+			fraction(isin, 'vendor:violations-known') < 0.2 ? null : flag('violations'),
+		un_global_compact_signatory: flag('ungc'),
+	};
 }
 
 function fraction(isin: string, field: string): number {
@@ -277,6 +303,11 @@ function unknownInstrument(isin: string): InstrumentData {
 		taxonomy: null,
 		sustainableInvestment: { classification: null, description: SUSTAINABLE_DESCRIPTIONS.null },
 		temperature: { score: null, target: null, baseYear: null, industry: null },
+		vendorIndicators: {
+			fossil_fuel_sector_exposure: null,
+			violations_un_global_compact: null,
+			un_global_compact_signatory: null,
+		},
 	};
 }
 
@@ -398,6 +429,7 @@ function knownInstrument(isin: string): InstrumentData {
 			description: SUSTAINABLE_DESCRIPTIONS[String(classification) as '9' | '8' | '0'],
 		},
 		temperature: temperatureData(isin, isFund),
+		vendorIndicators: vendorIndicators(isin),
 	};
 }
 

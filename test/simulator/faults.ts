@@ -9,6 +9,7 @@ import {
 	TOO_MANY_MESSAGE,
 	TOO_MANY_STATUS,
 } from './gateway';
+import { unreadableResponse } from './answers';
 import type { ApiResult } from './http';
 import type { FaultKind, FaultSpec, RouteKey } from './types';
 
@@ -26,12 +27,41 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 	'slow',
 	'echo-key',
 	'echo-key-success',
+	'unreadable-empty',
+	'unreadable-data-text',
+	'unreadable-data-number',
+	'unreadable-list',
+	'html-page',
+	'proxy-502-html',
+	'proxy-503-html',
+	'answer-extra-isin',
+	'answer-duplicate-isin',
+	'answer-entry-without-isin',
+	'answer-unknown-message',
+];
+/** Success statuses with something no client can read: `{}`, `{"data":"maintenance"}`, `{"data":42}`, `[1,2,3]`, HTML. */
+export const UNREADABLE_FAULT_KINDS: readonly FaultKind[] = [
+	'unreadable-empty',
+	'unreadable-data-text',
+	'unreadable-data-number',
+	'unreadable-list',
+	'html-page',
+];
+/** 502 / 503 HTML pages, as a proxy in front of the API answers. */
+export const PROXY_PAGE_FAULT_KINDS: readonly FaultKind[] = ['proxy-502-html', 'proxy-503-html'];
+/** Kinds that change a success answer after the route logic ran (answers.ts `alterAnswer`). */
+export const ANSWER_CHANGE_KINDS: readonly FaultKind[] = [
+	'answer-extra-isin',
+	'answer-duplicate-isin',
+	'answer-entry-without-isin',
+	'answer-unknown-message',
 ];
 /** Kinds that let the request go on to the route logic (and change its answer or drop it afterwards). */
 export const PASS_THROUGH_KINDS: readonly FaultKind[] = [
 	'slow',
 	'processed-drop',
 	'echo-key-success',
+	...ANSWER_CHANGE_KINDS,
 ];
 export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['503'];
 export const DEFAULT_SLOW_MS = 2000;
@@ -119,10 +149,13 @@ export class FaultInjector {
  * another origin, where a client that follows them would take the request (and its key) along.
  */
 export function faultResponse(
-	kind: Exclude<FaultKind, 'drop' | 'slow' | 'processed-drop' | 'echo-key-success'>,
+	kind: FaultKind,
 	redirectTo: string,
 	headers: Record<string, unknown> = {},
+	route?: RouteKey,
 ): ApiResult {
+	const unreadable = route ? unreadableResponse(kind, route) : undefined;
+	if (unreadable) return unreadable;
 	switch (kind) {
 		case 'echo-key':
 			// An API that quotes the request back in its error, headers (and so the key) included.
@@ -146,5 +179,7 @@ export function faultResponse(
 			return INTERNAL_ERROR();
 		case '504':
 			return TIMED_OUT();
+		default:
+			throw new Error(`The fault kind ${kind} does not answer at once`);
 	}
 }

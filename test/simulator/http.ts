@@ -11,6 +11,10 @@ export interface ApiResult {
 	status: number;
 	body: unknown;
 	headers?: Record<string, string>;
+	/** Sent as it is instead of the JSON of `body` (an HTML page), with `contentType`. */
+	text?: string;
+	/** Default `text/html; charset=utf-8` when `text` is set. */
+	contentType?: string;
 }
 
 /** API-level error: `{"data":{"message": ..., "error"?: ...}}`. */
@@ -63,9 +67,12 @@ export function parseJson(buffer: Buffer | null): ParsedJson {
 }
 
 export function sendJson(res: ServerResponse, result: ApiResult): void {
-	const payload = JSON.stringify(result.body);
+	const payload = result.text ?? JSON.stringify(result.body);
 	res.writeHead(result.status, {
-		'content-type': 'application/json',
+		'content-type':
+			result.text === undefined
+				? 'application/json'
+				: (result.contentType ?? 'text/html; charset=utf-8'),
 		'content-length': Buffer.byteLength(payload),
 		'x-amzn-requestid': randomUUID(),
 		...result.headers,

@@ -3,6 +3,7 @@
  */
 export { startSimulator } from './server';
 export type {
+	AnswerShape,
 	BurstLimit,
 	DownloadFaultKind,
 	DownloadRecord,
@@ -35,6 +36,8 @@ export {
 	TAXONOMY_KPIS,
 	UNKNOWN_PREFIX,
 	UNKNOWN_SHARE,
+	VENDOR_ESG_BOOLEANS,
+	VENDOR_PAI_BOOLEANS,
 	findIsins,
 	instrumentData,
 	taxonomyKpis,
@@ -56,3 +59,10 @@ export {
 	REDIRECT_PATH,
 	SECRET_PAGE_TEXT,
 } from './downloads';
+export { UNASKED_ISIN, successStatus } from './answers';
+export {
+	ANSWER_CHANGE_KINDS,
+	FAULT_KINDS,
+	PROXY_PAGE_FAULT_KINDS,
+	UNREADABLE_FAULT_KINDS,
+} from './faults';

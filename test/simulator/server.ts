@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 
 import { handleControl, isControlPath } from './control';
 import { DocumentStore } from './downloads';
-import { faultResponse, FaultInjector, PASS_THROUGH_KINDS } from './faults';
+import { alterAnswer, shapeAnswer } from './answers';
+import { ANSWER_CHANGE_KINDS, faultResponse, FaultInjector, PASS_THROUGH_KINDS } from './faults';
 import {
 	BurstLimiter,
 	FORBIDDEN,
@@ -34,6 +35,7 @@ import { GATEWAY_TIMEOUT_MS, Sleeper, modelledMs } from './latency';
 import { PortfolioStore } from './portfolios';
 import { TemperatureLocks, routeTable, type RouteDefinition, type RouteServices } from './routes';
 import type {
+	AnswerShape,
 	LatencyTable,
 	RecordedRequest,
 	RequestFilter,
@@ -98,6 +100,7 @@ class SimulatorCore {
 	private readonly apiServer: Server;
 	private readonly downloadServer: Server;
 	private simulator: Simulator | null = null;
+	private answerShape: AnswerShape;
 
 	constructor(private readonly options: SimulatorOptions) {
 		this.routes = routeTable(options.temperatureRoute ?? false);
@@ -111,6 +114,7 @@ class SimulatorCore {
 			methodologiesShape: options.methodologiesShape ?? 'records',
 			dataVersion: options.dataVersion ?? 1,
 		};
+		this.answerShape = { ...options.answerShape };
 		this.now = options.now ?? (() => new Date());
 		this.timeScale = options.timeScale ?? 1;
 		this.latency = { ...options.latency };
@@ -137,6 +141,9 @@ class SimulatorCore {
 			setDataVersion: (version) => {
 				this.services.dataVersion = version;
 			},
+			setAnswerShape: (shape) => {
+				this.answerShape = { ...shape };
+			},
 			setLatency: (latency) => {
 				this.latency = { ...latency };
 			},
@@ -162,6 +169,7 @@ class SimulatorCore {
 		this.services.portfolios.reset();
 		this.services.temperatureLocks.reset();
 		this.services.dataVersion = this.options.dataVersion ?? 1;
+		this.answerShape = { ...this.options.answerShape };
 	}
 
 	private async close(): Promise<void> {
@@ -251,9 +259,10 @@ class SimulatorCore {
 			if (fault.kind === 'slow') await this.sleeper.sleep(fault.slowMs);
 			else if (!PASS_THROUGH_KINDS.includes(fault.kind)) {
 				return faultResponse(
-					fault.kind as Parameters<typeof faultResponse>[0],
+					fault.kind,
 					`${this.documents.baseUrl}/moved${url.pathname}`,
 					record.headers,
+					route.key,
 				);
 			}
 		}
@@ -286,7 +295,7 @@ class SimulatorCore {
 		}
 
 		// 10. Route logic. `processed-drop`: carried out (state, reports, quota), then the connection is dropped unanswered.
-		const answer = await route.handle({
+		const handled = await route.handle({
 			services: this.services,
 			org: access.org,
 			key: profile.key,
@@ -295,6 +304,9 @@ class SimulatorCore {
 			now: this.now(),
 			requestHost: hostnameOf(headerValue(req, 'host')),
 		});
+		let answer = shapeAnswer(this.answerShape, route.key, handled);
+		if (fault && ANSWER_CHANGE_KINDS.includes(fault.kind))
+			answer = alterAnswer(fault.kind, route.key, answer);
 		if (fault?.kind === 'processed-drop') return 'drop';
 		if (fault?.kind === 'echo-key-success' && isRecord(answer.body)) {
 			// Quoted in the body and in the success message a node outputs (metadata.message).

@@ -33,7 +33,26 @@ export type FaultKind =
 	| 'processed-drop'
 	| 'slow'
 	| 'echo-key'
-	| 'echo-key-success';
+	| 'echo-key-success'
+	| 'unreadable-empty'
+	| 'unreadable-data-text'
+	| 'unreadable-data-number'
+	| 'unreadable-list'
+	| 'html-page'
+	| 'proxy-502-html'
+	| 'proxy-503-html'
+	| 'answer-extra-isin'
+	| 'answer-duplicate-isin'
+	| 'answer-entry-without-isin'
+	| 'answer-unknown-message';
+
+/** Documented variants of the answers (vendor-docs-notes.md); see README "Answer shapes". */
+export interface AnswerShape {
+	/** 'top-level' (the vendor's reference): the temperature answer has portfolio and job_metadata at the top, no data. */
+	temperature?: 'wrapped' | 'top-level';
+	/** 'vendor': PAI and ESG answers add true/false indicators without a unit, and scope 1/2 emissions as integers. */
+	measures?: 'spec' | 'vendor';
+}
 
 /**
  * Faults of one route, or of '*' (every route whose own spec is absent or spent: sequence used up and no probability).
@@ -95,6 +114,8 @@ export interface SimulatorOptions {
 	methodologiesShape?: MethodologiesShape;
 	/** Edition of the instrument data the instruments routes answer from (default 1; see LATER_EDITION in data.ts). */
 	dataVersion?: DataVersion;
+	/** Documented variants of the answers; default: as the spec shows them. */
+	answerShape?: AnswerShape;
 }
 
 export type MethodologiesShape =
@@ -181,6 +202,8 @@ export interface Simulator {
 	 * a fixed share of ISINs are downgraded, upgraded, lose or gain data (LATER_EDITION). reset() restores the option.
 	 */
 	setDataVersion(version: DataVersion): void;
+	/** Answers in the documented variants of `shape` until reset() (which restores the option); null: as the spec. */
+	setAnswerShape(shape: AnswerShape | null): void;
 	/** Every request received on the API listener (including gateway rejections and faults, excluding /__sim/ control calls). */
 	requestCount(filter?: RequestFilter): number;
 	requests(filter?: RequestFilter): RecordedRequest[];
