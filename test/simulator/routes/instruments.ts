@@ -17,6 +17,7 @@ import {
 	TOO_MANY_INSTRUMENTS,
 	holdingsOf,
 } from './common';
+import { SUCCESS_STATUS } from './status';
 import type { RouteContext, RouteDefinition } from './types';
 
 const HOLDINGS_SCHEMA: Schema = {
@@ -65,20 +66,63 @@ function withUnits<N extends string>(values: Record<N, number | null>, units: Re
 	return result;
 }
 
+/** One entry of POST /instruments/sustainability-profile. */
+export function profileEntry(item: InstrumentData) {
+	return {
+		isin: item.isin,
+		sustainability_profile: {
+			classification: item.sfdr,
+			description: item.sfdrDescription,
+			metadata: null,
+		},
+	};
+}
+
+/** One entry of POST /instruments/sustainability-data (PAI indicators with units). */
+export function paiEntry(item: InstrumentData) {
+	return {
+		sustainability_data: withUnits(item.pai, PAI_INDICATORS),
+		metadata: { isin: item.isin, is_fund: item.isFund },
+	};
+}
+
+/** One entry of POST /instruments/business-involvements; `threshold` drops categories weighing less. */
+export function involvementsEntry(item: InstrumentData, threshold: number | undefined) {
+	const involvements: Record<string, { weight: number; count: number }> = {};
+	for (const category of Object.keys(
+		BUSINESS_INVOLVEMENT_CATEGORIES,
+	) as BusinessInvolvementCategory[]) {
+		const involvement = item.businessInvolvements[category];
+		if (involvement && (threshold === undefined || involvement.weight >= threshold))
+			involvements[category] = { ...involvement };
+	}
+	return {
+		sustainability_data: {
+			total_score: item.scores?.total ?? null,
+			environment_score: item.scores?.environment ?? null,
+			social_score: item.scores?.social ?? null,
+			governance_score: item.scores?.governance ?? null,
+			business_involvements: involvements,
+		},
+		metadata: { isin: item.isin, is_fund: item.isFund },
+	};
+}
+
+/** One entry of POST /instruments/esg-data (ESG metrics with units). */
+export function esgEntry(item: InstrumentData) {
+	return {
+		sustainability_data: withUnits(item.esg, ESG_METRICS),
+		metadata: { isin: item.isin, is_fund: item.isFund },
+	};
+}
+
 function sustainabilityProfile(context: RouteContext): ApiResult {
 	const instruments = selectInstruments(context, true);
 	if (!Array.isArray(instruments)) return instruments;
 	return {
-		status: 200,
+		status: SUCCESS_STATUS['POST /instruments/sustainability-profile'],
 		body: {
-			data: instruments.map((item) => ({
-				isin: item.isin,
-				sustainability_profile: {
-					classification: item.sfdr,
-					description: item.sfdrDescription,
-					metadata: null,
-				},
-			})),
+			data: instruments.map(profileEntry),
 			metadata: { message: 'Sustainability profile of instruments fetched successfully' },
 		},
 	};
@@ -88,12 +132,9 @@ function sustainabilityData(context: RouteContext): ApiResult {
 	const instruments = selectInstruments(context, false);
 	if (!Array.isArray(instruments)) return instruments;
 	return {
-		status: 200,
+		status: SUCCESS_STATUS['POST /instruments/sustainability-data'],
 		body: {
-			data: instruments.map((item) => ({
-				sustainability_data: withUnits(item.pai, PAI_INDICATORS),
-				metadata: { isin: item.isin, is_fund: item.isFund },
-			})),
+			data: instruments.map(paiEntry),
 			metadata: { message: 'Sustainability data of instruments fetched successfully' },
 		},
 	};
@@ -104,28 +145,9 @@ function businessInvolvements(context: RouteContext): ApiResult {
 	if (!Array.isArray(instruments)) return instruments;
 	const threshold = context.body.minimum_threshold as number | undefined;
 	return {
-		status: 200,
+		status: SUCCESS_STATUS['POST /instruments/business-involvements'],
 		body: {
-			data: instruments.map((item) => {
-				const involvements: Record<string, { weight: number; count: number }> = {};
-				for (const category of Object.keys(
-					BUSINESS_INVOLVEMENT_CATEGORIES,
-				) as BusinessInvolvementCategory[]) {
-					const involvement = item.businessInvolvements[category];
-					if (involvement && (threshold === undefined || involvement.weight >= threshold))
-						involvements[category] = { ...involvement };
-				}
-				return {
-					sustainability_data: {
-						total_score: item.scores?.total ?? null,
-						environment_score: item.scores?.environment ?? null,
-						social_score: item.scores?.social ?? null,
-						governance_score: item.scores?.governance ?? null,
-						business_involvements: involvements,
-					},
-					metadata: { isin: item.isin, is_fund: item.isFund },
-				};
-			}),
+			data: instruments.map((item) => involvementsEntry(item, threshold)),
 			message: 'Business involvements of instruments fetched successfully',
 		},
 	};
@@ -135,12 +157,9 @@ function esgData(context: RouteContext): ApiResult {
 	const instruments = selectInstruments(context, false);
 	if (!Array.isArray(instruments)) return instruments;
 	return {
-		status: 200,
+		status: SUCCESS_STATUS['POST /instruments/esg-data'],
 		body: {
-			data: instruments.map((item) => ({
-				sustainability_data: withUnits(item.esg, ESG_METRICS),
-				metadata: { isin: item.isin, is_fund: item.isFund },
-			})),
+			data: instruments.map(esgEntry),
 			message: 'ESG data of instruments fetched successfully',
 		},
 	};

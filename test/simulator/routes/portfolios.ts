@@ -13,6 +13,7 @@ import {
 } from '../portfolios';
 import type { Schema } from '../validation';
 import { AT_LEAST_ONE_HOLDING, INSTRUMENT_TYPES, MISSING_PROPERTIES, holdingsOf } from './common';
+import { SUCCESS_STATUS } from './status';
 import type { RouteContext, RouteDefinition } from './types';
 
 export const FUND_NOT_FOUND = 'Fund not found';
@@ -90,12 +91,15 @@ function createOrReplace(context: RouteContext): ApiResult {
 		holdings: structuredClone(holdings),
 	});
 	const message = `${created ? 'Fund created successfully at' : 'Fund updated successfully at'} ${snapshot.quarterEnd}`;
-	return { status: 201, body: { identifier, metadata: { message } } };
+	return {
+		status: SUCCESS_STATUS['POST /portfolios'],
+		body: { identifier, metadata: { message } },
+	};
 }
 
 function list(context: RouteContext): ApiResult {
 	return {
-		status: 200,
+		status: SUCCESS_STATUS['GET /portfolios'],
 		body: {
 			data: {
 				members: ORGANIZATION_MEMBERS[context.org] ?? 1,
@@ -117,7 +121,7 @@ function update(context: RouteContext): ApiResult {
 	if (!context.services.portfolios.update(context.org, identifier, { name, currency }))
 		return apiError(400, FUND_NOT_FOUND);
 	return {
-		status: 200,
+		status: SUCCESS_STATUS['PUT /portfolios/{identifier}'],
 		body: {
 			identifier,
 			metadata: { message: `Fund metadata updated successfully with id: ${identifier}` },
@@ -135,7 +139,10 @@ function remove(context: RouteContext): ApiResult {
 		snapshot.quarterEnd,
 		context.now,
 	);
-	return { status: 200, body: { identifier, metadata: { message: DELETE_MESSAGES[outcome] } } };
+	return {
+		status: SUCCESS_STATUS['DELETE /portfolios/{identifier}'],
+		body: { identifier, metadata: { message: DELETE_MESSAGES[outcome] } },
+	};
 }
 
 export const PORTFOLIO_ROUTES: RouteDefinition[] = [

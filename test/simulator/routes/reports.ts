@@ -15,6 +15,7 @@ import { renderReportPdf } from '../pdf';
 import type { Schema } from '../validation';
 import { AT_LEAST_ONE_HOLDING, INSTRUMENT_TYPES, holdingsOf } from './common';
 import { METHODOLOGY_NOT_FOUND } from './sustainableInvestments';
+import { SUCCESS_STATUS } from './status';
 import type { RouteContext, RouteDefinition } from './types';
 
 export const REPORT_TYPES = ['esg-overview', 'mifid2'] as const;
@@ -88,7 +89,7 @@ function createReport(context: RouteContext): ApiResult {
 		holdings: holdings.map(({ name, isin, weight }) => ({ name, isin, weight })),
 	});
 	return {
-		status: 201,
+		status: SUCCESS_STATUS['POST /reports'],
 		body: {
 			document: {
 				location_url: context.services.documents.add(pdf, context.requestHost),

@@ -11,6 +11,7 @@ import {
 	missingPropertiesError,
 	type ComputedHolding,
 } from './common';
+import { SUCCESS_STATUS } from './status';
 import type { RouteContext, RouteDefinition } from './types';
 
 export const METHODOLOGY_NOT_FOUND = 'Methodology not found';
@@ -33,6 +34,17 @@ function weights(holdings: readonly ComputedHolding[]): number[] {
 	});
 }
 
+/** One entry of the insights answer. */
+export function insightEntry(name: string, isin: string, weight: number) {
+	const { classification, description } = instrumentData(isin).sustainableInvestment;
+	return {
+		name,
+		isin,
+		weight,
+		sustainability_profile: { classification, description, metadata: null },
+	};
+}
+
 function insights(context: RouteContext): ApiResult {
 	const methodologyId = context.body.methodology_id as number;
 	if (!METHODOLOGIES.some((methodology) => methodology.id === methodologyId))
@@ -44,17 +56,11 @@ function insights(context: RouteContext): ApiResult {
 	const holdings = raw as unknown as ComputedHolding[];
 	const holdingWeights = weights(holdings);
 	return {
-		status: 201,
+		status: SUCCESS_STATUS['POST /sustainable-investments/insights'],
 		body: {
-			data: holdings.map((holding, i) => {
-				const { classification, description } = instrumentData(holding.isin).sustainableInvestment;
-				return {
-					name: holding.name,
-					isin: holding.isin,
-					weight: holdingWeights[i],
-					sustainability_profile: { classification, description, metadata: null },
-				};
-			}),
+			data: holdings.map((holding, i) =>
+				insightEntry(holding.name, holding.isin, holdingWeights[i]),
+			),
 			metadata: { message: 'Sustainable investments insights calculated successfully' },
 		},
 	};
@@ -62,28 +68,29 @@ function insights(context: RouteContext): ApiResult {
 
 /** The methodology list in the shape the simulator was started with (`methodologiesShape`; the spec leaves it open). */
 function methodologies(context: RouteContext): ApiResult {
+	const status = SUCCESS_STATUS['GET /sustainable-investments/methodologies'];
 	const records = METHODOLOGIES.map((methodology) => ({ ...methodology }));
 	const metadata = { message: 'Methodologies fetched successfully' };
 	switch (context.services.methodologiesShape) {
 		case 'id-keyed':
 			return {
-				status: 200,
+				status,
 				body: { data: Object.fromEntries(records.map((m) => [String(m.id), m.name])), metadata },
 			};
 		case 'id-keyed-records':
 			return {
-				status: 200,
+				status,
 				body: {
 					data: Object.fromEntries(records.map(({ id, ...rest }) => [String(id), rest])),
 					metadata,
 				},
 			};
 		case 'bare-array':
-			return { status: 200, body: records };
+			return { status, body: records };
 		case 'unreadable':
-			return { status: 200, body: { payload: records.map((m) => [m.id, m.name]), metadata } };
+			return { status, body: { payload: records.map((m) => [m.id, m.name]), metadata } };
 		default:
-			return { status: 200, body: { data: records, metadata } };
+			return { status, body: { data: records, metadata } };
 	}
 }
 

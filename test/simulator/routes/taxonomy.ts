@@ -11,6 +11,7 @@ import {
 	missingPropertiesError,
 	type ComputedHolding,
 } from './common';
+import { SUCCESS_STATUS } from './status';
 import type { RouteContext, RouteDefinition } from './types';
 
 export const NO_DATA_FOUND = 'No data found for the given parameters';
@@ -29,7 +30,7 @@ function insights(context: RouteContext): ApiResult {
 	const kpis = taxonomyKpis(raw as unknown as ComputedHolding[]);
 	if (!kpis) return apiError(400, NO_DATA_FOUND);
 	return {
-		status: 201,
+		status: SUCCESS_STATUS['POST /taxonomy/insights'],
 		body: { data: kpis, metadata: { message: 'Taxonomy insights calculated successfully' } },
 	};
 }

@@ -12,6 +12,7 @@ import {
 	missingPropertiesError,
 	type ComputedHolding,
 } from './common';
+import { SUCCESS_STATUS } from './status';
 import type { RouteContext, RouteDefinition } from './types';
 
 export const DEFAULT_TEMPERATURE_CURRENCY = 'EUR';
@@ -95,6 +96,28 @@ function industriesOf(included: readonly Included[]): Industry[] {
 	return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
+/** The part of a company or fund entry that does not depend on the instrument's data. */
+export interface TemperatureEntryBase {
+	name: string;
+	aum: number | null;
+	market_value: number;
+	currency: string;
+}
+
+/** One entry of `portfolio.companies`: while locked only the ISIN and `base`, else the temperature data too. */
+export function companyEntry(data: InstrumentData, base: TemperatureEntryBase, locked: boolean) {
+	const entry = { isin: data.isin, ...base };
+	if (locked) return entry;
+	const { temperature } = data;
+	return {
+		...entry,
+		temperature_score: temperature.score,
+		target: temperature.target,
+		base_year: temperature.baseYear,
+		industry: temperature.industry?.name ?? null,
+	};
+}
+
 function insights(context: RouteContext): ApiResult {
 	const raw = holdingsOf(context.body);
 	if (raw.length === 0) return apiError(400, AT_LEAST_ONE_HOLDING);
@@ -108,7 +131,7 @@ function insights(context: RouteContext): ApiResult {
 			included.map(({ holding }) => holding.isin),
 		);
 
-	const base = ({ holding, aum }: Included) => ({
+	const base = ({ holding, aum }: Included): TemperatureEntryBase => ({
 		name: holding.name,
 		aum,
 		market_value: holding.market_value,
@@ -116,18 +139,7 @@ function insights(context: RouteContext): ApiResult {
 	});
 	const companies = included
 		.filter(({ data }) => !data.isFund)
-		.map((item) => {
-			const { temperature } = item.data;
-			const entry = { isin: item.holding.isin, ...base(item) };
-			if (locked) return entry;
-			return {
-				...entry,
-				temperature_score: temperature.score,
-				target: temperature.target,
-				base_year: temperature.baseYear,
-				industry: temperature.industry?.name ?? null,
-			};
-		});
+		.map((item) => companyEntry(item.data, base(item), locked));
 	const funds = included
 		.filter(({ data }) => data.isFund)
 		.map((item) => {
@@ -144,7 +156,7 @@ function insights(context: RouteContext): ApiResult {
 	const industries = locked ? [] : industriesOf(included);
 
 	return {
-		status: 201,
+		status: SUCCESS_STATUS['POST /temperature-score/insights'],
 		body: {
 			data: { portfolio: { companies, funds, industries }, job_metadata: { is_lock: locked } },
 			metadata: {
