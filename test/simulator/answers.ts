@@ -4,26 +4,66 @@
  * something no client can read, or change a success answer (an unasked ISIN, a duplicate, an entry without ISIN, an
  * undocumented message).
  */
-import { findIsins, instrumentData, VENDOR_ESG_BOOLEANS, VENDOR_PAI_BOOLEANS } from './data';
+import {
+	findIsins,
+	instrumentData,
+	VENDOR_ESG_BOOLEANS,
+	VENDOR_PAI_BOOLEANS,
+	type DataVersion,
+} from './data';
 import type { ApiResult } from './http';
 import { isRecord } from './http';
+import { esgEntry, involvementsEntry, paiEntry, profileEntry } from './routes/instruments';
+import { successStatus } from './routes/status';
+import { insightEntry } from './routes/sustainableInvestments';
+import { companyEntry } from './routes/temperature';
 import type { AnswerShape, FaultKind, RouteKey } from './types';
 
-/** Routes that answer 201 on success (the others 200). */
-const CREATED_ROUTES: readonly RouteKey[] = [
-	'POST /portfolios',
-	'POST /sustainable-investments/insights',
-	'POST /taxonomy/insights',
-	'POST /temperature-score/insights',
-	'POST /reports',
-];
+export { SUCCESS_STATUS, successStatus } from './routes/status';
 
-export function successStatus(route: RouteKey): number {
-	return CREATED_ROUTES.includes(route) ? 201 : 200;
+/**
+ * A known, well-formed ISIN no test sends (a company, with data in both data versions): what `answer-extra-isin`
+ * adds. NO0000000013.
+ */
+export const UNASKED_ISIN = findIsins(
+	(data) => data.known && !data.isFund && instrumentData(data.isin, 2).sfdr !== null,
+	1,
+	'NO',
+)[0];
+
+/** The values of each answer shape field; the first is the default. */
+export const ANSWER_SHAPE_VALUES = {
+	temperature: ['wrapped', 'top-level'],
+	measures: ['spec', 'vendor'],
+} as const satisfies { [F in keyof Required<AnswerShape>]: readonly Required<AnswerShape>[F][] };
+
+/** Why `value` is no AnswerShape (an unknown field or value), or null when it is one. */
+export function answerShapeProblem(value: unknown): string | null {
+	if (!isRecord(value)) return 'an answer shape is an object';
+	for (const [field, given] of Object.entries(value)) {
+		const allowed = ANSWER_SHAPE_VALUES[field as keyof AnswerShape] as
+			| readonly unknown[]
+			| undefined;
+		if (!allowed) return `unknown answer shape field: ${field}`;
+		if (given !== undefined && !allowed.includes(given))
+			return `${field} must be ${allowed.map((v) => `'${String(v)}'`).join(' or ')}, not ${JSON.stringify(given)}`;
+	}
+	return null;
 }
 
-/** A known, well-formed ISIN no test sends: what `answer-extra-isin` adds. */
-export const UNASKED_ISIN = findIsins((data) => data.known && !data.isFund, 1, 'NO')[0];
+/** `temperature=top-level,measures=vendor` (the CLI's --answer-shape) as an AnswerShape; throws when unreadable. */
+export function parseAnswerShape(text: string): AnswerShape {
+	const shape: Record<string, string> = {};
+	for (const part of text.split(',').filter((item) => item.trim() !== '')) {
+		const [field, value, ...extra] = part.split('=').map((item) => item.trim());
+		if (!field || value === undefined || extra.length > 0)
+			throw new Error(`"${part}" is not field=value`);
+		shape[field] = value;
+	}
+	const problem = answerShapeProblem(shape);
+	if (problem) throw new Error(problem);
+	return shape as AnswerShape;
+}
 
 const HTML_PAGE = (title: string) =>
 	`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>The service is undergoing maintenance. Please try again later.</p></body></html>`;
@@ -54,131 +94,263 @@ export function unreadableResponse(kind: FaultKind, route: RouteKey): ApiResult 
 
 type Entry = Record<string, unknown>;
 
-/** The list of entries a route answers with, where the ISIN of an entry is, and how to make one for an ISIN. */
-function entriesOf(
-	route: RouteKey,
-	body: Record<string, unknown>,
-): { list: Entry[]; isinPath: string[] } | undefined {
-	if (route === 'POST /temperature-score/insights') {
-		const data = isRecord(body.data) ? body.data : body;
-		const portfolio = isRecord(data.portfolio) ? data.portfolio : undefined;
-		return Array.isArray(portfolio?.companies)
-			? { list: portfolio.companies as Entry[], isinPath: ['isin'] }
-			: undefined;
-	}
-	if (!Array.isArray(body.data)) return undefined;
-	if (
-		route === 'POST /instruments/sustainability-profile' ||
-		route === 'POST /sustainable-investments/insights'
-	)
-		return { list: body.data as Entry[], isinPath: ['isin'] };
-	if (route.startsWith('POST /instruments/'))
-		return { list: body.data as Entry[], isinPath: ['metadata', 'isin'] };
-	return undefined;
+/** What a change of an answer may need beyond the answer: the answer shape, the data version, the request body. */
+export interface AnswerContext {
+	shape: AnswerShape;
+	dataVersion: DataVersion;
+	/** The validated request body (for business involvements' `minimum_threshold`). */
+	body: Record<string, unknown>;
 }
+
+const DEFAULT_CONTEXT: AnswerContext = { shape: {}, dataVersion: 1, body: {} };
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function withIsin(entry: Entry, path: string[], isin: string | undefined): Entry {
+/** +1 on a number; anything else as it is. */
+const plusOne = (value: unknown): unknown => (typeof value === 'number' ? value + 1 : value);
+
+/** Another classification: 9, or 6 when it was 9. */
+function otherClass(profile: unknown): void {
+	if (isRecord(profile)) profile.classification = profile.classification === 9 ? 6 : 9;
+}
+
+/** Every `{value}` of `sustainability_data` that is a number, + 1. */
+function bumpMeasures(entry: Entry): void {
+	const measures = entry.sustainability_data;
+	if (!isRecord(measures)) return;
+	for (const measure of Object.values(measures))
+		if (isRecord(measure)) measure.value = plusOne(measure.value);
+}
+
+/** How a route's answer lists its entries, and how the changes of `ANSWER_CHANGE_KINDS` are made in its shape. */
+interface EntryFamily {
+	/** The list of entries in the answer body (changed in place), or undefined when there is none. */
+	list(body: Entry): Entry[] | undefined;
+	/** Where the ISIN of an entry is. */
+	isinPath: readonly string[];
+	/** The entry for UNASKED_ISIN, with its data, in the route's own shape (`first`: the answer's first entry). */
+	unasked(first: Entry, context: AnswerContext, body: Entry): Entry;
+	/** A copy of `entry` with other values (answer-duplicate-isin). */
+	altered(entry: Entry): Entry;
+}
+
+const dataList = (body: Entry): Entry[] | undefined =>
+	Array.isArray(body.data) ? (body.data as Entry[]) : undefined;
+
+/** The temperature answer's `portfolio` and `job_metadata`, wrapped in `data` (the spec) or not ('top-level'). */
+function temperatureParts(body: Entry): { portfolio?: Entry; jobMetadata?: Entry } {
+	const data = isRecord(body.data) ? body.data : body;
+	return {
+		portfolio: isRecord(data.portfolio) ? data.portfolio : undefined,
+		jobMetadata: isRecord(data.job_metadata) ? data.job_metadata : undefined,
+	};
+}
+
+const ENTRY_FAMILIES: Partial<Record<RouteKey, EntryFamily>> = {
+	'POST /instruments/sustainability-profile': {
+		list: dataList,
+		isinPath: ['isin'],
+		unasked: (_first, context) => profileEntry(instrumentData(UNASKED_ISIN, context.dataVersion)),
+		altered: (entry) => {
+			const out = copy(entry);
+			otherClass(out.sustainability_profile);
+			return out;
+		},
+	},
+	'POST /instruments/sustainability-data': {
+		list: dataList,
+		isinPath: ['metadata', 'isin'],
+		unasked: (_first, context) =>
+			shapeMeasures(
+				context.shape,
+				'POST /instruments/sustainability-data',
+				paiEntry(instrumentData(UNASKED_ISIN, context.dataVersion)),
+				context.dataVersion,
+			),
+		altered: (entry) => {
+			const out = copy(entry);
+			bumpMeasures(out);
+			return out;
+		},
+	},
+	'POST /instruments/business-involvements': {
+		list: dataList,
+		isinPath: ['metadata', 'isin'],
+		unasked: (_first, context) =>
+			involvementsEntry(
+				instrumentData(UNASKED_ISIN, context.dataVersion),
+				context.body.minimum_threshold as number | undefined,
+			),
+		altered: (entry) => {
+			const out = copy(entry);
+			const scores = out.sustainability_data;
+			if (isRecord(scores))
+				for (const key of ['total_score', 'environment_score', 'social_score', 'governance_score'])
+					scores[key] = plusOne(scores[key]);
+			return out;
+		},
+	},
+	'POST /instruments/esg-data': {
+		list: dataList,
+		isinPath: ['metadata', 'isin'],
+		unasked: (_first, context) =>
+			shapeMeasures(
+				context.shape,
+				'POST /instruments/esg-data',
+				esgEntry(instrumentData(UNASKED_ISIN, context.dataVersion)),
+				context.dataVersion,
+			),
+		altered: (entry) => {
+			const out = copy(entry);
+			bumpMeasures(out);
+			return out;
+		},
+	},
+	'POST /sustainable-investments/insights': {
+		list: dataList,
+		isinPath: ['isin'],
+		unasked: (first) =>
+			insightEntry('Not sent', UNASKED_ISIN, typeof first.weight === 'number' ? first.weight : 0),
+		altered: (entry) => {
+			const out = copy(entry);
+			otherClass(out.sustainability_profile);
+			return out;
+		},
+	},
+	'POST /temperature-score/insights': {
+		list: (body) => {
+			const companies = temperatureParts(body).portfolio?.companies;
+			return Array.isArray(companies) ? (companies as Entry[]) : undefined;
+		},
+		isinPath: ['isin'],
+		unasked: (first, _context, body) =>
+			companyEntry(
+				instrumentData(UNASKED_ISIN),
+				{
+					name: 'Not sent',
+					aum: typeof first.aum === 'number' ? first.aum : null,
+					market_value: typeof first.market_value === 'number' ? first.market_value : 0,
+					currency: typeof first.currency === 'string' ? first.currency : 'EUR',
+				},
+				temperatureParts(body).jobMetadata?.is_lock === true,
+			),
+		altered: (entry) => {
+			const out = copy(entry);
+			out.temperature_score = plusOne(out.temperature_score);
+			return out;
+		},
+	},
+};
+
+/** A copy of `entry` with the ISIN at `path` set to `isin`, or removed when `isin` is undefined. */
+function withIsin(entry: Entry, path: readonly string[], isin: string | undefined): Entry {
 	const out = copy(entry);
-	const holder = path.length === 2 ? (out[path[0]] as Entry) : out;
+	const holder = path.length === 2 && isRecord(out[path[0]]) ? (out[path[0]] as Entry) : out;
 	const key = path[path.length - 1];
 	if (isin === undefined) delete holder[key];
 	else holder[key] = isin;
 	return out;
 }
 
-/** Every number in an entry's values moved by one (and an SFDR / sustainable class changed): "different values". */
-function altered(entry: Entry): Entry {
-	const out = copy(entry);
-	const profile = out.sustainability_profile;
-	if (isRecord(profile)) profile.classification = profile.classification === 9 ? 6 : 9;
-	const bump = (record: Record<string, unknown>) => {
-		for (const [key, value] of Object.entries(record)) {
-			if (typeof value === 'number') record[key] = value + 1;
-			else if (isRecord(value)) bump(value);
-		}
-	};
-	if (isRecord(out.sustainability_data)) bump(out.sustainability_data);
-	if (typeof out.temperature_score === 'number') out.temperature_score += 1;
-	return out;
-}
+/** Routes whose success answer `answer-unknown-message` changes (the request still takes effect). */
+const PORTFOLIO_WRITES: readonly RouteKey[] = [
+	'POST /portfolios',
+	'PUT /portfolios/{identifier}',
+	'DELETE /portfolios/{identifier}',
+];
 
-/** An entry for UNASKED_ISIN in the route's own shape: the first entry with that ISIN (and its data where it shows). */
-function unaskedEntry(route: RouteKey, first: Entry, isinPath: string[]): Entry {
-	const entry = withIsin(first, isinPath, UNASKED_ISIN);
-	const data = instrumentData(UNASKED_ISIN);
-	if (
-		route === 'POST /instruments/sustainability-profile' &&
-		isRecord(entry.sustainability_profile)
-	) {
-		entry.sustainability_profile.classification = data.sfdr;
-		entry.sustainability_profile.description = data.sfdrDescription;
-	}
-	if (route === 'POST /temperature-score/insights') {
-		entry.name = 'Not sent';
-		if ('temperature_score' in entry) entry.temperature_score = data.temperature.score ?? 2;
-	}
-	return entry;
-}
-
-/** A pass-through fault's change of a success answer; other answers and routes it does not apply to stay as they are. */
-export function alterAnswer(kind: FaultKind, route: RouteKey, answer: ApiResult): ApiResult {
+/**
+ * A pass-through fault's change of a success answer (after the answer shape); error answers, routes the kind does not
+ * apply to and answers without entries stay as they are.
+ */
+export function alterAnswer(
+	kind: FaultKind,
+	route: RouteKey,
+	answer: ApiResult,
+	context: AnswerContext = DEFAULT_CONTEXT,
+): ApiResult {
 	if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.body)) return answer;
 	const body = copy(answer.body);
 	if (kind === 'answer-unknown-message') {
-		if (!route.includes('/portfolios') || route === 'GET /portfolios') return answer;
+		if (!PORTFOLIO_WRITES.includes(route)) return answer;
 		body.metadata = {
 			...(isRecord(body.metadata) ? body.metadata : {}),
 			message: 'Fund processed successfully',
 		};
 		return { ...answer, body };
 	}
-	const found = entriesOf(route, body);
-	if (!found || found.list.length === 0) return answer;
-	const { list, isinPath } = found;
+	const family = ENTRY_FAMILIES[route];
+	const list = family?.list(body);
+	if (!family || !list || list.length === 0) return answer;
 	const [first] = list;
-	if (kind === 'answer-extra-isin') list.push(unaskedEntry(route, first, isinPath));
-	else if (kind === 'answer-duplicate-isin') list.splice(1, 0, altered(first));
-	else if (kind === 'answer-entry-without-isin') list.push(withIsin(first, isinPath, undefined));
+	if (kind === 'answer-extra-isin') list.push(family.unasked(first, context, body));
+	else if (kind === 'answer-duplicate-isin') list.splice(1, 0, family.altered(first));
+	else if (kind === 'answer-entry-without-isin')
+		list.push(withIsin(first, family.isinPath, undefined));
 	else return answer;
 	return { ...answer, body };
 }
 
-/** The documented variants the answer shape asks for. */
-export function shapeAnswer(shape: AnswerShape, route: RouteKey, answer: ApiResult): ApiResult {
+/** The true/false indicators `measures: 'vendor'` adds on a route, or undefined when it adds none. */
+function vendorBooleans(route: RouteKey): readonly string[] | undefined {
+	if (route === 'POST /instruments/sustainability-data') return VENDOR_PAI_BOOLEANS;
+	if (route === 'POST /instruments/esg-data') return VENDOR_ESG_BOOLEANS;
+	return undefined;
+}
+
+/**
+ * One entry of sustainability-data or esg-data in the `measures` shape: as it is for 'spec'; for 'vendor', scope 1
+ * and 2 emissions rounded to whole numbers and the route's true/false indicators added as `{value}` (no unit).
+ */
+function shapeMeasures(
+	shape: AnswerShape,
+	route: RouteKey,
+	entry: Entry,
+	dataVersion: DataVersion,
+): Entry {
+	const booleans = vendorBooleans(route);
+	if (shape.measures !== 'vendor' || !booleans || !isRecord(entry.sustainability_data))
+		return entry;
+	const measures = entry.sustainability_data;
+	for (const [name, measure] of Object.entries(measures)) {
+		if (
+			/^scope_[12]_emissions$/.test(name) &&
+			isRecord(measure) &&
+			typeof measure.value === 'number'
+		)
+			measure.value = Math.round(measure.value);
+	}
+	const isin = isRecord(entry.metadata) ? entry.metadata.isin : undefined;
+	const indicators =
+		typeof isin === 'string' ? instrumentData(isin, dataVersion).vendorIndicators : undefined;
+	for (const name of booleans)
+		measures[name] = { value: indicators?.[name as keyof typeof indicators] ?? null };
+	return entry;
+}
+
+/** The documented variants the answer shape asks for (error answers stay as they are). */
+export function shapeAnswer(
+	shape: AnswerShape,
+	route: RouteKey,
+	answer: ApiResult,
+	dataVersion: DataVersion = 1,
+): ApiResult {
 	if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.body)) return answer;
 	if (route === 'POST /temperature-score/insights' && shape.temperature === 'top-level') {
 		const { data, ...rest } = answer.body;
 		if (!isRecord(data)) return answer;
-		const portfolio = copy(data.portfolio) as Record<string, unknown>;
-		if (Array.isArray(portfolio?.industries))
+		const portfolio = copy(data.portfolio) as Entry;
+		if (isRecord(portfolio) && Array.isArray(portfolio.industries))
 			portfolio.industries = (portfolio.industries as Entry[]).map((industry) => ({
 				...industry,
 				id: String(industry.id),
 			}));
 		return { ...answer, body: { portfolio, job_metadata: data.job_metadata, ...rest } };
 	}
-	const booleans =
-		route === 'POST /instruments/sustainability-data'
-			? VENDOR_PAI_BOOLEANS
-			: route === 'POST /instruments/esg-data'
-				? VENDOR_ESG_BOOLEANS
-				: undefined;
-	if (shape.measures !== 'vendor' || !booleans || !Array.isArray(answer.body.data)) return answer;
+	if (shape.measures !== 'vendor' || !vendorBooleans(route) || !Array.isArray(answer.body.data))
+		return answer;
 	const body = copy(answer.body);
-	for (const entry of body.data as Entry[]) {
-		const measures = entry.sustainability_data as Record<
-			string,
-			{ value: unknown; unit?: unknown }
-		>;
-		const isin = (entry.metadata as Entry).isin as string;
-		for (const [name, measure] of Object.entries(measures)) {
-			if (/^scope_[12]_emissions$/.test(name) && typeof measure.value === 'number')
-				measure.value = Math.round(measure.value);
-		}
-		const indicators = instrumentData(isin).vendorIndicators;
-		for (const name of booleans) measures[name] = { value: indicators[name] };
-	}
+	for (const entry of body.data as unknown[])
+		if (isRecord(entry)) shapeMeasures(shape, route, entry, dataVersion);
 	return { ...answer, body };
 }

@@ -362,7 +362,14 @@ function laterEdition(isin: string): InstrumentData {
 		}
 	} else if (r < downgrade + upgrade + lostData) {
 		const unknown = unknownInstrument(isin);
-		return { ...data, sfdr: null, sfdrDescription: null, pai: unknown.pai, esg: unknown.esg };
+		return {
+			...data,
+			sfdr: null,
+			sfdrDescription: null,
+			pai: unknown.pai,
+			esg: unknown.esg,
+			vendorIndicators: unknown.vendorIndicators,
+		};
 	}
 	if (fraction(isin, 'v2:pai-drift') < LATER_EDITION.paiDrift) {
 		const factor = 0.9 + 0.2 * fraction(isin, 'v2:pai-factor');

@@ -59,7 +59,14 @@ export {
 	REDIRECT_PATH,
 	SECRET_PAGE_TEXT,
 } from './downloads';
-export { UNASKED_ISIN, successStatus } from './answers';
+export {
+	ANSWER_SHAPE_VALUES,
+	SUCCESS_STATUS,
+	UNASKED_ISIN,
+	parseAnswerShape,
+	successStatus,
+} from './answers';
+export type { AnswerContext } from './answers';
 export {
 	ANSWER_CHANGE_KINDS,
 	FAULT_KINDS,

@@ -304,9 +304,15 @@ class SimulatorCore {
 			now: this.now(),
 			requestHost: hostnameOf(headerValue(req, 'host')),
 		});
-		let answer = shapeAnswer(this.answerShape, route.key, handled);
-		if (fault && ANSWER_CHANGE_KINDS.includes(fault.kind))
-			answer = alterAnswer(fault.kind, route.key, answer);
+		const { dataVersion } = this.services;
+		let answer = shapeAnswer(this.answerShape, route.key, handled, dataVersion);
+		if (fault && ANSWER_CHANGE_KINDS.includes(fault.kind)) {
+			answer = alterAnswer(fault.kind, route.key, answer, {
+				shape: this.answerShape,
+				dataVersion,
+				body: validBody,
+			});
+		}
 		if (fault?.kind === 'processed-drop') return 'drop';
 		if (fault?.kind === 'echo-key-success' && isRecord(answer.body)) {
 			// Quoted in the body and in the success message a node outputs (metadata.message).

@@ -46,11 +46,18 @@ export type FaultKind =
 	| 'answer-entry-without-isin'
 	| 'answer-unknown-message';
 
-/** Documented variants of the answers (vendor-docs-notes.md); see README "Answer shapes". */
+/** Documented variants of the answers (vendor-docs-notes.md); see README "Answer shapes (documented variants)". */
 export interface AnswerShape {
-	/** 'top-level' (the vendor's reference): the temperature answer has portfolio and job_metadata at the top, no data. */
+	/**
+	 * 'top-level' (the vendor's reference): POST /temperature-score/insights answers {portfolio, job_metadata, metadata}
+	 * with no data wrapper, industries[].id a string. Default 'wrapped' (the spec: data.portfolio, data.job_metadata).
+	 */
 	temperature?: 'wrapped' | 'top-level';
-	/** 'vendor': PAI and ESG answers add true/false indicators without a unit, and scope 1/2 emissions as integers. */
+	/**
+	 * 'vendor' (a public client of the live API): on /instruments/sustainability-data and /instruments/esg-data, values
+	 * that are whole numbers are sent as integers, and there are boolean indicators without a unit; some values are
+	 * null. Default 'spec'.
+	 */
 	measures?: 'spec' | 'vendor';
 }
 
