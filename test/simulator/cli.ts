@@ -2,8 +2,10 @@
 /**
  * Starts the simulator until SIGINT/SIGTERM:
  *   ts-node --transpile-only test/simulator/cli.ts --port 4010 [--download-port N] [--temperature-route]
- *     [--burst R/windowMs] [--time-scale x] [--quota N] [--lock-requests N] [--link-ttl ms] [--log]
+ *     [--burst R/windowMs] [--time-scale x] [--quota N] [--lock-requests N] [--link-ttl ms]
+ *     [--answer-shape temperature=top-level,measures=vendor] [--log]
  */
+import { parseAnswerShape } from './answers';
 import { findIsins } from './data';
 import { KEY_PROFILES } from './keys';
 import { ALL_ROUTES } from './routes';
@@ -12,7 +14,7 @@ import type { SimulatorOptions } from './types';
 
 const USAGE =
 	'Usage: cli.ts [--port N] [--download-port N] [--temperature-route] [--burst R/windowMs] [--time-scale x] ' +
-	'[--quota N] [--lock-requests N] [--link-ttl ms] [--log]';
+	'[--quota N] [--lock-requests N] [--link-ttl ms] [--answer-shape temperature=top-level,measures=vendor] [--log]';
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n${USAGE}\n`);
@@ -57,6 +59,16 @@ export function parseArgs(argv: readonly string[]): SimulatorOptions {
 			case '--link-ttl':
 				options.reportLinkTtlMs = numberArg(flag, argv[++i]);
 				break;
+			case '--answer-shape': {
+				const value = argv[++i];
+				if (value === undefined) fail('--answer-shape needs field=value[,field=value]');
+				try {
+					options.answerShape = parseAnswerShape(value);
+				} catch (error) {
+					fail(`--answer-shape: ${error instanceof Error ? error.message : String(error)}`);
+				}
+				break;
+			}
 			case '--log':
 				options.log = true;
 				break;
@@ -95,7 +107,7 @@ async function main(): Promise<void> {
 		...routes.map((route) => `  ${route.key}`),
 		'',
 		`Sample ISINs: company ${company}, fund ${fund}, unknown ${unknown}`,
-		`Control surface: ${simulator.url}/__sim/{health,stats,requests,downloads,portfolios,reset,faults,burst,latency}`,
+		`Control surface: ${simulator.url}/__sim/{health,stats,requests,downloads,portfolios,reset,faults,burst,latency,answer-shape}`,
 		'',
 	];
 	process.stdout.write(lines.join('\n'));

@@ -5,11 +5,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { answerShapeProblem } from './answers';
 import { DOWNLOAD_FAULT_KINDS } from './downloads';
 import { FAULT_KINDS } from './faults';
 import { isRecord, parseJson, readBody, sendJson, type ApiResult } from './http';
 import { ALL_ROUTES } from './routes';
 import type {
+	AnswerShape,
 	BurstLimit,
 	DownloadFaultKind,
 	FaultSpec,
@@ -170,6 +172,16 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 			const version = unwrap(body, 'version');
 			if (version !== 1 && version !== 2) return bad('Body must be {"version": 1 | 2}');
 			simulator.setDataVersion(version);
+			return ok();
+		}
+		case `POST ${CONTROL_PREFIX}/answer-shape`: {
+			const shape = unwrap(body, 'shape') ?? null;
+			const problem = shape === null ? null : answerShapeProblem(shape);
+			if (problem)
+				return bad(
+					`Body must be {"shape": {"temperature"?: "wrapped" | "top-level", "measures"?: "spec" | "vendor"}} or null: ${problem}`,
+				);
+			simulator.setAnswerShape(shape as AnswerShape | null);
 			return ok();
 		}
 		case `POST ${CONTROL_PREFIX}/latency`: {
