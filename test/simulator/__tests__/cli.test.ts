@@ -3,7 +3,7 @@
 /**
  * The CLI: argument parsing, and a real start/stop as a child process.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 import { parseArgs } from '../cli';
@@ -36,6 +36,25 @@ describe('simulator CLI', () => {
 			temperatureLockRequests: 2,
 			reportLinkTtlMs: 500,
 		});
+		expect(parseArgs(['--answer-shape', 'temperature=top-level,measures=vendor'])).toEqual({
+			answerShape: { temperature: 'top-level', measures: 'vendor' },
+		});
+		expect(parseArgs(['--answer-shape', 'measures=vendor'])).toEqual({
+			answerShape: { measures: 'vendor' },
+		});
+	});
+
+	it('refuses an unreadable --answer-shape', () => {
+		const root = join(__dirname, '..', '..', '..');
+		for (const value of ['temperature=flat', 'colour=red', 'vendor']) {
+			const run = spawnSync(
+				process.execPath,
+				['-r', 'ts-node/register/transpile-only', 'test/simulator/cli.ts', '--answer-shape', value],
+				{ cwd: root, encoding: 'utf8' },
+			);
+			expect(run.status).toBe(2);
+			expect(run.stderr).toMatch(/^--answer-shape: /);
+		}
 	});
 
 	it('starts, prints its URL and key table, and stops on SIGTERM', async () => {

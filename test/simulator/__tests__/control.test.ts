@@ -1,7 +1,7 @@
 /**
  * The /__sim/ control surface, used over HTTP by processes that cannot hold the Simulator object.
  */
-import { SIM_KEYS } from '../index';
+import { SIM_KEYS, UNASKED_ISIN } from '../index';
 import { COMPANIES, call } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
@@ -151,5 +151,55 @@ describe('control surface', () => {
 		expect((await control('POST', '/data-version', { version: 3 })).status).toBe(400);
 		expect((await control('POST', '/reset')).status).toBe(200);
 		expect(await classOf()).toBe(8);
+	});
+
+	it('sets the answer shape (the shape, {"shape": ...} or null) until reset', async () => {
+		const PAI = '/instruments/sustainability-data';
+		const measures = async () =>
+			Object.keys(
+				(await call(sim.url, 'POST', PAI, { body: ONE })).body.data[0].sustainability_data,
+			);
+		const spec = await measures();
+		expect(spec).not.toContain('fossil_fuel_sector_exposure');
+		expect((await control('POST', '/answer-shape', { measures: 'vendor' })).status).toBe(200);
+		expect(await measures()).toEqual([
+			...spec,
+			'fossil_fuel_sector_exposure',
+			'violations_un_global_compact',
+		]);
+		expect((await control('POST', '/answer-shape', null)).status).toBe(200);
+		expect(await measures()).toEqual(spec);
+		expect(
+			(
+				await control('POST', '/answer-shape', {
+					shape: { measures: 'vendor', temperature: 'top-level' },
+				})
+			).status,
+		).toBe(200);
+		expect(await measures()).toContain('fossil_fuel_sector_exposure');
+		const wrong = await control('POST', '/answer-shape', { shape: { measures: 'live' } });
+		expect(wrong.status).toBe(400);
+		expect(wrong.body.error).toContain("measures must be 'spec' or 'vendor'");
+		expect((await control('POST', '/answer-shape', { colour: 'red' })).status).toBe(400);
+		expect(await measures()).toContain('fossil_fuel_sector_exposure');
+		await control('POST', '/reset');
+		expect(await measures()).toEqual(spec);
+	});
+
+	it('accepts the unreadable, HTML and answer-change fault kinds', async () => {
+		await control('POST', '/faults', {
+			route: 'POST /instruments/sustainability-profile',
+			spec: { sequence: ['unreadable-list', 'html-page', 'proxy-502-html', 'answer-extra-isin'] },
+		});
+		expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).body).toEqual([1, 2, 3]);
+		expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).headers.get('content-type')).toBe(
+			'text/html; charset=utf-8',
+		);
+		expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).status).toBe(502);
+		const extra = (await call(sim.url, 'POST', PROFILE, { body: ONE })).body.data;
+		expect(extra.map((entry: { isin: string }) => entry.isin)).toEqual([
+			COMPANIES[0],
+			UNASKED_ISIN,
+		]);
 	});
 });
