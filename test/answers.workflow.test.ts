@@ -351,6 +351,17 @@ describe('documented variants', () => {
 		expect(figure.true_percent).toBeCloseTo((withTrue / total) * 100, 2);
 		expect(figure.coverage_percent).toBe(100);
 		expect(figure.holdings_with_value).toBe(rows.length);
+
+		// null is no value: coverage is the share of holdings with true or false.
+		const withNull = VENDOR_PAI_BOOLEANS[1];
+		const nullRows = rows.filter(
+			(row) => instrumentData(row.isin).vendorIndicators[withNull] === null,
+		);
+		expect(nullRows.length).toBeGreaterThan(0);
+		const partial = (summary.out[0].json.indicators as IDataObject)[withNull] as IDataObject;
+		const covered = total - nullRows.reduce((sum, row) => sum + row.market_value, 0);
+		expect(partial.coverage_percent).toBeCloseTo((covered / total) * 100, 2);
+		expect(partial.holdings_with_value).toBe(rows.length - nullRows.length);
 	});
 });
 
@@ -411,7 +422,7 @@ describe('partly readable answers are reported, not hidden', () => {
 		expect(out[0].json.outcome).toBe('unknown');
 		expect(out[0].json.message).toBe('Fund processed successfully');
 		expect(out[0].json.identifier).toBe(id('answers'));
-		expect(hintsOf(result).join(' ')).toContain('outcome "unknown"');
+		expect(hintsOf(result).join(' ')).toContain('the outcome is "unknown"');
 	});
 
 	it('a deletion answered with an undocumented message: outcome "unknown"', async () => {

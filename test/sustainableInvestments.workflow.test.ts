@@ -157,7 +157,7 @@ describe('labels, matching and methodologies (units)', () => {
 		expect(matcher.next('A')?.weight).toBe(3);
 		expect(matcher.next('B')?.weight).toBe(1);
 		expect(matcher.next('C')).toBeUndefined();
-		expect(new ClassificationMatcher(undefined).next('A')).toBeUndefined();
+		expect(new ClassificationMatcher([]).next('A')).toBeUndefined();
 	});
 
 	it.each([

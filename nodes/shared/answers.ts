@@ -359,6 +359,18 @@ export class EntryTally {
 		return this.withoutIsin === 0 && this.unasked.size === 0 && this.conflicting.size === 0;
 	}
 
+	/**
+	 * The note on the result of `isin`: that it was answered twice differently, and what the answers held beside the
+	 * entries asked for (`answerNote`, from `describe`); undefined when neither applies.
+	 */
+	noteFor(isin: string, answerNote: string): string | undefined {
+		const general = this.withoutIsin > 0 || this.unasked.size > 0 ? answerNote : undefined;
+		if (!this.conflicting.has(isin)) return general;
+		const twice =
+			'The API answered twice for this ISIN with different values; the first answer is shown.';
+		return general ? `${twice} ${general}` : twice;
+	}
+
 	/** One line for the output and an execution hint, or undefined when there is nothing to say. */
 	describe(route: ApiRoute): string | undefined {
 		if (this.empty) return undefined;
@@ -394,6 +406,19 @@ export function sameEntry(a: unknown, b: unknown): boolean {
 	} catch {
 		return false;
 	}
+}
+
+/** The note when a success message is none of the route's documented ones: the outcome is "unknown". */
+export function noteUnknownOutcome(
+	this: IExecuteFunctions,
+	where: string,
+	what: string,
+	message: string | null,
+): void {
+	noteAboutAnswer.call(
+		this,
+		`${where}: the API answered ${what} with success and the message "${showValue(message, 200)}", which is none of the documented ones, so the outcome is "unknown". Check with Get Many what is stored now.`,
+	);
 }
 
 /** What the run should know about an answer (a partly readable one, an unknown outcome): a note above the output and in the log. */

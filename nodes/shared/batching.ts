@@ -78,12 +78,12 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 	const answered = new Set<string>();
 
 	const send = async (batch: string[]): Promise<void> => {
-		let body: { data?: TEntry[] };
+		let body: { data: TEntry[] };
 		try {
 			body = (await apiRequest.call(this, route, {
 				body: { holdings: batch.map((isin) => ({ isin })), ...options.extraBody },
 				retry: options.retry,
-			})) as { data?: TEntry[] };
+			})) as { data: TEntry[] };
 		} catch (error) {
 			if (
 				error instanceof NodeApiError &&
@@ -107,7 +107,7 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 		for (const isin of batch) answered.add(isin);
 		// The transport read the answer against the route's contract: `data` is a list of entries.
 		let asked: Set<string> | undefined;
-		for (const entry of body.data ?? []) {
+		for (const entry of body.data) {
 			const isin = isinOf(entry);
 			if (typeof isin !== 'string' || isin === '') {
 				tally.withoutIsin++;

@@ -110,14 +110,18 @@ function findMethodologies(body: unknown, depth: number): Methodology[] | undefi
 	return fromIdKeyed(body);
 }
 
+/** The kind of a value, never the value: the error names the answer's shape, not its content. */
+const kindWithoutValue = (value: unknown): string =>
+	typeof value === 'number' ? 'a number' : kindOf(value);
+
 /** How the answer looks, for the error: its top-level keys and those under a wrapper key. */
 function describeShape(body: unknown): string {
 	const describeList = (list: unknown[]) =>
 		list.length
-			? `a list of ${list.length} entries, the first being ${kindOf(list[0])}: ${showValue(list[0], 60)}`
+			? `a list of ${list.length} entries, the first being ${kindWithoutValue(list[0])}`
 			: 'an empty list';
 	if (Array.isArray(body)) return describeList(body);
-	if (!isRecord(body)) return `${kindOf(body)}: ${showValue(body, 60)}`;
+	if (!isRecord(body)) return kindWithoutValue(body);
 	const keys = ownKeys(body);
 	const parts = [`top-level keys: ${keys.length ? keys.slice(0, 10).join(', ') : '(none)'}`];
 	for (const key of WRAPPER_KEYS) {
@@ -125,7 +129,7 @@ function describeShape(body: unknown): string {
 		if (isRecord(inner))
 			parts.push(`keys under ${key}: ${ownKeys(inner).slice(0, 10).join(', ') || '(none)'}`);
 		else if (Array.isArray(inner)) parts.push(`${key} is ${describeList(inner)}`);
-		else if (inner !== undefined) parts.push(`${key} is ${kindOf(inner)}`);
+		else if (inner !== undefined) parts.push(`${key} is ${kindWithoutValue(inner)}`);
 	}
 	return parts.join('; ');
 }

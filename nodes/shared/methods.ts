@@ -21,18 +21,19 @@ export interface PortfolioListing {
 	snapshots: string[];
 }
 
+/** GET /portfolios as its contract guarantees it (answers.ts): `data.funds`, each with an identifier. */
 export function parsePortfolioListing(body: unknown): {
 	members: number | null;
 	funds: PortfolioListing[];
 } {
-	const data = ((body as IDataObject | undefined)?.data ?? {}) as IDataObject;
-	const funds = Array.isArray(data.funds) ? (data.funds as IDataObject[]) : [];
+	const data = (body as { data: IDataObject }).data;
 	return {
 		members: typeof data.members === 'number' ? data.members : null,
-		funds: funds.map((fund) => ({
-			identifier: String(fund.identifier ?? ''),
-			name: String(fund.name ?? ''),
-			snapshots: Array.isArray(fund.snapshots) ? (fund.snapshots as string[]).map(String) : [],
+		funds: (data.funds as IDataObject[]).map((fund) => ({
+			identifier: fund.identifier as string,
+			// Name and snapshots may be null.
+			name: typeof fund.name === 'string' ? fund.name : '',
+			snapshots: Array.isArray(fund.snapshots) ? (fund.snapshots as string[]) : [],
 		})),
 	};
 }

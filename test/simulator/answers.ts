@@ -146,6 +146,29 @@ function temperatureParts(body: Entry): { portfolio?: Entry; jobMetadata?: Entry
 	};
 }
 
+/** PAI and ESG: `{value, unit}` measures by ISIN, the unasked entry in the answer shape asked for. */
+function measuresChanges(
+	route: RouteKey,
+	entryOf: (data: ReturnType<typeof instrumentData>) => Entry,
+): EntryFamily {
+	return {
+		list: dataList,
+		isinPath: ['metadata', 'isin'],
+		unasked: (_first, context) =>
+			shapeMeasures(
+				context.shape,
+				route,
+				entryOf(instrumentData(UNASKED_ISIN, context.dataVersion)),
+				context.dataVersion,
+			),
+		altered: (entry) => {
+			const out = copy(entry);
+			bumpMeasures(out);
+			return out;
+		},
+	};
+}
+
 const ENTRY_FAMILIES: Partial<Record<RouteKey, EntryFamily>> = {
 	'POST /instruments/sustainability-profile': {
 		list: dataList,
@@ -157,22 +180,10 @@ const ENTRY_FAMILIES: Partial<Record<RouteKey, EntryFamily>> = {
 			return out;
 		},
 	},
-	'POST /instruments/sustainability-data': {
-		list: dataList,
-		isinPath: ['metadata', 'isin'],
-		unasked: (_first, context) =>
-			shapeMeasures(
-				context.shape,
-				'POST /instruments/sustainability-data',
-				paiEntry(instrumentData(UNASKED_ISIN, context.dataVersion)),
-				context.dataVersion,
-			),
-		altered: (entry) => {
-			const out = copy(entry);
-			bumpMeasures(out);
-			return out;
-		},
-	},
+	'POST /instruments/sustainability-data': measuresChanges(
+		'POST /instruments/sustainability-data',
+		paiEntry,
+	),
 	'POST /instruments/business-involvements': {
 		list: dataList,
 		isinPath: ['metadata', 'isin'],
@@ -190,22 +201,7 @@ const ENTRY_FAMILIES: Partial<Record<RouteKey, EntryFamily>> = {
 			return out;
 		},
 	},
-	'POST /instruments/esg-data': {
-		list: dataList,
-		isinPath: ['metadata', 'isin'],
-		unasked: (_first, context) =>
-			shapeMeasures(
-				context.shape,
-				'POST /instruments/esg-data',
-				esgEntry(instrumentData(UNASKED_ISIN, context.dataVersion)),
-				context.dataVersion,
-			),
-		altered: (entry) => {
-			const out = copy(entry);
-			bumpMeasures(out);
-			return out;
-		},
-	},
+	'POST /instruments/esg-data': measuresChanges('POST /instruments/esg-data', esgEntry),
 	'POST /sustainable-investments/insights': {
 		list: dataList,
 		isinPath: ['isin'],

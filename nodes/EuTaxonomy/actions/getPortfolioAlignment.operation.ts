@@ -107,13 +107,12 @@ export async function execute(
 
 			let kpis: IDataObject;
 			try {
-				const body = await apiRequest.call(this, ROUTES.taxonomy, {
+				// The route's contract: `data` is an object of KPI numbers (answers.ts).
+				const body = await (apiRequest<{ data: IDataObject }>).call(this, ROUTES.taxonomy, {
 					body: { holdings: holdingsBody(holdings) },
 					itemIndex: first,
 				});
-				const data = (body as IDataObject | undefined)?.data;
-				kpis =
-					data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
+				kpis = body.data;
 			} catch (error) {
 				if (!isNoDataFound(error)) throw asNodeError(this.getNode(), error);
 				const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings.length} holding${

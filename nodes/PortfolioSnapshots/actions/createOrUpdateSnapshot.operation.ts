@@ -22,7 +22,7 @@ import { asNodeError, inputError } from '../../shared/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/execution';
 import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
-import { noteAboutAnswer, readOutcome } from '../../shared/answers';
+import { noteUnknownOutcome, readOutcome } from '../../shared/answers';
 import { apiRequestSettled } from '../../shared/settle';
 import { showValue } from '../../shared/values';
 import { responseIdentifier, responseMessage } from './common';
@@ -293,9 +293,11 @@ export async function execute(
 			const parsed = read?.match ?? null;
 			const outcome = settled ? settled.outcome : read!.outcome;
 			if (outcome === 'unknown') {
-				noteAboutAnswer.call(
+				noteUnknownOutcome.call(
 					this,
-					`${prepared.where}: the API answered the snapshot of portfolio "${prepared.portfolioId}" at ${prepared.quarterEnd} with success (201) and the message "${showValue(message, 200)}", which is none of the documented ones: whether the portfolio was created or updated is not known (outcome "unknown"). Check with Get Many that the snapshot is listed.`,
+					prepared.where,
+					`the snapshot of portfolio "${prepared.portfolioId}" at ${prepared.quarterEnd}`,
+					message,
 				);
 			}
 			if (outcome === 'created') knownNames.set(prepared.portfolioId, prepared.name);

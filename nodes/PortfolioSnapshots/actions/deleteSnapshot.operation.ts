@@ -10,9 +10,8 @@ import type { SnapshotDate } from '../../shared/dates';
 import { requestOptions } from '../../shared/descriptions';
 import { readSnapshotDateParameter } from '../../shared/parameters';
 import { ROUTES } from '../../shared/routes';
-import { noteAboutAnswer, readOutcome } from '../../shared/answers';
+import { noteUnknownOutcome, readOutcome } from '../../shared/answers';
 import { apiRequestSettled } from '../../shared/settle';
-import { showValue } from '../../shared/values';
 import {
 	perItem,
 	portfolioLocator,
@@ -66,9 +65,11 @@ export async function execute(
 				settled ? settled.outcome : readOutcome(ROUTES.deleteSnapshot, message).outcome
 			) as DeleteOutcome;
 			if (outcome === 'unknown') {
-				noteAboutAnswer.call(
+				noteUnknownOutcome.call(
 					this,
-					`Item ${itemIndex}: the API answered the deletion of the snapshot of "${identifier}" at ${snapshot.quarterEnd} with success and the message "${showValue(message, 200)}", which is none of the documented ones: what was deleted is not known (outcome "unknown"). Check with Get Many what is listed now.`,
+					`Item ${itemIndex}`,
+					`the deletion of the snapshot of "${identifier}" at ${snapshot.quarterEnd}`,
+					message,
 				);
 			}
 			return {

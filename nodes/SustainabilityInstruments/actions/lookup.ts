@@ -361,11 +361,8 @@ export async function executeInstrumentOperation<TEntry>(
 	if (answerNote) {
 		noteAboutAnswer.call(this, answerNote);
 		if (outputMode !== 'changesSinceLastRun') {
-			const general = tally.withoutIsin > 0 || tally.unasked.size > 0 ? answerNote : undefined;
 			for (const [isin, result] of results) {
-				const note = tally.conflicting.has(isin)
-					? `The API answered twice for this ISIN with different values; the first answer is shown.${general ? ` ${general}` : ''}`
-					: general;
+				const note = tally.noteFor(isin, answerNote);
 				if (note) result.answer_note = note;
 			}
 		}

@@ -180,7 +180,7 @@ interface ReportInput {
 }
 
 interface ReportAnswer {
-	document?: { location_url?: unknown; request_id?: unknown };
+	document: { location_url: string; request_id?: unknown };
 	metadata?: {
 		snapshot_at?: unknown;
 		type?: unknown;
@@ -193,8 +193,6 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-
 	// Every group is checked before the first request: a report is only asked for when all input is sound.
 	const groups = (prepareGroups<ItemGroup, ReportInput>).call(
 		this,
@@ -231,8 +229,8 @@ export async function execute(
 			const shownGroup = describeGroupValues(group.values, 40);
 			generated.push(`"${request.body.name as string}"${shownGroup ? ` (${shownGroup})` : ''}`);
 			const requestId = findRequestId(answer) ?? null;
-			const locationUrl =
-				typeof answer.document?.location_url === 'string' ? answer.document.location_url : '';
+			// The route's contract guarantees a download link (answers.ts).
+			const locationUrl = answer.document.location_url;
 			const metadata = answer.metadata ?? {};
 			const quarterEnd =
 				typeof metadata.snapshot_at === 'string' ? metadata.snapshot_at : request.quarterEnd;
@@ -247,7 +245,7 @@ export async function execute(
 				default_benchmark: (metadata.default_benchmark ?? null) as string | null,
 				identifier: (metadata.identifier ?? null) as string | null,
 				request_id: requestId,
-				location_url: locationUrl || null,
+				location_url: locationUrl,
 				benchmark_index: (request.body.benchmark_index ?? null) as string | null,
 				benchmark_etf_mutual_fund: (request.body.benchmark_etf_mutual_fund ?? null) as
 					| string
@@ -262,14 +260,6 @@ export async function execute(
 			if (!request.binaryProperty) {
 				json.downloaded = false;
 				return [{ json, pairedItem: pairedTo(group.itemIndices) }];
-			}
-			if (!locationUrl) {
-				throw new NodeApiError(node, answer as unknown as JsonObject, {
-					message:
-						'The API created the report but its answer has no download link (document.location_url)',
-					description: requestId ? `Request ID (quote it to support): ${requestId}` : undefined,
-					itemIndex,
-				});
 			}
 			const pdf = await downloadReport.call(this, locationUrl, requestId, itemIndex);
 			const fileName = reportFileName(request.reportId, type, quarterEnd);

@@ -66,9 +66,9 @@ export class ClassificationMatcher {
 	/** Entries without an ISIN, and (after `tallyUnasked`) ISINs listed that were not sent. */
 	readonly tally = new EntryTally();
 
-	constructor(data: unknown) {
-		for (const entry of Array.isArray(data) ? (data as ClassificationEntry[]) : []) {
-			if (!entry || typeof entry !== 'object') continue;
+	/** `data` of the answer, a list of entries (the route's contract, answers.ts). */
+	constructor(data: ClassificationEntry[]) {
+		for (const entry of data) {
 			const isin = normalizeIsin(entry.isin);
 			if (!isin) {
 				this.tally.withoutIsin++;

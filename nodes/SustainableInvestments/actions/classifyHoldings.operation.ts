@@ -25,6 +25,7 @@ import { ROUTES } from '../../shared/routes';
 import { noteAboutAnswer } from '../../shared/answers';
 import { apiRequest } from '../../shared/transport';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
+import type { ClassificationEntry } from './classification';
 
 const displayOptions = { show: { operation: ['classifyHoldings'] } };
 
@@ -95,11 +96,15 @@ export async function execute(
 			const out: Array<{ item: number; json: IDataObject }> = [];
 
 			if (holdings.length > 0) {
-				const body = await apiRequest.call(this, ROUTES.sustainableInvestments, {
-					body: { methodology_id: methodologyId, holdings: holdingsBody(holdings) },
-					itemIndex: first,
-				});
-				const matcher = new ClassificationMatcher((body as IDataObject | undefined)?.data);
+				const body = await (apiRequest<{ data: ClassificationEntry[] }>).call(
+					this,
+					ROUTES.sustainableInvestments,
+					{
+						body: { methodology_id: methodologyId, holdings: holdingsBody(holdings) },
+						itemIndex: first,
+					},
+				);
+				const matcher = new ClassificationMatcher(body.data);
 				const answerNote = matcher
 					.tallyUnasked(holdings.map(({ holding }) => holding.isin as string))
 					.describe(ROUTES.sustainableInvestments);

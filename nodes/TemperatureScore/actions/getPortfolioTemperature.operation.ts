@@ -192,9 +192,14 @@ async function calculate(
 	const body = { holdings: holdingsBody(holdings) };
 	const started = Date.now();
 	for (let requests = 1; ; requests++) {
-		const answer = await apiRequest.call(this, ROUTES.temperature, { body, itemIndex });
-		const data = ((answer as IDataObject).data ?? {}) as TemperatureData;
-		const locked = data.job_metadata?.is_lock === true;
+		const answer = await (apiRequest<{ data: TemperatureData }>).call(this, ROUTES.temperature, {
+			body,
+			itemIndex,
+		});
+		// The route's contract: `data.portfolio` and `data.job_metadata.is_lock`, the vendor's unwrapped answer
+		// brought to that form (answers.ts).
+		const { data } = answer;
+		const locked = data.job_metadata.is_lock;
 		const waitedMs = Date.now() - started;
 		if (!locked || !settings.wait) return { data, locked, requests, waitedMs };
 		if (waitedMs + settings.intervalMs > settings.maxWaitMs) {

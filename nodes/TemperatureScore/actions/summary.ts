@@ -9,8 +9,9 @@ import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
 
 export interface TemperatureData {
-	portfolio?: { companies?: IDataObject[]; funds?: IDataObject[]; industries?: IDataObject[] };
-	job_metadata?: { is_lock?: boolean };
+	/** Companies, funds or both are listed (the contract asks for at least one of the lists). */
+	portfolio: { companies?: IDataObject[]; funds?: IDataObject[]; industries?: IDataObject[] };
+	job_metadata: { is_lock: boolean };
 	[key: string]: unknown;
 }
 
@@ -81,8 +82,8 @@ export function perHoldingItems(
 			pairedItem: pairedTo(itemsByIsin.get(json.isin as string) ?? group.itemIndices),
 		});
 	};
-	for (const company of data.portfolio?.companies ?? []) addRow(company, 'company');
-	for (const fund of data.portfolio?.funds ?? []) addRow(fund, 'fund');
+	for (const company of data.portfolio.companies ?? []) addRow(company, 'company');
+	for (const fund of data.portfolio.funds ?? []) addRow(fund, 'fund');
 
 	const summary = portfolioSummary(
 		shared,
@@ -191,8 +192,8 @@ function portfolioSummary(
 				? null
 				: round((coveredMarketValue / totalMarketValue) * 100, 2),
 		holdings_count: holdings.length,
-		companies_count: data.portfolio?.companies?.length ?? 0,
-		funds_count: data.portfolio?.funds?.length ?? 0,
+		companies_count: data.portfolio.companies?.length ?? 0,
+		funds_count: data.portfolio.funds?.length ?? 0,
 		scored_count: weighting.withScore,
 		unscored_count: listedCount - weighting.withScore,
 		weighted_count: weighting.weighted,
@@ -203,7 +204,7 @@ function portfolioSummary(
 						'Holdings are in several currencies; market values are weighted as given, without conversion.',
 				}
 			: {}),
-		industries: (data.portfolio?.industries ?? []) as IDataObject[],
+		industries: (data.portfolio.industries ?? []) as IDataObject[],
 		skipped_count: skipped.length,
 		skipped_rows: skipped as unknown as IDataObject[],
 		...removedSummary(removed),
