@@ -270,9 +270,7 @@ describe('Portfolio Summary: SFDR classification', () => {
 		];
 		const result = await run(rows, summaryNode('getSfdrClassification'));
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(
-			'Item 1: the market value "n/a" in field "mv" is not a number',
-		);
+		expect(result.error?.message).toBe('Item 1: market value "n/a" in field "mv" is not a number');
 		expect(sim.requestCount()).toBe(0);
 	});
 

@@ -164,7 +164,7 @@ const ISO_4217: ReadonlyArray<[code: string, name: string]> = [
 
 const CODES = new Set(ISO_4217.map(([code]) => code));
 
-function isIsoCurrency(code: string): boolean {
+export function isIsoCurrency(code: string): boolean {
 	return CODES.has(code);
 }
 

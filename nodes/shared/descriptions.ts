@@ -184,7 +184,11 @@ export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
  * Instruments node's (the row policies, and the throttle wait the transport reads for every node). */
 export function holdingsOptions(route: HoldingsRoute): INodeProperties[] {
 	return [
-		{ ...requestOptions, displayOptions: { show: VERSION_1 } },
+		{
+			...requestOptions,
+			options: [maxRequestsOption, numberFormatOption, weightsAreOption],
+			displayOptions: { show: VERSION_1 },
+		},
 		{
 			...requestOptions,
 			options: [
@@ -192,6 +196,8 @@ export function holdingsOptions(route: HoldingsRoute): INodeProperties[] {
 				holdingsInvalidIsins,
 				maxRequestsOption,
 				maxThrottleWaitOption,
+				numberFormatOption,
+				weightsAreOption,
 			],
 			displayOptions: { show: FROM_VERSION_2 },
 		},
@@ -211,6 +217,51 @@ export function groupByProperty(what: string): INodeProperties {
 		displayOptions: { show: { holdingsSource: ['items'] } },
 	};
 }
+
+/** How the sheet writes numbers; Detect decides it per column from the column's values. */
+export const numberFormatOption: INodeProperties = {
+	displayName: 'Number Format',
+	name: 'numberFormat',
+	type: 'options',
+	options: [
+		{
+			name: 'Detect From Each Column',
+			value: 'detect',
+			description:
+				'A value such as 1.234,50 or 12.5 settles the column; a value that still reads two ways (1.234) is refused',
+		},
+		{ name: '1,234.56', value: 'dot', description: 'Comma groups thousands, dot for decimals' },
+		{ name: '1.234,56', value: 'comma', description: 'Dot groups thousands, comma for decimals' },
+		{ name: '1 234,56', value: 'space', description: 'Space groups thousands, comma for decimals' },
+	],
+	default: 'detect',
+	description:
+		'How the sheet writes numbers given as text (numbers given as numbers are taken as they are). With Detect, a text such as "1.234" that reads as 1234 or as 1.234 takes the format of the other values of its column, or is refused.',
+};
+
+/** Whether weights are percentages or fractions of 1; Detect decides it from a portfolio's weights. */
+export const weightsAreOption: INodeProperties = {
+	displayName: 'Weights Are',
+	name: 'weightsAre',
+	type: 'options',
+	options: [
+		{
+			name: 'Detect',
+			value: 'detect',
+			description:
+				'Fractions when all weights are at most 1 and add up to 1; percent when any is above 1 or written with %; otherwise refused',
+		},
+		{ name: 'Percent 0–100', value: 'percent', description: '12.5 means 12.5 %' },
+		{
+			name: 'Fractions 0–1',
+			value: 'fraction',
+			description: '0.125 means 12.5 % (what an Excel cell formatted as a percentage holds)',
+		},
+	],
+	default: 'detect',
+	description:
+		'How the weights are written. The API takes percentages; fractions of 1 are converted, and the output says so.',
+};
 
 /** For the node's Options collection: read by the transport for every request of the node. */
 export const maxThrottleWaitOption: INodeProperties = {

@@ -4,7 +4,24 @@ import { INSTRUMENT_TYPES } from './constants';
 import type { InstrumentType } from './constants';
 import { inputError } from './errors';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
-import { parseLooseNumber } from './numbers';
+import {
+	decideWeightScale,
+	numberColumns,
+	readHoldingNumber,
+	scaledWeight,
+	settledByColumnNote,
+	weightTotalNote,
+} from './holdingNumbers';
+import type {
+	HoldingNumber,
+	NumberColumns,
+	NumberField,
+	NumberProblem,
+	ReadWeight,
+	WeightScale,
+} from './holdingNumbers';
+import { showNumber } from './numbers';
+import type { NumberFormat, PlacedValue } from './numbers';
 import type { HoldingsRoute } from './routes';
 import { isBlank, kindOf, ownValue, scalarText, showValue } from './values';
 
@@ -50,6 +67,20 @@ export interface HoldingsReadOptions {
 	cashRows?: CashRowPolicy;
 	/** How messages tell the user to point a field at a column; default: the Holding Fields collection (version 1). */
 	mappingWords?: FieldMappingWords;
+	/** The Number Format option; default: detect each column's format from its values. */
+	numberFormat?: NumberFormat;
+	/** The Weights Are option; default: detect from all the weights of the rows. */
+	weightsAre?: WeightScale;
+	/** The number columns' formats when decided from more rows than these (all input items); default: from these rows. */
+	columns?: NumberColumns;
+}
+
+/** Holdings read from rows: what is sent, what was left out, and what the user should know about the reading. */
+export interface ReadHoldingsResult {
+	holdings: SourcedHolding[];
+	removed: RemovedRow[];
+	/** How values were read where they could be read two ways, totals that look wrong, and the like. */
+	notes: string[];
 }
 
 /**
@@ -286,7 +317,7 @@ export function readHoldings(
 	node: INode,
 	rows: HoldingRow[],
 	options: HoldingsReadOptions,
-): { holdings: SourcedHolding[]; removed: RemovedRow[] } {
+): ReadHoldingsResult {
 	const {
 		route,
 		invalidIsin = 'fail',
@@ -297,11 +328,42 @@ export function readHoldings(
 	const rule = route.holdings;
 	const holdings: SourcedHolding[] = [];
 	const removed: RemovedRow[] = [];
+	const notes: string[] = [];
+
+	const columns =
+		options.columns ?? holdingNumberColumns(rows, resolver, options.numberFormat ?? 'detect');
+	const readNumbers = new Map<
+		HoldingRow,
+		Partial<Record<NumberField, HoldingNumber | NumberProblem>>
+	>();
+	const numberOf = (row: HoldingRow, field: NumberField) => {
+		let read = readNumbers.get(row);
+		if (!read) readNumbers.set(row, (read = {}));
+		if (!(field in read)) {
+			const value = rawField(row, resolver, field);
+			read[field] = isBlank(value) ? undefined : readHoldingNumber(value, field, columns[field]);
+		}
+		return read[field];
+	};
+	const weights: Array<ReadWeight & { row: HoldingRow }> = [];
+	for (const row of rows) {
+		const weight = isObjectRow(row) ? numberOf(row, 'weight') : undefined;
+		if (weight && 'value' in weight)
+			weights.push({ ...weight, where: whereOf(row), itemIndex: row.itemIndex, row });
+	}
+	const scale = decideWeightScale(weights, options.weightsAre ?? 'detect');
+	if ('message' in scale)
+		throw inputError(node, scale.at.itemIndex, scale.message, scale.fix, { where: scale.at.where });
+	if (scale.note) notes.push(scale.note);
+	const settled: Partial<
+		Record<NumberField, { first: PlacedValue & { read: number }; count: number }>
+	> = {};
+	let negative: { first: PlacedValue; count: number } | undefined;
 
 	for (const row of rows) {
 		const fail = (message: string, fix?: string) =>
 			inputError(node, row.itemIndex, message, fix, { where: row.where });
-		if (!row.json || typeof row.json !== 'object' || Array.isArray(row.json)) {
+		if (!isObjectRow(row)) {
 			throw fail(
 				'is not an object with holding fields',
 				'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.',
@@ -310,6 +372,21 @@ export function readHoldings(
 		const keys = resolver.resolve(row.json);
 		const raw = (field: HoldingKey) =>
 			keys[field] === undefined ? undefined : row.json[keys[field]!];
+		const number = (field: NumberField): HoldingNumber | undefined => {
+			const read = numberOf(row, field);
+			if (read === undefined) return undefined;
+			if ('message' in read) throw fail(read.message, read.fix);
+			if (read.byColumn) {
+				const seen = settled[field];
+				if (seen) seen.count++;
+				else
+					settled[field] = {
+						first: { value: String(raw(field)), where: whereOf(row), read: read.value },
+						count: 1,
+					};
+			}
+			return read;
+		};
 		const missing = (field: HoldingKey) =>
 			fail(
 				`the ${HOLDING_FIELDS[field].label} is missing (${words.missingBecause(field, resolver)})`,
@@ -424,34 +501,38 @@ export function readHoldings(
 			holding.currency = currency;
 		}
 
-		const rawWeight = raw('weight');
-		if (!isBlank(rawWeight)) {
-			const weight = parseLooseNumber(rawWeight, { percent: true });
-			if (weight === undefined) {
-				throw fail(
-					`weight "${showValue(rawWeight)}" is not a number`,
-					'Give the weight as a number from 0 to 100, for example 12.5 or "12.5%".',
-				);
-			}
+		const readWeight = number('weight');
+		if (readWeight) {
+			const weight = scaledWeight(readWeight, scale.factor);
 			if (weight < 0 || weight > 100) {
 				throw fail(
-					`weight ${weight} is outside 0 to 100`,
-					'Weights are percentages of the portfolio, from 0 to 100.',
+					`weight ${showNumber(weight)}${weight !== readWeight.value ? ` (${showNumber(readWeight.value)} as a fraction of 1)` : ''} is outside 0 to 100`,
+					'Weights are percentages of the portfolio, from 0 to 100 (or fractions of 1, from 0 to 1; see Weights Are under Options).',
 				);
 			}
 			holding.weight = weight;
 		}
 
-		const rawValue = raw('market_value');
-		if (!isBlank(rawValue)) {
-			const marketValue = parseLooseNumber(rawValue);
-			if (marketValue === undefined) {
-				throw fail(
-					`market value "${showValue(rawValue)}" is not a number`,
-					'Give the market value as a number, for example 1234.5, "1,234.50" or "1 234,50".',
-				);
+		const marketValue = number('market_value');
+		if (marketValue) {
+			if (marketValue.currency) {
+				if (holding.currency && holding.currency !== marketValue.currency) {
+					throw fail(
+						`market value "${showValue(raw('market_value'), 40)}" is in ${marketValue.currency}, but the holding's currency is ${holding.currency}`,
+						'Give the market value in the currency of the holding, or correct the currency.',
+					);
+				}
+				holding.currency ??= marketValue.currency;
 			}
-			holding.market_value = marketValue;
+			if (marketValue.value < 0) {
+				if (negative) negative.count++;
+				else
+					negative = {
+						first: { value: showNumber(marketValue.value), where: whereOf(row) },
+						count: 1,
+					};
+			}
+			holding.market_value = marketValue.value;
 		}
 
 		for (const field of rule.required) {
@@ -466,7 +547,77 @@ export function readHoldings(
 		}
 		holdings.push({ itemIndex: row.itemIndex, holding });
 	}
-	return { holdings, removed };
+
+	const valueTotal = holdings.reduce((sum, { holding }) => sum + (holding.market_value ?? 0), 0);
+	if (!Number.isFinite(valueTotal)) {
+		const first = holdings[0];
+		throw inputError(
+			node,
+			first.itemIndex,
+			'the market values add up to more than a number can hold',
+			'Check the market value column: a value there is far too large.',
+		);
+	}
+	for (const field of ['weight', 'market_value'] as const) {
+		const seen = settled[field];
+		if (seen) notes.push(settledByColumnNote(field, seen.first, seen.count, columns[field]));
+	}
+	if (negative) {
+		notes.push(
+			`${negative.count === 1 ? 'A holding has' : `${negative.count} holdings have`} a negative market value (${negative.first.where}: ${negative.first.value}); sent as given, as a short position.`,
+		);
+	}
+	if (holdings.length > 0 && holdings.every(({ holding }) => holding.weight !== undefined)) {
+		const share = (list: typeof weights) =>
+			list.reduce((sum, weight) => sum + scaledWeight(weight, scale.factor), 0);
+		const sent = new Set(holdings.map(({ itemIndex }) => itemIndex));
+		const total = share(weights);
+		if (total > 0) {
+			const note = weightTotalNote(
+				total,
+				share(weights.filter((weight) => !sent.has(weight.itemIndex))),
+			);
+			if (note) notes.push(note);
+		}
+	}
+	return { holdings, removed, notes };
+}
+
+function isObjectRow(row: HoldingRow): boolean {
+	return !!row.json && typeof row.json === 'object' && !Array.isArray(row.json);
+}
+
+/** How messages name a row: "Item 4", or "Item 0, holding 12 of Holdings (JSON)". */
+function whereOf(row: HoldingRow): string {
+	return row.where ?? `Item ${row.itemIndex}`;
+}
+
+function rawField(row: HoldingRow, resolver: FieldResolver, field: HoldingKey): unknown {
+	const key = resolver.resolve(row.json)[field];
+	return key === undefined ? undefined : row.json[key];
+}
+
+/** The format of the weight and market value columns, decided from all the rows' values. */
+export function holdingNumberColumns(
+	rows: HoldingRow[],
+	resolver: FieldResolver,
+	numberFormat: NumberFormat,
+): NumberColumns {
+	return numberColumns(
+		(function* () {
+			for (const row of rows) {
+				if (!isObjectRow(row)) continue;
+				yield {
+					values: {
+						weight: rawField(row, resolver, 'weight'),
+						market_value: rawField(row, resolver, 'market_value'),
+					},
+					where: whereOf(row),
+				};
+			}
+		})(),
+		numberFormat,
+	);
 }
 
 /** The holdings of a request body, each a copy of the holding read (the API's field names). */
@@ -512,10 +663,18 @@ export function holdingRowsFromJson(node: INode, value: unknown, itemIndex: numb
 	}));
 }
 
-/** The part of the output that says which rows were left out and why. */
-export function removedSummary(removed: RemovedRow[]): {
+/** The part of the output that says which rows were left out and why, and how the holdings were read (notes). */
+export function removedSummary(
+	removed: RemovedRow[],
+	notes: string[] = [],
+): {
 	removed_count: number;
 	removed_rows: RemovedRow[];
+	input_notes?: string[];
 } {
-	return { removed_count: removed.length, removed_rows: removed };
+	return {
+		removed_count: removed.length,
+		removed_rows: removed,
+		...(notes.length > 0 ? { input_notes: notes } : {}),
+	};
 }

@@ -14,7 +14,14 @@ import {
 	readManuallyMappedRows,
 	usesManualMapping,
 } from './holdingColumns';
-import { holdingRowsFromItems, holdingRowsFromJson, readHoldings } from './holdings';
+import {
+	FieldResolver,
+	holdingNumberColumns,
+	holdingRowsFromItems,
+	holdingRowsFromJson,
+	readHoldings,
+} from './holdings';
+import type { NumberColumns, WeightScale } from './holdingNumbers';
 import type {
 	CashRowPolicy,
 	HoldingKey,
@@ -25,7 +32,8 @@ import type {
 	SourcedHolding,
 } from './holdings';
 import { methodologyIdForRequest } from './methodologies';
-import { parseLooseNumber } from './numbers';
+import { describeNumberProblem, readNumber } from './numbers';
+import type { NumberFormat } from './numbers';
 import { removesRows } from './routes';
 import type { HoldingsRoute } from './routes';
 import { isBlank, kindOf, scalarText, showValue } from './values';
@@ -33,7 +41,12 @@ import { isBlank, kindOf, scalarText, showValue } from './values';
 export interface HoldingsInput {
 	holdings: SourcedHolding[];
 	removed: RemovedRow[];
+	/** What the user should know about how the holdings were read (also given as execution hints). */
+	notes: string[];
 }
+
+/** The number columns of all input items, decided once per run and options (groups read them in turn). */
+const itemColumns = new WeakMap<INodeExecutionData[], Map<string, NumberColumns>>();
 
 /** Reads the holdings of a group of items (or of the JSON parameter) with the node's holdings parameters. */
 export function readHoldingsParameters(
@@ -66,15 +79,61 @@ export function readHoldingsParameters(
 		read = readManuallyMappedRows.call(this, items, itemIndices);
 	else read = { rows: itemRows(), mappingWords: AUTO_MAPPING_WORDS };
 
+	// Number Format and Weights Are are under Options in both versions.
+	const numberOptions = version1
+		? (this.getNodeParameter('options', first, {}) as IDataObject)
+		: options;
+	const numberFormat = (numberOptions.numberFormat as NumberFormat | undefined) ?? 'detect';
+	const weightsAre = (numberOptions.weightsAre as WeightScale | undefined) ?? 'detect';
+	// Input items mapped by column name: every item of the run shows how the sheet writes its numbers, not only
+	// the items of this group.
+	const mappedByName = !fromJson && (version1 || read.mappingWords === AUTO_MAPPING_WORDS);
+	const columns =
+		mappedByName && read.rows.length < items.length
+			? columnsOfAllItems(items, read.fieldNames, numberFormat)
+			: undefined;
+
 	const { rows, ...naming } = read;
-	return readHoldings(node, rows, {
+	const result = readHoldings(node, rows, {
 		route,
 		...naming,
 		invalidIsin: setting<InvalidIsinPolicy>('invalidIsins', 'fail'),
 		cashRows: removesRows(route.holdings)
 			? setting<CashRowPolicy>('cashRows', 'remove')
 			: undefined,
+		numberFormat,
+		weightsAre,
+		columns,
 	});
+	for (const note of result.notes) noteAboutInput.call(this, note);
+	return result;
+}
+
+function columnsOfAllItems(
+	items: INodeExecutionData[],
+	fieldNames: Partial<Record<HoldingKey, string>> | undefined,
+	numberFormat: NumberFormat,
+): NumberColumns {
+	const key = JSON.stringify([fieldNames ?? {}, numberFormat]);
+	let byKey = itemColumns.get(items);
+	if (!byKey) itemColumns.set(items, (byKey = new Map()));
+	let columns = byKey.get(key);
+	if (!columns) {
+		columns = holdingNumberColumns(
+			holdingRowsFromItems(items),
+			new FieldResolver(fieldNames),
+			numberFormat,
+		);
+		byKey.set(key, columns);
+	}
+	return columns;
+}
+
+/** What the run should know about how its input was read: a note above the output and in the log. */
+export function noteAboutInput(this: IExecuteFunctions, note: string): void {
+	this.logger.warn(`Sustainability Compliance: ${note}`);
+	if (typeof this.addExecutionHints === 'function')
+		this.addExecutionHints({ message: note, type: 'warning', location: 'outputPane' });
 }
 
 /**
@@ -128,17 +187,21 @@ export function numberParameterValue(
 	range: { min?: number; max?: number; integer?: boolean } = {},
 ): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const parsed =
-		typeof value === 'number' || typeof value === 'string' ? parseLooseNumber(value) : undefined;
-	if (parsed === undefined) {
+	const read = readNumber(value);
+	if ('problem' in read || read.currency) {
+		const twoWays = 'problem' in read && read.problem === 'two-readings';
 		throw inputError(
 			node,
 			itemIndex,
-			`${label} must be a number, got ${kindOf(value)}: ${showValue(value)}`,
-			`Give ${label} as a number${range.min !== undefined && range.max !== undefined ? ` from ${range.min} to ${range.max}` : ''}, or check the expression that sets it.`,
+			twoWays
+				? `${label} "${showValue(value)}" ${describeNumberProblem(read)}`
+				: `${label} must be a number, got ${kindOf(value)}: ${showValue(value)}`,
+			twoWays
+				? `Write ${label} without a thousands separator and with a dot for decimals, for example 1000 or 1.5.`
+				: `Give ${label} as a number${range.min !== undefined && range.max !== undefined ? ` from ${range.min} to ${range.max}` : ''}, or check the expression that sets it.`,
 		);
 	}
-	let number = range.integer ? Math.floor(parsed) : parsed;
+	let number = range.integer ? Math.floor(read.value) : read.value;
 	if (range.min !== undefined) number = Math.max(range.min, number);
 	if (range.max !== undefined) number = Math.min(range.max, number);
 	return number;

@@ -24,7 +24,8 @@ import type {
 } from '../../nodes/shared/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
 import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
-import { parseLooseNumber } from '../../nodes/shared/numbers';
+import { readNumber } from '../../nodes/shared/numbers';
+import type { WrittenFormat } from '../../nodes/shared/numbers';
 import { ROUTES as API_ROUTES } from '../../nodes/shared/routes';
 import { showValue } from '../../nodes/shared/values';
 import { withCheckDigit } from '../helpers/isins';
@@ -297,44 +298,98 @@ describe('instrument types', () => {
 });
 
 describe('numbers', () => {
-	it('parseLooseNumber never throws and gives a finite number or undefined', () => {
+	const valueOf = (
+		value: unknown,
+		format: 'detect' | WrittenFormat = 'detect',
+		percent = false,
+	) => {
+		const read = readNumber(value, format, { percent });
+		return 'value' in read ? read.value : undefined;
+	};
+
+	it('readNumber never throws and gives a finite number or a problem, with both readings when there are two', () => {
 		fc.assert(
-			fc.property(fc.oneof(numberLike, hostileString, mistyped), fc.boolean(), (value, percent) => {
-				const parsed = parseLooseNumber(value, { percent });
-				expect(parsed === undefined || Number.isFinite(parsed)).toBe(true);
-			}),
+			fc.property(
+				fc.oneof(numberLike, hostileString, mistyped),
+				fc.constantFrom<'detect' | WrittenFormat>('detect', 'dot', 'comma', 'space'),
+				fc.boolean(),
+				(value, format, percent) => {
+					const read = readNumber(value, format, { percent });
+					if ('value' in read) expect(Number.isFinite(read.value)).toBe(true);
+					else if (read.problem === 'two-readings') {
+						expect(format).toBe('detect');
+						expect(read.readings.dot).not.toBe(read.readings.comma);
+						expect(Number.isFinite(read.readings.dot) && Number.isFinite(read.readings.comma)).toBe(
+							true,
+						);
+					}
+				},
+			),
 			{ ...params, numRuns: runs(3000) },
 		);
 	});
 
-	it('reads back the same value in English, German, French and Swiss spellings', () => {
-		const formats = {
-			en: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, ',')}.${frac}`,
-			de: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, '.')},${frac}`,
-			fr: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, '\u202f')},${frac}`,
-			ch: (int: string, frac: string) => `${int.replace(/\B(?=(\d{3})+$)/g, "'")}.${frac}`,
-			plain: (int: string, frac: string) => `${int}.${frac}`,
-		};
+	const formats = {
+		en: { written: 'dot', group: ',', decimal: '.' },
+		de: { written: 'comma', group: '.', decimal: ',' },
+		fr: { written: 'space', group: '\u202f', decimal: ',' },
+		ch: { written: 'dot', group: "'", decimal: '.' },
+	} as const;
+	const write = (format: keyof typeof formats, integer: number, fraction: string) =>
+		`${String(integer).replace(/\B(?=(\d{3})+$)/g, formats[format].group)}${fraction ? formats[format].decimal + fraction : ''}`;
+	const dress = fc.constantFrom(
+		(text: string) => ({ text, negative: false }),
+		(text: string) => ({ text: `-${text}`, negative: true }),
+		(text: string) => ({ text: `(${text})`, negative: true }),
+		(text: string) => ({ text: `€${text}`, negative: false }),
+		(text: string) => ({ text: `-€ ${text}`, negative: true }),
+		(text: string) => ({ text: `${text} EUR`, negative: false }),
+		(text: string) => ({ text: `USD ${text}`, negative: false }),
+	);
+
+	it('reads back the same value in English, German, French and Swiss spellings, signs, brackets and currencies', () => {
 		fc.assert(
 			fc.property(
 				fc.integer({ min: 0, max: 999_999_999 }),
-				fc.integer({ min: 0, max: 99 }),
+				fc.integer({ min: 0, max: 999 }),
+				fc.constantFrom(1, 2, 3),
 				fc.constantFrom(...(Object.keys(formats) as Array<keyof typeof formats>)),
-				fc.boolean(),
-				(integer, cents, format, negative) => {
-					const frac = String(cents).padStart(2, '0');
-					const text = `${negative ? '-' : ''}${formats[format](String(integer), frac)}`;
-					expect(parseLooseNumber(text)).toBeCloseTo(
-						(negative ? -1 : 1) * (integer + cents / 100),
-						6,
-					);
-					expect(parseLooseNumber(`${text}%`, { percent: true })).toBeCloseTo(
-						(negative ? -1 : 1) * (integer + cents / 100),
-						6,
-					);
+				dress,
+				(integer, fractionDigits, digits, format, dressed) => {
+					const fraction = String(fractionDigits).padStart(3, '0').slice(0, digits);
+					const { text, negative } = dressed(write(format, integer, fraction));
+					const expected = (negative ? -1 : 1) * Number(`${integer}.${fraction}`);
+					// In its own format it always reads back.
+					expect(valueOf(text, formats[format].written)).toBeCloseTo(expected, 6);
+					// Detected, it reads back, or (only when it can be read in the other format too) is refused.
+					const read = readNumber(text);
+					if ('value' in read) expect(read.value).toBeCloseTo(expected, 6);
+					else {
+						expect(read.problem).toBe('two-readings');
+						const readings =
+							read.problem === 'two-readings' ? read.readings : { dot: NaN, comma: NaN };
+						expect([readings.dot, readings.comma].some((r) => Math.abs(r - expected) < 1e-6)).toBe(
+							true,
+						);
+					}
 				},
 			),
-			{ ...params, numRuns: runs(1000) },
+			{ ...params, numRuns: runs(2000) },
+		);
+	});
+
+	it('never reads 1.234 or 1,234 as a number without a format', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 999 }),
+				fc.integer({ min: 0, max: 999 }),
+				fc.constantFrom('.', ','),
+				(head, tail, separator) => {
+					const text = `${head}${separator}${String(tail).padStart(3, '0')}`;
+					expect(readNumber(text)).toMatchObject({ problem: 'two-readings' });
+				},
+			),
+			{ ...params, numRuns: runs(500) },
 		);
 	});
 });

@@ -99,11 +99,14 @@ export async function execute(
 		groups,
 		async (prepared) => {
 			if (prepared.error) throw prepared.error;
-			const { holdings, removed } = prepared.input!;
+			const { holdings, removed, notes } = prepared.input!;
 			const { values } = prepared.group;
 			const first = prepared.itemIndices[0] ?? 0;
 			const pairedItem = pairedTo(prepared.itemIndices);
-			const counts = { holdings_count: holdings.length, ...removedSummary(removed) } as IDataObject;
+			const counts = {
+				holdings_count: holdings.length,
+				...removedSummary(removed, notes),
+			} as IDataObject;
 
 			let kpis: IDataObject;
 			try {

@@ -92,6 +92,7 @@ interface PreparedGroup {
 	quarterEnd: string;
 	holdings: SourcedHolding[];
 	removed: RemovedRow[];
+	notes: string[];
 }
 
 type Checked =
@@ -178,7 +179,7 @@ function prepareGroup(
 		},
 	);
 
-	const { holdings, removed } = readHoldingsParameters.call(
+	const { holdings, removed, notes } = readHoldingsParameters.call(
 		this,
 		ROUTES.createSnapshot,
 		items,
@@ -202,6 +203,7 @@ function prepareGroup(
 		quarterEnd: snapshot.quarterEnd,
 		holdings,
 		removed,
+		notes,
 	};
 }
 
@@ -312,7 +314,7 @@ export async function execute(
 						holdings_count: prepared.holdings.length,
 						portfolio_id: prepared.portfolioId,
 						...portfolioName(body, outcome, prepared.name, knownNames.get(prepared.portfolioId)),
-						...removedSummary(prepared.removed),
+						...removedSummary(prepared.removed, prepared.notes),
 					},
 					pairedItem: pairedTo(prepared.group.itemIndices),
 				},

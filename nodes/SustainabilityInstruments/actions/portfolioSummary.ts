@@ -16,8 +16,11 @@ import {
 } from '../../shared/holdings';
 import type { RemovedRow } from '../../shared/holdings';
 import { normalizeIsin } from '../../shared/isin';
-import { parseLooseNumber } from '../../shared/numbers';
-import { numberParameterValue, readTextParameter } from '../../shared/parameters';
+import { numberFormatOption } from '../../shared/descriptions';
+import { readHoldingNumber, settledByColumnNote } from '../../shared/holdingNumbers';
+import { columnFormat } from '../../shared/numbers';
+import type { NumberFormat } from '../../shared/numbers';
+import { noteAboutInput, numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { isBlank, scalarText, showValue } from '../../shared/values';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookup';
 
@@ -72,6 +75,7 @@ export const summaryProperties: INodeProperties[] = [
 			'Input field that holds the portfolio weight. Leave empty to find it among the usual headers (Weight, Weight %, Portfolio Weight, Allocation).',
 		displayOptions: { show: { ...show, weightBy: ['weight'] } },
 	},
+	{ ...numberFormatOption, displayOptions: { show } },
 	{
 		displayName: 'Group By',
 		name: 'groupBy',
@@ -138,6 +142,16 @@ export function prepareSummary<TEntry>(
 		splitFieldList(this.getNodeParameter('groupBy', 0, '')),
 	).filter((group) => group.itemIndices.length > 0);
 
+	const valueOfItem = (json: IDataObject) => {
+		const field = resolver.resolve(json)[key];
+		return field === undefined ? undefined : json[field];
+	};
+	const column = columnFormat(
+		items.map((item, index) => ({ value: valueOfItem(item.json), where: `Item ${index}` })),
+		this.getNodeParameter('numberFormat', 0, 'detect') as NumberFormat,
+	);
+	let settled: { value: string; where: string; read: number; count: number } | undefined;
+
 	const prepared: SummaryGroup[] = groups.map((group) => {
 		const rows: WeightedRow[] = [];
 		const removed: RemovedRow[] = [];
@@ -176,17 +190,20 @@ export function prepareSummary<TEntry>(
 				);
 				continue;
 			}
-			const weight = parseLooseNumber(raw, { percent: basis === 'weight' });
-			if (weight === undefined) {
+			const read = readHoldingNumber(raw, key, column, fields[key]);
+			if ('message' in read) {
 				throw inputError(
 					node,
 					index,
-					`the ${label} "${showValue(raw)}" in field "${fields[key]}" is not a number`,
-					basis === 'weight'
-						? 'Give the weight as a number, for example 12.5 or "12.5%", or set Weight Field to the column that holds it.'
-						: 'Give the market value as a number, for example 1234.5, "1,234.50" or "1 234,50", or set Market Value Field to the column that holds it.',
+					read.message,
+					`${read.fix} Or set ${holdingFieldParameter(key)} to the column that holds it.`,
 				);
 			}
+			if (read.byColumn) {
+				if (settled) settled.count++;
+				else settled = { value: String(raw), where: `Item ${index}`, read: read.value, count: 1 };
+			}
+			const weight = read.value;
 			if (weight < 0) {
 				remove(`negative ${label} (short position): a summary weights long positions only`);
 				continue;
@@ -195,6 +212,8 @@ export function prepareSummary<TEntry>(
 		}
 		return { values: group.values, itemIndices: group.itemIndices, rows, removed };
 	});
+
+	if (settled) noteAboutInput.call(this, settledByColumnNote(key, settled, settled.count, column));
 
 	if (items.length > 0 && prepared.every((group) => group.rows.length === 0)) {
 		const removed = prepared.flatMap((group) => group.removed);

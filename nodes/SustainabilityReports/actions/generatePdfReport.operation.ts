@@ -177,6 +177,7 @@ interface ReportInput {
 	request: ReportRequest;
 	holdings: SourcedHolding[];
 	removed: RemovedRow[];
+	notes: string[];
 }
 
 interface ReportAnswer {
@@ -220,7 +221,7 @@ export async function execute(
 		async (prepared) => {
 			if (prepared.error) throw prepared.error;
 			const { group } = prepared;
-			const { request, holdings, removed } = prepared.input!;
+			const { request, holdings, removed, notes } = prepared.input!;
 			const itemIndex = group.itemIndices[0];
 			const answer = (await apiRequest.call(this, ROUTES.reports, {
 				body: request.body,
@@ -254,7 +255,7 @@ export async function execute(
 					? { methodology_id: request.body.methodology_id as number }
 					: {}),
 				holdings_count: holdings.length,
-				...removedSummary(removed),
+				...removedSummary(removed, notes),
 			};
 
 			if (!request.binaryProperty) {
@@ -369,7 +370,7 @@ function prepareReport(
 		}
 	}
 
-	const { holdings, removed } = readHoldingsParameters.call(
+	const { holdings, removed, notes } = readHoldingsParameters.call(
 		this,
 		ROUTES.reports,
 		items,
@@ -384,7 +385,12 @@ function prepareReport(
 		);
 	}
 	body.holdings = holdingsBody(holdings);
-	return { request: { body, reportId, reportType, quarterEnd, binaryProperty }, holdings, removed };
+	return {
+		request: { body, reportId, reportType, quarterEnd, binaryProperty },
+		holdings,
+		removed,
+		notes,
+	};
 }
 
 /**

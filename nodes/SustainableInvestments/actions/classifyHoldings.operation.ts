@@ -91,7 +91,8 @@ export async function execute(
 		groups,
 		async (prepared) => {
 			if (prepared.error) throw prepared.error;
-			const { methodologyId, holdings, removed } = prepared.input!;
+			const { methodologyId, holdings, removed, notes } = prepared.input!;
+			const inputNotes = notes.length > 0 ? { input_notes: notes } : {};
 			const first = prepared.itemIndices[0] ?? 0;
 			const out: Array<{ item: number; json: IDataObject }> = [];
 
@@ -120,6 +121,7 @@ export async function execute(
 							methodology_id: methodologyId,
 							removed: false,
 							removed_reason: null,
+							...inputNotes,
 							...(answerNote ? { answer_note: answerNote } : {}),
 						},
 					});
@@ -141,6 +143,7 @@ export async function execute(
 						methodology_id: methodologyId,
 						removed: true,
 						removed_reason: row.reason,
+						...inputNotes,
 					},
 				});
 			}

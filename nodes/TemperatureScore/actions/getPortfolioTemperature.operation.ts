@@ -156,7 +156,7 @@ export async function execute(
 		async (prepared) => {
 			if (prepared.error) throw prepared.error;
 			const { group } = prepared;
-			const { holdings, removed } = prepared.input!;
+			const { holdings, removed, notes } = prepared.input!;
 			const calculation = await calculate.call(this, holdings, settings, group.itemIndices[0]);
 			if (output === 'raw') {
 				return [
@@ -165,13 +165,13 @@ export async function execute(
 							...(Object.keys(group.values).length ? { group: groupFields(group) } : {}),
 							...(calculation.data as IDataObject),
 							...(calculation.locked ? { calculating: true } : {}),
-							...removedSummary(removed),
+							...removedSummary(removed, notes),
 						},
 						pairedItem: pairedTo(group.itemIndices),
 					},
 				];
 			}
-			const rows = perHoldingItems(group, holdings, removed, calculation);
+			const rows = perHoldingItems(group, holdings, removed, calculation, notes);
 			const answerNote = rows[rows.length - 1]?.json.answer_note;
 			if (typeof answerNote === 'string') noteAboutAnswer.call(this, answerNote);
 			return rows;

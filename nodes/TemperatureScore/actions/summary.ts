@@ -46,6 +46,7 @@ export function perHoldingItems(
 	holdings: SourcedHolding[],
 	removed: RemovedRow[],
 	calculation: Calculation,
+	notes: string[] = [],
 ): INodeExecutionData[] {
 	const { data, locked } = calculation;
 	const itemsByIsin = inputItemsByIsin(holdings);
@@ -89,6 +90,7 @@ export function perHoldingItems(
 		shared,
 		holdings,
 		removed,
+		notes,
 		calculation,
 		weighting,
 		rows.filter((row) => !row.json.answer_note).length,
@@ -160,6 +162,7 @@ function portfolioSummary(
 	shared: IDataObject,
 	holdings: SourcedHolding[],
 	removed: RemovedRow[],
+	notes: string[],
 	{ data, locked, requests, waitedMs }: Calculation,
 	weighting: Weighting,
 	listedCount: number,
@@ -207,7 +210,7 @@ function portfolioSummary(
 		industries: (data.portfolio.industries ?? []) as IDataObject[],
 		skipped_count: skipped.length,
 		skipped_rows: skipped as unknown as IDataObject[],
-		...removedSummary(removed),
+		...removedSummary(removed, notes),
 		requests,
 		waited_seconds: round(waitedMs / 1000, 1),
 		...(locked ? { calculating: true } : {}),
