@@ -42,8 +42,8 @@ export function usableTimeZone(timeZone: unknown): { timeZone: string; known: bo
  * - A moment — a JS Date, a Luxon DateTime (what n8n's expressions give, e.g. `{{ $now }}`) or a text with a time and
  *   a UTC offset (`2025-09-30T22:00:00Z`, `2025-10-01T00:30:00+02:00`) — is read as the calendar date of that moment in
  *   `timeZone` (the workflow's time zone), so the same moment gives the same date whatever its type.
- * - A text with a date only (`2025-10-01`, what the date picker gives without a time) or with a time but no offset
- *   (`2025-10-01T00:00:00`, what n8n's date picker gives) is taken as written.
+ * - A text with a date only (`2025-10-01`) or with a time but no offset (`2025-10-01T00:00:00`, what n8n's date
+ *   picker gives) is taken as written.
  *
  * "Current year" is the year of `today` in `timeZone`. An unknown time zone is read as UTC. Returns the problem
  * instead of throwing so callers can name the item and field.
