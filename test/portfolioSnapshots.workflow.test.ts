@@ -1,11 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, ITaskData } from 'n8n-workflow';
 
 import type { PortfolioState } from './simulator';
 import { makeIsin } from './helpers/isins';
-import { byIdentifier, chainWorkflow, credentialsFor, snapshotSpec } from './helpers/workflows';
+import {
+	byIdentifier,
+	chainWorkflow,
+	credentialsFor,
+	inTimeZone,
+	snapshotSpec,
+} from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
+import type { WorkflowRunResult } from './workflow/runner';
 import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
 import { searchPortfolios } from '../nodes/shared/methods';
 import { useSimulator } from './helpers/simulator';
@@ -716,5 +723,135 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 				reason: expect.stringMatching(/^invalid ISIN: 1048576 characters/),
 			}),
 		]);
+	});
+});
+
+describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () => {
+	/** 1 October 2025, 00:00 in Berlin (CEST, UTC+2): 30 September in UTC. Built the same whatever jest's TZ is. */
+	const BERLIN_MIDNIGHT = "={{ new Date('2025-09-30T22:00:00Z') }}";
+	const LUXON_BERLIN = "={{ DateTime.fromISO('2025-10-01T00:30:00+02:00') }}";
+	/** The notes above the output about Snapshot Dates (the node also notes the requests it sent). */
+	const hintsOf = (result: WorkflowRunResult): string[] =>
+		(
+			(result.runData.Node?.[0] as (ITaskData & { hints?: Array<{ message: string }> }) | undefined)
+				?.hints ?? []
+		)
+			.map((hint) => hint.message)
+			.filter((message) => message.startsWith('Snapshot Date'));
+
+	async function runIn(timezone: string | undefined, items: IDataObject[], spec: NodeSpec) {
+		const flow = chainWorkflow(items, spec);
+		const result = await runWorkflow(timezone ? inTimeZone(flow, timezone) : flow, {
+			credentials: credentialsFor(sim.url, KEY),
+		});
+		return { result, out: result.items('Node') };
+	}
+
+	it.each([
+		[
+			'a JS Date',
+			BERLIN_MIDNIGHT,
+			"Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-10-01 in the workflow's time zone Europe/Berlin",
+		],
+		[
+			'a Luxon DateTime',
+			LUXON_BERLIN,
+			"read as 2025-10-01 in the workflow's time zone Europe/Berlin",
+		],
+		[
+			'a text with an offset',
+			'2025-10-01T00:30:00+02:00',
+			"read as 2025-10-01 in the workflow's time zone Europe/Berlin",
+		],
+		['a date as text', '2025-10-01', undefined],
+		["the date picker's value", '2025-10-01T00:00:00', undefined],
+	])(
+		'Europe/Berlin: %s for 1 October 00:00 reaches the API as 2025-10-01, stored at 2025-12-31',
+		async (_kind, snapshotDate, note) => {
+			const { result, out } = await runIn(
+				'Europe/Berlin',
+				holdingRows('fund-tz', 'Fund TZ', 'unused'),
+				createSnapshot({ snapshotDate, groupBy: '' }),
+			);
+			expect(result.error).toBeUndefined();
+			expect(sim.requests({ route: POST }).map((r) => (r.body as IDataObject).snapshot_at)).toEqual(
+				['2025-10-01'],
+			);
+			expect(state()[id('fund-tz')].snapshots.map((snapshot) => snapshot.date)).toEqual([
+				'2025-12-31',
+			]);
+			expect(out).toHaveLength(1);
+			expect(out[0].json).toMatchObject({
+				outcome: 'created',
+				quarter_end: '2025-12-31',
+				snapshot_date: '2025-10-01',
+			});
+			if (note) {
+				expect(out[0].json.snapshot_date_note).toContain(note);
+				expect(hintsOf(result)).toEqual([out[0].json.snapshot_date_note]);
+			} else {
+				expect(out[0].json).not.toHaveProperty('snapshot_date_note');
+				expect(hintsOf(result)).toEqual([]);
+			}
+		},
+	);
+
+	it.each([
+		['UTC', BERLIN_MIDNIGHT, '2025-09-30', '2025-09-30'],
+		['America/New_York', LUXON_BERLIN, '2025-09-30', '2025-09-30'],
+		['Asia/Tokyo', "={{ new Date('2025-09-30T16:00:00Z') }}", '2025-10-01', '2025-12-31'],
+		['America/New_York', '2025-10-01', '2025-10-01', '2025-12-31'],
+	])('%s: %s is sent as %s (quarter end %s)', async (timezone, snapshotDate, date, quarterEnd) => {
+		const { result, out } = await runIn(
+			timezone,
+			holdingRows('fund-tz', 'Fund TZ', 'unused'),
+			createSnapshot({ snapshotDate, groupBy: '' }),
+		);
+		expect(result.error).toBeUndefined();
+		expect((sim.requests({ route: POST })[0].body as IDataObject).snapshot_at).toBe(date);
+		expect(out[0].json).toMatchObject({ quarter_end: quarterEnd, snapshot_date: date });
+	});
+
+	it('Delete Snapshot: a Date at midnight in Berlin deletes the snapshot of its quarter in Berlin (Q4), noted once', async () => {
+		await runIn(
+			'Europe/Berlin',
+			[
+				...holdingRows('fund-tz', 'Fund TZ', '2025-09-30'),
+				...holdingRows('fund-tz', 'Fund TZ', '2025-12-31'),
+			],
+			createSnapshot({ groupBy: 'date' }),
+		);
+		expect(state()[id('fund-tz')].snapshots.map((snapshot) => snapshot.date)).toEqual([
+			'2025-09-30',
+			'2025-12-31',
+		]);
+		const { result, out } = await runIn(
+			'Europe/Berlin',
+			[{ identifier: id('fund-tz') }, { identifier: id('fund-tz') }],
+			{
+				type: 'portfolioSnapshots',
+				parameters: {
+					operation: 'deleteSnapshot',
+					portfolio: byIdentifier('={{ $json.identifier }}'),
+					snapshotDate: BERLIN_MIDNIGHT,
+				},
+			},
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual([
+			{ snapshot_at: '2025-10-01' },
+			{ snapshot_at: '2025-10-01' },
+		]);
+		expect(out.map((item) => [item.json.outcome, item.json.quarter_end])).toEqual([
+			['snapshot_deleted', '2025-12-31'],
+			['not_found', '2025-12-31'],
+		]);
+		expect(state()[id('fund-tz')].snapshots.map((snapshot) => snapshot.date)).toEqual([
+			'2025-09-30',
+		]);
+		const note =
+			"Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-10-01 in the workflow's time zone Europe/Berlin";
+		expect(out.map((item) => item.json.snapshot_date_note)).toEqual([note, note]);
+		expect(hintsOf(result)).toEqual([note]);
 	});
 });

@@ -24,7 +24,7 @@ import {
 	findIsins,
 } from './simulator';
 import type { Simulator } from './simulator';
-import { chainWorkflow } from './helpers/workflows';
+import { chainWorkflow, inTimeZone } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
@@ -72,6 +72,8 @@ const HOLDINGS: IDataObject[] = [
 interface Flow {
 	email?: boolean;
 	onError?: INode['onError'];
+	/** The workflow's Timezone setting (default: none, n8n's default time zone). */
+	timezone?: string;
 }
 
 function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {}) {
@@ -100,7 +102,8 @@ function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {})
 		},
 		credentials: { smtp: { id: 'smtp', name: 'SMTP' } },
 	};
-	return flow.email ? chainWorkflow(rows, report, email) : chainWorkflow(rows, report);
+	const chain = flow.email ? chainWorkflow(rows, report, email) : chainWorkflow(rows, report);
+	return flow.timezone ? inTimeZone(chain, flow.timezone) : chain;
 }
 
 async function run(
@@ -297,10 +300,13 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 	});
 
 	it('with Download PDF off, returns only the link; an empty Snapshot Date means the last completed quarter end', async () => {
-		const result = await run(sim, HOLDINGS, {
-			downloadPdf: false,
-			benchmarkIndex: 'OMX Stockholm',
-		});
+		// UTC+14: the zone in which a new day, and on a quarter's last day a new quarter, starts first.
+		const result = await run(
+			sim,
+			HOLDINGS,
+			{ downloadPdf: false, benchmarkIndex: 'OMX Stockholm' },
+			{ timezone: 'Pacific/Kiritimati' },
+		);
 		expect(result.error).toBeUndefined();
 		const [report] = result.items('Report');
 		expect(report.binary).toBeUndefined();
@@ -308,9 +314,41 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		expect(report.json.location_url).toEqual(expect.stringContaining('/documents/'));
 		expect(sim.downloads()).toHaveLength(0);
 		const body = sim.requests({ route: ROUTE })[0].body as IDataObject;
-		expect(body.snapshot_at).toBe(lastCompletedQuarterEnd());
+		expect(body.snapshot_at).toBe(lastCompletedQuarterEnd(new Date(), 'Pacific/Kiritimati'));
+		expect(report.json).toMatchObject({
+			snapshot_at: body.snapshot_at,
+			snapshot_date: body.snapshot_at,
+		});
 		expect(body.benchmark_index).toBe('OMX Stockholm');
 	});
+
+	it.each([
+		["={{ new Date('2025-09-30T22:00:00Z') }}", '2025-09-30T22:00:00.000Z'],
+		["={{ DateTime.fromISO('2025-10-01T00:30:00+02:00') }}", '2025-10-01T00:30:00.000+02:00'],
+	])(
+		'in Europe/Berlin, Snapshot Date %s (1 October in Berlin) gives the report of Q4 2025, with a note',
+		async (snapshotDate, shown) => {
+			const result = await run(
+				sim,
+				HOLDINGS,
+				{ snapshotDate, downloadPdf: false },
+				{ timezone: 'Europe/Berlin' },
+			);
+			expect(result.error).toBeUndefined();
+			const body = sim.requests({ route: ROUTE })[0].body as IDataObject;
+			expect(body.snapshot_at).toBe('2025-10-01');
+			const [report] = result.items('Report');
+			expect(report.json).toMatchObject({
+				snapshot_at: '2025-12-31',
+				snapshot_date: '2025-10-01',
+			});
+			expect(String(report.json.snapshot_date_note)).toMatch(
+				/^Snapshot Date \S+ read as 2025-10-01 in the workflow's time zone Europe\/Berlin$/,
+			);
+			// The DateTime is shown as n8n's expression gives it (in the process's zone); the Date always in UTC.
+			if (shown.endsWith('Z')) expect(report.json.snapshot_date_note).toContain(shown);
+		},
+	);
 
 	describe('with download links that have expired', () => {
 		const expiring = useSimulator({ reportLinkTtlMs: -1 });

@@ -1,30 +1,118 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import { showValue } from './values';
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+/** YYYY-MM-DD, optionally with a time (`T` or a space) and optionally then a UTC offset (`Z`, `+02:00`, `-0500`). */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([0-9:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** The time of a text with an offset: HH:MM, HH:MM:SS or HH:MM:SS.fff. */
+const ISO_TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
 
 export interface SnapshotDate {
-	/** The date as given, YYYY-MM-DD. */
+	/** The date used, YYYY-MM-DD. */
 	date: string;
 	/** The end of its quarter: the API moves every snapshot date there. */
 	quarterEnd: string;
+	/**
+	 * Set when the value was a moment (a JS Date, a Luxon DateTime, a text with a time and a UTC offset) whose calendar
+	 * date in the time zone is not the date it shows: not its UTC date, or not the date written in it.
+	 */
+	note?: string;
 }
 
 export type SnapshotDateProblem = 'unreadable' | 'future-year';
 
+type Ymd = [number, number, number];
+
+/** What a value says: a calendar date as written, or a moment (with how to show it in a note). */
+type DateValue = { ymd: Ymd } | { moment: Date; shown: string; writtenYmd?: Ymd };
+
+/**
+ * A time zone the system knows, as n8n gives it (`this.getTimezone()`: the workflow's setting, else the instance's
+ * GENERIC_TIMEZONE); an empty or unknown one is UTC (`known` says which).
+ */
+export function usableTimeZone(timeZone: unknown): { timeZone: string; known: boolean } {
+	if (typeof timeZone === 'string' && timeZone.trim() && formatterFor(timeZone.trim()))
+		return { timeZone: timeZone.trim(), known: true };
+	return { timeZone: 'UTC', known: false };
+}
+
 /**
  * Reads a snapshot date the way the API does: a calendar date, in a year not after the current one.
- * Accepts YYYY-MM-DD (with or without a time), JS Dates and Luxon DateTimes (what n8n's date picker and
- * expressions produce). Returns the problem instead of throwing so callers can name the item and field.
+ *
+ * - A moment — a JS Date, a Luxon DateTime (what n8n's expressions give, e.g. `{{ $now }}`) or a text with a time and
+ *   a UTC offset (`2025-09-30T22:00:00Z`, `2025-10-01T00:30:00+02:00`) — is read as the calendar date of that moment in
+ *   `timeZone` (the workflow's time zone), so the same moment gives the same date whatever its type.
+ * - A text with a date only (`2025-10-01`) or with a time but no offset (`2025-10-01T00:00:00`, what n8n's date
+ *   picker gives) is taken as written.
+ *
+ * "Current year" is the year of `today` in `timeZone`. An unknown time zone is read as UTC. Returns the problem
+ * instead of throwing so callers can name the item and field.
  */
 export function readSnapshotDate(
 	value: unknown,
 	today: Date = new Date(),
+	timeZone = 'UTC',
 ): SnapshotDate | { problem: SnapshotDateProblem } {
-	const ymd = toYmd(value);
-	if (!ymd) return { problem: 'unreadable' };
+	const { timeZone: zone, known } = usableTimeZone(timeZone);
+	const read = toDateValue(value);
+	if (!read) return { problem: 'unreadable' };
+	let ymd: Ymd;
+	let note: string | undefined;
+	if ('ymd' in read) ymd = read.ymd;
+	else {
+		const inZone = calendarDateIn(read.moment, zone);
+		if (!inZone) return { problem: 'unreadable' };
+		ymd = inZone;
+		const date = formatYmd(...ymd);
+		const utcDate = read.moment.toISOString().slice(0, 10);
+		const written = read.writtenYmd ? formatYmd(...read.writtenYmd) : utcDate;
+		if (!known) {
+			note = `Snapshot Date ${read.shown} read as ${date} in UTC: the workflow's time zone "${showValue(timeZone)}" is not one this system knows`;
+		} else if (date !== utcDate || date !== written) {
+			note = `Snapshot Date ${read.shown} read as ${date} in the workflow's time zone ${zone}`;
+		}
+	}
 	const [year, month, day] = ymd;
-	if (year > today.getUTCFullYear()) return { problem: 'future-year' };
-	return { date: formatYmd(year, month, day), quarterEnd: quarterEnd(year, month) };
+	const thisYear = calendarDateIn(today, zone)?.[0] ?? today.getUTCFullYear();
+	if (year > thisYear) return { problem: 'future-year' };
+	return {
+		date: formatYmd(year, month, day),
+		quarterEnd: quarterEnd(year, month),
+		...(note ? { note } : {}),
+	};
+}
+
+/**
+ * The workflow's time zone as n8n gives it to nodes: the workflow's Timezone setting, else the instance's
+ * GENERIC_TIMEZONE. 'UTC' when the context cannot say (a context without `getTimezone`, or one that throws).
+ */
+export function workflowTimeZone(context: Pick<IExecuteFunctions, 'getTimezone'>): string {
+	try {
+		const timeZone: unknown =
+			typeof context.getTimezone === 'function' ? context.getTimezone() : undefined;
+		return typeof timeZone === 'string' && timeZone ? timeZone : 'UTC';
+	} catch {
+		return 'UTC';
+	}
+}
+
+const notedDates = new WeakMap<object, Set<string>>();
+
+/**
+ * A note above the node's output (and in the log) on how a Snapshot Date was read, once per node run and note
+ * (Delete Snapshot reads the date of every item).
+ */
+export function noteSnapshotDate(
+	context: Pick<IExecuteFunctions, 'addExecutionHints' | 'logger'>,
+	note: string,
+): void {
+	const noted = notedDates.get(context) ?? new Set<string>();
+	notedDates.set(context, noted);
+	if (noted.has(note)) return;
+	noted.add(note);
+	context.logger?.info(`Sustainability Compliance: ${note}`);
+	if (typeof context.addExecutionHints === 'function')
+		context.addExecutionHints({ message: note, type: 'info', location: 'outputPane' });
 }
 
 export function quarterEnd(year: number, month: number): string {
@@ -33,12 +121,15 @@ export function quarterEnd(year: number, month: number): string {
 	return formatYmd(year, endMonth, lastDay);
 }
 
-/** The last quarter end on or before `today`. */
-export function lastCompletedQuarterEnd(today: Date = new Date()): string {
-	const year = today.getUTCFullYear();
-	const month = today.getUTCMonth() + 1;
+/** The last quarter end on or before `today`'s date in `timeZone` (the workflow's time zone; unknown: UTC). */
+export function lastCompletedQuarterEnd(today: Date = new Date(), timeZone = 'UTC'): string {
+	const [year, month, day] = calendarDateIn(today, usableTimeZone(timeZone).timeZone) ?? [
+		today.getUTCFullYear(),
+		today.getUTCMonth() + 1,
+		today.getUTCDate(),
+	];
 	const currentEnd = quarterEnd(year, month);
-	if (currentEnd === formatYmd(year, month, today.getUTCDate())) return currentEnd;
+	if (currentEnd === formatYmd(year, month, day)) return currentEnd;
 	const firstMonthOfQuarter = Math.floor((month - 1) / 3) * 3 + 1;
 	return firstMonthOfQuarter === 1
 		? formatYmd(year - 1, 12, 31)
@@ -52,26 +143,114 @@ export function describeDateProblem(problem: SnapshotDateProblem, value: unknown
 		: `${shown} is in a future year; the API only accepts snapshot dates up to the end of the current year`;
 }
 
-function toYmd(value: unknown): [number, number, number] | undefined {
-	if (value instanceof Date) {
+/** The calendar date of a moment in a time zone; undefined for an invalid Date or one the zone cannot show. */
+export function calendarDateIn(moment: Date, timeZone: string): Ymd | undefined {
+	// Years before 2 could cross into 1 BC in a time zone west of UTC, which Intl shows as year 1.
+	if (Number.isNaN(moment.getTime()) || moment.getUTCFullYear() < 2) return undefined;
+	const formatter = formatterFor(timeZone);
+	if (!formatter) return undefined;
+	const parts: Record<string, string> = {};
+	for (const part of formatter.formatToParts(moment)) parts[part.type] = part.value;
+	const ymd: Ymd = [Number(parts.year), Number(parts.month), Number(parts.day)];
+	return ymd.every(Number.isInteger) ? ymd : undefined;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | undefined {
+	if (!formatters.has(timeZone)) {
+		let formatter: Intl.DateTimeFormat | null;
+		try {
+			formatter = new Intl.DateTimeFormat('en-CA', {
+				timeZone,
+				year: 'numeric',
+				month: '2-digit',
+				day: '2-digit',
+			});
+		} catch {
+			formatter = null; // RangeError: a time zone this system does not know
+		}
+		if (formatters.size > 100) formatters.clear();
+		formatters.set(timeZone, formatter);
+	}
+	return formatters.get(timeZone) ?? undefined;
+}
+
+function toDateValue(value: unknown): DateValue | undefined {
+	if (isDate(value)) {
 		return Number.isNaN(value.getTime())
 			? undefined
-			: [value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate()];
+			: { moment: value, shown: value.toISOString() };
 	}
-	if (
-		value &&
-		typeof value === 'object' &&
-		typeof (value as { toISODate?: unknown }).toISODate === 'function'
-	) {
-		return toYmd((value as { toISODate: () => string | null }).toISODate());
-	}
+	if (value && typeof value === 'object') return fromLuxonLike(value);
 	if (typeof value !== 'string') return undefined;
 	const match = ISO_DATE.exec(value.trim());
 	if (!match) return undefined;
-	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	const ymd: Ymd = [Number(match[1]), Number(match[2]), Number(match[3])];
+	const [year, month, day] = ymd;
 	if (month < 1 || month > 12 || day < 1) return undefined;
 	if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
-	return [year, month, day];
+	const [, , , , time, offset] = match;
+	if (!offset) return { ymd };
+	const moment = momentOf(ymd, time, offset);
+	return moment ? { moment, shown: `"${value.trim()}"`, writtenYmd: ymd } : undefined;
+}
+
+/**
+ * A Luxon DateTime, duck-typed (the package does not depend on Luxon; n8n's expressions give its DateTimes): read as
+ * the moment of `toJSDate()`. An object with only `toISODate()` is read as the date it gives.
+ */
+function fromLuxonLike(value: object): DateValue | undefined {
+	const luxon = value as { toJSDate?: unknown; toISO?: unknown; toISODate?: unknown };
+	try {
+		if (typeof luxon.toJSDate === 'function') {
+			const moment: unknown = luxon.toJSDate();
+			if (!isDate(moment) || Number.isNaN(moment.getTime())) return undefined;
+			const iso: unknown = typeof luxon.toISO === 'function' ? luxon.toISO() : undefined;
+			const written = typeof iso === 'string' ? /^(\d{4})-(\d{2})-(\d{2})/.exec(iso) : null;
+			return {
+				moment,
+				shown: typeof iso === 'string' ? iso.slice(0, 60) : moment.toISOString(),
+				...(written
+					? { writtenYmd: [Number(written[1]), Number(written[2]), Number(written[3])] as Ymd }
+					: {}),
+			};
+		}
+		if (typeof luxon.toISODate === 'function') {
+			const date: unknown = luxon.toISODate();
+			const read = typeof date === 'string' ? toDateValue(date) : undefined;
+			return read && 'ymd' in read ? read : undefined;
+		}
+	} catch {
+		return undefined;
+	}
+	return undefined;
+}
+
+/** The moment of a date, a time (HH:MM[:SS[.fff]]) and a UTC offset; undefined if the time is not one. */
+function momentOf([year, month, day]: Ymd, time: string, offset: string): Date | undefined {
+	const parts = ISO_TIME.exec(time);
+	if (!parts) return undefined;
+	const [hours, minutes, seconds] = [Number(parts[1]), Number(parts[2]), Number(parts[3] ?? 0)];
+	if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
+	const millis = Number((parts[4] ?? '0').padEnd(3, '0').slice(0, 3));
+	let offsetMinutes = 0;
+	if (offset !== 'Z') {
+		const digits = offset.slice(1).replace(':', '');
+		const [offsetHours, offsetMins] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
+		if (offsetHours > 23 || offsetMins > 59) return undefined;
+		offsetMinutes = (offset.startsWith('-') ? -1 : 1) * (offsetHours * 60 + offsetMins);
+	}
+	const moment = new Date(0);
+	// setUTCFullYear: Date.UTC would read the years 0-99 as 1900-1999.
+	moment.setUTCFullYear(year, month - 1, day);
+	moment.setUTCHours(hours, minutes - offsetMinutes, seconds, millis);
+	return moment;
+}
+
+/** A JS Date, also one from another realm (n8n may evaluate expressions in a separate context). */
+function isDate(value: unknown): value is Date {
+	return value instanceof Date || Object.prototype.toString.call(value) === '[object Date]';
 }
 
 function formatYmd(year: number, month: number, day: number): string {

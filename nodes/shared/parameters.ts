@@ -5,7 +5,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { describeDateProblem, readSnapshotDate } from './dates';
+import { describeDateProblem, noteSnapshotDate, readSnapshotDate, workflowTimeZone } from './dates';
 import type { SnapshotDate } from './dates';
 import { inputError } from './errors';
 import {
@@ -229,21 +229,29 @@ export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): n
 
 /**
  * The Snapshot Date parameter at an item, checked as the API checks it (unreadable dates and future years are refused). `where`
- * names the item (and group) in the message. Empty is refused, unless `emptyDefault` gives the date to use.
+ * names the item (and group) in the message. Empty is refused, unless `emptyDefault` gives the date to use (it is given
+ * the workflow's time zone). Dates, Luxon DateTimes and texts with a UTC offset are read as their calendar date
+ * in the workflow's time zone (see readSnapshotDate); when that is not the date they show, a note says so above the
+ * output (and `note` is set for the output item).
  */
 export function readSnapshotDateParameter(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	options: { where?: string; emptyDefault?: () => string; invalidFix?: string } = {},
+	options: {
+		where?: string;
+		emptyDefault?: (timeZone: string) => string;
+		invalidFix?: string;
+	} = {},
 ): SnapshotDate {
 	const { where, emptyDefault, invalidFix = 'Correct the date.' } = options;
 	const value = this.getNodeParameter('snapshotDate', itemIndex, '') as unknown;
+	const timeZone = workflowTimeZone(this);
 	const fail = (message: string, fix: string) =>
 		inputError(this.getNode(), itemIndex, message, fix, { where });
 	if (isBlank(value)) {
 		if (emptyDefault) {
-			const date = emptyDefault();
-			const read = readSnapshotDate(date);
+			const date = emptyDefault(timeZone);
+			const read = readSnapshotDate(date, new Date(), timeZone);
 			return 'problem' in read ? { date, quarterEnd: date } : read;
 		}
 		throw fail(
@@ -251,8 +259,9 @@ export function readSnapshotDateParameter(
 			'Pick the date of the holdings (it is stored at the end of its quarter), or map a date field, e.g. {{ $json.date }}. For holdings as of today use {{ $today }}.',
 		);
 	}
-	const read = readSnapshotDate(value);
+	const read = readSnapshotDate(value, new Date(), timeZone);
 	if ('problem' in read)
 		throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, invalidFix);
+	if (read.note) noteSnapshotDate(this, read.note);
 	return read;
 }

@@ -82,6 +82,11 @@ export function chainWorkflow(items: IDataObject[], ...specs: NodeSpec[]): Workf
 	};
 }
 
+/** The workflow with its Timezone setting (Workflow Settings > Timezone): what `this.getTimezone()` gives nodes. */
+export function inTimeZone(workflow: WorkflowInput, timezone: string): WorkflowInput {
+	return { ...workflow, settings: { ...workflow.settings, timezone } } as WorkflowInput;
+}
+
 export function credentialsFor(baseUrl: string, apiKey = 'sim-all-families') {
 	return { sustainabilityComplianceApi: { apiKey, baseUrl } };
 }

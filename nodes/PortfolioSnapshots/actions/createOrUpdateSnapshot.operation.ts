@@ -90,6 +90,8 @@ interface PreparedGroup {
 	currency: string;
 	date: string;
 	quarterEnd: string;
+	/** How a Date, DateTime or text with an offset was read in the workflow's time zone, when not as it shows. */
+	dateNote?: string;
 	holdings: SourcedHolding[];
 	removed: RemovedRow[];
 	notes: string[];
@@ -201,6 +203,7 @@ function prepareGroup(
 		currency,
 		date: snapshot.date,
 		quarterEnd: snapshot.quarterEnd,
+		...(snapshot.note ? { dateNote: snapshot.note } : {}),
 		holdings,
 		removed,
 		notes,
@@ -311,6 +314,7 @@ export async function execute(
 						outcome,
 						quarter_end: parsed ? parsed[2] : prepared.quarterEnd,
 						snapshot_date: prepared.date,
+						...(prepared.dateNote ? { snapshot_date_note: prepared.dateNote } : {}),
 						holdings_count: prepared.holdings.length,
 						portfolio_id: prepared.portfolioId,
 						...portfolioName(body, outcome, prepared.name, knownNames.get(prepared.portfolioId)),

@@ -78,6 +78,7 @@ export async function execute(
 				message,
 				quarter_end: snapshot.quarterEnd,
 				snapshot_date: snapshot.date,
+				...(snapshot.note ? { snapshot_date_note: snapshot.note } : {}),
 			};
 		},
 	);

@@ -170,6 +170,8 @@ interface ReportRequest {
 	reportId: string;
 	reportType: string;
 	quarterEnd: string;
+	/** How a Date, DateTime or text with an offset was read in the workflow's time zone, when not as it shows. */
+	dateNote?: string;
 	binaryProperty?: string;
 }
 
@@ -243,6 +245,8 @@ export async function execute(
 				report_id: request.reportId,
 				type,
 				snapshot_at: quarterEnd,
+				snapshot_date: request.body.snapshot_at as string,
+				...(request.dateNote ? { snapshot_date_note: request.dateNote } : {}),
 				default_benchmark: (metadata.default_benchmark ?? null) as string | null,
 				identifier: (metadata.identifier ?? null) as string | null,
 				request_id: requestId,
@@ -326,8 +330,12 @@ function prepareReport(
 		);
 	}
 
-	const { date: snapshotAt, quarterEnd } = readSnapshotDateParameter.call(this, first, {
-		emptyDefault: () => lastCompletedQuarterEnd(),
+	const {
+		date: snapshotAt,
+		quarterEnd,
+		note: dateNote,
+	} = readSnapshotDateParameter.call(this, first, {
+		emptyDefault: (timeZone) => lastCompletedQuarterEnd(new Date(), timeZone),
 		invalidFix:
 			'Pick a date up to today, or leave the field empty for the last completed quarter end.',
 	});
@@ -386,7 +394,14 @@ function prepareReport(
 	}
 	body.holdings = holdingsBody(holdings);
 	return {
-		request: { body, reportId, reportType, quarterEnd, binaryProperty },
+		request: {
+			body,
+			reportId,
+			reportType,
+			quarterEnd,
+			...(dateNote ? { dateNote } : {}),
+			binaryProperty,
+		},
 		holdings,
 		removed,
 		notes,
