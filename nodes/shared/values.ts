@@ -63,6 +63,18 @@ export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T
 	return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
+/** Sets an own property whatever its name: `record.__proto__ = value` would replace the prototype instead. */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+	if (key === '__proto__')
+		Object.defineProperty(record, key, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
+	else record[key] = value;
+}
+
 /** True when the text has a lone UTF-16 surrogate (broken text, e.g. cut in the middle of an emoji): it cannot be URL-encoded. */
 export function hasLoneSurrogate(text: string): boolean {
 	return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);

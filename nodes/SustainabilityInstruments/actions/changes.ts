@@ -9,6 +9,7 @@ import type {
 import { compactKey } from '../../shared/holdings';
 import { errorJson, pairedTo } from '../../shared/execution';
 import { numberParameterValue, readTextParameter } from '../../shared/parameters';
+import { ownValue, setOwn } from '../../shared/values';
 import type { InstrumentOperationSpec, LookupOutcome } from './lookup';
 
 const show = { show: { outputMode: ['changesSinceLastRun'] } };
@@ -201,7 +202,7 @@ export function decodeState(
 		for (const [isin, row] of Object.entries(stored.isins ?? {})) {
 			const result: IDataObject = {};
 			for (let index = 0; index < columns.length; index++)
-				result[columns[index]] = decodeValue(row[index + 1]) as IDataObject[string];
+				setOwn(result, columns[index], decodeValue(row[index + 1]) as IDataObject[string]);
 			results.set(isin, { lastSeen: Number(row[0]) || 0, result });
 		}
 	} catch {
@@ -252,7 +253,7 @@ export function encodeState(state: ChangesState, scope: string): string {
 	const isins: Record<string, StoredValue[]> = {};
 	for (const [isin, { lastSeen, result }] of state.results) {
 		const row: StoredValue[] = [lastSeen];
-		for (const column of columnList) row.push(encodeValue(result[column]));
+		for (const column of columnList) row.push(encodeValue(ownValue(result, column)));
 		isins[isin] = row;
 	}
 	const stored: StoredState = {
@@ -314,11 +315,11 @@ export function compareResults(
 	const remember: IDataObject = { ...current };
 	const changes: FieldChange[] = [];
 	for (const field of fields) {
-		const from = previous[field] ?? null;
-		const to = current[field] ?? null;
+		const from = ownValue(previous, field) ?? null;
+		const to = ownValue(current, field) ?? null;
 		const allowed = EXACT_COLUMNS.has(field) ? 0 : tolerance;
 		if (valueChanged(from, to, allowed)) changes.push({ field, from, to });
-		else if (Object.prototype.hasOwnProperty.call(previous, field)) remember[field] = from;
+		else if (Object.prototype.hasOwnProperty.call(previous, field)) setOwn(remember, field, from);
 	}
 	return { changes, remember };
 }
@@ -427,7 +428,7 @@ export function outputChanges<TEntry>(
 		const answered = results.get(isin);
 		if (answered) return answered;
 		const empty: IDataObject = {};
-		for (const column of columns) empty[column] = null;
+		for (const column of columns) setOwn(empty, column, null);
 		return Object.assign(empty, { isin, found: false });
 	};
 
@@ -470,8 +471,8 @@ export function outputChanges<TEntry>(
 			if (settings.firstSeen !== 'outputAsNew') continue;
 			tally.new++;
 			const changes = fields
-				.filter((field) => (current[field] ?? null) !== null)
-				.map((field) => ({ field, from: null, to: current[field] }));
+				.filter((field) => (ownValue(current, field) ?? null) !== null)
+				.map((field) => ({ field, from: null, to: ownValue(current, field) ?? null }));
 			out.push(changeItem(spec, simplify, isin, 'new', changes, null, current, fields, items));
 			continue;
 		}
@@ -541,7 +542,7 @@ function withoutIsin(result: IDataObject): IDataObject {
 	// for...in over own keys: the same keys in the same order as Object.entries, without an array per key.
 	for (const key in result)
 		if (key !== 'isin' && Object.prototype.hasOwnProperty.call(result, key))
-			rest[key] = result[key];
+			setOwn(rest, key, result[key]);
 	return rest;
 }
 
@@ -566,8 +567,8 @@ function changeItem<TEntry>(
 	if (simplify) {
 		json.changed_fields = changes.map((change) => change.field).join(', ');
 		for (const field of fields) {
-			json[`previous_${field}`] = previous ? (previous[field] ?? null) : null;
-			json[`current_${field}`] = current[field] ?? null;
+			json[`previous_${field}`] = previous ? (ownValue(previous, field) ?? null) : null;
+			json[`current_${field}`] = ownValue(current, field) ?? null;
 		}
 	} else {
 		json.changes = changes as unknown as IDataObject[];

@@ -21,6 +21,7 @@ import { copyJson, errorJson } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
+import { setOwn } from '../../shared/values';
 import { changesProperties, outputChanges, readChangesSettings } from './changes';
 import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 import type { SummaryKind } from './portfolioSummary';
@@ -462,10 +463,10 @@ export function flattenMeasures(
 			'value' in measure
 		) {
 			const { value, unit } = measure as { value: unknown; unit?: unknown };
-			result[name] = value as IDataObject[string];
+			setOwn(result, name, value as IDataObject[string]);
 			result[`${name}_unit`] = (unit ?? null) as IDataObject[string];
 		} else {
-			result[name] = measure;
+			setOwn(result, name, measure);
 		}
 	}
 	return result;

@@ -21,7 +21,7 @@ import { readHoldingNumber, settledByColumnNote } from '../../shared/holdingNumb
 import { columnFormat } from '../../shared/numbers';
 import type { NumberFormat } from '../../shared/numbers';
 import { noteAboutInput, numberParameterValue, readTextParameter } from '../../shared/parameters';
-import { isBlank, scalarText, showValue } from '../../shared/values';
+import { isBlank, ownValue, scalarText, setOwn, showValue } from '../../shared/values';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookup';
 
 /** What a Portfolio Summary computes: SFDR articles, {value, unit} measures (PAI, ESG), or business involvements. */
@@ -418,23 +418,31 @@ export function summarizeHoldings(
 		);
 		const involvements: IDataObject = {};
 		for (const category of names.categories) {
-			involvements[category] = bucket(
-				holdings.filter((holding) => {
-					const involvement = holding.result?.business_involvements;
-					const entry = isRecord(involvement) ? involvement[category] : undefined;
-					const weight = isRecord(entry) ? numberOrUndefined(entry.weight) : undefined;
-					return weight !== undefined && weight > 0 && weight >= threshold;
-				}),
+			setOwn(
+				involvements,
+				category,
+				bucket(
+					holdings.filter((holding) => {
+						const involvement = holding.result?.business_involvements;
+						const entry = isRecord(involvement) ? ownValue(involvement, category) : undefined;
+						const weight = isRecord(entry) ? numberOrUndefined(entry.weight) : undefined;
+						return weight !== undefined && weight > 0 && weight >= threshold;
+					}),
+				),
 			);
 		}
 		summary.involvements = involvements;
 		const scores: IDataObject = {};
 		for (const name of names.measures) {
-			scores[name] = weightedAverage(
-				holdings,
-				total,
-				(result) => ({ value: numberOrUndefined(result[name]) }),
-				false,
+			setOwn(
+				scores,
+				name,
+				weightedAverage(
+					holdings,
+					total,
+					(result) => ({ value: numberOrUndefined(ownValue(result, name)) }),
+					false,
+				),
 			);
 		}
 		summary.scores = scores;
@@ -445,22 +453,22 @@ export function summarizeHoldings(
 	const measures: IDataObject = {};
 	for (const name of names.measures) {
 		const valueOf = (result: IDataObject) => {
-			const measure = result[name];
+			const measure = ownValue(result, name);
 			return isRecord(measure) ? measure.value : undefined;
 		};
 		const figure = isYesNoMeasure(holdings, valueOf)
 			? shareTrue(holdings, total, valueOf)
 			: weightedAverage(holdings, total, (result) => {
-					const measure = result[name];
+					const measure = ownValue(result, name);
 					if (!isRecord(measure)) return { value: undefined };
 					return {
 						value: numberOrUndefined(measure.value),
 						unit: typeof measure.unit === 'string' ? measure.unit : null,
 					};
 				});
-		const note = [figure.note, notes[name]].filter(Boolean).join('. ');
+		const note = [figure.note, ownValue(notes, name)].filter(Boolean).join('. ');
 		if (note) figure.note = note;
-		measures[name] = figure;
+		setOwn(measures, name, figure);
 	}
 	summary[kind === 'paiIndicators' ? 'indicators' : 'metrics'] = measures;
 	return summary;
@@ -561,9 +569,9 @@ export function flattenSummary(summary: IDataObject): IDataObject {
 		if (['articles', 'indicators', 'metrics', 'involvements', 'scores'].includes(key)) {
 			for (const [name, figures] of Object.entries(value as IDataObject))
 				for (const [field, figure] of Object.entries(figures as IDataObject))
-					flat[`${name}_${field}`] = figure;
+					setOwn(flat, `${name}_${field}`, figure);
 		} else {
-			flat[key] = value;
+			setOwn(flat, key, value);
 		}
 	}
 	return flat;

@@ -7,6 +7,7 @@ import type { ItemGroup } from '../../shared/grouping';
 import { removedSummary } from '../../shared/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { ROUTES } from '../../shared/routes';
+import { setOwn } from '../../shared/values';
 
 export interface TemperatureData {
 	/** Companies, funds or both are listed (the contract asks for at least one of the lists). */
@@ -141,7 +142,8 @@ function holdingJson(
 	};
 	// The API may add fields to these objects; they are kept, after the documented ones.
 	for (const [key, value] of Object.entries(entry)) {
-		if (!(key in json) && key !== 'public_isin') json[key] = value;
+		if (!Object.prototype.hasOwnProperty.call(json, key) && key !== 'public_isin')
+			setOwn(json, key, value);
 	}
 	return json;
 }
