@@ -76,7 +76,7 @@ describe('a try has a total deadline: bytes trickling in do not extend it', () =
 		DEFAULT_RETRY_POLICY.requestTimeoutMs = 1500;
 	});
 
-	it('an answer sent one byte a second ends the node with a clear error, long before it would be complete', async () => {
+	it('an answer trickling in a byte at a time ends the node with a clear error, long before it would be complete', async () => {
 		sim.setFaults(SFDR, { sequence: ['trickle'], trickleMs: 200 });
 		const { result, seconds } = await run(
 			[{ isin: makeIsin('US', 1) }],
