@@ -645,7 +645,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		});
 
 		it.each([
-			['oversized', 'announced as 100.0 MB'],
+			['oversized', 'announced as 100 MB'],
 			['oversized-unannounced', 'the download was stopped there'],
 		] as const)(
 			'a body above 50 MB (%s) is refused and not read to the end',

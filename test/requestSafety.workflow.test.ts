@@ -190,7 +190,7 @@ describe('client timeouts', () => {
 		sim.setFaults(REPORTS, { sequence: ['slow', 'slow'], slowMs: 1500 });
 		const { result } = await run(REPORT_ROWS, report());
 		expect(sim.requestCount({ route: REPORTS })).toBe(1);
-		expect(result.error?.message).toContain('did not answer');
+		expect(result.error?.message).toContain('did not finish its answer');
 		expect(result.error?.message).toContain('not known');
 	});
 
@@ -204,7 +204,7 @@ describe('client timeouts', () => {
 			},
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
-		expect(result.error?.message).toContain('did not answer');
+		expect(result.error?.message).toContain('did not finish its answer');
 	});
 });
 

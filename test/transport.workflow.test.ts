@@ -138,8 +138,9 @@ describe('transport policy', () => {
 		},
 	);
 
-	it('refuses a body over 10 MB before sending it', async () => {
-		const huge = 'x'.repeat(11 * 1024 * 1024);
+	it('refuses a body over 10 MB (10,000,000 bytes) before sending it', async () => {
+		// Above 10,000,000 bytes and below 10 MiB: refused in decimal megabytes, as the message says.
+		const huge = 'x'.repeat(10_100_000);
 		const result = await runWorkflow(
 			chainWorkflow([{ isin: isins[0], name: huge, currency: 'EUR', market_value: 1 }], {
 				type: 'portfolioSnapshots',
@@ -152,7 +153,9 @@ describe('transport policy', () => {
 			}),
 			{ credentials: credentialsFor(sim.url) },
 		);
-		expect(result.error?.message).toMatch(/would be 1\d\.\d MB; the API accepts at most 10 MB/);
+		expect(result.error?.message).toBe(
+			'The portfolio snapshot request would be 10.1 MB; the API accepts at most 10 MB',
+		);
 		expect(sim.requestCount()).toBe(0);
 	});
 

@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
+import { MAX_OUTPUT_TEXT_LENGTH } from './constants';
 import { findRequestId } from './errors';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
@@ -331,6 +332,39 @@ export function readAnswer(
 		}
 	}
 	return fitted.body;
+}
+
+/**
+ * The read answer with every text longer than MAX_OUTPUT_TEXT_LENGTH cut there and marked "… (truncated, N
+ * characters)", and how many were cut: operations copy answer values into output items as they are. Only what holds
+ * a long text is copied.
+ */
+export function boundTexts(value: unknown): { value: unknown; cut: number } {
+	let cut = 0;
+	const bound = (current: unknown): unknown => {
+		if (typeof current === 'string') {
+			if (current.length <= MAX_OUTPUT_TEXT_LENGTH) return current;
+			cut++;
+			return `${current.slice(0, MAX_OUTPUT_TEXT_LENGTH)}… (truncated, ${current.length.toLocaleString('en-US')} characters)`;
+		}
+		if (!current || typeof current !== 'object') return current;
+		if (Array.isArray(current)) {
+			let copy: unknown[] | undefined;
+			for (let index = 0; index < current.length; index++) {
+				const entry = bound(current[index]);
+				if (entry !== current[index]) (copy ??= current.slice())[index] = entry;
+			}
+			return copy ?? current;
+		}
+		let copy: Record<string, unknown> | undefined;
+		for (const [name, entry] of Object.entries(current)) {
+			const bounded = bound(entry);
+			if (bounded !== entry) (copy ??= { ...(current as Record<string, unknown>) })[name] = bounded;
+		}
+		return copy ?? current;
+	};
+	const bounded = bound(value);
+	return { value: bounded, cut };
 }
 
 /** The outcome a success message names, by the route's known messages; 'unknown' for any other message. */

@@ -2,8 +2,19 @@ export const CREDENTIAL_NAME = 'sustainabilityComplianceApi';
 
 /** Instruments per request on the /instruments/* routes: the API refuses more with 403. */
 export const MAX_INSTRUMENTS_PER_REQUEST = 10_000;
-/** The gateway refuses larger request bodies with 413. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** The gateway refuses larger request bodies with 413. 10 MB in decimal units (as every size the nodes print). */
+export const MAX_BODY_BYTES = 10_000_000;
+/**
+ * Largest API answer read. The largest answer to 10,000 instruments in the simulator is 3.5 MB (business
+ * involvements; test/answerLimits.workflow.test.ts measures every route and keeps this cap at least ten times it):
+ * an answer far beyond that is no answer to our requests but a fault, and reading it would only fill memory.
+ */
+export const MAX_ANSWER_BYTES = 50_000_000;
+/**
+ * Longest text copied from an answer into an output item; longer ones are cut with a marker. Every documented text
+ * (names, descriptions, messages, links) is far shorter.
+ */
+export const MAX_OUTPUT_TEXT_LENGTH = 10_000;
 /**
  * Identifiers go into the address (PUT/DELETE /portfolios/{identifier}) or are handed back for it (POST /portfolios,
  * POST /reports). The API sets no length; gateways refuse long request lines (431, 414), and no real identifier

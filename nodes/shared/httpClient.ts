@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from './constants';
+import { CREDENTIAL_NAME, MAX_ANSWER_BYTES } from './constants';
 import type { ApiResponse } from './errors';
 import { sleepUnlessCancelled } from './sleep';
 
@@ -18,22 +18,114 @@ export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 export interface ApiAnswer extends ApiResponse {
 	/** Undefined when the helper gave the body already parsed. */
 	text?: string;
+	/** Set when the answer was larger than MAX_ANSWER_BYTES: nothing of it was kept (body undefined). */
+	tooLarge?: { bytes: number; declared: boolean };
 }
 
+/**
+ * The signal of one try: aborted at the try's deadline (a total: bytes arriving do not extend it, unlike the HTTP
+ * `timeout`, which only bounds a silence) or as soon as the execution is cancelled. `expired` tells the deadline from
+ * a cancellation; `dispose` unhooks the fallback's listeners from the execution's signal.
+ */
+export interface TryDeadline {
+	signal: AbortSignal;
+	expired: () => boolean;
+	dispose: () => void;
+}
+
+export function tryDeadline(ms: number, cancel?: AbortSignal): TryDeadline {
+	const deadline = AbortSignal.timeout(Math.max(1, ms));
+	const expired = () => deadline.aborted && !cancel?.aborted;
+	if (!cancel) return { signal: deadline, expired, dispose: () => {} };
+	// AbortSignal.any is in Node 20.3 and later; n8n supports runtimes without it.
+	const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+	if (typeof any === 'function')
+		return { signal: any.call(AbortSignal, [cancel, deadline]), expired, dispose: () => {} };
+	const controller = new AbortController();
+	const unhooks: Array<() => void> = [];
+	for (const source of [cancel, deadline]) {
+		if (source.aborted) {
+			controller.abort(source.reason);
+			break;
+		}
+		const onAbort = () => controller.abort(source.reason);
+		source.addEventListener('abort', onAbort, { once: true });
+		unhooks.push(() => source.removeEventListener('abort', onAbort));
+	}
+	const dispose = () => unhooks.forEach((unhook) => unhook());
+	return { signal: controller.signal, expired, dispose };
+}
+
+/** One try of an API request; `signal` (a tryDeadline's) bounds it from sending to the answer's last byte. */
 export async function sendApiRequest(
 	this: RequestContext,
 	request: IHttpRequestOptions,
+	signal?: AbortSignal,
 ): Promise<ApiAnswer> {
-	const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
-		...request,
-		// Parsed here rather than by axios, so the text stays at hand (see ApiAnswer).
-		encoding: 'text',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: true,
-	})) as ApiResponse;
-	if (typeof response.body !== 'string') return response;
-	return { ...response, body: parseJsonText(response.body), text: response.body };
+	const response = await untilAborted(
+		this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+			...request,
+			...(signal ? { abortSignal: signal } : {}),
+			// Read here rather than by axios: up to MAX_ANSWER_BYTES, within the try's deadline, and the text stays at
+			// hand (see ApiAnswer).
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		}) as Promise<ApiResponse>,
+		signal,
+	);
+	let { body } = response;
+	if (isStream(body)) {
+		const declared = Number(response.headers?.['content-length']);
+		if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
+			discard(body);
+			return { ...response, body: undefined, tooLarge: { bytes: declared, declared: true } };
+		}
+		const read = await readAtMost(body, MAX_ANSWER_BYTES, signal);
+		if (read.truncated)
+			return {
+				...response,
+				body: undefined,
+				tooLarge: { bytes: read.body.length, declared: false },
+			};
+		body = read.body.toString('utf8').replace(/^\uFEFF/, '');
+	}
+	if (typeof body !== 'string') return { ...response, body };
+	return { ...response, body: parseJsonText(body), text: body };
+}
+
+/**
+ * The helper's answer, or a rejection as soon as `signal` aborts. n8n's httpRequestWithAuthentication puts the
+ * execution's cancel signal in place of the request's own, so a try's deadline is kept here; an answer that comes
+ * after it is closed unread (the request's HTTP `timeout` closes the connection of a server that stays silent).
+ */
+async function untilAborted<T extends { body?: unknown }>(
+	pending: Promise<T>,
+	signal?: AbortSignal,
+): Promise<T> {
+	if (!signal) return await pending;
+	return await new Promise<T>((resolve, reject) => {
+		const onAbort = () => {
+			reject(abortError(signal));
+			pending.then(
+				(late) => discard(late?.body),
+				() => undefined,
+			);
+		};
+		if (signal.aborted) return onAbort();
+		signal.addEventListener('abort', onAbort, { once: true });
+		pending.then(
+			(value) => {
+				signal.removeEventListener('abort', onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				signal.removeEventListener('abort', onAbort);
+				reject(error);
+			},
+		);
+	});
 }
 
 /** As axios parses an answer: JSON when it is JSON, otherwise the text as it came (an error page, an empty body). */
@@ -155,8 +247,7 @@ export function networkErrorCode(error: unknown): string | undefined {
 }
 
 /** A report PDF is a few MB at most; far above it the link is not a report. */
-export const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
-const DOWNLOAD_TIMEOUT_MS = 60_000;
+export const MAX_DOWNLOAD_BYTES = 50_000_000;
 /** Tries after the first, for a dropped connection or a 5xx (a GET: safe to repeat). */
 const DOWNLOAD_RETRIES = 2;
 /** How much of an error answer is read to find the storage service's code and message. */
@@ -169,6 +260,7 @@ export type DownloadResult =
 	| { ok: false; reason: 'too-large'; bytes: number; declared: boolean; attempts: number }
 	| { ok: false; reason: 'status'; status: number; storageError?: string; attempts: number }
 	| { ok: false; reason: 'network'; code: string; attempts: number }
+	| { ok: false; reason: 'timeout'; timeoutMs: number; attempts: number }
 	| { ok: false; reason: 'failed'; code?: string; attempts: number };
 
 interface StreamResponse {
@@ -179,13 +271,16 @@ interface StreamResponse {
 
 /**
  * Fetches a file the API links to, without the key. Checks the address first (downloadTargetProblem), then GETs the
- * normalised address; a dropped connection or a 5xx is tried again up to twice. Never throws for an answer: the
- * caller words the outcome (the report behind the link was already paid for).
+ * normalised address; a dropped connection or a 5xx is tried again up to twice. Each try must be done within
+ * `timeoutMs` in all; one that is not is not tried again (a link that trickles would only trickle again, and may
+ * expire meanwhile). Never throws for an answer: the caller words the outcome (the report behind the link was
+ * already paid for).
  */
 export async function downloadFile(
 	this: IExecuteFunctions,
 	url: string,
 	accept: string,
+	timeoutMs: number,
 	itemIndex?: number,
 ): Promise<DownloadResult> {
 	const target = checkDownloadTarget(url, await credentialBaseUrl.call(this, itemIndex));
@@ -200,21 +295,30 @@ export async function downloadFile(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		timeout: DOWNLOAD_TIMEOUT_MS,
+		timeout: timeoutMs,
 		headers: { accept },
-		...(signal ? { abortSignal: signal } : {}),
 	};
 
 	for (let attempt = 1; ; attempt++) {
 		let outcome: DownloadResult | undefined;
 		let dropped: string | undefined;
+		const deadline = tryDeadline(timeoutMs, signal);
 		try {
-			const response = (await this.helpers.httpRequest(request)) as StreamResponse;
-			outcome = await readAnswer(response, attempt);
+			const response = await untilAborted(
+				this.helpers.httpRequest({
+					...request,
+					abortSignal: deadline.signal,
+				}) as Promise<StreamResponse>,
+				deadline.signal,
+			);
+			outcome = await readAnswer(response, attempt, deadline.signal);
 		} catch (error) {
+			if (deadline.expired()) return { ok: false, reason: 'timeout', timeoutMs, attempts: attempt };
 			dropped = signal?.aborted ? undefined : networkErrorCode(error);
 			if (!dropped)
 				return { ok: false, reason: 'failed', code: errorCode(error), attempts: attempt };
+		} finally {
+			deadline.dispose();
 		}
 		const retryable =
 			dropped !== undefined ||
@@ -236,14 +340,18 @@ async function credentialBaseUrl(this: IExecuteFunctions, itemIndex?: number): P
 	return typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 }
 
-async function readAnswer(response: StreamResponse, attempts: number): Promise<DownloadResult> {
+async function readAnswer(
+	response: StreamResponse,
+	attempts: number,
+	signal: AbortSignal,
+): Promise<DownloadResult> {
 	const { statusCode: status, headers, body } = response;
 	if (status >= 300 && status < 400) {
 		discard(body);
 		return { ok: false, reason: 'redirect', status, target: originOf(headers?.location), attempts };
 	}
 	if (status < 200 || status >= 300) {
-		const text = (await readAtMost(body, ERROR_BODY_BYTES)).body.toString('utf8');
+		const text = (await readAtMost(body, ERROR_BODY_BYTES, signal)).body.toString('utf8');
 		return { ok: false, reason: 'status', status, storageError: storageErrorText(text), attempts };
 	}
 	const declared = Number(headers?.['content-length']);
@@ -251,7 +359,7 @@ async function readAnswer(response: StreamResponse, attempts: number): Promise<D
 		discard(body);
 		return { ok: false, reason: 'too-large', bytes: declared, declared: true, attempts };
 	}
-	const read = await readAtMost(body, MAX_DOWNLOAD_BYTES);
+	const read = await readAtMost(body, MAX_DOWNLOAD_BYTES, signal);
 	if (read.truncated)
 		return { ok: false, reason: 'too-large', bytes: read.body.length, declared: false, attempts };
 	return {
@@ -263,7 +371,7 @@ async function readAnswer(response: StreamResponse, attempts: number): Promise<D
 }
 
 interface ReadableBody extends AsyncIterable<unknown> {
-	destroy?: () => void;
+	destroy?: (error?: Error) => void;
 }
 
 function isStream(body: unknown): body is ReadableBody {
@@ -274,10 +382,14 @@ function discard(body: unknown): void {
 	if (isStream(body)) body.destroy?.();
 }
 
-/** Reads a streamed body up to `limit` bytes; beyond it, stops reading and closes the connection. */
+/**
+ * Reads a streamed body up to `limit` bytes; beyond it, stops reading and closes the connection. When `signal`
+ * aborts (the try's deadline, a cancellation), the connection is closed and the read fails with the signal's reason.
+ */
 async function readAtMost(
 	body: unknown,
 	limit: number,
+	signal?: AbortSignal,
 ): Promise<{ body: Buffer; truncated: boolean }> {
 	if (!isStream(body)) {
 		const buffer = toBuffer(body);
@@ -285,19 +397,32 @@ async function readAtMost(
 			? { body: buffer.subarray(0, limit), truncated: true }
 			: { body: buffer, truncated: false };
 	}
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of body) {
-		const buffer = toBuffer(chunk);
-		if (size + buffer.length > limit) {
-			chunks.push(buffer.subarray(0, limit - size));
-			body.destroy?.();
-			return { body: Buffer.concat(chunks), truncated: true };
+	const stop = () => body.destroy?.(abortError(signal));
+	if (signal?.aborted) stop();
+	signal?.addEventListener('abort', stop, { once: true });
+	try {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		for await (const chunk of body) {
+			const buffer = toBuffer(chunk);
+			if (size + buffer.length > limit) {
+				chunks.push(buffer.subarray(0, limit - size));
+				body.destroy?.();
+				return { body: Buffer.concat(chunks), truncated: true };
+			}
+			chunks.push(buffer);
+			size += buffer.length;
 		}
-		chunks.push(buffer);
-		size += buffer.length;
+		if (signal?.aborted) throw abortError(signal);
+		return { body: Buffer.concat(chunks), truncated: false };
+	} finally {
+		signal?.removeEventListener('abort', stop);
 	}
-	return { body: Buffer.concat(chunks), truncated: false };
+}
+
+function abortError(signal?: AbortSignal): Error {
+	const reason: unknown = signal?.reason;
+	return reason instanceof Error ? reason : new Error('The request was aborted');
 }
 
 /** The error's code (CERT_HAS_EXPIRED, ERR_CANCELED…), never its text, which may quote the answer. */

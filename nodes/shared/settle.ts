@@ -1,12 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from './errors';
+import type { RunError } from './execution';
 import { parsePortfolioListing } from './methods';
 import type { PortfolioListing } from './methods';
 import { ROUTES } from './routes';
 import type { ApiRoute } from './routes';
 import { apiRequest, UncertainOutcomeError } from './transport';
 import type { ApiRequestOptions } from './transport';
+import { showValue } from './values';
 
 /**
  * Requests that may have reached the API without an answer (connection dropped after sending, client timeout), on
@@ -60,11 +62,15 @@ export async function apiRequestSettled<T = IDataObject>(
 		} catch (error) {
 			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS)
 				throw asNodeError(this.getNode(), error);
-			const listed = findSnapshot(
-				await listPortfolios.call(this, options.itemIndex),
-				route,
-				snapshot,
-			);
+			let funds: PortfolioListing[];
+			try {
+				funds = await listPortfolios.call(this, options.itemIndex);
+			} catch (listError) {
+				if (this.getExecutionCancelSignal?.()?.aborted)
+					throw asNodeError(this.getNode(), listError);
+				throw uncheckedOutcome(asNodeError(this.getNode(), listError), error, route, snapshot);
+			}
+			const listed = findSnapshot(funds, route, snapshot);
 			if (route.onUncertainOutcome === 'check-snapshot-stored') {
 				// Sent again either way: storing the same holdings at the same quarter end once more changes nothing,
 				// and an earlier snapshot of that quarter may still hold the old holdings.
@@ -96,6 +102,39 @@ export async function apiRequestSettled<T = IDataObject>(
 			throw asNodeError(this.getNode(), error);
 		}
 	}
+}
+
+/**
+ * The request got no answer and the list of portfolios could not be read to settle it: the list's error (its kind
+ * still decides whether the run stops, see requestBudget.isStopError), in words about the snapshot whose fate is not
+ * known and how to find it out.
+ */
+function uncheckedOutcome(
+	listError: RunError,
+	uncertain: UncertainOutcomeError,
+	route: ApiRoute,
+	snapshot: SnapshotRef,
+): RunError {
+	const which = `the snapshot of portfolio "${showValue(snapshot.portfolioId, 200)}" at ${snapshot.quarterEnd}`;
+	const check = `Check with the Portfolio Snapshots node's Get Many operation whether portfolio "${showValue(snapshot.portfolioId, 200)}" lists ${snapshot.quarterEnd}`;
+	const [message, advice] =
+		route.onUncertainOutcome === 'check-snapshot-deleted'
+			? [
+					`Whether ${which} was deleted is not known: the deletion got no answer, and reading the list of portfolios to check failed too.`,
+					`The snapshot may have been deleted (and with it the portfolio, if it was its last listed snapshot). ${check}, or run again: deleting a snapshot that is already gone changes nothing (the API answers "Fund snapshot not found").`,
+				]
+			: [
+					`Whether ${which} was stored is not known: the request got no answer, and reading the list of portfolios to check failed too.`,
+					`The snapshot may have been stored. ${check}, or run again: Create or Update Snapshot stores the holdings of a quarter end anew (the API replaces the snapshot of the same portfolio and quarter), so running it again is safe and leaves these holdings stored.`,
+				];
+	const description = [
+		advice,
+		`The request: ${uncertain.message} (${uncertain.networkFailure.code})`,
+		`The check: ${listError.message}`,
+	].join('\n');
+	listError.message = message;
+	listError.description = description;
+	return listError;
 }
 
 async function listPortfolios(

@@ -1,11 +1,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
-import { isProxyPage, readAnswer } from './answers';
-import { CREDENTIAL_NAME, MAX_BODY_BYTES } from './constants';
+import { boundTexts, isProxyPage, noteAboutAnswer, readAnswer } from './answers';
+import {
+	CREDENTIAL_NAME,
+	MAX_ANSWER_BYTES,
+	MAX_BODY_BYTES,
+	MAX_OUTPUT_TEXT_LENGTH,
+} from './constants';
 import { apiErrorFor, apiMessage, asNodeError, inputError, isQuotaExhausted } from './errors';
 import type { ApiResponse } from './errors';
-import { networkFailureOf, sendApiRequest } from './httpClient';
+import { networkFailureOf, sendApiRequest, tryDeadline } from './httpClient';
 import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
 import { RECHECK_MS, pacerFor } from './pacing';
 import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
@@ -31,7 +36,10 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 	/** Total time the request may spend waiting between tries. */
 	maxTotalWaitMs: number;
-	/** Client-side timeout of one try; the gateway itself gives up at 29 s. */
+	/**
+	 * Deadline of one try, from sending to the answer's last byte (bytes arriving do not extend it); the gateway
+	 * itself gives up at 29 s.
+	 */
 	requestTimeoutMs: number;
 }
 
@@ -84,10 +92,10 @@ export async function apiRequest<T = IDataObject>(
 		method: route.method,
 		url: `${baseUrl}${path}`,
 		json: true,
+		// Idle bound of the connection; the deadline of a try is tryDeadline's, below.
 		timeout: policy.requestTimeoutMs,
 		headers: { accept: 'application/json' },
 		...(options.body !== undefined ? { body: options.body } : {}),
-		...(signal ? { abortSignal: signal } : {}),
 	};
 
 	// Every request of the credential in this process shares one pacing (see pacing.ts): unpaced until the API
@@ -116,14 +124,21 @@ export async function apiRequest<T = IDataObject>(
 			pacer.release(slot);
 			throw refusal;
 		}
+		const deadline = tryDeadline(policy.requestTimeoutMs, signal);
 		try {
-			response = await sendApiRequest.call(this, request);
+			response = await sendApiRequest.call(this, request, deadline.signal);
 		} catch (error) {
-			failure = signal?.aborted ? undefined : networkFailureOf(error);
+			failure = deadline.expired()
+				? { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' }
+				: signal?.aborted
+					? undefined
+					: networkFailureOf(error);
 			if (!failure) {
 				pacer.accepted(slot);
 				throw redactError(asNodeError(node, error), apiKey);
 			}
+		} finally {
+			deadline.dispose();
 		}
 		if (response) response = { ...response, body: redactKey(response.body, apiKey, response.text) };
 
@@ -135,10 +150,26 @@ export async function apiRequest<T = IDataObject>(
 		if (throttled) pacer.throttled(slot, Date.now(), retryAfterMs(response!.headers));
 		else if (failure?.reached === 'never') pacer.release(slot);
 		else pacer.accepted(slot);
+		// Not sent again: the same request would most likely get the same answer.
+		if (response?.tooLarge)
+			throw answerTooLargeError(
+				node,
+				route,
+				response.statusCode,
+				response.tooLarge,
+				options.itemIndex,
+			);
 		// A proxy's or maintenance page's HTML (200, 502, 503) is no answer of the API: taken like a 503.
 		const proxyPage = !!response && isProxyPage(response);
-		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage)
-			return readAnswer(node, route, response, options.itemIndex) as T;
+		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage) {
+			const bounded = boundTexts(readAnswer(node, route, response, options.itemIndex));
+			if (bounded.cut > 0 && 'addExecutionHints' in this)
+				noteAboutAnswer.call(
+					this,
+					`The API's answer to the ${route.label} request held ${bounded.cut} text${bounded.cut === 1 ? '' : 's'} longer than ${MAX_OUTPUT_TEXT_LENGTH.toLocaleString('en-US')} characters: cut there in the output, each marked "(truncated, N characters)".`,
+				);
+			return bounded.value as T;
+		}
 
 		if (failure?.reached === 'maybe' && route.onUncertainOutcome !== 'send-again') {
 			throw new UncertainOutcomeError(
@@ -185,7 +216,16 @@ export async function apiRequest<T = IDataObject>(
 		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs || policy.maxTotalWaitMs <= 0) {
 			if (next) pacer.release(next);
 			if (failure)
-				throw networkError(node, route, baseUrl, failure, attempt, waitedMs, options.itemIndex);
+				throw networkError(
+					node,
+					route,
+					baseUrl,
+					failure,
+					attempt,
+					waitedMs,
+					policy.requestTimeoutMs,
+					options.itemIndex,
+				);
 			if (proxyPage)
 				throw proxyPageError(node, route, response!, attempt, waitedMs, options.itemIndex);
 			if (retries > 0 && (response!.statusCode === 429 || response!.statusCode === 503)) {
@@ -304,7 +344,7 @@ export class UncertainOutcomeError extends NodeApiError {
 	) {
 		const what =
 			networkFailure.kind === 'timeout'
-				? `The API did not answer the ${route.label} request within ${formatSeconds(timeoutMs)}`
+				? `The API did not finish its answer to the ${route.label} request within ${formatSeconds(timeoutMs)}`
 				: `The connection to the API dropped after the ${route.label} request was sent, before an answer came`;
 		const advice =
 			route.uncertainAdvice ??
@@ -431,6 +471,7 @@ function networkError(
 	failure: NetworkFailure,
 	attempts: number,
 	waitedMs: number,
+	timeoutMs: number,
 	itemIndex?: number,
 ): NodeApiError {
 	const { origin, hostname } = new URL(baseUrl);
@@ -444,7 +485,7 @@ function networkError(
 		message = `Could not set up a secure connection to ${origin} for the ${route.label}: ${failure.reason}.`;
 		description = `Nothing was sent to the API and no request was spent. Check the Base URL in the credential (https:// and the right port); if the address is right, the server's certificate is the problem: tell the vendor. Error code: ${failure.code}.`;
 	} else if (failure.kind === 'timeout') {
-		message = `The API did not answer the ${route.label} request in time, after ${tries}.`;
+		message = `The API did not finish its answer to the ${route.label} request within ${formatSeconds(timeoutMs)} (the limit of one try), after ${tries}.`;
 		description = `Waited ${formatSeconds(waitedMs)} in all, counting the tries that timed out, within Max Wait When Throttled. Try again later, or send fewer holdings per request.`;
 	} else {
 		// The code stays out of the message: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
@@ -509,9 +550,38 @@ function assertBodySize(node: INode, route: ApiRoute, body: IDataObject, itemInd
 		throw inputError(
 			node,
 			itemIndex,
-			`The ${route.label} request would be ${(bytes / 1024 / 1024).toFixed(1)} MB; the API accepts at most 10 MB`,
+			`The ${route.label} request would be ${megabytes(bytes)}; the API accepts at most ${megabytes(MAX_BODY_BYTES)}`,
 			'Send fewer holdings per run (Group By splits a portfolio input into one request per group), or shorten long text fields.',
 			{ where: '', atRequest: true },
 		);
 	}
+}
+
+/** Bytes in decimal megabytes (1 MB = 1,000,000 bytes), as every size the nodes print. */
+export function megabytes(bytes: number): string {
+	const mb = bytes / 1_000_000;
+	return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+/** An answer over MAX_ANSWER_BYTES: reading stopped there and nothing of it was kept. */
+function answerTooLargeError(
+	node: INode,
+	route: ApiRoute,
+	statusCode: number,
+	size: { bytes: number; declared: boolean },
+	itemIndex?: number,
+): NodeApiError {
+	const how = size.declared
+		? `announced as ${megabytes(size.bytes)}`
+		: `reading stopped at ${megabytes(size.bytes)}`;
+	return new NodeApiError(
+		node,
+		{ message: 'answer too large', httpCode: String(statusCode) } as JsonObject,
+		{
+			message: `The API's answer to the ${route.label} request is larger than ${megabytes(MAX_ANSWER_BYTES)} (${how}), far more than any answer to a request of 10,000 instruments: nothing of it was kept.`,
+			description: `Status ${statusCode}. The request was answered, so it counts against the monthly quota; it was not sent again, as the same request would most likely get the same answer. Check the credential's Base URL (a proxy may stand in front of the API), and tell the vendor.`,
+			httpCode: String(statusCode),
+			itemIndex,
+		},
+	);
 }

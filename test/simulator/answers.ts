@@ -248,6 +248,9 @@ function withIsin(entry: Entry, path: readonly string[], isin: string | undefine
 	return out;
 }
 
+/** Length of the description `answer-long-text` gives: a few MB, as an API gone wrong might send. */
+export const LONG_TEXT_LENGTH = 3_000_000;
+
 /** Routes whose success answer `answer-unknown-message` changes (the request still takes effect). */
 const PORTFOLIO_WRITES: readonly RouteKey[] = [
 	'POST /portfolios',
@@ -279,7 +282,11 @@ export function alterAnswer(
 	const list = family?.list(body);
 	if (!family || !list || list.length === 0) return answer;
 	const [first] = list;
-	if (kind === 'answer-extra-isin') list.push(family.unasked(first, context, body));
+	if (kind === 'answer-long-text') {
+		// SFDR classification and Sustainable Investments: the first entry's classification description.
+		if (!isRecord(first.sustainability_profile)) return answer;
+		first.sustainability_profile.description = 'Long text '.repeat(LONG_TEXT_LENGTH / 10);
+	} else if (kind === 'answer-extra-isin') list.push(family.unasked(first, context, body));
 	else if (kind === 'answer-duplicate-isin') list.splice(1, 0, family.altered(first));
 	else if (kind === 'answer-entry-without-isin')
 		list.push(withIsin(first, family.isinPath, undefined));

@@ -139,7 +139,11 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 					`Body must be {"sequence": [${DOWNLOAD_FAULT_KINDS.map((kind) => `"${kind}"`).join(' | ')} | null, ...]} or null`,
 				);
 			}
-			simulator.setDownloadFaults(sequence as (DownloadFaultKind | null)[] | null);
+			const trickleMs = isRecord(body) ? body.trickleMs : undefined;
+			simulator.setDownloadFaults(
+				sequence as (DownloadFaultKind | null)[] | null,
+				typeof trickleMs === 'number' ? { trickleMs } : {},
+			);
 			return ok();
 		}
 		case `POST ${CONTROL_PREFIX}/report-link`: {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets
 	-- test tooling runs in Node, outside n8n's sandbox; SECRET_PAGE_TEXT is a fake secret that clients must never echo */
 /**
  * Report documents and the second listener that serves them (another origin, S3-like presigned links).
@@ -21,11 +21,14 @@ export const DOWNLOAD_FAULT_KINDS: readonly DownloadFaultKind[] = [
 	'oversized',
 	'oversized-unannounced',
 	'gcs-json-error',
+	'trickle',
 ];
+/** Default wait between the bytes of the `trickle` fault, in ms. */
+export const DEFAULT_DOWNLOAD_TRICKLE_MS = 1000;
 /** Text of the `secret-page` fault: what a local service's error page could show. It must never reach a node's output. */
 export const SECRET_PAGE_TEXT = 'db_password=sim-secret-7f3a9c';
 /** Body size of the `oversized` faults: far above any client's cap. */
-export const OVERSIZED_BYTES = 100 * 1024 * 1024;
+export const OVERSIZED_BYTES = 100_000_000;
 /** Path (with a token in the query) that the `redirect` fault points at, on another origin. */
 export const REDIRECT_PATH = '/internal/admin?token=sim-redirect-token';
 
@@ -40,6 +43,7 @@ export class DocumentStore {
 	private readonly documents = new Map<string, StoredDocument>();
 	private readonly log: DownloadRecord[] = [];
 	private faults: DownloadFaultKind[] = [];
+	private trickleMs = DEFAULT_DOWNLOAD_TRICKLE_MS;
 	private linkTemplate: string | null = null;
 	/** Base URL of the download listener, set once it listens. */
 	baseUrl = '';
@@ -68,13 +72,17 @@ export class DocumentStore {
 		this.linkTemplate = template;
 	}
 
-	/** Consumed one per download request; `null` = answer normally. */
-	setFaults(sequence: (DownloadFaultKind | null)[] | null): void {
+	/** Consumed one per download request; `null` = answer normally. `trickleMs`: the `trickle` fault's pace. */
+	setFaults(
+		sequence: (DownloadFaultKind | null)[] | null,
+		{ trickleMs = DEFAULT_DOWNLOAD_TRICKLE_MS }: { trickleMs?: number } = {},
+	): void {
 		for (const kind of sequence ?? []) {
 			if (kind !== null && !DOWNLOAD_FAULT_KINDS.includes(kind))
 				throw new Error(`Unknown download fault kind: ${String(kind)}`);
 		}
 		this.faults = [...(sequence ?? [])] as DownloadFaultKind[];
+		this.trickleMs = trickleMs;
 	}
 
 	downloads(): DownloadRecord[] {
@@ -85,6 +93,7 @@ export class DocumentStore {
 		this.documents.clear();
 		this.log.length = 0;
 		this.faults = [];
+		this.trickleMs = DEFAULT_DOWNLOAD_TRICKLE_MS;
 		this.linkTemplate = null;
 	}
 
@@ -148,6 +157,9 @@ export class DocumentStore {
 			case 'oversized-unannounced':
 				streamOversized(res, fault === 'oversized', record);
 				return 200;
+			case 'trickle':
+				trickle(res, this.trickleMs, record);
+				return 200;
 		}
 	}
 
@@ -181,6 +193,27 @@ function sendXml(res: ServerResponse, status: number, body: string): number {
 	});
 	res.end(body);
 	return status;
+}
+
+/** 200 with the headers of a small PDF (its Content-Length), then one byte of it every `intervalMs`. */
+function trickle(res: ServerResponse, intervalMs: number, record: DownloadRecord): void {
+	const pdf = Buffer.alloc(2048, 0x20);
+	pdf.write('%PDF-1.4\n', 'latin1');
+	res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
+	res.flushHeaders();
+	record.bytes = 0;
+	record.complete = false;
+	const timer = setInterval(() => {
+		if (res.destroyed) return clearInterval(timer);
+		res.write(pdf.subarray(record.bytes!, ++record.bytes!));
+		if (record.bytes! >= pdf.length) {
+			clearInterval(timer);
+			res.end(() => {
+				record.complete = true;
+			});
+		}
+	}, intervalMs);
+	res.on('close', () => clearInterval(timer));
 }
 
 /** 200 with a body of OVERSIZED_BYTES (a PDF header, then zeros), written as fast as the client reads it. */

@@ -38,6 +38,10 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 	'answer-duplicate-isin',
 	'answer-entry-without-isin',
 	'answer-unknown-message',
+	'answer-long-text',
+	'trickle',
+	'oversized-answer',
+	'oversized-answer-unannounced',
 ];
 /** Success statuses with something no client can read: `{}`, `{"data":"maintenance"}`, `{"data":42}`, `[1,2,3]`, HTML. */
 export const UNREADABLE_FAULT_KINDS: readonly FaultKind[] = [
@@ -55,21 +59,31 @@ export const ANSWER_CHANGE_KINDS: readonly FaultKind[] = [
 	'answer-duplicate-isin',
 	'answer-entry-without-isin',
 	'answer-unknown-message',
+	'answer-long-text',
 ];
 /** Kinds that let the request go on to the route logic (and change its answer or drop it afterwards). */
 export const PASS_THROUGH_KINDS: readonly FaultKind[] = [
 	'slow',
 	'processed-drop',
 	'echo-key-success',
+	'trickle',
 	...ANSWER_CHANGE_KINDS,
+];
+/** Kinds whose answer is not sent whole at once (server.ts `sendAnswer`). */
+export const STREAMED_KINDS: readonly FaultKind[] = [
+	'trickle',
+	'oversized-answer',
+	'oversized-answer-unannounced',
 ];
 export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['503'];
 export const DEFAULT_SLOW_MS = 2000;
+export const DEFAULT_TRICKLE_MS = 1000;
 export const DEFAULT_FAULT_SEED = 1;
 
 export interface Fault {
 	kind: FaultKind;
 	slowMs: number;
+	trickleMs: number;
 }
 
 /** mulberry32: a small seeded generator, so every run with the same seed sees the same chance (fault draws, the
@@ -132,20 +146,23 @@ export class FaultInjector {
 		if (!active) return null;
 		const { spec } = active;
 		const slowMs = spec.slowMs ?? DEFAULT_SLOW_MS;
+		const trickleMs = spec.trickleMs ?? DEFAULT_TRICKLE_MS;
 		const sequence = spec.sequence ?? [];
 		if (active.position < sequence.length) {
 			const kind = sequence[active.position++];
-			return kind === null ? null : { kind, slowMs };
+			return kind === null ? null : { kind, slowMs, trickleMs };
 		}
 		if (spec.probability === undefined || spec.probability <= 0) return null;
 		if (active.random() >= spec.probability) return null;
 		const kinds = spec.kinds && spec.kinds.length > 0 ? spec.kinds : DEFAULT_FAULT_KINDS;
-		return { kind: kinds[Math.floor(active.random() * kinds.length)], slowMs };
+		return { kind: kinds[Math.floor(active.random() * kinds.length)], slowMs, trickleMs };
 	}
 }
 
 /**
- * The response of a fault kind that answers at once (not `drop`, `processed-drop`, `slow` nor `echo-key-success`). The redirects point at `redirectTo`:
+ * The response of a fault kind that answers at once (not `drop`, `processed-drop`, `slow`, `echo-key-success`,
+ * `trickle` nor the answer changes). The `oversized-answer` kinds stand for the start of their answer (server.ts
+ * streams the rest). The redirects point at `redirectTo`:
  * another origin, where a client that follows them would take the request (and its key) along.
  */
 export function faultResponse(
@@ -179,6 +196,9 @@ export function faultResponse(
 			return INTERNAL_ERROR();
 		case '504':
 			return TIMED_OUT();
+		case 'oversized-answer':
+		case 'oversized-answer-unannounced':
+			return { status: 200, body: { data: [] } };
 		default:
 			throw new Error(`The fault kind ${kind} does not answer at once`);
 	}

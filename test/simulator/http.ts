@@ -1,4 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * HTTP plumbing shared by the listeners: body reading, JSON parsing, response helpers.
  */
@@ -66,18 +67,75 @@ export function parseJson(buffer: Buffer | null): ParsedJson {
 	}
 }
 
-export function sendJson(res: ServerResponse, result: ApiResult): void {
-	const payload = result.text ?? JSON.stringify(result.body);
+function writeHead(res: ServerResponse, result: ApiResult, length?: number): void {
 	res.writeHead(result.status, {
 		'content-type':
 			result.text === undefined
 				? 'application/json'
 				: (result.contentType ?? 'text/html; charset=utf-8'),
-		'content-length': Buffer.byteLength(payload),
+		...(length !== undefined ? { 'content-length': length } : {}),
 		'x-amzn-requestid': randomUUID(),
 		...result.headers,
 	});
+}
+
+export function sendJson(res: ServerResponse, result: ApiResult): void {
+	const payload = result.text ?? JSON.stringify(result.body);
+	writeHead(res, result, Buffer.byteLength(payload));
 	res.end(payload);
+}
+
+/** The answer's headers (with its Content-Length) at once, then its body one byte every `intervalMs`. */
+export function sendTrickled(res: ServerResponse, result: ApiResult, intervalMs: number): void {
+	const payload = Buffer.from(result.text ?? JSON.stringify(result.body));
+	writeHead(res, result, payload.length);
+	res.flushHeaders();
+	let sent = 0;
+	const timer = setInterval(() => {
+		if (res.destroyed) return clearInterval(timer);
+		res.write(payload.subarray(sent, ++sent));
+		if (sent >= payload.length) {
+			clearInterval(timer);
+			res.end();
+		}
+	}, intervalMs);
+	res.on('close', () => clearInterval(timer));
+}
+
+/** Size of the `oversized-answer` faults' answers: far above any client's cap. */
+export const OVERSIZED_ANSWER_BYTES = 100_000_000;
+
+/**
+ * 200 JSON of OVERSIZED_ANSWER_BYTES (`{"data":[` then spaces), with or without Content-Length, written as fast as
+ * the client reads; resolves with the bytes written when the connection ends.
+ */
+export function sendOversized(res: ServerResponse, announced: boolean): Promise<number> {
+	writeHead(res, { status: 200, body: null }, announced ? OVERSIZED_ANSWER_BYTES : undefined);
+	const chunk = Buffer.alloc(1024 * 1024, 0x20);
+	chunk.write('{"data":[', 'latin1');
+	let written = 0;
+	return new Promise((resolve) => {
+		const write = (): void => {
+			while (written < OVERSIZED_ANSWER_BYTES) {
+				if (res.destroyed) return;
+				const piece = chunk.subarray(0, Math.min(chunk.length, OVERSIZED_ANSWER_BYTES - written));
+				written += piece.length;
+				if (written >= OVERSIZED_ANSWER_BYTES) {
+					res.end(piece);
+					return;
+				}
+				if (!res.write(piece)) {
+					res.once('drain', write);
+					return;
+				}
+			}
+		};
+		res.on('close', () => {
+			res.removeAllListeners('drain');
+			resolve(written);
+		});
+		write();
+	});
 }
 
 export function headerValue(req: IncomingMessage, name: string): string | null {

@@ -54,6 +54,7 @@ export { KEY_PROFILES, ORGANIZATION_MEMBERS, SIM_KEYS } from './keys';
 export type { Family, KeyProfile, SimKey } from './keys';
 export { ALL_ROUTES } from './routes';
 export {
+	DEFAULT_DOWNLOAD_TRICKLE_MS,
 	DOWNLOAD_FAULT_KINDS,
 	OVERSIZED_BYTES,
 	REDIRECT_PATH,
@@ -61,15 +62,19 @@ export {
 } from './downloads';
 export {
 	ANSWER_SHAPE_VALUES,
+	LONG_TEXT_LENGTH,
 	SUCCESS_STATUS,
 	UNASKED_ISIN,
 	parseAnswerShape,
 	successStatus,
 } from './answers';
 export type { AnswerContext } from './answers';
+export { OVERSIZED_ANSWER_BYTES } from './http';
 export {
 	ANSWER_CHANGE_KINDS,
+	DEFAULT_TRICKLE_MS,
 	FAULT_KINDS,
+	STREAMED_KINDS,
 	PROXY_PAGE_FAULT_KINDS,
 	UNREADABLE_FAULT_KINDS,
 } from './faults';

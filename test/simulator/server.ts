@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { handleControl, isControlPath } from './control';
 import { DocumentStore } from './downloads';
 import { alterAnswer, shapeAnswer } from './answers';
-import { ANSWER_CHANGE_KINDS, faultResponse, FaultInjector, PASS_THROUGH_KINDS } from './faults';
+import {
+	ANSWER_CHANGE_KINDS,
+	faultResponse,
+	FaultInjector,
+	PASS_THROUGH_KINDS,
+	type Fault,
+} from './faults';
 import {
 	BurstLimiter,
 	FORBIDDEN,
@@ -28,6 +34,8 @@ import {
 	parseJson,
 	readBody,
 	sendJson,
+	sendOversized,
+	sendTrickled,
 	type ApiResult,
 } from './http';
 import { authorize, keyProfile } from './keys';
@@ -153,7 +161,7 @@ class SimulatorCore {
 					.filter((request) => matches(request, filter))
 					.map((request) => ({ ...request, headers: { ...request.headers } })),
 			downloads: () => this.documents.downloads(),
-			setDownloadFaults: (sequence) => this.documents.setFaults(sequence),
+			setDownloadFaults: (sequence, options) => this.documents.setFaults(sequence, options),
 			setReportLink: (template) => this.documents.setReportLink(template),
 			portfolioState: (org) => this.services.portfolios.state(org, this.now()),
 		};
@@ -198,8 +206,11 @@ class SimulatorCore {
 		};
 		this.recorded.push(record);
 		let outcome: ApiResult | 'drop';
+		let fault: Fault | null = null;
 		try {
-			outcome = await this.process(req, url, record);
+			outcome = await this.process(req, url, record, (applied) => {
+				fault = applied;
+			});
 		} catch (error) {
 			process.stderr.write(
 				`[sim] ${record.method} ${record.path} failed: ${error instanceof Error ? error.stack : String(error)}\n`,
@@ -210,7 +221,7 @@ class SimulatorCore {
 			req.socket.destroy();
 		} else {
 			record.status = outcome.status;
-			if (!this.closed && !res.destroyed) sendJson(res, outcome);
+			if (!this.closed && !res.destroyed) this.sendAnswer(res, outcome, fault);
 		}
 		if (this.options.log) {
 			const fault = record.fault ? ` fault=${record.fault}` : '';
@@ -220,11 +231,20 @@ class SimulatorCore {
 		}
 	}
 
+	/** The answer as the fault sends it: a byte at a time (`trickle`), streamed far past any cap, or whole. */
+	private sendAnswer(res: ServerResponse, outcome: ApiResult, fault: Fault | null): void {
+		if (fault?.kind === 'trickle') sendTrickled(res, outcome, fault.trickleMs);
+		else if (fault?.kind === 'oversized-answer' || fault?.kind === 'oversized-answer-unannounced')
+			void sendOversized(res, fault.kind === 'oversized-answer');
+		else sendJson(res, outcome);
+	}
+
 	/** The checks of every API request, in order; 'drop' = close the connection without answering. */
 	private async process(
 		req: IncomingMessage,
 		url: URL,
 		record: RecordedRequest,
+		applied: (fault: Fault) => void,
 	): Promise<ApiResult | 'drop'> {
 		const body = await readBody(req);
 		const parsed = parseJson(body.buffer);
@@ -255,6 +275,7 @@ class SimulatorCore {
 		const fault = this.faults.next(route.key);
 		if (fault) {
 			record.fault = fault.kind;
+			applied(fault);
 			if (fault.kind === 'drop') return 'drop';
 			if (fault.kind === 'slow') await this.sleeper.sleep(fault.slowMs);
 			else if (!PASS_THROUGH_KINDS.includes(fault.kind)) {

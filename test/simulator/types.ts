@@ -44,7 +44,11 @@ export type FaultKind =
 	| 'answer-extra-isin'
 	| 'answer-duplicate-isin'
 	| 'answer-entry-without-isin'
-	| 'answer-unknown-message';
+	| 'answer-unknown-message'
+	| 'answer-long-text'
+	| 'trickle'
+	| 'oversized-answer'
+	| 'oversized-answer-unannounced';
 
 /** Documented variants of the answers (vendor-docs-notes.md); see README "Answer shapes (documented variants)". */
 export interface AnswerShape {
@@ -73,6 +77,8 @@ export interface FaultSpec {
 	sequence?: (FaultKind | null)[];
 	/** Real wait of the `slow` kind, in ms. Default 2000. */
 	slowMs?: number;
+	/** Real wait between the bytes of a `trickle` answer, in ms. Default 1000. */
+	trickleMs?: number;
 	/** Seed of the pseudo-random generator used by `probability`. Default 1. */
 	seed?: number;
 }
@@ -155,14 +161,16 @@ export interface RequestFilter {
 /**
  * Faults of the download listener: `redirect` (302 to the other spelling of its host, REDIRECT_PATH), `secret-page`
  * (500 HTML page quoting SECRET_PAGE_TEXT), `oversized` (200 PDF of OVERSIZED_BYTES with Content-Length),
- * `oversized-unannounced` (the same, chunked, no Content-Length), `gcs-json-error` (403 Google Cloud Storage JSON).
+ * `oversized-unannounced` (the same, chunked, no Content-Length), `gcs-json-error` (403 Google Cloud Storage JSON),
+ * `trickle` (200 with the headers of a small PDF, then one byte every `trickleMs`).
  */
 export type DownloadFaultKind =
 	| 'redirect'
 	| 'secret-page'
 	| 'oversized'
 	| 'oversized-unannounced'
-	| 'gcs-json-error';
+	| 'gcs-json-error'
+	| 'trickle';
 
 export interface DownloadRecord {
 	path: string;
@@ -217,7 +225,10 @@ export interface Simulator {
 	/** Requests seen by the download listener. */
 	downloads(): DownloadRecord[];
 	/** Download faults, consumed one per download request (`null` = no fault); null clears them. */
-	setDownloadFaults(sequence: (DownloadFaultKind | null)[] | null): void;
+	setDownloadFaults(
+		sequence: (DownloadFaultKind | null)[] | null,
+		options?: { trickleMs?: number },
+	): void;
 	/**
 	 * The location_url POST /reports answers with: a template where `{url}` is the usual link, `{path}` the document's
 	 * path and `{port}` the download listener's port (e.g. 'http://169.254.169.254{path}'); null = the usual link.

@@ -1,4 +1,4 @@
-import { networkErrorCode } from '../../nodes/shared/httpClient';
+import { networkErrorCode, tryDeadline } from '../../nodes/shared/httpClient';
 import {
 	DEFAULT_RETRY_POLICY,
 	backoffDelay,
@@ -190,4 +190,34 @@ describe('apiAnswerOf', () => {
 		);
 		expect(apiAnswerOf(ours)).toBeUndefined();
 	});
+});
+
+describe('tryDeadline', () => {
+	const any = Object.getOwnPropertyDescriptor(AbortSignal, 'any');
+	afterEach(() => {
+		if (any) Object.defineProperty(AbortSignal, 'any', any);
+	});
+
+	it.each([
+		['with AbortSignal.any', false],
+		['without it (older runtimes)', true],
+	])(
+		'%s: aborts at the deadline, tells it from a cancellation, and follows a cancellation at once',
+		async (_, hide) => {
+			if (hide) Object.defineProperty(AbortSignal, 'any', { value: undefined, configurable: true });
+			const cancel = new AbortController();
+			const expiring = tryDeadline(50, cancel.signal);
+			expect(expiring.signal.aborted).toBe(false);
+			await new Promise((resolve) => expiring.signal.addEventListener('abort', resolve));
+			expect(expiring.expired()).toBe(true);
+			expect(cancel.signal.aborted).toBe(false);
+			expiring.dispose();
+
+			const cancelled = tryDeadline(60_000, cancel.signal);
+			cancel.abort();
+			expect(cancelled.signal.aborted).toBe(true);
+			expect(cancelled.expired()).toBe(false);
+			cancelled.dispose();
+		},
+	);
 });

@@ -38,8 +38,8 @@ import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/is
 import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
-import { apiRequest } from '../../shared/transport';
-import { ownValue, showValue } from '../../shared/values';
+import { apiRequest, DEFAULT_RETRY_POLICY, megabytes } from '../../shared/transport';
+import { formatSeconds, ownValue, showValue } from '../../shared/values';
 
 const displayOptions = { show: { operation: ['generatePdfReport'] } };
 
@@ -438,7 +438,13 @@ async function downloadReport(
 		);
 	const tries = (attempts: number) => (attempts > 1 ? ` Tried ${attempts} times.` : '');
 
-	const result = await downloadFile.call(this, url, 'application/pdf', itemIndex);
+	const result = await downloadFile.call(
+		this,
+		url,
+		'application/pdf',
+		DEFAULT_RETRY_POLICY.requestTimeoutMs,
+		itemIndex,
+	);
 	if (result.ok) {
 		if (result.body.subarray(0, 5).toString('latin1') !== '%PDF-') {
 			throw fail(
@@ -462,7 +468,7 @@ async function downloadReport(
 			);
 		case 'too-large':
 			throw fail(
-				`The report was created, but its download is larger than ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB (${result.declared ? `announced as ${(result.bytes / 1024 / 1024).toFixed(1)} MB` : 'the download was stopped there'}), far more than a report, so it was not kept`,
+				`The report was created, but its download is larger than ${megabytes(MAX_DOWNLOAD_BYTES)} (${result.declared ? `announced as ${megabytes(result.bytes)}` : 'the download was stopped there'}), far more than a report, so it was not kept`,
 				'Tell the vendor which link the API gave.',
 			);
 		case 'network':
@@ -470,6 +476,11 @@ async function downloadReport(
 			throw fail(
 				`The report was created, but the PDF download kept failing (connection lost) after ${result.attempts} tries`,
 				`Connection error: ${result.code}. The link may expire soon: run the node again to generate the report anew.`,
+			);
+		case 'timeout':
+			throw fail(
+				`The report was created, but the PDF download did not finish within ${formatSeconds(result.timeoutMs)}: the storage service sent it too slowly, so it was stopped and not kept`,
+				'It was not tried again (the link may expire soon). Run the node again to generate the report anew; if it happens again, tell the vendor.',
 			);
 		case 'failed':
 			throw fail(

@@ -153,6 +153,7 @@ describe('answers no client can read', () => {
 			'answer-duplicate-isin',
 			'answer-entry-without-isin',
 			'answer-unknown-message',
+			'answer-long-text',
 		]);
 		for (const kind of [
 			...UNREADABLE_FAULT_KINDS,
