@@ -25,7 +25,8 @@ import type {
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
 import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
 import { readNumber } from '../../nodes/shared/numbers';
-import type { WrittenFormat } from '../../nodes/shared/numbers';
+import type { NumberFormat, WrittenFormat } from '../../nodes/shared/numbers';
+import type { WeightScale } from '../../nodes/shared/holdingNumbers';
 import { ROUTES as API_ROUTES } from '../../nodes/shared/routes';
 import { showValue } from '../../nodes/shared/values';
 import { withCheckDigit } from '../helpers/isins';
@@ -103,6 +104,8 @@ const policies = fc.record({
 	invalidIsin: fc.constantFrom<InvalidIsinPolicy>('fail', 'skip', 'send'),
 	cashRows: fc.constantFrom<CashRowPolicy>('remove', 'error'),
 	fieldNames,
+	numberFormat: fc.constantFrom<NumberFormat>('detect', 'dot', 'comma', 'space'),
+	weightsAre: fc.constantFrom<WeightScale>('detect', 'percent', 'fraction'),
 });
 
 describe('readHoldings (every route)', () => {
@@ -293,6 +296,82 @@ describe('instrument types', () => {
 				},
 			),
 			{ ...params, numRuns: runs(1000) },
+		);
+	});
+});
+
+describe('readHoldings: numbers that read two ways', () => {
+	const base = (index: number) => ({
+		isin: 'US0378331005',
+		name: `Holding ${index}`,
+		instrument_type: 'Stock',
+		currency: 'EUR',
+	});
+	const asRows = (entries: IDataObject[]): HoldingRow[] =>
+		entries.map((json, itemIndex) => ({ json, itemIndex }));
+
+	it('never sends a market value that reads two ways unless the column or Number Format settles it', () => {
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.tuple(
+						fc.integer({ min: 1, max: 999 }),
+						fc.integer({ min: 0, max: 999 }),
+						fc.constantFrom('.', ','),
+					),
+					{ minLength: 1, maxLength: 6 },
+				),
+				fc.constantFrom<NumberFormat>('detect', 'dot', 'comma'),
+				(values, numberFormat) => {
+					const texts = values.map(
+						([head, tail, separator]) => `${head}${separator}${String(tail).padStart(3, '0')}`,
+					);
+					const rows = asRows(
+						texts.map((market_value, index) => ({ ...base(index), market_value })),
+					);
+					let read: ReturnType<typeof readAs>;
+					try {
+						read = readAs(rows, { route: 'taxonomy', numberFormat });
+					} catch (error) {
+						expectNamesRow(error, rows);
+						// Only Detect, with nothing to settle it, refuses; the message gives both readings.
+						expect(numberFormat).toBe('detect');
+						expect((error as Error).message).toContain('reads two ways');
+						return;
+					}
+					expect(numberFormat).not.toBe('detect');
+					read.holdings.forEach(({ holding }, index) => {
+						const [head, tail, separator] = values[index];
+						const thousands = (separator === '.') === (numberFormat === 'comma');
+						expect(holding.market_value).toBeCloseTo(
+							thousands ? head * 1000 + tail : head + tail / 1000,
+							9,
+						);
+					});
+				},
+			),
+			{ ...params, numRuns: runs(500) },
+		);
+	});
+
+	it('sends weights that are fractions of 1 adding up to 1 as percent, and says so; never as they are', () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 8 }),
+				(parts) => {
+					const total = parts.reduce((sum, part) => sum + part, 0);
+					const fractions = parts.map((part) => Number((part / total).toPrecision(6)));
+					const rows = asRows(
+						fractions.map((weight, index) => ({ ...base(index), weight, market_value: 100 })),
+					);
+					const read = readAs(rows, { route: 'reports' });
+					read.holdings.forEach(({ holding }, index) => {
+						expect(holding.weight).toBeCloseTo(fractions[index] * 100, 9);
+					});
+					expect(read.notes.join(' ')).toContain('read as fractions of 1');
+				},
+			),
+			{ ...params, numRuns: runs(500) },
 		);
 	});
 });
