@@ -258,6 +258,36 @@ describe('weights', () => {
 	});
 });
 
+describe('Portfolio Summary (Instruments node)', () => {
+	const summary = (parameters: IDataObject = {}): NodeSpec => ({
+		type: 'sustainabilityInstruments',
+		parameters: {
+			operation: 'getSfdrClassification',
+			outputMode: 'portfolioSummary',
+			...parameters,
+		},
+	});
+	const rows = (...values: string[]) =>
+		values.map((market_value, index) => ({ isin: ISINS[index], market_value }));
+
+	it('weights 1.234 as 1234 when the column writes 1.234,50, and says so on the summary', async () => {
+		const { result, out } = await run(rows('1.234', '1.234,50'), summary());
+		expect(result.error).toBeUndefined();
+		expect(out[0].json.total_market_value).toBe(2468.5);
+		expect(out[0].json.input_notes).toEqual([expect.stringContaining('read as 1234')]);
+	});
+
+	it('refuses an undecidable 1.234 before any request, or follows Number Format', async () => {
+		const refused = await run(rows('1.234', '500'), summary());
+		expect(refused.result.error?.message).toContain(
+			'Item 0: market value "1.234" in field "market_value" reads two ways',
+		);
+		expect(sim.requestCount()).toBe(0);
+		const chosen = await run(rows('1.234', '500'), summary({ numberFormat: 'dot' }));
+		expect(chosen.out[0].json.total_market_value).toBe(501.23);
+	});
+});
+
 describe('number parameters', () => {
 	it('refuses a Batch Size of "1,000" naming both readings', async () => {
 		const { result } = await run([{ isin: ISINS[0] }], {

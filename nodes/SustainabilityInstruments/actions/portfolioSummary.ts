@@ -106,6 +106,8 @@ export interface SummaryGroup {
 /** The groups and the weight of each usable row, read before anything is sent. */
 export interface PreparedSummary {
 	basis: WeightBasis;
+	/** How values were read where they could be read two ways (given on every summary item and as a hint). */
+	notes: string[];
 	groups: SummaryGroup[];
 }
 
@@ -213,7 +215,8 @@ export function prepareSummary<TEntry>(
 		return { values: group.values, itemIndices: group.itemIndices, rows, removed };
 	});
 
-	if (settled) noteAboutInput.call(this, settledByColumnNote(key, settled, settled.count, column));
+	const notes = settled ? [settledByColumnNote(key, settled, settled.count, column)] : [];
+	for (const note of notes) noteAboutInput.call(this, note);
 
 	if (items.length > 0 && prepared.every((group) => group.rows.length === 0)) {
 		const removed = prepared.flatMap((group) => group.removed);
@@ -227,7 +230,7 @@ export function prepareSummary<TEntry>(
 				: 'Each holding needs an ISIN and a market value: set Market Value Field to the column that holds it, or Weight Holdings By to Weight.',
 		);
 	}
-	return { basis, groups: prepared };
+	return { basis, notes, groups: prepared };
 }
 
 /** One item per group, paired with the group's input items. */
@@ -279,6 +282,7 @@ export function buildSummaryItems<TEntry>(
 		json.removed_rows = outcome.simplify
 			? removedRowsText(group.removed)
 			: (group.removed as unknown as IDataObject[]);
+		if (prepared.notes.length > 0) json.input_notes = prepared.notes;
 		if (outcome.answerNote) json.answer_note = outcome.answerNote;
 		return { json, pairedItem };
 	});
