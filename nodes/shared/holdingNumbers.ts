@@ -3,6 +3,7 @@ import {
 	columnFormat,
 	describeNumberProblem,
 	readInColumn,
+	readNumber,
 	showNumber,
 } from './numbers';
 import type { ColumnFormat, NumberFormat, NumberReading, PlacedValue } from './numbers';
@@ -36,15 +37,30 @@ export interface NumberProblem {
 const SET_NUMBER_FORMAT = `Set Number Format (under Options) to how the sheet writes numbers: ${NUMBER_FORMAT_NAMES.dot} or ${NUMBER_FORMAT_NAMES.comma}.`;
 const SET_WEIGHTS_ARE = 'Set Weights Are (under Options) to Percent 0–100 or Fractions 0–1.';
 
+/** A weight or market value as given, with its reading under `detect` (see detectHoldingNumber). */
+export interface GivenNumber {
+	value: unknown;
+	detected?: NumberReading;
+}
+
+/** A value's reading under `detect`, as readHoldingNumber and numberColumns take it (read once, used twice). */
+export function detectHoldingNumber(value: unknown, field: NumberField): NumberReading {
+	return readNumber(value, 'detect', { percent: field === 'weight' });
+}
+
 /** Decides the format of both number columns from every row's values. */
 export function numberColumns(
-	rows: Iterable<{ values: Partial<Record<NumberField, unknown>>; where: string }>,
+	rows: Iterable<{ values: Partial<Record<NumberField, GivenNumber>>; where: string }>,
 	option: NumberFormat,
 ): NumberColumns {
 	const list = [...rows];
 	const column = (field: NumberField) =>
 		columnFormat(
-			list.map((row) => ({ value: row.values[field], where: row.where })),
+			list.map((row) => ({
+				value: row.values[field]?.value,
+				detected: row.values[field]?.detected,
+				where: row.where,
+			})),
 			option,
 		);
 	return { weight: column('weight'), market_value: column('market_value') };
@@ -59,9 +75,10 @@ export function readHoldingNumber(
 	column: ColumnFormat,
 	/** The input field it was read from, when messages should name it. */
 	inField?: string,
+	detected?: NumberReading,
 ): HoldingNumber | NumberProblem {
 	const label = NUMBER_FIELD_LABELS[field];
-	const read = readInColumn(value, column, { percent: field === 'weight' });
+	const read = readInColumn(value, column, { percent: field === 'weight' }, detected);
 	const shown = `${typeof value === 'string' ? `"${showValue(value, 40)}"` : showValue(value, 40)}${inField === undefined ? '' : ` in field "${inField}"`}`;
 	if ('problem' in read) {
 		const said = `${label} ${shown} ${describeNumberProblem(read)}`;

@@ -6,6 +6,7 @@ import { inputError } from './errors';
 import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import {
 	decideWeightScale,
+	detectHoldingNumber,
 	numberColumns,
 	readHoldingNumber,
 	scaledWeight,
@@ -13,6 +14,7 @@ import {
 	weightTotalNote,
 } from './holdingNumbers';
 import type {
+	GivenNumber,
 	HoldingNumber,
 	NumberColumns,
 	NumberField,
@@ -330,27 +332,34 @@ export function readHoldings(
 	const removed: RemovedRow[] = [];
 	const notes: string[] = [];
 
+	const numberFormat = options.numberFormat ?? 'detect';
+	const given = rows.map((row) => givenNumbers(row, resolver, numberFormat));
 	const columns =
-		options.columns ?? holdingNumberColumns(rows, resolver, options.numberFormat ?? 'detect');
-	const readNumbers = new Map<
-		HoldingRow,
-		Partial<Record<NumberField, HoldingNumber | NumberProblem>>
-	>();
-	const numberOf = (row: HoldingRow, field: NumberField) => {
-		let read = readNumbers.get(row);
-		if (!read) readNumbers.set(row, (read = {}));
+		options.columns ??
+		numberColumns(
+			given.flatMap((values, index) => (values ? [{ values, where: whereOf(rows[index]) }] : [])),
+			numberFormat,
+		);
+	const readNumbers = given.map(
+		() => ({}) as Partial<Record<NumberField, HoldingNumber | NumberProblem>>,
+	);
+	const numberOf = (index: number, field: NumberField) => {
+		const read = readNumbers[index];
 		if (!(field in read)) {
-			const value = rawField(row, resolver, field);
-			read[field] = isBlank(value) ? undefined : readHoldingNumber(value, field, columns[field]);
+			const number = given[index]?.[field];
+			read[field] =
+				number === undefined
+					? undefined
+					: readHoldingNumber(number.value, field, columns[field], undefined, number.detected);
 		}
 		return read[field];
 	};
-	const weights: Array<ReadWeight & { row: HoldingRow }> = [];
-	for (const row of rows) {
-		const weight = isObjectRow(row) ? numberOf(row, 'weight') : undefined;
+	const weights: ReadWeight[] = [];
+	rows.forEach((row, index) => {
+		const weight = numberOf(index, 'weight');
 		if (weight && 'value' in weight)
-			weights.push({ ...weight, where: whereOf(row), itemIndex: row.itemIndex, row });
-	}
+			weights.push({ ...weight, where: whereOf(row), itemIndex: row.itemIndex });
+	});
 	const scale = decideWeightScale(weights, options.weightsAre ?? 'detect');
 	if ('message' in scale)
 		throw inputError(node, scale.at.itemIndex, scale.message, scale.fix, { where: scale.at.where });
@@ -360,7 +369,7 @@ export function readHoldings(
 	> = {};
 	let negative: { first: PlacedValue; count: number } | undefined;
 
-	for (const row of rows) {
+	for (const [index, row] of rows.entries()) {
 		const fail = (message: string, fix?: string) =>
 			inputError(node, row.itemIndex, message, fix, { where: row.where });
 		if (!isObjectRow(row)) {
@@ -369,11 +378,11 @@ export function readHoldings(
 				'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.',
 			);
 		}
-		const keys = resolver.resolve(row.json);
+		const keys = given[index]!.keys;
 		const raw = (field: HoldingKey) =>
 			keys[field] === undefined ? undefined : row.json[keys[field]!];
 		const number = (field: NumberField): HoldingNumber | undefined => {
-			const read = numberOf(row, field);
+			const read = numberOf(index, field);
 			if (read === undefined) return undefined;
 			if ('message' in read) throw fail(read.message, read.fix);
 			if (read.byColumn) {
@@ -592,9 +601,24 @@ function whereOf(row: HoldingRow): string {
 	return row.where ?? `Item ${row.itemIndex}`;
 }
 
-function rawField(row: HoldingRow, resolver: FieldResolver, field: HoldingKey): unknown {
-	const key = resolver.resolve(row.json)[field];
-	return key === undefined ? undefined : row.json[key];
+/** A row's resolved keys and its weight and market value as given (with their `detect` reading when it counts). */
+function givenNumbers(
+	row: HoldingRow,
+	resolver: FieldResolver,
+	numberFormat: NumberFormat,
+):
+	| (Partial<Record<NumberField, GivenNumber>> & { keys: Partial<Record<HoldingKey, string>> })
+	| undefined {
+	if (!isObjectRow(row)) return undefined;
+	const keys = resolver.resolve(row.json);
+	const number = (field: NumberField): GivenNumber | undefined => {
+		const value = keys[field] === undefined ? undefined : row.json[keys[field]!];
+		if (isBlank(value)) return undefined;
+		return numberFormat === 'detect'
+			? { value, detected: detectHoldingNumber(value, field) }
+			: { value };
+	};
+	return { keys, weight: number('weight'), market_value: number('market_value') };
 }
 
 /** The format of the weight and market value columns, decided from all the rows' values. */
@@ -604,18 +628,10 @@ export function holdingNumberColumns(
 	numberFormat: NumberFormat,
 ): NumberColumns {
 	return numberColumns(
-		(function* () {
-			for (const row of rows) {
-				if (!isObjectRow(row)) continue;
-				yield {
-					values: {
-						weight: rawField(row, resolver, 'weight'),
-						market_value: rawField(row, resolver, 'market_value'),
-					},
-					where: whereOf(row),
-				};
-			}
-		})(),
+		rows.flatMap((row) => {
+			const values = givenNumbers(row, resolver, numberFormat);
+			return values ? [{ values, where: whereOf(row) }] : [];
+		}),
 		numberFormat,
 	);
 }

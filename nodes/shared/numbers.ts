@@ -57,6 +57,8 @@ export type NumberReading =
 			percent: boolean;
 			/** The currency written with it (a code, or € and £ as EUR and GBP). */
 			currency?: string;
+			/** Detect: the format the text can only be written in (`1.234,50` → comma, `12.5` → dot), if it tells. */
+			only?: FormatEvidence;
 	  }
 	| { problem: 'not-a-number' }
 	| { problem: 'percent' }
@@ -69,6 +71,8 @@ export type FormatEvidence = 'dot' | 'comma' | undefined;
 function takeApart(text: string): NumberText | undefined {
 	let rest = text.replace(/[\s\u00a0\u202f\u2007]+/g, ' ').trim();
 	if (rest === '' || rest.length > 60) return undefined;
+	// Most values are digits and separators only: no sign, currency or percent to take apart.
+	if (/^\d[\d.,' ]*$/.test(rest)) return { body: rest, negative: false, percent: false };
 	let negative = false;
 	let percent = false;
 	let currency: string | undefined;
@@ -127,6 +131,17 @@ function takeApart(text: string): NumberText | undefined {
 	};
 }
 
+const GROUPED = new Map<string, RegExp>();
+/** Digits in groups of three with `group` between them, the first group starting 1-9: `1,234,567`. */
+function groupedPattern(group: string): RegExp {
+	let pattern = GROUPED.get(group);
+	if (!pattern) {
+		pattern = new RegExp(`^[1-9]\\d{0,2}(?:${group === '.' ? '\\.' : group}\\d{3})+$`);
+		GROUPED.set(group, pattern);
+	}
+	return pattern;
+}
+
 /** The digits and separators read in one format; undefined when they are not written that way. */
 function readBody(body: string, format: WrittenFormat): number | undefined {
 	const { decimal, groups } = SEPARATORS[format];
@@ -141,8 +156,7 @@ function readBody(body: string, format: WrittenFormat): number | undefined {
 	else {
 		const group = /\D/.exec(integer)![0];
 		if (!groups.includes(group)) return undefined;
-		const grouped = new RegExp(`^[1-9]\\d{0,2}(?:${group === '.' ? '\\.' : group}\\d{3})+$`);
-		if (!grouped.test(integer)) return undefined;
+		if (!groupedPattern(group).test(integer)) return undefined;
 		digits = integer.split(group).join('');
 	}
 	const value = Number(`${digits || '0'}.${fraction || '0'}`);
@@ -192,19 +206,17 @@ export function readNumber(
 			problem: 'two-readings',
 			readings: { dot: signed(dot, parts), comma: signed(comma, parts) },
 		};
-	return done((dot ?? comma)!);
+	const read = done((dot ?? comma)!);
+	if ((dot === undefined) !== (comma === undefined) && /[.,]/.test(parts.body))
+		return { ...read, only: dot === undefined ? 'comma' : 'dot' } as NumberReading;
+	return read;
 }
 
 /** Which format a value can only be written in (`1.234,50` → comma, `12.5` → dot), if it tells. */
 export function formatEvidence(value: unknown): FormatEvidence {
-	if (typeof value !== 'string' || !/[.,]/.test(value)) return undefined;
-	const parts = takeApart(value);
-	if (!parts) return undefined;
-	const dot = readBody(parts.body, 'dot');
-	const comma = readBody(parts.body, 'comma');
-	if (dot !== undefined && comma === undefined) return 'dot';
-	if (comma !== undefined && dot === undefined) return 'comma';
-	return undefined;
+	if (typeof value !== 'string') return undefined;
+	const read = readNumber(value, 'detect', { percent: true });
+	return 'value' in read ? read.only : undefined;
 }
 
 /** How a column of values is read: the chosen format, or the one its values settle. */
@@ -225,16 +237,24 @@ export interface PlacedValue {
 	where: string;
 }
 
-/** Decides a column's format from all its values. */
+/**
+ * Decides a column's format from all its values. `detected`, when given, is the value's reading under `detect`
+ * (readNumber), so that a caller that reads each value anyway does not read it twice.
+ */
 export function columnFormat(
-	values: Iterable<{ value: unknown; where: string }>,
+	values: Iterable<{ value: unknown; where: string; detected?: NumberReading }>,
 	option: NumberFormat,
 ): ColumnFormat {
 	if (option !== 'detect') return { format: option, chosen: true };
 	let dot: PlacedValue | undefined;
 	let comma: PlacedValue | undefined;
-	for (const { value, where } of values) {
-		const evidence = formatEvidence(value);
+	for (const { value, where, detected } of values) {
+		const evidence =
+			detected === undefined
+				? formatEvidence(value)
+				: typeof value === 'string' && 'value' in detected
+					? detected.only
+					: undefined;
 		if (evidence === 'dot') dot ??= { value: value as string, where };
 		else if (evidence === 'comma') comma ??= { value: value as string, where };
 		if (dot && comma) return { chosen: false, mixed: { dot, comma } };
@@ -252,9 +272,10 @@ export function readInColumn(
 	value: unknown,
 	column: ColumnFormat,
 	options: { percent?: boolean } = {},
+	detected?: NumberReading,
 ): NumberReading & { byColumn?: boolean } {
 	if (column.chosen) return readNumber(value, column.format, options);
-	const read = readNumber(value, 'detect', options);
+	const read = detected ?? readNumber(value, 'detect', options);
 	if ('problem' in read && read.problem === 'two-readings' && column.format) {
 		return { ...readNumber(value, column.format, options), byColumn: true };
 	}

@@ -70,6 +70,7 @@ describe('readNumber', () => {
 		expect(readNumber('12.5%', 'detect', { percent: true })).toEqual({
 			value: 12.5,
 			percent: true,
+			only: 'dot',
 		});
 		expect(valueOf('12.5%')).toBe('percent');
 	});
