@@ -89,7 +89,7 @@ const holdingsJsonProperty: INodeProperties = {
 	default:
 		'[\n  {\n    "isin": "US0378331005",\n    "name": "Apple Inc.",\n    "instrument_type": "stock",\n    "currency": "USD",\n    "weight": 100,\n    "market_value": 1000000\n  }\n]',
 	description:
-		'One object per holding with isin, name, instrument_type (stock, bond, etf, mutual-fund, cash, ...), currency, weight (percent of the portfolio) and market_value. An expression may give the whole list.',
+		'A JSON array with one object per holding: isin, name, instrument_type (stock, bond, etf, mutual-fund, cash, ...), currency, weight (percent of the portfolio) and market_value. Also read: one holding as an object, an object wrapping the list ({"holdings": [...]}), JSON inside a markdown code fence, and JSON encoded as a JSON string. An expression may give the whole list.',
 	displayOptions: { show: { holdingsSource: ['json'] } },
 };
 

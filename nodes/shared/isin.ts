@@ -59,3 +59,100 @@ export function describeInvalidIsin(isin: string): string {
 	if (!ISIN_SHAPE.test(isin)) return `"${isin}" contains characters an ISIN cannot have`;
 	return `"${isin}" fails the ISIN check digit (a typo?)`;
 }
+
+/** One entry of an ISIN list: a cleaned value (an ISIN, or what Invalid ISINs reports), or why it can never be sent. */
+export interface IsinListEntry {
+	isin?: string;
+	problem?: string;
+	/** Its place in the list as given (from 1), duplicates counted. */
+	position: number;
+}
+
+export interface IsinList {
+	/** Each distinct value once, in first-seen order. */
+	entries: IsinListEntry[];
+	/** Entries left out because the same ISIN came earlier in the list. */
+	duplicates: number;
+}
+
+/** Quotes, brackets and braces around an entry: `["US0378331005",` and `'DE0007164600']` as JSON or Python write them. */
+const WRAPPING = /^[\s"'`“”‘’[\](){}]+|[\s"'`“”‘’[\](){}]+$/g;
+
+/** A markdown code fence around the whole value, as AI models often write JSON: ```json ... ``` */
+const CODE_FENCE = /^```[\w-]*[^\S\r\n]*\r?\n?([\s\S]*?)\r?\n?```$/;
+
+/**
+ * The ISINs of a list parameter, in any form people and AI models write one: separated by commas, semicolons, spaces,
+ * tabs or new lines; a JSON array (`["US0378331005", "DE0007164600"]`, also inside a ```json fence or encoded twice);
+ * quoted or bracketed entries; lower case; or a list an expression gives. Every entry is cleaned (normalizeIsin), not
+ * checked: one that is not an ISIN stays in the list for the Invalid ISINs option to report by name. A text that looks
+ * like JSON but is not valid JSON is split at the separators.
+ */
+export function splitIsinList(value: unknown): IsinList {
+	const raw: unknown[] = [];
+	collect(value, raw, 0);
+	const entries: IsinListEntry[] = [];
+	const seen = new Set<string>();
+	let duplicates = 0;
+	raw.forEach((entry, index) => {
+		const position = index + 1;
+		if (typeof entry !== 'string') {
+			entries.push({ problem: `invalid ISIN: ${unsendableIsin(entry, '')}`, position });
+			return;
+		}
+		const isin = normalizeIsin(entry);
+		const why = unsendableIsin(isin, isin);
+		if (why) entries.push({ problem: `invalid ISIN: ${why}`, position });
+		else if (seen.has(isin)) duplicates++;
+		else {
+			seen.add(isin);
+			entries.push({ isin, position });
+		}
+	});
+	return { entries, duplicates };
+}
+
+/** The list's entries as texts (numbers as text; other values kept as they are, to be reported). */
+function collect(value: unknown, into: unknown[], depth: number): void {
+	if (value === undefined || value === null || value === '') return;
+	if (Array.isArray(value)) {
+		for (const entry of value) {
+			// A list inside the list (`[["US0378331005"]]`) is read as its entries; deeper nesting is not a list of ISINs.
+			if (Array.isArray(entry) && depth < 2) collect(entry, into, depth + 1);
+			else if (typeof entry === 'string') collectText(entry, into, depth + 1, ENTRY_SEPARATORS);
+			else if (typeof entry === 'number') into.push(String(entry));
+			else if (entry !== undefined && entry !== null) into.push(entry);
+		}
+		return;
+	}
+	if (typeof value === 'number') into.push(String(value));
+	else if (typeof value === 'string') collectText(value, into, depth, TEXT_SEPARATORS);
+	else into.push(value);
+}
+
+/** Between the ISINs of a text; within an entry of a list, spaces are part of one ISIN ("US 0378 331005"). */
+const TEXT_SEPARATORS = /[\s,;]+/;
+const ENTRY_SEPARATORS = /[,;\r\n]+/;
+
+function collectText(text: string, into: unknown[], depth: number, separators: RegExp): void {
+	let trimmed = text.trim();
+	const fenced = CODE_FENCE.exec(trimmed);
+	if (fenced) trimmed = fenced[1].trim();
+	// A JSON array, or a JSON string holding one (double-encoded); anything else is split at the separators.
+	if (depth < 3 && (trimmed.startsWith('[') || trimmed.startsWith('"['))) {
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(trimmed);
+		} catch {
+			parsed = undefined;
+		}
+		if (Array.isArray(parsed) || (typeof parsed === 'string' && parsed.trim().startsWith('['))) {
+			collect(parsed, into, depth + 1);
+			return;
+		}
+	}
+	for (const part of trimmed.split(separators)) {
+		const entry = part.replace(WRAPPING, '');
+		if (entry) into.push(entry);
+	}
+}

@@ -38,7 +38,7 @@ const RAW_JS_ERROR =
 /** Errors about the run as a whole (no single item to name). */
 const RUN_LEVEL_ERRORS = [
 	/^No input item has an ISIN: /,
-	/^The ISINs list is empty: /,
+	/^No entry of the ISINs list is a valid ISIN: /,
 	/^There are no input items: /,
 	/^No holding can be weighted for a Portfolio Summary of the /,
 ];

@@ -8,8 +8,9 @@ import type {
 
 import { compactKey } from '../../shared/holdings';
 import { errorJson, pairedTo } from '../../shared/execution';
-import { numberParameterValue, readTextParameter } from '../../shared/parameters';
-import { ownValue, setOwn } from '../../shared/values';
+import { inputError } from '../../shared/errors';
+import { numberParameterValue } from '../../shared/parameters';
+import { kindOf, ownValue, setOwn, showValue } from '../../shared/values';
 import type { InstrumentOperationSpec, LookupOutcome } from './lookup';
 
 const show = { show: { outputMode: ['changesSinceLastRun'] } };
@@ -54,7 +55,7 @@ export const changesProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'classification',
 		description:
-			'Result columns whose change counts, separated by commas (e.g. classification, or scope_1_emissions, carbon_footprint). Empty: every column except isin and found.',
+			'Result columns whose change counts, separated by commas, semicolons or new lines (e.g. classification, or scope_1_emissions, carbon_footprint). Names may be written as the output shows them: any case, spaces for underscores (Carbon Footprint), with or without the prefix of Add to Input Items with Simplify (sfdr_classification). Empty: every column except isin and found.',
 		displayOptions: show,
 	},
 	{
@@ -79,6 +80,25 @@ export const changesProperties: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The names of Fields to Compare: separated by commas, semicolons or new lines (a name may have spaces, as the
+ * output shows it: "Carbon Footprint"), quotes and brackets around them dropped, or a list an expression gives;
+ * undefined when the value is neither text nor a list.
+ */
+export function splitFieldNames(value: unknown): string[] | undefined {
+	if (value === undefined || value === null) return [];
+	const texts = Array.isArray(value) ? value : [value];
+	const names: string[] = [];
+	for (const text of texts) {
+		if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+		for (const part of String(text).split(/[,;\r\n]+/)) {
+			const name = part.replace(/^[\s"'`[\]]+|[\s"'`[\]]+$/g, '');
+			if (name) names.push(name);
+		}
+	}
+	return names;
+}
+
 /** What "Only Changes Since Last Run" does, read and checked before anything is sent. */
 export interface ChangesSettings {
 	firstSeen: 'remember' | 'outputAsNew';
@@ -96,8 +116,16 @@ export function readChangesSettings<TEntry>(
 ): ChangesSettings {
 	const node = this.getNode();
 	const firstSeen = this.getNodeParameter('firstSeen', 0, 'remember') as string;
-	const fieldsText = readTextParameter.call(this, 'compareFields', 0, 'Fields to Compare');
-	const compareFields = fieldsText.split(/[\s,;]+/).filter(Boolean);
+	const compareFields = splitFieldNames(this.getNodeParameter('compareFields', 0, '') as unknown);
+	if (compareFields === undefined) {
+		const value = this.getNodeParameter('compareFields', 0, '') as unknown;
+		throw inputError(
+			node,
+			0,
+			`Fields to Compare must be text or a list of names, got ${kindOf(value)}: ${showValue(value)}`,
+			'Name the result columns separated by commas or new lines, e.g. classification, carbon_footprint.',
+		);
+	}
 	const tolerance =
 		numberParameterValue(
 			node,
@@ -328,31 +356,63 @@ export function compareResults(
 
 const NOT_COMPARED_BY_DEFAULT = new Set(['isin', 'found']);
 
-/** The columns named in Fields to Compare, matched to the result columns (exactly, else ignoring case and _ - . spaces). */
+/**
+ * The result column a name of Fields to Compare means: exactly, else ignoring case and _ - . spaces ("Carbon
+ * Footprint"), else without the prefix the output puts before it (sfdr_classification of Add to Input Items with
+ * Simplify, previous_ and current_ of this output with Simplify).
+ */
+export function matchColumn(
+	name: string,
+	columns: string[],
+	resultKey: string,
+): string | undefined {
+	const exact = columns.find((candidate) => candidate === name);
+	if (exact !== undefined) return exact;
+	const compact = compactKey(name);
+	const byCompact = new Map<string, string>();
+	for (const column of columns)
+		if (!byCompact.has(compactKey(column))) byCompact.set(compactKey(column), column);
+	const found = byCompact.get(compact);
+	if (found !== undefined) return found;
+	for (const prefix of [compactKey(resultKey), 'previous', 'current']) {
+		if (compact.length > prefix.length && compact.startsWith(prefix)) {
+			const column = byCompact.get(compact.slice(prefix.length));
+			if (column !== undefined) return column;
+		}
+	}
+	return undefined;
+}
+
+/** The columns named in Fields to Compare, matched to the result columns (see matchColumn). */
 function resolveCompareFields(
 	this: IExecuteFunctions,
 	named: string[] | undefined,
 	columns: string[],
-	label: string,
+	spec: { route: { label: string }; resultKey: string },
 ): string[] {
 	if (!named) return columns.filter((column) => !NOT_COMPARED_BY_DEFAULT.has(column));
 	// Nothing answered (every batch failed): there is nothing to check the names against, nor to compare.
 	if (columns.length === 0) return named;
 	const fields: string[] = [];
 	for (const name of named) {
-		const column =
-			columns.find((candidate) => candidate === name) ??
-			columns.find((candidate) => compactKey(candidate) === compactKey(name));
-		if (column === undefined || column === 'isin') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Fields to Compare: "${name}" is not a result column of the ${label}`,
-				{
-					description: `Name columns of the result, separated by commas: ${columns.filter((c) => c !== 'isin').join(', ')}. Nothing was remembered from this run.`,
-				},
-			);
+		let matched = [matchColumn(name, columns, spec.resultKey)];
+		// Names written with spaces between them ("classification article"), as earlier versions read them.
+		if (matched[0] === undefined && /\s/.test(name)) {
+			const words = name.split(/\s+/).map((word) => matchColumn(word, columns, spec.resultKey));
+			if (words.every((column) => column !== undefined)) matched = words;
 		}
-		if (!fields.includes(column)) fields.push(column);
+		for (const column of matched) {
+			if (column === undefined || column === 'isin') {
+				throw new NodeOperationError(
+					this.getNode(),
+					`Fields to Compare: "${name}" is not a result column of the ${spec.route.label}`,
+					{
+						description: `Name columns of the result, separated by commas or new lines: ${columns.filter((c) => c !== 'isin').join(', ')}. Nothing was remembered from this run.`,
+					},
+				);
+			}
+			if (!fields.includes(column)) fields.push(column);
+		}
 	}
 	return fields;
 }
@@ -423,7 +483,7 @@ export function outputChanges<TEntry>(
 	for (const { result } of state.results.values())
 		for (const column of Object.keys(result)) columnSet.add(column);
 	const columns = [...columnSet];
-	const fields = resolveCompareFields.call(this, settings.compareFields, columns, spec.route.label);
+	const fields = resolveCompareFields.call(this, settings.compareFields, columns, spec);
 	const currentResult = (isin: string): IDataObject => {
 		const answered = results.get(isin);
 		if (answered) return answered;

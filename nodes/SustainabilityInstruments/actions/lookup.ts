@@ -19,9 +19,15 @@ import { numberParameterValue, readTextParameter } from '../../shared/parameters
 import { inputError } from '../../shared/errors';
 import { copyJson, errorJson } from '../../shared/execution';
 import { planRequests } from '../../shared/requestBudget';
-import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from '../../shared/isin';
+import {
+	describeInvalidIsin,
+	isValidIsin,
+	normalizeIsin,
+	splitIsinList,
+	unsendableIsin,
+} from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
-import { setOwn } from '../../shared/values';
+import { kindOf, setOwn, showValue } from '../../shared/values';
 import { changesProperties, outputChanges, readChangesSettings } from './changes';
 import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 import type { SummaryKind } from './portfolioSummary';
@@ -88,7 +94,9 @@ export const instrumentProperties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'US0378331005, DE0007164600',
-		description: 'ISINs separated by commas, spaces or new lines',
+		description:
+			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. Quotes, brackets and lower case are ignored; an ISIN given twice is looked up once. An expression may give a list.',
+		hint: 'Each entry that is not an ISIN after cleaning is reported by name (see Options > Invalid ISINs)',
 		displayOptions: { show: { isinSource: ['list'] } },
 	},
 	{
@@ -253,16 +261,31 @@ export async function executeInstrumentOperation<TEntry>(
 
 	// Each item's ISIN, checked locally before any request is spent.
 	let perItem: ItemIsin[];
+	// Where each entry of a typed list stood in the list as given (duplicates are sent and output once).
+	let listPositions: number[] = [];
 	if (source === 'list') {
-		const list = readTextParameter.call(this, 'isinList', 0, 'ISINs');
-		perItem = list
-			.split(/[\s,;]+/)
-			.map(normalizeIsin)
-			.filter(Boolean)
-			.map((isin) => {
-				const why = unsendableIsin(isin, isin);
-				return why ? { problem: `invalid ISIN: ${why}`, unsendable: true } : { isin };
-			});
+		const value = this.getNodeParameter('isinList', 0, '') as unknown;
+		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+			throw inputError(
+				node,
+				0,
+				`ISINs must be a list or text, got ${kindOf(value)}: ${showValue(value)}`,
+				'Give the ISINs as text separated by commas or new lines, as a JSON array such as ["US0378331005", "DE0007164600"], or map a list of ISINs, e.g. {{ $json.isins }}.',
+			);
+		}
+		const list = splitIsinList(value);
+		if (list.entries.length === 0) {
+			throw inputError(
+				node,
+				0,
+				'The ISINs parameter (ISINs From = A List Typed Here) is empty',
+				'Type or paste at least one ISIN, e.g. US0378331005, DE0007164600 (commas, semicolons or new lines between them, or a JSON array), or set ISINs From to A Field of Each Input Item.',
+			);
+		}
+		listPositions = list.entries.map((entry) => entry.position);
+		perItem = list.entries.map(({ isin, problem }) =>
+			problem ? { problem, unsendable: true } : { isin },
+		);
 	} else {
 		const field =
 			readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
@@ -286,10 +309,12 @@ export async function executeInstrumentOperation<TEntry>(
 				node,
 				source === 'list' ? 0 : index,
 				reason,
-				entry.unsendable
-					? 'Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
-					: 'Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
-				{ where: source === 'list' ? `ISIN ${index + 1} of the list` : undefined },
+				entry.unsendable && source === 'list'
+					? 'Correct that entry of the ISINs list: each entry is one ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, it comes out with found = false and the reason.'
+					: entry.unsendable
+						? 'Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
+						: 'Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
+				{ where: source === 'list' ? `ISIN ${listPositions[index]} of the list` : undefined },
 			);
 		}
 		perItem[index] = { problem: reason };
@@ -313,7 +338,7 @@ export async function executeInstrumentOperation<TEntry>(
 	if (isins.size === 0 && !spec.emptyIsAllowed) {
 		const what =
 			source === 'list'
-				? 'The ISINs list is empty'
+				? 'No entry of the ISINs list is a valid ISIN'
 				: items.length === 0
 					? 'There are no input items'
 					: 'No input item has an ISIN';
@@ -322,7 +347,7 @@ export async function executeInstrumentOperation<TEntry>(
 			undefined,
 			`${what}: the ${spec.route.label} needs at least one instrument`,
 			source === 'list'
-				? 'Type at least one ISIN.'
+				? 'Correct the ISINs in the list (the output names each with the reason).'
 				: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
 		);
 	}
