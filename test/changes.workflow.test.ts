@@ -304,6 +304,76 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		expect(typo.staticDataSaved).toBe(false);
 	});
 
+	it('Fields to Compare as the output shows the names: "Carbon Footprint" compares carbon_footprint, prefixes and any separator', async () => {
+		const drifted = findIsins(
+			(d) =>
+				d.known &&
+				v2(d.isin).pai.carbon_footprint !== null &&
+				d.pai.carbon_footprint !== null &&
+				d.pai.carbon_footprint !== v2(d.isin).pai.carbon_footprint,
+			3,
+		);
+		const steady = findIsins(
+			(d) =>
+				d.known && v2(d.isin).known && d.pai.carbon_footprint === v2(d.isin).pai.carbon_footprint,
+			2,
+		);
+		const isins = [drifted[0], steady[0], drifted[1], steady[1], drifted[2]];
+		const rows = isins.map((isin) => ({ isin }));
+		const compare = async (compareFields: string) => {
+			const runs = new Runs();
+			const workflow = chainWorkflow(rows, watchNode('getPaiIndicators', { compareFields }));
+			await runs.run(workflow);
+			return outputOf(await runs.run(workflow, { version: 2 }));
+		};
+
+		const changed = await compare('Carbon Footprint');
+		expect(changed.map((json) => json.isin)).toEqual(drifted);
+		for (const json of changed) {
+			const isin = json.isin as string;
+			expect(json.changes).toEqual([
+				{
+					field: 'carbon_footprint',
+					from: v1(isin).pai.carbon_footprint,
+					to: v2(isin).pai.carbon_footprint,
+				},
+			]);
+		}
+
+		// With the prefix of Add to Input Items + Simplify, beside another name after a semicolon and a new line.
+		const two = await compare('PAI_Carbon_Footprint;\nscope 1 emissions');
+		const scopeMoved = (isin: string) =>
+			v1(isin).pai.scope_1_emissions !== v2(isin).pai.scope_1_emissions;
+		expect(two.map((json) => json.isin)).toEqual(
+			isins.filter((isin) => drifted.includes(isin) || scopeMoved(isin)),
+		);
+		for (const json of two) {
+			const isin = json.isin as string;
+			expect((json.changes as IDataObject[]).map((change) => change.field)).toEqual(
+				[
+					drifted.includes(isin) ? 'carbon_footprint' : '',
+					scopeMoved(isin) ? 'scope_1_emissions' : '',
+				].filter(Boolean),
+			);
+		}
+
+		// An unknown name is refused by name, listing the columns; nothing is remembered.
+		const unknown = await runWorkflow(
+			chainWorkflow(
+				rows,
+				watchNode('getPaiIndicators', { compareFields: 'Carbon Footprint, Carbon Print' }),
+			),
+			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
+		);
+		expect(unknown.error?.message).toBe(
+			'Fields to Compare: "Carbon Print" is not a result column of the PAI indicators',
+		);
+		expect((unknown.error as { description?: string } | undefined)?.description).toMatch(
+			/carbon_footprint, carbon_footprint_unit/,
+		);
+		expect(unknown.staticDataSaved).toBe(false);
+	});
+
 	it('forgets an ISIN missing for Forget ISINs Missing For runs in a row, and keeps one missing for fewer', async () => {
 		const [a, b, c] = findIsins((d) => d.known, 3);
 		const node = watchNode('getSfdrClassification', {

@@ -594,3 +594,62 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		expect(out[0].pairedItem).toEqual([{ item: 0 }]);
 	});
 });
+
+describe('Holdings (JSON) as AI models write it ($fromAI)', () => {
+	const holdings = [
+		{ isin: stocks[0], name: 'A', instrument_type: 'stock', market_value: 100 },
+		{ isin: stocks[1], name: 'B', instrument_type: 'stock', market_value: 300 },
+	];
+	const list = JSON.stringify(holdings, null, 2);
+
+	it.each<[string, string]>([
+		['an object wrapping the list', JSON.stringify({ holdings })],
+		['a list in a ```json fence', '```json\n' + list + '\n```'],
+		['an object wrapping the list, fenced', '```json\n' + JSON.stringify({ holdings }) + '\n```'],
+		['the only list of an object', JSON.stringify({ portfolio: 'Main', positions: holdings })],
+		['the list encoded twice', JSON.stringify(list)],
+	])('%s: the holdings reach the API as given', async (_, holdingsJson) => {
+		const result = await run([{ any: 1 }], taxonomy({ holdingsSource: 'json', holdingsJson }));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(1);
+		expect(sentHoldings()).toEqual(holdings);
+		expect(result.items('Node')[0].json).toMatchObject({ holdings_count: 2, removed_count: 0 });
+	});
+
+	it('one holding as an object is a portfolio of one', async () => {
+		const result = await run(
+			[{ any: 1 }],
+			taxonomy({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings[0]) }),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sentHoldings()).toEqual([holdings[0]]);
+	});
+
+	it.each<[string, string, RegExp]>([
+		[
+			'text that is not JSON',
+			'```json\nApple and SAP\n```',
+			/^Item 0: Holdings \(JSON\) is not valid JSON: /,
+		],
+		[
+			'an object with two lists',
+			JSON.stringify({ stocks: [holdings[0]], bonds: [holdings[1]] }),
+			/^Item 0: Holdings \(JSON\) is an object with several lists \("stocks", "bonds"\)/,
+		],
+		[
+			'a number',
+			'42',
+			/^Item 0: Holdings \(JSON\) must be an array of holdings, got a number \(42\)$/,
+		],
+	])(
+		'%s is refused naming the item, the field and the fix, before any request',
+		async (_, holdingsJson, message) => {
+			const result = await run([{ any: 1 }], taxonomy({ holdingsSource: 'json', holdingsJson }));
+			expect(result.error?.message).toMatch(message);
+			expect((result.error as { description?: string } | undefined)?.description).toMatch(
+				/^Give .*Nothing was sent\.$/,
+			);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
+});

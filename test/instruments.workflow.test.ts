@@ -372,3 +372,98 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 		expect(sim.requestCount()).toBe(0);
 	});
 });
+
+describe('A List Typed Here, as people and AI models write it', () => {
+	const [apple, sap, ishares] = findIsins((d) => d.known, 3);
+	const listNode = (isinList: unknown, extra: IDataObject = {}) =>
+		instruments('getSfdrClassification', { isinSource: 'list', isinList, ...extra });
+	const run = async (isinList: unknown, extra: IDataObject = {}) =>
+		await runWorkflow(chainWorkflow([{ any: 'item' }], listNode(isinList, extra)), {
+			credentials: credentialsFor(sim.url),
+		});
+	const sent = () =>
+		sim
+			.requests({ route: SFDR })
+			.flatMap((request) => (request.body as { holdings: unknown[] }).holdings);
+
+	it.each<[string, unknown]>([
+		['a JSON array ($fromAI)', `["${apple}", "${sap}", "${ishares}"]`],
+		['a JSON array cut short', `["${apple}", "${sap}", "${ishares}"`],
+		[
+			'a fenced JSON array in lower case',
+			'```json\n' + JSON.stringify([apple, sap, ishares]).toLowerCase() + '\n```',
+		],
+		[
+			'quoted entries, semicolons, tabs and new lines',
+			`'${apple}';\t"${sap}"\n\n${ishares.toLowerCase()}`,
+		],
+		[
+			'duplicates in every spelling',
+			`${apple}, "${apple}", ${sap}; ${apple.toLowerCase()}\n[${ishares}, ${sap}]`,
+		],
+		[
+			'a list an expression gives',
+			`={{ ${JSON.stringify([apple, ` ${sap.toLowerCase()} `, ishares, apple])} }}`,
+		],
+	])(
+		'%s: exactly those ISINs are sent, once each, and each comes out once, matched',
+		async (_, isinList) => {
+			const result = await run(isinList);
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount({ route: SFDR })).toBe(1);
+			expect(sent()).toEqual([{ isin: apple }, { isin: sap }, { isin: ishares }]);
+			const out = result.items('Node');
+			expect(out.map((item) => item.json.isin)).toEqual([apple, sap, ishares]);
+			for (const item of out) {
+				expect(item.json.classification).toBe(instrumentData(item.json.isin as string).sfdr);
+				expect(item.pairedItem).toEqual([{ item: 0 }]);
+			}
+		},
+	);
+
+	it('an entry that is no ISIN after cleaning is refused by name and position before any request', async () => {
+		const result = await run(`["${apple}", "${apple}", "US03783310"]`);
+		expect(result.error?.message).toBe(
+			'ISIN 3 of the list: invalid ISIN: "US03783310" has 10 characters; an ISIN has 12',
+		);
+		expect(sim.requestCount()).toBe(0);
+		// Skipped under Invalid ISINs = skip: reported by name, the rest sent.
+		const skipped = await run(`["${apple}", "us03783310"]`, { options: { invalidIsins: 'skip' } });
+		expect(skipped.error).toBeUndefined();
+		expect(sent()).toEqual([{ isin: apple }]);
+		expect(skipped.items('Node').map((item) => item.json)).toEqual([
+			expect.objectContaining({ isin: apple, found: true }),
+			expect.objectContaining({
+				isin: null,
+				found: false,
+				reason: expect.stringContaining('"US03783310"'),
+			}),
+		]);
+	});
+
+	it.each<[string, unknown]>([
+		['an empty JSON array', '[]'],
+		['only separators and quotes', ' , ; "" \n'],
+		['an expression giving an empty list', '={{ [] }}'],
+	])('%s: refused naming the parameter and the fix, before any request', async (_, isinList) => {
+		const result = await run(isinList);
+		expect(result.error?.message).toBe(
+			'Item 0: The ISINs parameter (ISINs From = A List Typed Here) is empty',
+		);
+		expect((result.error as { description?: string } | undefined)?.description).toMatch(
+			/^Type or paste at least one ISIN/,
+		);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('an empty field is refused by n8n itself (the parameter is required), before any request', async () => {
+		await expect(run('')).rejects.toThrow(/Parameter "ISINs" is required/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('an expression giving an object is refused, not sent', async () => {
+		const result = await run(`={{ ${JSON.stringify({ isins: [apple] })} }}`);
+		expect(result.error?.message).toMatch(/^Item 0: ISINs must be a list or text, got an object/);
+		expect(sim.requestCount()).toBe(0);
+	});
+});

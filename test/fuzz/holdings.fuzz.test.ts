@@ -22,7 +22,12 @@ import type {
 	HoldingsReadOptions,
 	InvalidIsinPolicy,
 } from '../../nodes/shared/holdings';
-import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
+import {
+	describeInvalidIsin,
+	isValidIsin,
+	normalizeIsin,
+	splitIsinList,
+} from '../../nodes/shared/isin';
 import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
 import { readNumber } from '../../nodes/shared/numbers';
 import type { NumberFormat, WrittenFormat } from '../../nodes/shared/numbers';
@@ -107,6 +112,16 @@ const policies = fc.record({
 	numberFormat: fc.constantFrom<NumberFormat>('detect', 'dot', 'comma', 'space'),
 	weightsAre: fc.constantFrom<WeightScale>('detect', 'percent', 'fraction'),
 });
+
+/** Holdings (JSON) as AI models write a list ($fromAI): each gives the list itself. */
+const aiWriting = fc.constantFrom<(list: unknown[]) => string>(
+	(list) => JSON.stringify({ holdings: list }),
+	(list) => JSON.stringify({ portfolio: 'P', positions: list }),
+	(list) => '```json\n' + JSON.stringify(list, null, 2) + '\n```',
+	(list) => '```\n' + JSON.stringify({ Holdings: list }) + '\n```',
+	(list) => JSON.stringify(JSON.stringify(list)),
+	(list) => JSON.stringify('```json\n' + JSON.stringify(list) + '\n```'),
+);
 
 describe('readHoldings (every route)', () => {
 	it('returns holdings the route accepts and accounts for every row, or fails naming the row', () => {
@@ -206,6 +221,18 @@ describe('readHoldings (every route)', () => {
 		);
 	});
 
+	it('reads a list of holdings wrapped, fenced or encoded twice as the list itself', () => {
+		fc.assert(
+			fc.property(rows(5), aiWriting, fc.nat(5), (list, write, itemIndex) => {
+				const plain = holdingRowsFromJson(node, JSON.stringify(list), itemIndex);
+				const written = write(list);
+				const read = holdingRowsFromJson(node, written, itemIndex);
+				expect(read).toEqual(plain);
+			}),
+			{ ...params, numRuns: runs(400) },
+		);
+	});
+
 	it('names the entry of Holdings (JSON) for any JSON text, array entry or non-array', () => {
 		const jsonText = fc.oneof(
 			rows(5).map((list) => JSON.stringify(list)),
@@ -224,7 +251,17 @@ describe('readHoldings (every route)', () => {
 				'[null]',
 				'[[]]',
 				'[{"__proto__": {"polluted": 1}}]',
+				'```json\n[1,2\n```',
+				'```\n```',
+				'"\\"[\\""',
+				'{"a": [{}], "b": [{}]}',
+				'{"holdings": "none"}',
+				'{"isin": "US0378331005", "tags": [{}]}',
 			),
+			// As AI models write it ($fromAI): wrapped, fenced, one object, encoded twice.
+			fc.tuple(rows(5), aiWriting).map(([list, write]) => write(list)),
+			rows(2).map((list) => JSON.stringify(list[0])),
+			rows(2).map((list) => JSON.stringify({ a: list, b: list })),
 			hostileString,
 		);
 		fc.assert(
@@ -493,6 +530,68 @@ describe('ISINs', () => {
 					isin,
 				);
 			}),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+
+	it('splitIsinList reads a list of ISINs in any way it is written: each distinct ISIN once, in order', () => {
+		const writings = fc.constantFrom<(isins: string[]) => unknown>(
+			(isins) => isins.join(', '),
+			(isins) => isins.join('\n'),
+			(isins) => isins.join(' ; '),
+			(isins) => isins.join('\t'),
+			(isins) => JSON.stringify(isins),
+			(isins) => JSON.stringify(isins).slice(0, -1),
+			(isins) => '```json\n' + JSON.stringify(isins, null, 2) + '\n```',
+			(isins) => JSON.stringify(JSON.stringify(isins)),
+			(isins) => `[${isins.map((isin) => `'${isin}'`).join(', ')}]`,
+			(isins) => isins.map((isin) => `"${isin}"`).join(',\n'),
+			(isins) => isins,
+			(isins) => isins.map((isin) => [isin]),
+		);
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(body, fc.boolean()), { minLength: 1, maxLength: 8 }),
+				fc.array(fc.nat(7), { maxLength: 4 }),
+				writings,
+				(drawn, repeats, write) => {
+					const isins = drawn.map(([body11]) => withCheckDigit(body11));
+					const written = drawn.map(([, lower], index) =>
+						lower ? isins[index].toLowerCase() : isins[index],
+					);
+					for (const repeat of repeats) written.push(written[repeat % written.length]);
+					const list = splitIsinList(write(written));
+					expect(list.entries.map((entry) => entry.isin)).toEqual([...new Set(isins)]);
+					expect(list.duplicates).toBe(written.length - new Set(isins).size);
+				},
+			),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+
+	it('splitIsinList never throws; each entry is a value to check (at most 64 characters) or a reason', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(
+					hostileString,
+					mistyped,
+					fc.array(fc.oneof(hostileString, mistyped), { maxLength: 5 }),
+					fc
+						.array(fc.oneof(hostileString, mistyped), { maxLength: 5 })
+						.map((v) => JSON.stringify(v)),
+				),
+				(value) => {
+					const { entries } = splitIsinList(value);
+					for (const entry of entries) {
+						if (entry.isin !== undefined) {
+							expect(entry.isin.length).toBeGreaterThan(0);
+							expect(entry.isin.length).toBeLessThanOrEqual(64);
+							expect(entry.isin).toBe(entry.isin.toUpperCase());
+						} else expect(entry.problem).toMatch(/^invalid ISIN: /);
+						expect(entry.position).toBeGreaterThan(0);
+					}
+				},
+			),
 			{ ...params, numRuns: runs(1000) },
 		);
 	});

@@ -87,9 +87,25 @@ const isinListText = fc
 		),
 		{ maxLength: 6 },
 	)
-	.chain((list) =>
-		fc.constantFrom(', ', '\n', ' ; ', ' ').map((separator) => list.join(separator)),
-	);
+	.chain((entries) => {
+		const list = entries as string[];
+		return fc.oneof(
+			fc.constantFrom(', ', '\n', ' ; ', ' ', '\t').map((separator) => list.join(separator)),
+			// As AI models write a list ($fromAI): JSON arrays (also cut short, fenced or encoded twice), quoted
+			// entries, lower case, duplicates.
+			fc
+				.constantFrom<(items: string[]) => string>(
+					(items) => JSON.stringify(items),
+					(items) => JSON.stringify(items).slice(0, -1),
+					(items) => '```json\n' + JSON.stringify(items) + '\n```',
+					(items) => JSON.stringify(JSON.stringify(items)),
+					(items) => `[${items.map((item) => `'${item}'`).join(', ')}]`,
+					(items) => items.map((item) => `"${item.toLowerCase()}"`).join(';\n'),
+					(items) => [...items, ...items].join(', '),
+				)
+				.map((write) => write(list)),
+		);
+	});
 
 function instrumentsCases(operation: string): fc.Arbitrary<FuzzCase> {
 	const fuzzed = fc
@@ -109,7 +125,18 @@ function instrumentsCases(operation: string): fc.Arbitrary<FuzzCase> {
 					'',
 				),
 			),
-			param('isinList', isinListText),
+			param(
+				'isinList',
+				isinListText,
+				// An expression may give the list itself, with duplicates, or anything else.
+				fc.oneof(
+					isinListText,
+					isinListText.map((text) => text.split(/[\s,;]+/)),
+					fc.array(fc.oneof(isinLike, mistyped), { maxLength: 5 }),
+					hostileString,
+					mistyped,
+				),
+			),
 			param('outputMode', fc.constantFrom('addToItems', 'perInstrument', 'portfolioSummary')),
 			param('simplify', fc.boolean()),
 			fc.option(fc.constantFrom('fail', 'skip', 'send'), { nil: undefined }),

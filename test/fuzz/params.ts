@@ -108,6 +108,24 @@ export const holdingsItems = (maxLength = 7) =>
 
 const holdingsJsonText = fc.oneof(
 	{ weight: 4, arbitrary: rowsArb(6).map((list) => JSON.stringify(list)) },
+	// As AI models write it ($fromAI): wrapped, fenced, one object, encoded twice.
+	{
+		weight: 2,
+		arbitrary: fc
+			.tuple(
+				rowsArb(6),
+				fc.constantFrom<(list: unknown[]) => string>(
+					(list) => JSON.stringify({ holdings: list }),
+					(list) => JSON.stringify({ portfolio: 'P', positions: list }),
+					(list) => '```json\n' + JSON.stringify(list, null, 2) + '\n```',
+					(list) => '```\n' + JSON.stringify({ Holdings: list }) + '\n```',
+					(list) => JSON.stringify(list[0] ?? {}),
+					(list) => JSON.stringify(JSON.stringify(list)),
+					(list) => JSON.stringify({ a: list, b: list }),
+				),
+			)
+			.map(([list, write]) => write(list)),
+	},
 	{
 		weight: 1,
 		arbitrary: fc.constantFrom(
