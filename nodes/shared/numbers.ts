@@ -177,8 +177,11 @@ export function readNumber(
 	format: NumberFormat = 'detect',
 	{ percent: percentAllowed = false } = {},
 ): NumberReading {
+	// -0 is 0: JSON sends it as 0 anyway.
 	if (typeof value === 'number')
-		return Number.isFinite(value) ? { value, percent: false } : { problem: 'not-a-number' };
+		return Number.isFinite(value)
+			? { value: value === 0 ? 0 : value, percent: false }
+			: { problem: 'not-a-number' };
 	if (typeof value !== 'string') return { problem: 'not-a-number' };
 	const parts = takeApart(value);
 	if (!parts) return { problem: 'not-a-number' };
