@@ -14,6 +14,7 @@ import { credentialsFor } from './helpers/workflows';
 import { useSimulator } from './helpers/simulator';
 import { runWorkflow } from './workflow/runner';
 import { TOOL_RESULT_LIMIT } from '../nodes/shared/tool';
+import { TOOL_DESCRIPTIONS } from '../nodes/shared/toolDescriptions';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 
@@ -75,6 +76,11 @@ describe.each(['langchain', 'engine'] as const)('tool mode (%s agent)', (agent) 
 		]);
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
+		// What n8n's createNodeAsTool told the model the tool does (Tool Description left as preset).
+		if (agent === 'langchain')
+			expect(out[0].description).toBe(
+				TOOL_DESCRIPTIONS.sustainabilityInstruments.getSfdrClassification,
+			);
 		const json = modelResult(agent, out[0]);
 		expect(json.summary).toEqual({ asked: 4, found: 2, not_found: 0, invalid: 2 });
 		const results = json.results as IDataObject[];
