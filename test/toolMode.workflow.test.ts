@@ -17,6 +17,7 @@ import { TOOL_RESULT_LIMIT } from '../nodes/shared/tool';
 import { TOOL_DESCRIPTIONS } from '../nodes/shared/toolDescriptions';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
+const METHODOLOGY = { __rl: true, mode: 'id', value: 1 };
 
 const sim = useSimulator();
 
@@ -156,5 +157,58 @@ describe('tool mode: bounded results', () => {
 		);
 		// What the model gets stays small.
 		expect((out[0].result as string).length).toBeLessThan(20_000);
+	});
+});
+
+describe('tool mode: holdings and reports', () => {
+	const holdingsTool = (type: string, parameters: IDataObject): ToolSpec => ({
+		type,
+		parameters: {
+			holdingsSource: 'json',
+			holdingsJson: "={{ $fromAI('holdings', 'the holdings as a JSON array', 'string') }}",
+			...parameters,
+		},
+	});
+
+	it('Sustainable Investments: a holding with a mistyped ISIN is reported, the others classified', async () => {
+		const holdings = [
+			{
+				isin: known1,
+				name: 'One',
+				instrument_type: 'stock',
+				currency: 'USD',
+				weight: 50,
+				market_value: 10,
+			},
+			{
+				isin: MISTYPED,
+				name: 'Two',
+				instrument_type: 'stock',
+				currency: 'USD',
+				weight: 50,
+				market_value: 10,
+			},
+		];
+		const { result, out } = await callTool(
+			'langchain',
+			[{ args: { holdings: JSON.stringify(holdings) } }],
+			holdingsTool('sustainableInvestments', {
+				operation: 'classifyHoldings',
+				methodology: METHODOLOGY,
+			}),
+		);
+		expect(result.status).toBe('success');
+		expect(out[0].thrown).toBeUndefined();
+		const json = modelResult('langchain', out[0]);
+		expect(json.summary).toEqual({ results: 2, invalid: 1 });
+		const [one, two] = json.results as IDataObject[];
+		expect(one).toMatchObject({ isin: known1, name: 'One', removed: false });
+		expect(typeof one.label).toBe('string');
+		expect(two).toMatchObject({ isin: MISTYPED, name: 'Two', removed: true });
+		expect(two.problem).toMatch(/^invalid ISIN: .*; fix: check the ISIN/);
+		// Only the valid holding was sent.
+		const sent = sim.requests().filter((request) => request.method === 'POST');
+		expect(sent).toHaveLength(1);
+		expect(JSON.stringify(sent[0].body)).not.toContain(MISTYPED);
 	});
 });

@@ -57,6 +57,8 @@ function toolParameter(name: string, value: unknown): unknown {
 		// An invalid ISIN is skipped and reported (unless the node sends such ISINs anyway): the rest still go.
 		return options.invalidIsins === 'send' ? options : { ...options, invalidIsins: 'skip' };
 	}
+	// Holdings operations of node version 1 have Invalid ISINs as a parameter of its own.
+	if (name === 'invalidIsins') return value === 'send' ? value : 'skip';
 	// A model cannot read a PDF: the report's link and metadata come back instead.
 	if (name === 'downloadPdf') return false;
 	return value;
@@ -193,6 +195,15 @@ function explain(json: IDataObject): { json: IDataObject; kind: Kind } {
 		const isin = isEmpty(rest.isin) ? (given ?? null) : rest.isin;
 		return { json: { ...rest, isin, found: false, problem }, kind: 'invalid' };
 	}
+	// A holding left out of the request (invalid ISIN, cash, no ISIN): what was wrong, and the fix.
+	if (json.removed === true && typeof json.removed_reason === 'string') {
+		const reason = json.removed_reason;
+		const rest: IDataObject = {};
+		for (const [key, value] of Object.entries(json))
+			if (!isEmpty(value) && key !== 'removed_reason') rest[key] = value;
+		const fix = fixFor(reason);
+		return { json: { ...rest, problem: fix ? `${reason}; fix: ${fix}` : reason }, kind: 'invalid' };
+	}
 	if (json.found === true) return { json, kind: 'found' };
 	if (json.found === false) return { json, kind: 'not_found' };
 	return { json, kind: 'other' };
@@ -244,7 +255,11 @@ export function toolResult(
 			...(counts.failed ? { failed: counts.failed } : {}),
 		};
 	} else {
-		json.summary = { results: results.length };
+		json.summary = {
+			results: results.length,
+			...(counts.invalid ? { invalid: counts.invalid } : {}),
+			...(counts.failed ? { failed: counts.failed } : {}),
+		};
 	}
 	const shown = results.slice(0, TOOL_RESULT_LIMIT).map((result) => result.json);
 	json.results = shown;
