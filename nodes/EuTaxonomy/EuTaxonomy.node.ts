@@ -11,6 +11,7 @@ import { holdingColumnsMethod } from '../shared/methods';
 import { ROUTES } from '../shared/routes';
 import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from '../shared/toolDescriptions';
 
 export class EuTaxonomy implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,6 +46,7 @@ export class EuTaxonomy implements INodeType {
 				],
 				default: 'getPortfolioAlignment',
 			},
+			...toolDescriptionProperties('euTaxonomy'),
 			...getPortfolioAlignment.description,
 		],
 	};

@@ -14,6 +14,7 @@ import * as deleteSnapshot from './actions/deleteSnapshot.operation';
 import * as getMany from './actions/getMany.operation';
 import { router } from './actions/router';
 import * as update from './actions/update.operation';
+import { toolDescriptionProperties } from '../shared/toolDescriptions';
 
 export class PortfolioSnapshots implements INodeType {
 	description: INodeTypeDescription = {
@@ -66,6 +67,7 @@ export class PortfolioSnapshots implements INodeType {
 				],
 				default: 'createOrUpdateSnapshot',
 			},
+			...toolDescriptionProperties('portfolioSnapshots'),
 			...createOrUpdateSnapshot.description,
 			...getMany.description,
 			...update.description,

@@ -11,6 +11,7 @@ import * as getEsgData from './actions/getEsgData.operation';
 import * as getPaiIndicators from './actions/getPaiIndicators.operation';
 import * as getSfdrClassification from './actions/getSfdrClassification.operation';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from '../shared/toolDescriptions';
 
 export class SustainabilityInstruments implements INodeType {
 	description: INodeTypeDescription = {
@@ -65,6 +66,7 @@ export class SustainabilityInstruments implements INodeType {
 				],
 				default: 'getSfdrClassification',
 			},
+			...toolDescriptionProperties('sustainabilityInstruments'),
 			...getSfdrClassification.description,
 			...getPaiIndicators.description,
 			...getBusinessInvolvements.description,

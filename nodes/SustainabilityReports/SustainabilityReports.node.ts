@@ -11,6 +11,7 @@ import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
 import { ROUTES } from '../shared/routes';
 import * as generatePdfReport from './actions/generatePdfReport.operation';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from '../shared/toolDescriptions';
 
 export class SustainabilityReports implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,6 +45,7 @@ export class SustainabilityReports implements INodeType {
 				],
 				default: 'generatePdfReport',
 			},
+			...toolDescriptionProperties('sustainabilityReports'),
 			...generatePdfReport.description,
 		],
 	};

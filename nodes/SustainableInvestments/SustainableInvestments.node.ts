@@ -12,6 +12,7 @@ import { ROUTES } from '../shared/routes';
 import * as classifyHoldings from './actions/classifyHoldings.operation';
 import * as getMethodologiesOperation from './actions/getMethodologies.operation';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from '../shared/toolDescriptions';
 
 export class SustainableInvestments implements INodeType {
 	description: INodeTypeDescription = {
@@ -55,6 +56,7 @@ export class SustainableInvestments implements INodeType {
 				],
 				default: 'classifyHoldings',
 			},
+			...toolDescriptionProperties('sustainableInvestments'),
 			...classifyHoldings.description,
 			...getMethodologiesOperation.description,
 		],

@@ -11,6 +11,7 @@ import { holdingColumnsMethod } from '../shared/methods';
 import { ROUTES } from '../shared/routes';
 import * as getPortfolioTemperature from './actions/getPortfolioTemperature.operation';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from '../shared/toolDescriptions';
 
 export class TemperatureScore implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,6 +46,7 @@ export class TemperatureScore implements INodeType {
 				],
 				default: 'getPortfolioTemperature',
 			},
+			...toolDescriptionProperties('temperatureScore'),
 			...getPortfolioTemperature.description,
 		],
 	};

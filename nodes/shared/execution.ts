@@ -9,6 +9,7 @@ import type {
 
 import { asNodeError } from './errors';
 import { isStopError, reportRequestsSpent, requestsPlanned, requestsSent } from './requestBudget';
+import { executeAsTool, isToolExecution } from './tool';
 
 /** An operation of one of our nodes: gets all input items at once (batching needs them together). */
 export interface Operation {
@@ -60,6 +61,8 @@ export async function routeOperation(
 	if (!chosen) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`);
 	}
+	// As an AI Agent tool: one result item for the model, never a thrown error (tool.ts).
+	if (isToolExecution(this)) return [await executeAsTool.call(this, chosen, items)];
 	try {
 		const output = await chosen.execute.call(this, items);
 		reportRequestsSpent.call(this);
