@@ -22,7 +22,7 @@ const PASS_HOLDINGS =
 export const TOOL_DESCRIPTIONS = {
 	sustainabilityInstruments: {
 		getSfdrClassification: `Get the SFDR classification (Article 6, 8 or 9) of ${upTo} instruments by ISIN, with found or not found for each. ${PASS_ISINS}`,
-		getPaiIndicators: `Get the mandatory SFDR principal adverse impact (PAI) indicators (scope 1, 2 and 3 emissions, carbon footprint, GHG intensity, with units) of ${upTo} instruments by ISIN. ${PASS_ISINS}`,
+		getPaiIndicators: `Get the mandatory SFDR principal adverse impact (PAI) indicators (scope 1 and 2 emissions, carbon footprint, GHG intensity of investee companies, with units) of ${upTo} instruments by ISIN. ${PASS_ISINS}`,
 		getBusinessInvolvements: `Get the ESG scores and business involvements (e.g. thermal coal, tobacco, controversial weapons: share of revenue) of ${upTo} instruments by ISIN. ${PASS_ISINS}`,
 		getEsgData: `Get ESG scores and environmental, social and governance metrics of ${upTo} instruments by ISIN. ${PASS_ISINS}`,
 	},
