@@ -72,8 +72,8 @@ export const EXPECTED_TOOLS: Record<string, string> = {
 	Portfolio_Summary: 'input',
 };
 
-const SFDR_ISINS = ['US0378331005', 'DE0007236101'];
-/** A small portfolio, as a client's model would pass it (the API's field names). */
+const SFDR_ISINS = ['US0378331005', 'CH0038863350'];
+/** A small portfolio, as a client's model would pass it (the API's field names): Articles 8, 6 and 9 in the simulator. */
 const HOLDINGS = [
 	{
 		isin: 'US0378331005',
@@ -84,18 +84,18 @@ const HOLDINGS = [
 		market_value: 400000,
 	},
 	{
-		isin: 'DE0007236101',
-		name: 'Siemens AG',
+		isin: 'US5949181045',
+		name: 'Microsoft Corp.',
 		instrument_type: 'stock',
-		currency: 'EUR',
+		currency: 'USD',
 		weight: 35,
 		market_value: 350000,
 	},
 	{
-		isin: 'NL0010273215',
-		name: 'ASML Holding NV',
+		isin: 'CH0038863350',
+		name: 'Nestlé SA',
 		instrument_type: 'stock',
-		currency: 'EUR',
+		currency: 'CHF',
 		weight: 25,
 		market_value: 250000,
 	},
