@@ -317,6 +317,22 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			},
 		);
 
+		await check('the SSE transport serves the same six tools', async () => {
+			if (connected.transport === 'SSE') return 'already connected with SSE';
+			const sse = await connect(url, Date.now() + 30_000, ['SSE']);
+			try {
+				const { tools } = await sse.client.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS });
+				assert.deepEqual(
+					tools.map((tool) => tool.name).sort(),
+					Object.keys(EXPECTED_TOOLS).sort(),
+					'tool names over SSE',
+				);
+				return `${tools.length} tools over SSE as well`;
+			} finally {
+				await sse.client.close().catch(() => undefined);
+			}
+		});
+
 		await check(
 			`Get_SFDR_Classification for ${SFDR_ISINS.join(' and ')}: the simulator's classes`,
 			async () => {
