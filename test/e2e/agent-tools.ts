@@ -52,7 +52,9 @@ import {
 	installPackageInto,
 	lastLines,
 	parseJsonOutput,
-	runN8n,
+	runCommand,
+	SCRIPTS_DIR,
+	type CommandResult,
 } from './lib';
 
 export const AGENT_PROMPT =
@@ -352,8 +354,8 @@ function agentOutput(stdout: string): string {
 	try {
 		parsed = parseJsonOutput(stdout);
 	} catch (error) {
-		// A very large execution JSON (the `huge` scenario: about 15 MB) has come through cut short now and then: the
-		// agent's `output` field is then looked up in the text (the last one is the final answer).
+		// Safety net (stdout goes to a file, see executeToFile): an execution JSON that does not parse as a whole still
+		// has the agent's `output` fields in its text; the last one is the final answer.
 		const outputs = [...stdout.matchAll(/"output": ("(?:[^"\\]|\\.)*")/g)];
 		if (outputs.length) return JSON.parse(outputs[outputs.length - 1][1]) as string;
 		throw new Error(
@@ -485,11 +487,45 @@ const SCENARIO_CHECKS: Record<string, (text: string, sfdrRequests: unknown[]) =>
 	},
 };
 
+/**
+ * `n8n execute --id=<id> --rawOutput` with its stdout going to a file, read back when it is done: n8n exits with
+ * process.exit() right after printing, and a pipe loses what it has not passed on yet (seen with the `huge` scenario's
+ * 15 MB execution JSON on n8n 2.20.12: 2.2 MB arrived, exit 0); Node writes to a file synchronously, so nothing is lost.
+ */
+async function executeToFile(
+	version: string,
+	id: string,
+	userFolder: string,
+	env: NodeJS.ProcessEnv,
+): Promise<CommandResult> {
+	const file = join(userFolder, `execute-${id}.json`);
+	const result = await runCommand(
+		'bash',
+		[
+			'-c',
+			'out="$1"; shift; exec bash "$@" > "$out"',
+			'execute-to-file',
+			file,
+			join(SCRIPTS_DIR, 'n8n.sh'),
+			'execute',
+			`--id=${id}`,
+			'--rawOutput',
+		],
+		{
+			env: { ...process.env, N8N_E2E_N8N_VERSION: version, N8N_USER_FOLDER: userFolder, ...env },
+			timeoutMs: RUN_TIMEOUT_MS,
+		},
+	);
+	const stdout = existsSync(file) ? readFileSync(file, 'utf8') : '';
+	rmSync(file, { force: true });
+	return { ...result, stdout: stdout + result.stdout };
+}
+
 interface RunRecord {
 	id: string;
 	agentVersion: number;
 	scenario: string;
-	run: Awaited<ReturnType<typeof runN8n>>;
+	run: CommandResult;
 	/** The chat requests the model got during this run, in order. */
 	chats: ChatRequest[];
 	other: string[];
@@ -558,13 +594,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			const firstChat = model.chats.length;
 			const firstOther = model.other.length;
 			const started = Date.now();
-			const run = await runN8n(
-				version,
-				['execute', `--id=${id}`, '--rawOutput'],
-				userFolder,
-				RUN_TIMEOUT_MS,
-				env,
-			);
+			const run = await executeToFile(version, id, userFolder, env);
 			if (process.env.AGENT_TOOLS_DEBUG) console.log(run.stdout, run.stderr);
 			if (DUMP) {
 				mkdirSync(DUMP, { recursive: true });
