@@ -41,10 +41,38 @@ describe('example workflows', () => {
 			'06-weekly-sfdr-watch.json',
 			'07-quarterly-pai-statement.json',
 			'08-compliance-assistant.json',
+			'09-mcp-server.json',
 		]);
 	});
 
 	// The in-process harness has no AI nodes (and no model): 08 runs in a real n8n, test/e2e/agent-tools.ts.
+	// 09 needs n8n's MCP Server Trigger and an MCP client: test/e2e/mcp-server.ts runs it in a real n8n.
+	it('09: the in-process harness skips the MCP server example and says why; its six tools', () => {
+		const workflow = loadWorkflowFile(join(examplesDir, '09-mcp-server.json')) as {
+			nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+			connections: Record<string, { ai_tool?: Array<Array<{ node: string }>> }>;
+		};
+		expect(inProcessSkipReason(workflow)).toMatch(
+			/AI nodes \(mcpTrigger, toolWorkflow\).*npm run test:n8n:mcp/,
+		);
+		const trigger = workflow.nodes.find((node) => node.type.endsWith('.mcpTrigger'))!;
+		const tools = Object.entries(workflow.connections)
+			.filter(([, outputs]) => outputs.ai_tool?.[0]?.[0]?.node === trigger.name)
+			.map(([name]) => name);
+		expect(tools).toEqual([
+			'Get SFDR Classification',
+			'Get PAI Indicators',
+			'Get ESG Data',
+			'Get Business Involvements',
+			'EU Taxonomy Portfolio Alignment',
+			'Portfolio Summary',
+		]);
+		for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-sustainability')))
+			expect(JSON.stringify(node.parameters).match(/\$fromAI\('(isins|holdings)'/)?.[1]).toBe(
+				node.parameters.operation === 'getPortfolioAlignment' ? 'holdings' : 'isins',
+			);
+	});
+
 	it('08: the in-process harness skips the AI agent example and says why', () => {
 		const workflow = loadWorkflowFile(join(examplesDir, '08-compliance-assistant.json'));
 		expect(inProcessSkipReason(workflow as { nodes?: Array<{ type?: string }> })).toMatch(
@@ -198,8 +226,9 @@ describe('example workflows', () => {
 				timeout: 240_000,
 			},
 		);
-		expect(demo.stdout).toContain('7 passed, 0 failed, 1 skipped');
+		expect(demo.stdout).toContain('7 passed, 0 failed, 2 skipped');
 		expect(demo.stdout).toContain('08-compliance-assistant.json');
+		expect(demo.stdout).toContain('09-mcp-server.json');
 		expect(demo.stdout).toMatch(/SKIPPED: uses n8n's AI nodes/);
 		expect(demo.stdout).toMatch(
 			/run 2 of 2[^]*email that would be sent to compliance@example.com: "SFDR watch: \d+ holding\(s\) downgraded"/,

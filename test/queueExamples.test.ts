@@ -14,7 +14,7 @@ import { runWorkflow } from './workflow/runner';
 describe('queue-mode check: webhook versions of the examples', () => {
 	const { examples, left } = loadExamples();
 
-	it('takes every example but the AI Agent one, and says why that one is left out', () => {
+	it('takes every example but the AI ones (agent, MCP server), and says why those are left out', () => {
 		expect(examples.map((example) => example.id)).toEqual([
 			'01',
 			'02',
@@ -24,7 +24,10 @@ describe('queue-mode check: webhook versions of the examples', () => {
 			'06',
 			'07',
 		]);
-		expect(left).toEqual([expect.stringMatching(/^08-.*chatTrigger.*npm run test:n8n:agent/)]);
+		expect(left).toEqual([
+			expect.stringMatching(/^08-.*chatTrigger.*npm run test:n8n:agent/),
+			expect.stringMatching(/^09-.*mcpTrigger.*npm run test:n8n:mcp/),
+		]);
 	});
 
 	it('runs only the examples asked for', () => {

@@ -381,12 +381,13 @@ export interface N8nServer {
 
 /**
  * Starts `n8n start` (through n8n.sh) on a free loopback port, in its own process group (tracked until it exits),
- * logging to `<userFolder>/n8n.log`; resolves once /healthz/readiness answers 200.
+ * logging to `<userFolder>/n8n.log`, with `extraEnv` on top of its environment; resolves once /healthz/readiness answers 200.
  */
 export async function startN8nServer(
 	version: string,
 	userFolder: string,
 	timeoutMs: number,
+	extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<N8nServer> {
 	const port = await freePort();
 	const base = `http://127.0.0.1:${port}`;
@@ -403,6 +404,7 @@ export async function startN8nServer(
 			N8N_EDITOR_BASE_URL: base,
 			N8N_SECURE_COOKIE: 'false',
 			N8N_LOG_LEVEL: 'info',
+			...extraEnv,
 		},
 		stdio: ['ignore', log, log],
 		detached: true,

@@ -19,7 +19,8 @@
  *    Email nodes (in the real n8n they deliver to an SMTP sink and output the SMTP server's answer; instead the mails
  *    the sink received are compared with the ones the demo would send: recipients (To, Cc and Bcc) and subjects).
  *    Volatile values (request ids, times of the run) are compared by presence only.
- * Example 08 (AI Agent) is left out: it needs a chat model (`npm run test:n8n:agent` runs it with a stand-in).
+ * Examples 08 (AI Agent) and 09 (MCP Server Trigger) are left out: they need a chat model or an MCP client
+ * (`npm run test:n8n:agent` and `npm run test:n8n:mcp` run them).
  *
  * Everything started (Redis, Postgres, main, workers, `n8n import:*`) is stopped by PID at the end, on failure, on
  * SIGINT / SIGTERM, and when the global deadline (QUEUE_E2E_DEADLINE_MS, default 9 minutes, counted after n8n, Redis

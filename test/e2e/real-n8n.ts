@@ -695,7 +695,7 @@ function expandPatterns(patterns: string[]): string[] {
 	return [...new Set(files)];
 }
 
-/** True for a workflow with n8n's AI nodes (AI Agent, chat model, Chat Trigger): agent-tools.ts runs those. */
+/** True for a workflow with n8n's AI nodes (AI Agent, chat model, Chat Trigger, MCP Server Trigger): agent-tools.ts and mcp-server.ts run those. */
 function usesAiNodes(file: string): boolean {
 	try {
 		return readFileSync(file, 'utf8').includes('"@n8n/n8n-nodes-langchain.');
@@ -1173,7 +1173,9 @@ async function main(): Promise<number> {
 		}
 		if (usesAiNodes(file)) {
 			console.log(
-				`[e2e] skipping ${basename(file)}: an AI Agent workflow (needs a chat model): run with a model stand-in by test/e2e/agent-tools.ts (npm run test:n8n:agent; .ci/run runs it on the newest n8n)`,
+				/mcpTrigger/.test(readFileSync(file, 'utf8'))
+					? `[e2e] skipping ${basename(file)}: an MCP Server Trigger workflow (needs an MCP client): run by test/e2e/mcp-server.ts (npm run test:n8n:mcp; .ci/run runs it on both n8n versions)`
+					: `[e2e] skipping ${basename(file)}: an AI Agent workflow (needs a chat model): run with a model stand-in by test/e2e/agent-tools.ts (npm run test:n8n:agent; .ci/run runs it on both n8n versions)`,
 			);
 			return false;
 		}

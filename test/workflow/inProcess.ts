@@ -1,8 +1,9 @@
 /**
  * Which example workflows the in-process harness (test/workflow/runner.ts: n8n's engine with this package's nodes,
  * n8n-nodes-base and stand-ins) cannot run, and why. It has no @n8n/n8n-nodes-langchain nodes (AI Agent, chat
- * models, Chat Trigger) and no model to answer them: such a workflow is run in a real n8n by
- * test/e2e/agent-tools.ts (`npm run test:n8n:agent`), with an OpenAI-compatible stand-in for the model.
+ * models, Chat Trigger, MCP Server Trigger) and no model to answer them: such a workflow is run in a real n8n, an AI
+ * Agent one by test/e2e/agent-tools.ts (`npm run test:n8n:agent`, with an OpenAI-compatible stand-in for the model),
+ * an MCP Server Trigger one by test/e2e/mcp-server.ts (`npm run test:n8n:mcp`, with the official MCP client).
  */
 export const LANGCHAIN_PREFIX = '@n8n/n8n-nodes-langchain.';
 
@@ -18,5 +19,8 @@ export function inProcessSkipReason(workflow: {
 		),
 	];
 	if (ai.length === 0) return undefined;
-	return `uses n8n's AI nodes (${ai.map((type) => type.slice(LANGCHAIN_PREFIX.length)).join(', ')}), which the in-process harness does not have: run in a real n8n by \`npm run test:n8n:agent\` (test/e2e/agent-tools.ts)`;
+	const where = ai.includes(`${LANGCHAIN_PREFIX}mcpTrigger`)
+		? '`npm run test:n8n:mcp` (test/e2e/mcp-server.ts)'
+		: '`npm run test:n8n:agent` (test/e2e/agent-tools.ts)';
+	return `uses n8n's AI nodes (${ai.map((type) => type.slice(LANGCHAIN_PREFIX.length)).join(', ')}), which the in-process harness does not have: run in a real n8n by ${where}`;
 }
