@@ -33,6 +33,7 @@ import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 
+import { TOOL_DESCRIPTIONS } from '../../nodes/shared/toolDescriptions';
 import { startSimulator } from '../simulator';
 import { instrumentData } from '../simulator/data';
 import { makeIsins } from '../helpers/isins';
@@ -654,7 +655,14 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 							tool,
 							`no tool named after "${expected.name}": ${tools.map((t) => t.function.name).join(', ')}`,
 						);
-						assert.equal(tool.function.description, expected.parameters?.toolDescription);
+						// No hand-written description in example 08: n8n sends the operation's preset.
+						assert.equal(
+							tool.function.description,
+							TOOL_DESCRIPTIONS.sustainabilityInstruments[
+								expected.parameters
+									?.operation as keyof typeof TOOL_DESCRIPTIONS.sustainabilityInstruments
+							],
+						);
 						const parameters = tool.function.parameters as {
 							properties?: Record<string, { type?: string; description?: string }>;
 							required?: string[];
@@ -666,7 +674,10 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 							`${tool.function.name}: no isins parameter: ${JSON.stringify(parameters)}`,
 						);
 						assert.equal(isins.type, 'string');
-						assert.equal(isins.description, 'ISINs to look up, comma-separated');
+						assert.equal(
+							isins.description,
+							/\$fromAI\('isins',\s*'([^']*)'/.exec(String(expected.parameters?.isinList))?.[1],
+						);
 					}
 					return tools.map((tool) => tool.function.name).join(', ');
 				});
