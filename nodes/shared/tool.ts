@@ -243,7 +243,9 @@ export function toolResult(
 	if (counts.failed === results.length && errors.size === 1) {
 		return { json: { error: [...errors][0] as string }, pairedItem };
 	}
-	if (results.length === 1 && counts.other === 1) return { json: results[0].json, pairedItem };
+	// One result of a portfolio operation (an alignment, a temperature, a report) is the answer itself.
+	if (results.length === 1 && (counts.other === 1 || !looksUpIsins))
+		return { json: results[0].json, pairedItem };
 
 	const json: IDataObject = {};
 	if (counts.other === 0) {

@@ -169,10 +169,14 @@ function answerJson(result: unknown): unknown {
 }
 
 function asItems(value: unknown): Array<Record<string, unknown>> {
+	if (Array.isArray(value) && value.length === 1) return asItems(value[0]);
 	if (Array.isArray(value)) return value as Array<Record<string, unknown>>;
 	if (value && typeof value === 'object') {
 		const response = (value as { response?: unknown }).response;
 		if (Array.isArray(response)) return response as Array<Record<string, unknown>>;
+		// A tool's answer to a model: counts and the results (nodes/shared/tool.ts).
+		const results = (value as { results?: unknown }).results;
+		if (Array.isArray(results)) return results as Array<Record<string, unknown>>;
 		return [value as Record<string, unknown>];
 	}
 	throw new Error(`the answer is not JSON items: ${String(value).slice(0, 400)}`);
