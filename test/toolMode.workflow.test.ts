@@ -109,7 +109,7 @@ describe.each(['langchain', 'engine'] as const)('tool mode (%s agent)', (agent) 
 		expect(result.status).toBe('success');
 		const json = modelResult(agent, out[0]);
 		expect(json.problem).toMatch(/empty/i);
-		expect(json.fix).toMatch(/at least one ISIN/);
+		expect(json.fix).toMatch(/pass at least one ISIN/);
 		expect(sim.requestCount()).toBe(0);
 	});
 

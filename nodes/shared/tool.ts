@@ -83,7 +83,7 @@ const FIXES: Array<[RegExp, string]> = [
 		'check the ISIN for a typo (12 characters: a two-letter country code, 9 letters or digits, a check digit) and ask again with the corrected ISIN',
 	],
 	[
-		/list is empty|no input item has an ISIN|no ISIN in field|there are no input items/i,
+		/list is empty|ISINs parameter .*is empty|no input item has an ISIN|no ISIN in field|there are no input items/i,
 		'pass at least one ISIN, e.g. ["US0378331005"]',
 	],
 ];
