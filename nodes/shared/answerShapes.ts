@@ -6,7 +6,7 @@
 
 export type AnswerShape =
 	| { kind: 'any' }
-	| { kind: 'string'; nonEmpty?: boolean }
+	| { kind: 'string'; nonEmpty?: boolean; numeric?: boolean }
 	/** A finite number; integer and decimal alike. */
 	| { kind: 'number' }
 	| { kind: 'boolean' }
@@ -29,6 +29,9 @@ export const anyValue: AnswerShape = { kind: 'any' };
 export const text: AnswerShape = { kind: 'string' };
 export const nonEmptyText: AnswerShape = { kind: 'string', nonEmpty: true };
 export const numeric: AnswerShape = { kind: 'number' };
+/** A whole number written as text ("8", " 9 "), as an answer may give a classification. */
+export const NUMERIC_TEXT = /^\s*\d+\s*$/;
+export const numericText: AnswerShape = { kind: 'string', numeric: true };
 export const bool: AnswerShape = { kind: 'boolean' };
 export const nullValue: AnswerShape = { kind: 'null' };
 

@@ -1,6 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 
+import { NUMERIC_TEXT } from './answerShapes';
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
 import { MAX_OUTPUT_TEXT_LENGTH } from './constants';
 import { findRequestId } from './errors';
@@ -44,7 +45,11 @@ function shapeWords(shape: AnswerShape): string {
 		case 'any':
 			return 'a value';
 		case 'string':
-			return shape.nonEmpty ? 'a text that is not empty' : 'a text';
+			return shape.numeric
+				? 'a number as text'
+				: shape.nonEmpty
+					? 'a text that is not empty'
+					: 'a text';
 		case 'number':
 			return 'a number';
 		case 'boolean':
@@ -104,7 +109,9 @@ export function checkShape(shape: AnswerShape, value: unknown): ShapeProblem | u
 		case 'any':
 			return undefined;
 		case 'string':
-			return typeof value === 'string' && (!shape.nonEmpty || value.trim() !== '')
+			return typeof value === 'string' &&
+				(!shape.nonEmpty || value.trim() !== '') &&
+				(!shape.numeric || NUMERIC_TEXT.test(value))
 				? undefined
 				: problem(value, shape);
 		case 'number':
@@ -189,6 +196,17 @@ function valueAt(value: unknown, path: string[]): unknown {
 		current = current[key];
 	}
 	return current;
+}
+
+/**
+ * An SFDR classification as the answer gave it, read as a number: a number, or a whole number written as text ("8")
+ * as the route contracts accept it; anything else (null, missing) is null. The one place a classification is read,
+ * so a row and a Portfolio Summary always agree.
+ */
+export function readClassification(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	if (typeof value === 'string' && NUMERIC_TEXT.test(value)) return Number(value.trim());
+	return null;
 }
 
 /** An entry's ISIN as the API gave it: a text that is not empty, else undefined (counted as an entry without one). */

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { EntryTally, sameEntry } from './answers';
+import { normalizeIsin } from './isin';
 import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { asNodeError } from './errors';
 import { runTasks, withProgress } from './execution';
@@ -108,8 +109,10 @@ export async function lookupInstruments<TEntry, TValue = TEntry>(
 		// The transport read the answer against the route's contract: `data` is a list of entries.
 		let asked: Set<string> | undefined;
 		for (const entry of body.data) {
-			const isin = isinOf(entry);
-			if (typeof isin !== 'string' || isin === '') {
+			// Matched like the ISINs sent: an answer may write them in lower case or padded with spaces.
+			const raw = isinOf(entry);
+			const isin = typeof raw === 'string' ? normalizeIsin(raw) : '';
+			if (isin === '') {
 				tally.withoutIsin++;
 				continue;
 			}

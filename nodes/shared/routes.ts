@@ -7,6 +7,7 @@ import {
 	listOf,
 	nonEmptyText,
 	numeric,
+	numericText,
 	object,
 	oneOf,
 	orNull,
@@ -107,9 +108,13 @@ const MEASURE = orNull(
 	object({ value: MEASURE_VALUE }, { unit: TEXT_OR_NULL }),
 	'an object {value, unit} or null',
 );
+/** An SFDR classification: a number, or a whole number as text ("8"), read as a number (answers.readClassification). */
+const CLASSIFICATION = oneOf('a number, a number as text, or null', numeric, numericText, {
+	kind: 'null',
+});
 /** `sustainability_profile` of the SFDR and sustainable investments entries. */
 const PROFILE = orNull(
-	object({}, { classification: NUMBER_OR_NULL, description: TEXT_OR_NULL }),
+	object({}, { classification: CLASSIFICATION, description: TEXT_OR_NULL }),
 	'an object {classification, description} or null',
 );
 /** `metadata` of the instruments data entries: the ISIN is read (and counted when missing) by the entry check. */

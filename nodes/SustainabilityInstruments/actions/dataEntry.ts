@@ -12,6 +12,8 @@ export const isinOfDataEntry = (entry: InstrumentDataEntry) => entry.metadata?.i
 
 /** The result of a route whose data maps names to `{value, unit}` (PAI indicators, ESG metrics). */
 export function measuresResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {
+	// The node's columns first and never overwritten: an indicator named isin, found or is_fund comes under
+	// indicator_<name> (flattenMeasures).
 	return {
 		isin: entry.metadata?.isin ?? null,
 		found: hasAnyValue(entry.sustainability_data),

@@ -15,6 +15,7 @@ import {
 	hasAnyValue,
 	instrumentOptions,
 	instrumentProperties,
+	withOwnColumns,
 } from './lookup';
 
 const minimumThreshold: INodeProperties = {
@@ -37,12 +38,15 @@ export const description: INodeProperties[] = updateDisplayOptions(
 function toResult(entry: InstrumentDataEntry, simplify: boolean): IDataObject {
 	const { business_involvements: involvements, ...scores } = (entry.sustainability_data ??
 		{}) as IDataObject;
-	const result: IDataObject = {
-		isin: entry.metadata?.isin ?? null,
-		found: hasAnyValue(entry.sustainability_data),
-		is_fund: entry.metadata?.is_fund ?? null,
-		...scores,
-	};
+	// The node's columns win; a score named like one of them comes under indicator_<name>.
+	const result = withOwnColumns(
+		{
+			isin: entry.metadata?.isin ?? null,
+			found: hasAnyValue(entry.sustainability_data),
+			is_fund: entry.metadata?.is_fund ?? null,
+		},
+		scores,
+	);
 	if (!simplify) {
 		result.business_involvements = (involvements ?? {}) as IDataObject;
 		return result;

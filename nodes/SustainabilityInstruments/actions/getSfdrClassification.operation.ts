@@ -6,13 +6,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { readClassification } from '../../shared/answers';
 import { ROUTES } from '../../shared/routes';
 import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';
 
 interface SfdrEntry {
 	isin?: string;
 	sustainability_profile?: {
-		classification?: number | null;
+		classification?: number | string | null;
 		description?: string | null;
 		metadata?: unknown;
 	};
@@ -34,7 +35,8 @@ export async function execute(
 		summaryKind: 'sfdr',
 		isinOf: (entry: SfdrEntry) => entry.isin,
 		toResult: (entry: SfdrEntry): IDataObject => {
-			const classification = entry.sustainability_profile?.classification ?? null;
+			// "8" as text reads as 8, here and so in the Portfolio Summary (which reads this result).
+			const classification = readClassification(entry.sustainability_profile?.classification);
 			return {
 				isin: entry.isin ?? null,
 				found: classification !== null,

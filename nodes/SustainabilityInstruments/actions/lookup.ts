@@ -370,15 +370,19 @@ export async function executeInstrumentOperation<TEntry>(
 		concurrency,
 		extraBody,
 		// A summary reads the API's {value, unit} pairs; changes compare flat columns.
-		toValue: (entry) =>
-			spec.toResult(
+		toValue: (entry) => {
+			const result = spec.toResult(
 				entry,
 				outputMode === 'changesSinceLastRun'
 					? true
 					: outputMode === 'portfolioSummary'
 						? false
 						: simplify,
-			),
+			);
+			// The ISIN as matched (batching normalises the answer's ISINs like the ISINs sent).
+			if (typeof result.isin === 'string') result.isin = normalizeIsin(result.isin);
+			return result;
+		},
 	});
 
 	// What the answers held beside the entries asked for: said above the output and, except where results are
@@ -473,13 +477,53 @@ export async function executeInstrumentOperation<TEntry>(
 	});
 }
 
-/** `{value, unit}` pairs as `name: value` and `name_unit: unit` when simplifying. */
+/** Columns the node itself writes on an instrument's result: an answered indicator never takes their place. */
+export const OWN_RESULT_COLUMNS: ReadonlySet<string> = new Set([
+	'isin',
+	'found',
+	'is_fund',
+	'answer_note',
+	'reason',
+	'business_involvements',
+]);
+
+/** Prefix of an answered indicator, metric or score whose name is one of the node's own columns. */
+export const CLASHING_NAME_PREFIX = 'indicator_';
+
+/**
+ * The name an answered indicator comes out under: its own, or `indicator_<name>` when the node writes a column of
+ * that name (isin, found, is_fund, answer_note, ...), so the node's columns always win and the indicator is kept.
+ */
+export function answeredName(name: string, answered: object): string {
+	let out = name;
+	while (OWN_RESULT_COLUMNS.has(out) || (out !== name && hasOwn(answered, out)))
+		out = `${CLASHING_NAME_PREFIX}${out}`;
+	return out;
+}
+
+/**
+ * The node's own columns, then the answered members (indicators, metrics, scores) beside them: one named like an
+ * own column comes under `indicator_<name>` (answeredName), never over it.
+ */
+export function withOwnColumns(own: IDataObject, answered: IDataObject): IDataObject {
+	const result: IDataObject = { ...own };
+	for (const [name, value] of Object.entries(answered))
+		setOwn(result, answeredName(name, answered), value);
+	return result;
+}
+
+/**
+ * `{value, unit}` pairs as `name: value` and `name_unit: unit` when simplifying. A name the node writes itself
+ * (isin, found, ...) comes under `indicator_<name>` (answeredName).
+ */
 export function flattenMeasures(
 	data: IDataObject | null | undefined,
 	simplify: boolean,
 ): IDataObject {
 	const result: IDataObject = {};
-	for (const [name, measure] of Object.entries(data ?? {})) {
+	const answered = data ?? {};
+	for (const [answeredAs, measure] of Object.entries(answered)) {
+		const name = answeredName(answeredAs, answered);
 		if (
 			simplify &&
 			measure &&

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { EntryTally } from '../../shared/answers';
+import { EntryTally, readClassification } from '../../shared/answers';
 import { normalizeIsin } from '../../shared/isin';
 
 /** Entry of `data` in the answer of POST /sustainable-investments/insights. */
@@ -45,10 +45,7 @@ export function sustainabilityLabel(
 		if (/^moderate\b/.test(text)) return LABELS.moderate;
 		if (/^sustainable\b/.test(text)) return LABELS.sustainable;
 	}
-	const code =
-		typeof classification === 'string' && /^\s*\d+\s*$/.test(classification)
-			? Number(classification)
-			: classification;
+	const code = readClassification(classification) ?? classification;
 	if (code === null || code === undefined || code === '') return LABELS.uncovered;
 	if (code === 9) return LABELS.sustainable;
 	if (code === 8) return LABELS.moderate;
@@ -102,7 +99,7 @@ export function classificationColumns(
 	entry: ClassificationEntry | undefined,
 ): IDataObject {
 	const profile = entry?.sustainability_profile ?? {};
-	const classification = (profile.classification ?? null) as IDataObject[string];
+	const classification = readClassification(profile.classification);
 	const description = (typeof profile.description === 'string' ? profile.description : null) as
 		| string
 		| null;
