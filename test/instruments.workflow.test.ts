@@ -140,6 +140,36 @@ describe('Sustainability Instruments inside n8n', () => {
 		expect(sim.requestCount()).toBe(0);
 	});
 
+	it('sends an ISIN pasted with a zero-width space clean, and refuses a Cyrillic look-alike naming it, before any request', async () => {
+		const clean = await runWorkflow(
+			chainWorkflow(
+				[{ isin: 'US0378\u200B331005' }, { isin: '\uFEFFＤＥ０００７１６４６００' }],
+				instruments('getSfdrClassification'),
+			),
+			{ credentials: credentialsFor(sim.url) },
+		);
+		expect(clean.error).toBeUndefined();
+		expect((sim.requests({ route: SFDR })[0].body as { holdings: unknown[] }).holdings).toEqual([
+			{ isin: 'US0378331005' },
+			{ isin: 'DE0007164600' },
+		]);
+		expect((clean.items('Node')[0].json.sfdr as IDataObject).isin).toBe('US0378331005');
+
+		sim.reset();
+		const lookAlike = await runWorkflow(
+			chainWorkflow(
+				[{ isin: 'DE0007164600' }, { isin: 'US03783З1005' }],
+				instruments('getSfdrClassification'),
+			),
+			{ credentials: credentialsFor(sim.url) },
+		);
+		expect(lookAlike.status).toBe('error');
+		expect(lookAlike.error?.message).toBe(
+			'Item 1: invalid ISIN: "US03783З1005" contains the Cyrillic letter "З" (U+0417) at position 8, which looks like a Latin letter or digit; retype it',
+		);
+		expect(sim.requestCount()).toBe(0);
+	});
+
 	it('skips and reports invalid ISINs when asked, and marks them under Continue on error', async () => {
 		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'NOT-AN-ISIN' }, {}];
 		const skip = await runWorkflow(

@@ -19,12 +19,35 @@ export function unsendableIsin(raw: unknown, normalized: string): string | undef
 	return undefined;
 }
 
-/** Trim, drop inner spaces and upper-case, as people paste ISINs from sheets and PDFs. */
+/**
+ * Characters that show nothing and carry nothing in an ISIN, as copies from web pages, PDFs, Word and chat apps bring
+ * them: soft hyphen, zero-width space / non-joiner / joiner, left-to-right and right-to-left marks, the bidi
+ * embeddings, overrides and isolates, word joiner, byte order mark (zero-width no-break space).
+ */
+const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
+
+/**
+ * Full-width digits and Latin letters (Ｕ Ｓ ０, typed with an East Asian input method) as their ASCII selves. Only
+ * these: NFKC would also turn superscripts, circled digits, ligatures, Roman numerals and mathematical letters into
+ * ASCII, which would be a guess; such characters are named by describeInvalidIsin instead.
+ */
+const FULL_WIDTH = /[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g;
+const toHalfWidth = (char: string) => String.fromCharCode(char.charCodeAt(0) - 0xfee0);
+
+/**
+ * Trim, drop inner spaces and invisible characters, fold full-width letters and digits to ASCII and upper-case, as
+ * people paste ISINs from sheets, PDFs and web pages. Only ASCII letters are upper-cased: a letter of another script
+ * (Cyrillic "з", Turkish "ı") stays as typed, for describeInvalidIsin to name.
+ */
 export function normalizeIsin(raw: unknown): string {
 	// Already clean (the usual case): nothing to strip or upper-case.
 	if (typeof raw === 'string' && ISIN_SHAPE.test(raw)) return raw;
 	if (typeof raw !== 'string' && typeof raw !== 'number') return '';
-	return String(raw).replace(/\s+/g, '').toUpperCase();
+	return String(raw)
+		.replace(INVISIBLE, '')
+		.replace(FULL_WIDTH, toHalfWidth)
+		.replace(/\s+/g, '')
+		.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
 }
 
 /** A Luhn digit's share of the sum: doubled digits above 4 give their digit sum (2 × d − 9). */
@@ -51,12 +74,59 @@ export function isValidIsin(isin: string): boolean {
 	return (10 - (sum % 10)) % 10 === isin.charCodeAt(11) - 48;
 }
 
+/** Cyrillic and Greek letters that look like a Latin capital letter or a digit (З like 3, Ο like O). */
+const LOOK_ALIKES = new Set(Array.from('АВЕЗКМНОРСТХУІЈЅаезкмнорстхуіјѕԁԛԝΑΒΕΖΗΙΚΜΝΟΡΤΥΧοικνρτυχ'));
+
+function scriptOf(code: number): string | undefined {
+	if ((code >= 0x0400 && code <= 0x052f) || (code >= 0x1c80 && code <= 0x1c8f)) return 'Cyrillic';
+	if ((code >= 0x0370 && code <= 0x03ff) || (code >= 0x1f00 && code <= 0x1fff)) return 'Greek';
+	return undefined;
+}
+
+const codePoint = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * The first character an ISIN can never have (anything but A–Z and 0–9), named with its code point and position
+ * (from 1, in the cleaned value), in words a user can act on; undefined when there is none.
+ */
+function strangeCharacter(isin: string, quoted: string): string | undefined {
+	let position = 0;
+	for (const char of isin) {
+		position++;
+		if (/^[A-Z0-9]$/.test(char)) continue;
+		const code = char.codePointAt(0)!;
+		const script = scriptOf(code);
+		const at = `at position ${position}`;
+		if (script && /^\p{L}$/u.test(char)) {
+			return LOOK_ALIKES.has(char)
+				? `${quoted} contains the ${script} letter "${char}" (${codePoint(code)}) ${at}, which looks like a Latin letter or digit; retype it`
+				: `${quoted} contains the ${script} letter "${char}" (${codePoint(code)}) ${at}; an ISIN has only Latin letters A–Z and digits 0–9`;
+		}
+		if (/^[\p{Cc}\p{Cf}\p{Z}]$/u.test(char)) {
+			return `${quoted} contains an invisible character (${codePoint(code)}) ${at}; retype the ISIN or delete that character`;
+		}
+		return `${quoted} contains the character "${char}" (${codePoint(code)}) ${at}; an ISIN has only letters A–Z and digits 0–9`;
+	}
+	return undefined;
+}
+
 /** Why an ISIN is invalid, in words a user can act on. */
 export function describeInvalidIsin(isin: string): string {
+	// A character from outside ASCII first: it is what went wrong (a look-alike letter, an invisible character), and it
+	// makes the length and the country code look wrong for no visible reason.
+	if (/[^\x20-\x7e]/.test(isin)) {
+		const strange = strangeCharacter(isin, `"${showValue(isin)}"`);
+		if (strange) return strange;
+	}
 	if (isin.length !== 12)
 		return `"${showValue(isin)}" has ${isin.length} characters; an ISIN has 12`;
 	if (!/^[A-Z]{2}/.test(isin)) return `"${isin}" does not start with a two-letter country code`;
-	if (!ISIN_SHAPE.test(isin)) return `"${isin}" contains characters an ISIN cannot have`;
+	if (!ISIN_SHAPE.test(isin)) {
+		return (
+			strangeCharacter(isin, `"${isin}"`) ??
+			`"${isin}" ends in the letter "${isin[11]}"; the last character of an ISIN is its check digit (0–9)`
+		);
+	}
 	return `"${isin}" fails the ISIN check digit (a typo?)`;
 }
 
@@ -101,6 +171,8 @@ export function splitIsinList(value: unknown): IsinList {
 			return;
 		}
 		const isin = normalizeIsin(entry);
+		// Only invisible characters (a zero-width space between two separators): no entry.
+		if (!isin) return;
 		const why = unsendableIsin(isin, isin);
 		if (why) entries.push({ problem: `invalid ISIN: ${why}`, position });
 		else if (seen.has(isin)) duplicates++;

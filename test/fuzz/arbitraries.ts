@@ -233,7 +233,36 @@ export const weightLike = fc.oneof(
 	{ weight: 2, arbitrary: numberLike },
 );
 
-/** Shapes of ISIN values: valid, valid but messy, invalid, duplicates, unknown, mistyped. */
+/** Characters that show nothing, as copies from web pages and PDFs bring them into an ISIN: removed, never refused. */
+export const INVISIBLE_IN_ISINS = [
+	'\u200B',
+	'\u200C',
+	'\u200D',
+	'\u2060',
+	'\uFEFF',
+	'\u00AD',
+	'\u200E',
+	'\u200F',
+	'\u202A',
+	'\u202B',
+	'\u202C',
+	'\u202D',
+	'\u202E',
+	'\u2066',
+	'\u2067',
+	'\u2068',
+	'\u2069',
+];
+
+/** Cyrillic and Greek letters that look like a Latin letter or digit: refused, naming them, never guessed. */
+export const LOOK_ALIKE_LETTERS = Array.from('АВЕЗКМНОРСТХаеорсхΑΒΕΖΗΙΚΜΝΟΡΤΥΧο');
+
+/** An ISIN typed with an East Asian input method: full-width letters and digits (Ｕ Ｓ ０), folded to ASCII. */
+export const fullWidth = (isin: string) =>
+	isin.replace(/[0-9A-Za-z]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
+
+/** Shapes of ISIN values: valid, valid but messy (also invisible characters, full width), invalid (also look-alike
+ * letters of other scripts), duplicates, unknown, mistyped. */
 export const isinLike = fc.oneof(
 	{ weight: 6, arbitrary: fc.constantFrom(...KNOWN_ISINS) },
 	{
@@ -263,6 +292,19 @@ export const isinLike = fc.oneof(
 		arbitrary: fc
 			.integer({ min: 0, max: 999_999_999 })
 			.map((n) => withCheckDigit(`XS${String(n).padStart(9, '0')}`)),
+	},
+	{
+		weight: 1,
+		arbitrary: fc
+			.tuple(fc.constantFrom(...KNOWN_ISINS), fc.nat(12), fc.constantFrom(...INVISIBLE_IN_ISINS))
+			.map(([isin, at, invisible]) => isin.slice(0, at) + invisible + isin.slice(at)),
+	},
+	{ weight: 1, arbitrary: fc.constantFrom(...KNOWN_ISINS).map(fullWidth) },
+	{
+		weight: 1,
+		arbitrary: fc
+			.tuple(fc.constantFrom(...KNOWN_ISINS), fc.nat(11), fc.constantFrom(...LOOK_ALIKE_LETTERS))
+			.map(([isin, at, letter]) => isin.slice(0, at) + letter + isin.slice(at + 1)),
 	},
 	{ weight: 1, arbitrary: fc.constantFrom(12345, 0, 37833100.5) },
 	{ weight: 1, arbitrary: hostileString },

@@ -41,8 +41,11 @@ import { validate } from '../simulator/validation';
 import {
 	FUZZ_SEED,
 	HOSTILE_STRINGS,
+	INVISIBLE_IN_ISINS,
+	LOOK_ALIKE_LETTERS,
 	dateLike,
 	fieldNames,
+	fullWidth,
 	hostileString,
 	mistyped,
 	numberLike,
@@ -534,6 +537,32 @@ describe('ISINs', () => {
 		);
 	});
 
+	it('accepts any ISIN with invisible characters inside or typed full width; names a look-alike letter', () => {
+		fc.assert(
+			fc.property(
+				body,
+				fc.array(fc.tuple(fc.nat(12), fc.constantFrom(...INVISIBLE_IN_ISINS)), { maxLength: 3 }),
+				fc.boolean(),
+				fc.nat(11),
+				fc.constantFrom(...LOOK_ALIKE_LETTERS),
+				(body11, invisibles, wide, at, letter) => {
+					const isin = withCheckDigit(body11);
+					let pasted = wide ? fullWidth(isin) : isin;
+					for (const [where, invisible] of invisibles)
+						pasted = pasted.slice(0, where) + invisible + pasted.slice(where);
+					expect(normalizeIsin(pasted)).toBe(isin);
+
+					const mistyped = isin.slice(0, at) + letter + isin.slice(at + 1);
+					expect(isValidIsin(normalizeIsin(mistyped))).toBe(false);
+					expect(describeInvalidIsin(normalizeIsin(mistyped))).toContain(
+						`letter "${letter}" (U+${letter.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at position ${at + 1}, which looks like a Latin letter or digit; retype it`,
+					);
+				},
+			),
+			{ ...params, numRuns: runs(1000) },
+		);
+	});
+
 	it('splitIsinList reads a list of ISINs in any way it is written: each distinct ISIN once, in order', () => {
 		const writings = fc.constantFrom<(isins: string[]) => unknown>(
 			(isins) => isins.join(', '),
@@ -586,7 +615,8 @@ describe('ISINs', () => {
 						if (entry.isin !== undefined) {
 							expect(entry.isin.length).toBeGreaterThan(0);
 							expect(entry.isin.length).toBeLessThanOrEqual(64);
-							expect(entry.isin).toBe(entry.isin.toUpperCase());
+							// Only ASCII letters are upper-cased: another script's letter stays as typed, to be named.
+							expect(entry.isin).not.toMatch(/[a-z]/);
 						} else expect(entry.problem).toMatch(/^invalid ISIN: /);
 						expect(entry.position).toBeGreaterThan(0);
 					}

@@ -32,6 +32,11 @@ describe('splitIsinList', () => {
 		['an array entry holding two ISINs', [`${A}, ${B}`]],
 		['an array of JSON texts', [`["${A}"]`, `"${B}"`]],
 		['an array nested once', [[A], [B]]],
+		[
+			'invisible characters, also alone between separators',
+			`\uFEFF${A}\u200B, \u200B, ${B.slice(0, 6)}\u00AD${B.slice(6)}`,
+		],
+		['full-width ISINs', 'ＵＳ０３７８３３１００５\u3000ＤＥ０００７２３６１０１'],
 	])('reads %s', (_, value) => {
 		expect(isinsOf(value)).toEqual([A, B]);
 	});
