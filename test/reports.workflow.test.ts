@@ -74,6 +74,8 @@ interface Flow {
 	onError?: INode['onError'];
 	/** The workflow's Timezone setting (default: none, n8n's default time zone). */
 	timezone?: string;
+	/** Node settings: Retry On Fail and its tries. */
+	settings?: NodeSpec['settings'];
 }
 
 function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {}) {
@@ -87,6 +89,7 @@ function workflow(rows: IDataObject[], parameters: IDataObject, flow: Flow = {})
 			...parameters,
 		},
 		onError: flow.onError,
+		settings: flow.settings,
 	};
 	const email: NodeSpec = {
 		type: 'n8n-nodes-base.emailSend',
@@ -662,6 +665,63 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 				expect(sim.downloads()).toHaveLength(1);
 			},
 		);
+	});
+
+	describe('Settings > Retry On Fail never generates a report twice within one execution', () => {
+		const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 };
+		const THREE = HOLDINGS.map((row, index) => ({
+			...row,
+			portfolio: ['P-1', 'P-2', 'P-3', 'P-3'][index],
+		}));
+		const GROUPED = { groupBy: 'portfolio', reportId: '={{ $json.portfolio }}' };
+		const generatedReports = () =>
+			sim.requests({ route: ROUTE }).filter((request) => !request.fault).length;
+
+		it('a failure on report 3 of 3: the retry sends only report 3 and outputs all three', async () => {
+			// A redirect is not retried by the node's own transport: n8n's Retry On Fail runs the node again.
+			sim.setFaults(ROUTE, { sequence: [null, null, '302'] });
+			const result = await run(sim, THREE, GROUPED, { settings: RETRY });
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount({ route: ROUTE })).toBe(4);
+			expect(generatedReports()).toBe(3);
+			const items = result.items('Report');
+			expect(items.map((item) => item.json.report_id)).toEqual(['P-1', 'P-2', 'P-3']);
+			expect(items.map(paired)).toEqual([[0], [1], [2, 3]]);
+			expect(sim.downloads()).toHaveLength(3);
+			for (let index = 0; index < 3; index++)
+				expect((await result.binary('Report', index, 'data')).subarray(0, 5).toString()).toBe(
+					'%PDF-',
+				);
+		});
+
+		it('an uncertain outcome (dropped after it was carried out) is not sent again by the retry, and fails again', async () => {
+			sim.setFaults(ROUTE, { sequence: [null, null, 'processed-drop'] });
+			const result = await run(sim, THREE, GROUPED, { settings: RETRY });
+			expect(result.status).toBe('error');
+			expect(sim.requestCount({ route: ROUTE })).toBe(3);
+			expect(result.error?.message).toContain('whether the API carried it out is not known');
+			expect(result.error?.message).toContain('2 of 3 reports were generated');
+			const description = (result.error as { description?: string }).description;
+			expect(description).toContain('may have been generated');
+			expect(description).toContain('Retry On Fail did not send this report again');
+		});
+
+		it('a failed download: the retry downloads the report already generated, without a second POST', async () => {
+			sim.setDownloadFaults([null, null, 'redirect']);
+			const result = await run(sim, THREE, GROUPED, { settings: RETRY });
+			expect(result.error).toBeUndefined();
+			expect(sim.requestCount({ route: ROUTE })).toBe(3);
+			expect(result.items('Report')).toHaveLength(3);
+			expect(sim.downloads()).toHaveLength(4);
+		});
+
+		it('without Retry On Fail nothing changes: the failure stops the run', async () => {
+			sim.setFaults(ROUTE, { sequence: [null, null, '302'] });
+			const result = await run(sim, THREE, GROUPED);
+			expect(result.status).toBe('error');
+			expect(sim.requestCount({ route: ROUTE })).toBe(3);
+			expect(result.error?.message).toContain('running again generates them anew');
+		});
 	});
 
 	it('file names are sanitised', () => {

@@ -31,14 +31,21 @@ import {
 	readSnapshotDateParameter,
 	readTextParameter,
 } from '../../shared/parameters';
-import { findRequestId, inputError } from '../../shared/errors';
+import { asNodeError, findRequestId, inputError } from '../../shared/errors';
 import { listNames, pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
 import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
-import { apiRequest, DEFAULT_RETRY_POLICY, megabytes } from '../../shared/transport';
+import {
+	apiRequest,
+	DEFAULT_RETRY_POLICY,
+	megabytes,
+	UncertainOutcomeError,
+} from '../../shared/transport';
+import { retryMemory, retriesOnFail } from '../../shared/retryMemory';
+import type { Remembered } from '../../shared/retryMemory';
 import { formatSeconds, ownValue, showValue } from '../../shared/values';
 
 const displayOptions = { show: { operation: ['generatePdfReport'] } };
@@ -203,8 +210,15 @@ export async function execute(
 		(group) => prepareReport.call(this, items, group),
 	);
 
+	// Settings > Retry On Fail runs all of execute() again: reports already generated in this execution are not.
+	const memory = (retryMemory<ReportAnswer>).call(this);
+	if (retriesOnFail.call(this)) noteRetryOnFail.call(this);
+	const remembered = (prepared: PreparedGroup<ItemGroup, ReportInput>) =>
+		prepared.input ? memory?.get(reportTask(prepared.input.request)) : undefined;
+
 	// One POST per report; the PDF downloads are not API requests.
-	const toSend = groups.filter((group) => !group.error).length;
+	const reports = groups.filter((group) => !group.error).length;
+	const toSend = groups.filter((group) => !group.error && !remembered(group)).length;
 	planOneRequestEach.call(
 		this,
 		toSend,
@@ -213,75 +227,165 @@ export async function execute(
 	);
 	/** Reports the API generated (and charged), also when their download failed afterwards. */
 	const generated: string[] = [];
+	const again = memory
+		? `Settings > Retry On Fail does not generate ${reports === 1 ? 'it' : 'them'} again within this execution, but running the workflow again does.`
+		: `running again generates ${reports === 1 ? 'it' : 'them'} anew.`;
 	const describeGenerated = () =>
-		`${generated.length} of ${toSend} report${toSend === 1 ? ' was' : 's were'} generated before the run stopped${generated.length ? ` (${listNames(generated)})` : ''}; nothing is output when the node stops with an error, and running again generates ${toSend === 1 ? 'it' : 'them'} anew. To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
+		`${generated.length} of ${reports} report${reports === 1 ? ' was' : 's were'} generated before the run stopped${generated.length ? ` (${listNames(generated)})` : ''}; nothing is output when the node stops with an error, and ${again} To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
+	let finished = 0;
 
-	return await (runGroups<PreparedGroup<ItemGroup, ReportInput>>).call(
+	const output = await (runGroups<PreparedGroup<ItemGroup, ReportInput>>).call(
 		this,
 		items,
 		groups,
 		async (prepared) => {
 			if (prepared.error) throw prepared.error;
 			const { group } = prepared;
-			const { request, holdings, removed, notes } = prepared.input!;
+			const { request } = prepared.input!;
 			const itemIndex = group.itemIndices[0];
-			const answer = (await apiRequest.call(this, ROUTES.reports, {
-				body: request.body,
-				itemIndex,
-			})) as ReportAnswer;
+			const task = reportTask(request);
+			const kept = memory?.get(task);
 			const shownGroup = describeGroupValues(group.values, 40);
-			generated.push(`"${request.body.name as string}"${shownGroup ? ` (${shownGroup})` : ''}`);
-			const requestId = findRequestId(answer) ?? null;
-			// The route's contract guarantees a download link (answers.ts).
-			const locationUrl = answer.document.location_url;
-			const metadata = answer.metadata ?? {};
-			const quarterEnd =
-				typeof metadata.snapshot_at === 'string' ? metadata.snapshot_at : request.quarterEnd;
-			const type = typeof metadata.type === 'string' ? metadata.type : request.reportType;
-
-			const json: IDataObject = {
-				...(group.values as IDataObject),
-				name: request.body.name as string,
-				report_id: request.reportId,
-				type,
-				snapshot_at: quarterEnd,
-				snapshot_date: request.body.snapshot_at as string,
-				...(request.dateNote ? { snapshot_date_note: request.dateNote } : {}),
-				default_benchmark: (metadata.default_benchmark ?? null) as string | null,
-				identifier: (metadata.identifier ?? null) as string | null,
-				request_id: requestId,
-				location_url: locationUrl,
-				benchmark_index: (request.body.benchmark_index ?? null) as string | null,
-				benchmark_etf_mutual_fund: (request.body.benchmark_etf_mutual_fund ?? null) as
-					| string
-					| null,
-				...(request.body.methodology_id !== undefined
-					? { methodology_id: request.body.methodology_id as number }
-					: {}),
-				holdings_count: holdings.length,
-				...removedSummary(removed, notes),
-			};
-
-			if (!request.binaryProperty) {
-				json.downloaded = false;
-				return [{ json, pairedItem: pairedTo(group.itemIndices) }];
+			const shownName = `"${request.body.name as string}"${shownGroup ? ` (${shownGroup})` : ''}`;
+			if (kept?.state === 'done') {
+				generated.push(shownName);
+				finished++;
+				return kept.items;
 			}
-			const pdf = await downloadReport.call(this, locationUrl, requestId, itemIndex);
-			const fileName = reportFileName(request.reportId, type, quarterEnd);
-			const binaryData = await this.helpers.prepareBinaryData(pdf, fileName, 'application/pdf');
-			json.downloaded = true;
-			json.file_name = fileName;
-			json.file_size = pdf.length;
-			return [
-				{
-					json,
-					binary: { [request.binaryProperty]: binaryData },
-					pairedItem: pairedTo(group.itemIndices),
-				},
-			];
+			if (kept?.state === 'uncertain') throw uncertainAgain(this, kept, itemIndex);
+			let answer: ReportAnswer;
+			if (kept?.state === 'answered') {
+				answer = kept.answer;
+			} else {
+				try {
+					answer = (await apiRequest.call(this, ROUTES.reports, {
+						body: request.body,
+						itemIndex,
+					})) as ReportAnswer;
+				} catch (error) {
+					if (memory && isUncertain(error)) {
+						const { message, description, httpCode } = error as NodeApiError;
+						memory.set(task, {
+							state: 'uncertain',
+							message,
+							description: description ?? undefined,
+							httpCode: httpCode ?? undefined,
+						});
+					}
+					throw asNodeError(this.getNode(), error);
+				}
+				memory?.set(task, { state: 'answered', answer });
+			}
+			generated.push(shownName);
+			const result = await reportItems.call(this, prepared, answer);
+			memory?.set(task, { state: 'done', items: result });
+			finished++;
+			return result;
 		},
 		describeGenerated,
 	);
+	if (finished === groups.length) memory?.forget();
+	return output;
+}
+
+/** A report request's identity within one execution: the same body (and output field) is the same report. */
+function reportTask(request: ReportRequest): string {
+	return JSON.stringify([request.body, request.binaryProperty ?? null]);
+}
+
+/** Whether the request went out and no one knows whether the report was generated (no answer, or a 504). */
+function isUncertain(error: unknown): boolean {
+	return (
+		error instanceof UncertainOutcomeError || String((error as NodeApiError)?.httpCode) === '504'
+	);
+}
+
+/** The uncertain outcome of an earlier try of this execution, as its error again: the request is not sent again. */
+function uncertainAgain(
+	context: IExecuteFunctions,
+	kept: Extract<Remembered<ReportAnswer>, { state: 'uncertain' }>,
+	itemIndex: number,
+): NodeApiError {
+	const message = kept.message;
+	return new NodeApiError(context.getNode(), { message } as JsonObject, {
+		message,
+		description: [
+			kept.description,
+			'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and got no clear answer, so it may have been generated. Check before running the workflow again.',
+		]
+			.filter(Boolean)
+			.join('\n'),
+		httpCode: kept.httpCode,
+		itemIndex,
+	});
+}
+
+/** The execution hint when Retry On Fail is on: what a retry does (and does not do) with reports. */
+function noteRetryOnFail(this: IExecuteFunctions): void {
+	if (typeof this.addExecutionHints !== 'function') return;
+	this.addExecutionHints({
+		message:
+			'Retry On Fail is on: a retry does not generate again the reports this execution already generated (their output is kept) and does not send again a report whose outcome was unknown (it fails again with the same error), so no report is generated or charged twice.',
+		type: 'warning',
+		location: 'outputPane',
+	});
+}
+
+/** The report's output item, with the PDF downloaded from the answer's link when Download PDF is on. */
+async function reportItems(
+	this: IExecuteFunctions,
+	prepared: PreparedGroup<ItemGroup, ReportInput>,
+	answer: ReportAnswer,
+): Promise<INodeExecutionData[]> {
+	const { group } = prepared;
+	const { request, holdings, removed, notes } = prepared.input!;
+	const itemIndex = group.itemIndices[0];
+	const requestId = findRequestId(answer) ?? null;
+	// The route's contract guarantees a download link (answers.ts).
+	const locationUrl = answer.document.location_url;
+	const metadata = answer.metadata ?? {};
+	const quarterEnd =
+		typeof metadata.snapshot_at === 'string' ? metadata.snapshot_at : request.quarterEnd;
+	const type = typeof metadata.type === 'string' ? metadata.type : request.reportType;
+
+	const json: IDataObject = {
+		...(group.values as IDataObject),
+		name: request.body.name as string,
+		report_id: request.reportId,
+		type,
+		snapshot_at: quarterEnd,
+		snapshot_date: request.body.snapshot_at as string,
+		...(request.dateNote ? { snapshot_date_note: request.dateNote } : {}),
+		default_benchmark: (metadata.default_benchmark ?? null) as string | null,
+		identifier: (metadata.identifier ?? null) as string | null,
+		request_id: requestId,
+		location_url: locationUrl,
+		benchmark_index: (request.body.benchmark_index ?? null) as string | null,
+		benchmark_etf_mutual_fund: (request.body.benchmark_etf_mutual_fund ?? null) as string | null,
+		...(request.body.methodology_id !== undefined
+			? { methodology_id: request.body.methodology_id as number }
+			: {}),
+		holdings_count: holdings.length,
+		...removedSummary(removed, notes),
+	};
+
+	if (!request.binaryProperty) {
+		json.downloaded = false;
+		return [{ json, pairedItem: pairedTo(group.itemIndices) }];
+	}
+	const pdf = await downloadReport.call(this, locationUrl, requestId, itemIndex);
+	const fileName = reportFileName(request.reportId, type, quarterEnd);
+	const binaryData = await this.helpers.prepareBinaryData(pdf, fileName, 'application/pdf');
+	json.downloaded = true;
+	json.file_name = fileName;
+	json.file_size = pdf.length;
+	return [
+		{
+			json,
+			binary: { [request.binaryProperty]: binaryData },
+			pairedItem: pairedTo(group.itemIndices),
+		},
+	];
 }
 
 /** Reads and checks a group's parameters and holdings (parameters with expressions at the group's first item). */
