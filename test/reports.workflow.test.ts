@@ -688,6 +688,10 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			expect(items.map((item) => item.json.report_id)).toEqual(['P-1', 'P-2', 'P-3']);
 			expect(items.map(paired)).toEqual([[0], [1], [2, 3]]);
 			expect(sim.downloads()).toHaveLength(3);
+			// The execution hint above the output says what the node does about Retry On Fail.
+			expect(JSON.stringify(result.run)).toContain(
+				'Retry On Fail is on: a retry does not generate',
+			);
 			for (let index = 0; index < 3; index++)
 				expect((await result.binary('Report', index, 'data')).subarray(0, 5).toString()).toBe(
 					'%PDF-',
@@ -704,6 +708,17 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const description = (result.error as { description?: string }).description;
 			expect(description).toContain('may have been generated');
 			expect(description).toContain('Retry On Fail did not send this report again');
+		});
+
+		it('a 504 (the report may still have been generated) is not sent again by the retry either', async () => {
+			sim.setFaults(ROUTE, { sequence: [null, null, '504'] });
+			const result = await run(sim, THREE, GROUPED, { settings: RETRY });
+			expect(result.status).toBe('error');
+			expect(sim.requestCount({ route: ROUTE })).toBe(3);
+			expect(result.error?.message).toContain('It may still have been generated');
+			expect((result.error as { description?: string }).description).toContain(
+				'Retry On Fail did not send this report again',
+			);
 		});
 
 		it('a failed download: the retry downloads the report already generated, without a second POST', async () => {
