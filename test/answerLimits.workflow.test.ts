@@ -11,7 +11,7 @@ import { MAX_ANSWER_BYTES, MAX_OUTPUT_TEXT_LENGTH } from '../nodes/shared/consta
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/transport';
 import { makeIsin, makeIsins } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor, snapshotSpec } from './helpers/workflows';
+import { chainWorkflow, credentialsFor, reportRows, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { LONG_TEXT_LENGTH, SIM_KEYS, findIsins } from './simulator';
 import type { RouteKey } from './simulator';
@@ -60,16 +60,7 @@ function snapshotRows(portfolioId: string): IDataObject[] {
 	}));
 }
 
-const REPORT_ROWS: IDataObject[] = findIsins((data) => data.known && !data.isFund, 2, 'SE').map(
-	(isin, index) => ({
-		isin,
-		name: `Holding ${index}`,
-		instrument_type: 'Stock',
-		currency: 'SEK',
-		'Weight %': 50,
-		'Market Value': 1000,
-	}),
-);
+const REPORT_ROWS = reportRows();
 
 describe('a try has a total deadline: bytes trickling in do not extend it', () => {
 	beforeEach(() => {

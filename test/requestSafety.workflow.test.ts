@@ -8,9 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/transport';
 import { pacerFor } from '../nodes/shared/pacing';
 import { makeIsin, makeIsins } from './helpers/isins';
-import { chainWorkflow, credentialsFor, snapshotSpec } from './helpers/workflows';
+import { chainWorkflow, credentialsFor, reportRows, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { findIsins } from './simulator';
 import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 
@@ -73,16 +72,7 @@ const deleteSnapshot: NodeSpec = {
 	},
 };
 
-const REPORT_ROWS: IDataObject[] = findIsins((data) => data.known && !data.isFund, 2, 'SE').map(
-	(isin, index) => ({
-		isin,
-		name: `Holding ${index}`,
-		instrument_type: 'Stock',
-		currency: 'SEK',
-		'Weight %': 50,
-		'Market Value': 1000,
-	}),
-);
+const REPORT_ROWS = reportRows();
 const report = (onError?: NodeSpec['onError']): NodeSpec => ({
 	type: 'sustainabilityReports',
 	parameters: { operation: 'generatePdfReport', reportName: 'Nordic Fund', reportId: 'nordic' },

@@ -5,6 +5,7 @@ import { NUMERIC_TEXT } from './answerShapes';
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
 import { MAX_OUTPUT_TEXT_LENGTH } from './constants';
 import { findRequestId } from './errors';
+import { addRunNote } from './hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
 import type { ApiRoute } from './routes';
@@ -475,7 +476,5 @@ export function noteUnknownOutcome(
 
 /** What the run should know about an answer (a partly readable one, an unknown outcome): a note above the output and in the log. */
 export function noteAboutAnswer(this: IExecuteFunctions, note: string): void {
-	this.logger.warn(`Sustainability Compliance API: ${note}`);
-	if (typeof this.addExecutionHints === 'function')
-		this.addExecutionHints({ message: note, type: 'warning', location: 'outputPane' });
+	addRunNote(this, note);
 }

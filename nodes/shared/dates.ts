@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { addRunNote } from './hints';
 import { showValue } from './values';
 
 /** YYYY-MM-DD, optionally with a time (`T` or a space) and optionally then a UTC offset (`Z`, `+02:00`, `-0500`). */
@@ -110,9 +111,7 @@ export function noteSnapshotDate(
 	notedDates.set(context, noted);
 	if (noted.has(note)) return;
 	noted.add(note);
-	context.logger?.info(`Sustainability Compliance: ${note}`);
-	if (typeof context.addExecutionHints === 'function')
-		context.addExecutionHints({ message: note, type: 'info', location: 'outputPane' });
+	addRunNote(context, note, 'info');
 }
 
 export function quarterEnd(year: number, month: number): string {

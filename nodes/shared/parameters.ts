@@ -8,6 +8,7 @@ import type {
 import { describeDateProblem, noteSnapshotDate, readSnapshotDate, workflowTimeZone } from './dates';
 import type { SnapshotDate } from './dates';
 import { inputError } from './errors';
+import { addRunNote } from './hints';
 import {
 	AUTO_MAPPING_WORDS,
 	JSON_ENTRY_WORDS,
@@ -131,9 +132,7 @@ function columnsOfAllItems(
 
 /** What the run should know about how its input was read: a note above the output and in the log. */
 export function noteAboutInput(this: IExecuteFunctions, note: string): void {
-	this.logger.warn(`Sustainability Compliance: ${note}`);
-	if (typeof this.addExecutionHints === 'function')
-		this.addExecutionHints({ message: note, type: 'warning', location: 'outputPane' });
+	addRunNote(this, note);
 }
 
 /**

@@ -39,14 +39,12 @@ import { instrumentData } from '../simulator/data';
 import { makeIsins } from '../helpers/isins';
 import {
 	PROJECT_ROOT,
-	versionArguments,
 	checkBuiltPackage,
 	checkTally,
 	importIntoN8n,
 	killAllNow,
-	n8nVersionsToRun,
 	stopTracked,
-	withKillOnSignal,
+	runLegsAsMain,
 	simulatorCredential,
 	ensureN8n,
 	type N8nInstall,
@@ -757,25 +755,4 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 	return tally;
 }
 
-async function main(): Promise<number> {
-	const versions = n8nVersionsToRun(versionArguments(process.argv.slice(2)));
-	let passed = 0;
-	let failed = 0;
-	for (const version of versions) {
-		const result = await withKillOnSignal('agent-tools.ts', () => leg(version));
-		passed += result.passed;
-		failed += result.failed;
-	}
-	if (versions.length > 1)
-		console.log(`agent tools, all versions: ${passed} passed, ${failed} failed`);
-	return failed === 0 ? 0 : 1;
-}
-
-if (require.main === module)
-	main().then(
-		(code) => process.exit(code),
-		(error) => {
-			console.error(error);
-			process.exit(1);
-		},
-	);
+if (require.main === module) runLegsAsMain('agent tools', 'agent-tools.ts', leg);

@@ -618,3 +618,34 @@ export function webhookNode(
 		},
 	};
 }
+
+/**
+ * The entry point of a check that runs one leg per n8n version (the versions the arguments ask for, else both ends
+ * of the supported range): prints the total when there are several and exits 0 only when nothing failed.
+ */
+export function runLegsAsMain(
+	what: string,
+	script: string,
+	leg: (version: string) => Promise<{ passed: number; failed: number }>,
+): void {
+	const run = async (): Promise<number> => {
+		const versions = n8nVersionsToRun(versionArguments(process.argv.slice(2)));
+		let passed = 0;
+		let failed = 0;
+		for (const version of versions) {
+			const result = await withKillOnSignal(script, () => leg(version));
+			passed += result.passed;
+			failed += result.failed;
+		}
+		if (versions.length > 1)
+			console.log(`${what}, all versions: ${passed} passed, ${failed} failed`);
+		return failed === 0 ? 0 : 1;
+	};
+	run().then(
+		(code) => process.exit(code),
+		(error) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}

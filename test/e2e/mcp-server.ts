@@ -48,12 +48,10 @@ import {
 	installPackageInto,
 	killAllNow,
 	lastLines,
-	n8nVersionsToRun,
 	sleep,
 	startN8nServer,
 	stopTracked,
-	versionArguments,
-	withKillOnSignal,
+	runLegsAsMain,
 } from './lib';
 
 export const MCP_EXAMPLE = join(PROJECT_ROOT, 'examples', '09-mcp-server.json');
@@ -467,25 +465,4 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 	return tally;
 }
 
-async function main(): Promise<number> {
-	const versions = n8nVersionsToRun(versionArguments(process.argv.slice(2)));
-	let passed = 0;
-	let failed = 0;
-	for (const version of versions) {
-		const result = await withKillOnSignal('mcp-server.ts', () => leg(version));
-		passed += result.passed;
-		failed += result.failed;
-	}
-	if (versions.length > 1)
-		console.log(`mcp server, all versions: ${passed} passed, ${failed} failed`);
-	return failed === 0 ? 0 : 1;
-}
-
-if (require.main === module)
-	main().then(
-		(code) => process.exit(code),
-		(error) => {
-			console.error(error);
-			process.exit(1);
-		},
-	);
+if (require.main === module) runLegsAsMain('mcp server', 'mcp-server.ts', leg);

@@ -27,7 +27,7 @@ import type {
 import { packageNodeTypes } from '../workflow/packageNodes';
 import { PACKAGE_NAME } from '../workflow/runner';
 import type { WorkflowInput } from '../workflow/runner';
-import { CREDENTIAL_REF } from './workflows';
+import { CREDENTIAL_REF, MANUAL_TRIGGER } from './workflows';
 
 /** The `…Tool` variant of our node `name` (e.g. 'sustainabilityInstruments'), as n8n makes it. */
 export function toolNodeType(name: string): INodeType {
@@ -194,14 +194,7 @@ export function agentWorkflow(
 		...(tool.onError ? { onError: tool.onError } : {}),
 	}));
 	const nodes: INode[] = [
-		{
-			id: 't',
-			name: 'Trigger',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
+		MANUAL_TRIGGER,
 		{
 			id: 'a',
 			name: 'Agent',

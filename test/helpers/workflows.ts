@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { holdingMapperFields } from '../../nodes/shared/methods';
+import { findIsins } from '../simulator';
 import type { HoldingsRoute } from '../../nodes/shared/routes';
 import { PACKAGE_NAME } from '../workflow/runner';
 import type { WorkflowInput } from '../workflow/runner';
@@ -19,6 +20,28 @@ export interface NodeSpec {
 	credentials?: INode['credentials'];
 	/** Node settings such as retryOnFail, maxTries, waitBetweenTries. */
 	settings?: Partial<Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>>;
+}
+
+/** The Manual Trigger every test workflow starts from. */
+export const MANUAL_TRIGGER: INode = {
+	id: 't',
+	name: 'Trigger',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** Two known Swedish companies, 50 % and 1,000 each: the holdings of a report (Weight % / Market Value headers). */
+export function reportRows(): IDataObject[] {
+	return findIsins((data) => data.known && !data.isFund, 2, 'SE').map((isin, index) => ({
+		isin,
+		name: `Holding ${index}`,
+		instrument_type: 'Stock',
+		currency: 'SEK',
+		'Weight %': 50,
+		'Market Value': 1000,
+	}));
 }
 
 /** The Input node: a No Operation node whose output is pinned (n8n's pinData), so it gives `items` as they are. */
@@ -57,14 +80,7 @@ export function chainWorkflow(items: IDataObject[], ...specs: NodeSpec[]): Workf
 		(spec, index) => spec.name ?? (index === 0 ? 'Node' : `Node ${index + 1}`),
 	);
 	const nodes: INode[] = [
-		{
-			id: 't',
-			name: 'Trigger',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
+		MANUAL_TRIGGER,
 		INPUT_NODE,
 		...specs.map((spec, index) => chainNode(spec, names[index], index)),
 	];

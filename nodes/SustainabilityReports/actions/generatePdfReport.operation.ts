@@ -35,6 +35,7 @@ import { asNodeError, findRequestId, inputError } from '../../shared/errors';
 import { listNames, pairedTo, prepareGroups, runGroups } from '../../shared/execution';
 import type { PreparedGroup } from '../../shared/execution';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
+import { addRunNote } from '../../shared/hints';
 import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
@@ -322,13 +323,10 @@ function uncertainAgain(
 
 /** The execution hint when Retry On Fail is on: what a retry does (and does not do) with reports. */
 function noteRetryOnFail(this: IExecuteFunctions): void {
-	if (typeof this.addExecutionHints !== 'function') return;
-	this.addExecutionHints({
-		message:
-			'Retry On Fail is on: a retry does not generate again the reports this execution already generated (their output is kept) and does not send again a report whose outcome was unknown (it fails again with the same error), so no report is generated or charged twice.',
-		type: 'warning',
-		location: 'outputPane',
-	});
+	addRunNote(
+		this,
+		'Retry On Fail is on: a retry does not generate again the reports this execution already generated (their output is kept) and does not send again a report whose outcome was unknown (it fails again with the same error), so no report is generated or charged twice.',
+	);
 }
 
 /** The report's output item, with the PDF downloaded from the answer's link when Download PDF is on. */
