@@ -14,6 +14,8 @@ import { executeAsTool, isToolExecution } from './tool';
 /** An operation of one of our nodes: gets all input items at once (batching needs them together). */
 export interface Operation {
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+	/** One request for the whole run, read from item 0's parameters: its output and its errors pair to item 0 only. */
+	runsOnce?: boolean;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function routeOperation(
 				errorItemsFor(
 					error as Error,
 					items,
-					items.map((_, index) => index),
+					chosen.runsOnce ? [0] : items.map((_, index) => index),
 				),
 			];
 		}
