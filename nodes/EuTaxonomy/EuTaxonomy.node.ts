@@ -12,6 +12,8 @@ import { ROUTES } from '../shared/routes';
 import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class EuTaxonomy implements INodeType {
 	description: INodeTypeDescription = {
@@ -56,6 +58,11 @@ export class EuTaxonomy implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

@@ -15,6 +15,8 @@ import * as getMany from './actions/getMany.operation';
 import { router } from './actions/router';
 import * as update from './actions/update.operation';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class PortfolioSnapshots implements INodeType {
 	description: INodeTypeDescription = {
@@ -81,6 +83,11 @@ export class PortfolioSnapshots implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

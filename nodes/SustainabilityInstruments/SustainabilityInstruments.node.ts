@@ -12,6 +12,8 @@ import * as getPaiIndicators from './actions/getPaiIndicators.operation';
 import * as getSfdrClassification from './actions/getSfdrClassification.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class SustainabilityInstruments implements INodeType {
 	description: INodeTypeDescription = {
@@ -75,6 +77,11 @@ export class SustainabilityInstruments implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

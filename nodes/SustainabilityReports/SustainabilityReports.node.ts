@@ -12,6 +12,8 @@ import { ROUTES } from '../shared/routes';
 import * as generatePdfReport from './actions/generatePdfReport.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class SustainabilityReports implements INodeType {
 	description: INodeTypeDescription = {
@@ -57,6 +59,11 @@ export class SustainabilityReports implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

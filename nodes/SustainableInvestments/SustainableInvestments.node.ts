@@ -13,6 +13,8 @@ import * as classifyHoldings from './actions/classifyHoldings.operation';
 import * as getMethodologiesOperation from './actions/getMethodologies.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class SustainableInvestments implements INodeType {
 	description: INodeTypeDescription = {
@@ -71,6 +73,11 @@ export class SustainableInvestments implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

@@ -50,7 +50,10 @@ export function errorItemsFor(
 	return indices.map((item) => ({ json: { ...items[item].json, ...json }, pairedItem: { item } }));
 }
 
-/** Dispatches to the chosen operation; with continueOnFail an error becomes error items instead of failing the run. */
+/**
+ * Dispatches to the chosen operation. Each node's execute catches what this throws: with continueOnFail it becomes
+ * error items (errorItemsForRun), otherwise the node error.
+ */
 export async function routeOperation(
 	this: IExecuteFunctions,
 	operations: Record<string, Operation>,
@@ -63,23 +66,22 @@ export async function routeOperation(
 	}
 	// As an AI Agent tool: one result item for the model, never a thrown error (tool.ts).
 	if (isToolExecution(this)) return [await executeAsTool.call(this, chosen, items)];
-	try {
-		const output = await chosen.execute.call(this, items);
-		reportRequestsSpent.call(this);
-		return [output];
-	} catch (error) {
-		if (this.continueOnFail()) {
-			reportRequestsSpent.call(this);
-			return [
-				errorItemsFor(
-					error as Error,
-					items,
-					items.map((_, index) => index),
-				),
-			];
-		}
-		throw asNodeError(this.getNode(), error);
-	}
+	const output = await chosen.execute.call(this, items);
+	reportRequestsSpent.call(this);
+	return [output];
+}
+
+/** Under continueOnFail, a run that failed as a whole: the error on every input item, and the requests it spent. */
+export function errorItemsForRun(this: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
+	reportRequestsSpent.call(this);
+	const items = this.getInputData();
+	return [
+		errorItemsFor(
+			error as Error,
+			items,
+			items.map((_, index) => index),
+		),
+	];
 }
 
 export type RunError = NodeApiError | NodeOperationError;
