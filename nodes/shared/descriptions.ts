@@ -23,8 +23,8 @@ function holdingFieldsProperty(
 		placeholder: 'Map a Column',
 		default: {},
 		description:
-			'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
-		hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
+			'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value. Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored): map a column here only when yours is named differently.',
+		hint: 'Usual headers (ISIN, Name, Type, Currency, Weight %, Market Value) are found on their own',
 		options: HOLDING_KEYS.map((name) => {
 			const { label, header } = HOLDING_FIELDS[name];
 			const usual = `Name of the input field that holds the ${label}. Leave empty to use "${name}" or a usual header such as "${header}" (case and spaces ignored).`;
