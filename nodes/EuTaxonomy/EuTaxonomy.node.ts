@@ -12,6 +12,7 @@ import { ROUTES } from '../shared/routes';
 import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
 import { asNodeError } from '../shared/errors';
 import { errorItemsForRun } from '../shared/execution';
 
@@ -28,6 +29,9 @@ export class EuTaxonomy implements INodeType {
 			'EU Taxonomy eligibility and alignment (turnover, CapEx, OpEx) of a portfolio of holdings',
 		defaults: { name: 'EU Taxonomy' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'EU Taxonomy eligibility and alignment of a portfolio by turnover, CapEx and OpEx. Input: one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings. One result per portfolio (per Group By value).',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -37,6 +41,9 @@ export class EuTaxonomy implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
+				builderHint: parameterBuilderHint(
+					'The one operation: the EU Taxonomy KPIs of a portfolio.',
+				),
 				options: [
 					{
 						name: 'Get Portfolio Alignment',
@@ -44,6 +51,9 @@ export class EuTaxonomy implements INodeType {
 						description:
 							'Taxonomy-eligible and -aligned shares of the portfolio by turnover, CapEx and OpEx',
 						action: 'Get portfolio alignment',
+						builderHint: parameterBuilderHint(
+							'Taxonomy-eligible and -aligned shares of a portfolio by turnover, CapEx and OpEx. Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+						),
 					},
 				],
 				default: 'getPortfolioAlignment',

@@ -13,6 +13,7 @@ import * as classifyHoldings from './actions/classifyHoldings.operation';
 import * as getMethodologiesOperation from './actions/getMethodologies.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
 import { asNodeError } from '../shared/errors';
 import { errorItemsForRun } from '../shared/execution';
 
@@ -32,6 +33,9 @@ export class SustainableInvestments implements INodeType {
 			'Classify holdings as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology',
 		defaults: { name: 'Sustainable Investments' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'Classify each holding of a portfolio as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology (SFDR Article 2(17), MiFID II preferences). Input: one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -41,6 +45,9 @@ export class SustainableInvestments implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
+				builderHint: parameterBuilderHint(
+					'Classify Holdings for a portfolio; Get Methodologies lists the methodology IDs Classify Holdings can use.',
+				),
 				options: [
 					{
 						name: 'Classify Holdings',
@@ -48,12 +55,18 @@ export class SustainableInvestments implements INodeType {
 						description:
 							'Classify each holding as sustainable, moderate, not sustainable or uncovered under a methodology',
 						action: 'Classify holdings',
+						builderHint: parameterBuilderHint(
+							'Classify each holding under a methodology. Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings, and a methodology (from the list or its ID).',
+						),
 					},
 					{
 						name: 'Get Methodologies',
 						value: 'getMethodologies',
 						description: 'List the methodologies your organization can use',
 						action: 'Get methodologies',
+						builderHint: parameterBuilderHint(
+							'List the sustainable-investment methodologies the API key can use, with their IDs. Needs no input.',
+						),
 					},
 				],
 				default: 'classifyHoldings',

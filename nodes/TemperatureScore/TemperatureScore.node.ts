@@ -12,6 +12,7 @@ import { ROUTES } from '../shared/routes';
 import * as getPortfolioTemperature from './actions/getPortfolioTemperature.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
 import { asNodeError } from '../shared/errors';
 import { errorItemsForRun } from '../shared/execution';
 
@@ -28,6 +29,9 @@ export class TemperatureScore implements INodeType {
 			'Get the temperature score (implied warming, °C) of a portfolio and of each of its holdings',
 		defaults: { name: 'Temperature Score' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'Implied temperature rise (degrees Celsius) of a portfolio and of each of its holdings, for climate and Paris-alignment reporting. Input: one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -37,6 +41,9 @@ export class TemperatureScore implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
+				builderHint: parameterBuilderHint(
+					'The one operation: temperature scores of the holdings and of the portfolio.',
+				),
 				options: [
 					{
 						name: 'Get Portfolio Temperature',
@@ -44,6 +51,9 @@ export class TemperatureScore implements INodeType {
 						description:
 							'Temperature score, target and base year of each holding, and the portfolio temperature',
 						action: 'Get portfolio temperature',
+						builderHint: parameterBuilderHint(
+							'Temperature score of each holding and the market-value-weighted portfolio temperature. Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+						),
 					},
 				],
 				default: 'getPortfolioTemperature',

@@ -11,6 +11,7 @@ import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from './holdings'
 import type { HoldingKey } from './holdings';
 import { removesRows } from './routes';
 import type { HoldingsRoute } from './routes';
+import { parameterBuilderHint } from './builderHints';
 
 /** The Holding Fields collection, with what the route does with a field said where its column is chosen. */
 function holdingFieldsProperty(
@@ -64,6 +65,9 @@ export function invalidIsinsProperty(skipped: string): INodeProperties {
 const holdingsSourceProperty: INodeProperties = {
 	displayName: 'Holdings Source',
 	name: 'holdingsSource',
+	builderHint: parameterBuilderHint(
+		"Input Items when the previous node outputs one item per holding (e.g. sheet or CSV rows). JSON when the holdings come as one JSON array, e.g. from an expression or an earlier node's field.",
+	),
 	type: 'options',
 	options: [
 		{
@@ -209,6 +213,9 @@ export function groupByProperty(what: string): INodeProperties {
 	return {
 		displayName: 'Group By',
 		name: 'groupBy',
+		builderHint: parameterBuilderHint(
+			'Leave empty when all input items are one portfolio. When they hold several portfolios, name the column that tells them apart (e.g. portfolio_id): one request and one result per value.',
+		),
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. portfolio_id',

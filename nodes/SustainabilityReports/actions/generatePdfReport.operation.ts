@@ -48,6 +48,7 @@ import {
 import { retryMemory, retriesOnFail } from '../../shared/retryMemory';
 import type { Remembered } from '../../shared/retryMemory';
 import { formatSeconds, ownValue, showValue } from '../../shared/values';
+import { parameterBuilderHint } from '../../shared/builderHints';
 
 const displayOptions = { show: { operation: ['generatePdfReport'] } };
 
@@ -78,6 +79,9 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Report Type',
 		name: 'reportType',
+		builderHint: parameterBuilderHint(
+			"ESG Overview: the ESG and SFDR picture of the holdings. MiFID II: a client's sustainability preferences report, under the chosen methodology.",
+		),
 		type: 'options',
 		options: REPORT_TYPES.map(({ name, value }) => ({ name, value })),
 		default: 'esg-overview',
