@@ -6,6 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative } from 'path';
+// What n8n-core's DirectoryLoader runs on each description it loads; one throw and n8n skips the whole package.
+import { validateNodeDescription } from 'n8n-core/dist/nodes-loader/validate-node-description';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import packageJson from '../package.json';
@@ -13,6 +15,7 @@ import {
 	builderHintProblems,
 	codexProblems,
 	everyProperty,
+	discriminatorBuilderHints,
 	executeWithoutContinueOnFail,
 	executionHintsTooLong,
 	executionHintTexts,
@@ -24,9 +27,11 @@ import { packageNodeTypes } from './workflow/packageNodes';
 
 const root = join(__dirname, '..');
 
-/** The parameters where a builder must choose: each carries a builderHint wherever it appears. */
+/**
+ * The parameters where a builder must choose: each carries a builderHint wherever it appears. The Operation
+ * parameter cannot (n8n 2.41 refuses a builderHint on a discriminator): each of its options carries one instead.
+ */
 const BUILDER_CHOICES = [
-	'operation',
 	'isinSource',
 	'outputMode',
 	'output',
@@ -126,6 +131,13 @@ describe("the package's hints", () => {
 			);
 	});
 
+	it("n8n 2.41's node loader accepts every node description (no builderHint on a discriminator)", () => {
+		for (const description of descriptions) {
+			expect(discriminatorBuilderHints(description.properties)).toEqual([]);
+			expect(() => validateNodeDescription(description)).not.toThrow();
+		}
+	});
+
 	it(`execution hints written in the code are at most ${MAX_HINT_LENGTH} characters`, () => {
 		const texts = shippedSources.flatMap(({ file, source }) => executionHintTexts(file, source));
 		expect(texts.length).toBeGreaterThan(0);
@@ -192,6 +204,19 @@ describe('the checks catch what they are for', () => {
 		expect(builderHintProblems(undefined, 'searchHint')).toEqual(['no builderHint.searchHint']);
 		expect(builderHintProblems({ propertyHint: 'Pick one' }, 'propertyHint')).toEqual([
 			'builderHint.message differs from builderHint.propertyHint',
+		]);
+		const operation: INodeProperties = {
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			default: 'get',
+			options: [{ name: 'Get', value: 'get', builderHint: { propertyHint: 'Fine here' } }],
+		};
+		expect(discriminatorBuilderHints([operation])).toEqual([]);
+		expect(
+			discriminatorBuilderHints([{ ...operation, builderHint: { propertyHint: 'Not here' } }]),
+		).toEqual([
+			'/operation: builderHint on a discriminator parameter (n8n 2.41 does not load the node)',
 		]);
 		const text = 'Use {{ $json.isin }} and connect ai_tool';
 		expect(builderHintProblems({ searchHint: text, message: text }, 'searchHint')).toEqual([

@@ -41,9 +41,6 @@ export class EuTaxonomy implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
-				builderHint: parameterBuilderHint(
-					'The one operation: the EU Taxonomy KPIs of a portfolio.',
-				),
 				options: [
 					{
 						name: 'Get Portfolio Alignment',

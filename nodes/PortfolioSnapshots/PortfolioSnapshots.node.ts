@@ -43,9 +43,6 @@ export class PortfolioSnapshots implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
-				builderHint: parameterBuilderHint(
-					'Create or Update Snapshot stores holdings; Get Many, Update and Delete Snapshot work on portfolios already stored.',
-				),
 				options: [
 					{
 						name: 'Create or Update Snapshot',

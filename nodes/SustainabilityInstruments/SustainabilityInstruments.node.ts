@@ -43,9 +43,6 @@ export class SustainabilityInstruments implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
-				builderHint: parameterBuilderHint(
-					'Pick the data to look up. All four operations take ISINs and offer the same ISINs From and Output choices.',
-				),
 				options: [
 					{
 						name: 'Get Business Involvements',

@@ -41,7 +41,6 @@ export class SustainabilityReports implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
-				builderHint: parameterBuilderHint('The one operation: a PDF report of the holdings.'),
 				options: [
 					{
 						name: 'Generate PDF Report',

@@ -45,9 +45,6 @@ export class SustainableInvestments implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
-				builderHint: parameterBuilderHint(
-					'Classify Holdings for a portfolio; Get Methodologies lists the methodology IDs Classify Holdings can use.',
-				),
 				options: [
 					{
 						name: 'Classify Holdings',

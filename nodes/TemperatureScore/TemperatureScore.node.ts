@@ -41,9 +41,6 @@ export class TemperatureScore implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
-				builderHint: parameterBuilderHint(
-					'The one operation: temperature scores of the holdings and of the portfolio.',
-				),
 				options: [
 					{
 						name: 'Get Portfolio Temperature',

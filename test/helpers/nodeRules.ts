@@ -107,6 +107,25 @@ export function hintsTooLong(properties: INodeProperties[]): string[] {
 	});
 }
 
+/**
+ * Discriminator parameters (operation, mode, resource of type options) that carry a builderHint: n8n 2.41's node
+ * loader (n8n-core validateNodeDescription) refuses the whole package for one. The hint goes on their options.
+ */
+export function discriminatorBuilderHints(properties: INodeProperties[]): string[] {
+	return everyProperty(properties)
+		.filter(
+			({ property }) =>
+				'type' in property &&
+				property.type === 'options' &&
+				['operation', 'mode', 'resource'].includes(property.name) &&
+				property.builderHint !== undefined,
+		)
+		.map(
+			({ path }) =>
+				`${path}: builderHint on a discriminator parameter (n8n 2.41 does not load the node)`,
+		);
+}
+
 const CONNECTION_NAME =
 	/\bai_(agent|chain|document|embedding|languageModel|memory|outputParser|retriever|reranker|textSplitter|tool|vectorStore)\b/;
 
