@@ -186,7 +186,7 @@ export function addressRules(): AddressRules {
 	}
 
 	function refused(problem: string, fix: string): BaseUrlVerdict {
-		return { problem: problem, fix: fix };
+		return { problem: problem, fix: fix.endsWith('.') ? fix : fix + '.' };
 	}
 
 	/**

@@ -142,6 +142,41 @@ describe('checkDownloadTarget with a local Base URL (a simulator on this compute
 	});
 });
 
+describe('checkDownloadTarget with Allow Private Network Address (a self-hosted gateway)', () => {
+	const GATEWAY = 'https://gateway.corp.internal';
+	const check = (url: string, base: string, allow: boolean) => {
+		const result = checkDownloadTarget(url, base, allow);
+		return typeof result === 'string' ? result : `ok ${result.href}`;
+	};
+
+	it("takes https:// links on the Base URL's own private host, and only with the option on", () => {
+		expect(check('https://gateway.corp.internal/docs/a.pdf', GATEWAY, true)).toBe(
+			'ok https://gateway.corp.internal/docs/a.pdf',
+		);
+		expect(check('https://10.1.2.3/a.pdf', 'https://10.1.2.3', true)).toBe(
+			'ok https://10.1.2.3/a.pdf',
+		);
+		expect(check('https://gateway.corp.internal/docs/a.pdf', GATEWAY, false)).toBe(
+			'points to a private network address (gateway.corp.internal)',
+		);
+	});
+
+	it('still refuses other private hosts, http://, and cloud metadata addresses', () => {
+		expect(check('https://files.corp.internal/a.pdf', GATEWAY, true)).toBe(
+			'points to a private network address (files.corp.internal)',
+		);
+		expect(check('http://gateway.corp.internal/a.pdf', GATEWAY, true)).toBe(
+			'is not an https:// address (it starts with http://, unencrypted)',
+		);
+		expect(check('https://169.254.169.254/latest', 'https://169.254.169.254', true)).toMatch(
+			/^points to a link-local address/,
+		);
+		expect(
+			check('https://metadata.google.internal/x', 'https://metadata.google.internal', true),
+		).toBe('points to a private network address (metadata.google.internal)');
+	});
+});
+
 describe('storageErrorText', () => {
 	it('reads S3, Azure and GCS errors', () => {
 		expect(
