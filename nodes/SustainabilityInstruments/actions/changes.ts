@@ -8,6 +8,7 @@ import type {
 
 import { compactKey } from '../../shared/holdings';
 import { errorJson, pairedTo } from '../../shared/execution';
+import { addRunNote } from '../../shared/hints';
 import { inputError } from '../../shared/errors';
 import { numberParameterValue } from '../../shared/parameters';
 import { kindOf, ownValue, setOwn, showValue } from '../../shared/values';
@@ -417,9 +418,8 @@ function resolveCompareFields(
 	return fields;
 }
 
-function addHint(this: IExecuteFunctions, message: string): void {
-	if (typeof this.addExecutionHints !== 'function') return;
-	this.addExecutionHints({ message, location: 'outputPane' });
+function addHint(this: IExecuteFunctions, message: string, short?: string): void {
+	addRunNote(this, message, 'info', { short });
 }
 
 const count = (n: number, what: string) =>
@@ -583,6 +583,7 @@ export function outputChanges<TEntry>(
 		addHint.call(
 			this,
 			'The remembered results were of another operation or other request settings (e.g. Minimum Threshold): this run started afresh.',
+			'The remembered results were of another operation or other settings: this run started afresh.',
 		);
 	} else if (problem) {
 		addHint.call(this, 'The remembered results could not be read: this run started afresh.');
@@ -591,6 +592,7 @@ export function outputChanges<TEntry>(
 		addHint.call(
 			this,
 			`This run was started in the editor: ${firstRun ? 'nothing was remembered yet, and' : 'it compared with the last run n8n saved, but'} n8n does not save what a manual run remembers. Only runs of the active workflow (its trigger or schedule) and CLI runs (n8n execute) are remembered.`,
+			'This run was started in the editor: n8n does not save what it remembers (only active and CLI runs).',
 		);
 	}
 	return out;

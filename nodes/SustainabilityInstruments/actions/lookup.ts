@@ -18,6 +18,7 @@ import { compactKey } from '../../shared/holdings';
 import { numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { copyJson, errorJson } from '../../shared/execution';
+import { countAnswers, countLeftOut } from '../../shared/hints';
 import { planRequests } from '../../shared/requestBudget';
 import {
 	describeInvalidIsin,
@@ -452,11 +453,29 @@ export async function executeInstrumentOperation<TEntry>(
 		},
 	});
 
+	// What the run must notice (noted once at its end): entries not sent and why, ISINs without data or answer.
+	countLeftOut(
+		this,
+		perItem.flatMap((entry) => (entry.problem ? [entry.problem] : [])),
+		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
+		outputMode === 'portfolioSummary' ? 'removed_rows' : 'reason',
+		'not sent',
+	);
+	let noData = 0;
+	for (const isin of isins) if (!failed.has(isin) && results.get(isin)?.found !== true) noData++;
+	countAnswers(this, isins.size, noData, failed.size);
+
 	// What the answers held beside the entries asked for: said above the output and, except where results are
 	// compared with the last run's, on the results themselves.
 	const answerNote = tally.describe(spec.route);
 	if (answerNote) {
-		noteAboutAnswer.call(this, answerNote);
+		noteAboutAnswer.call(
+			this,
+			answerNote,
+			outputMode === 'changesSinceLastRun'
+				? undefined
+				: "Part of the API's answer was not used: see answer_note in the output.",
+		);
 		if (outputMode !== 'changesSinceLastRun') {
 			for (const [isin, result] of results) {
 				const note = tally.noteFor(isin, answerNote);
