@@ -9,6 +9,7 @@ import type {
 import { compactKey } from '../../shared/holdings';
 import { errorJson, pairedTo } from '../../shared/execution';
 import { addRunNote } from '../../shared/hints';
+import { uniformRows } from '../../shared/rows';
 import { inputError } from '../../shared/errors';
 import { numberParameterValue } from '../../shared/parameters';
 import { kindOf, ownValue, setOwn, showValue } from '../../shared/values';
@@ -457,13 +458,13 @@ export function outputChanges<TEntry>(
 	const firstRun = state.results.size === 0;
 
 	// One row per distinct ISIN (paired with every item that has it) and one per item without a usable ISIN, in input order.
-	const rows: Array<IsinRow | { problem: string; item: number }> = [];
+	const rows: Array<IsinRow | { problem: string; item: number; given: string | null }> = [];
 	const byIsin = new Map<string, IsinRow>();
 	for (let index = 0; index < perItem.length; index++) {
 		const entry = perItem[index];
 		const item = source === 'list' ? 0 : index;
 		if (entry.isin === undefined) {
-			rows.push({ problem: entry.problem ?? 'no ISIN', item });
+			rows.push({ problem: entry.problem ?? 'no ISIN', item, given: entry.given ?? null });
 			continue;
 		}
 		const row = byIsin.get(entry.isin);
@@ -499,7 +500,8 @@ export function outputChanges<TEntry>(
 		if (!('isin' in row)) {
 			tally.notChecked++;
 			out.push({
-				json: { isin: null, status: 'not_checked', reason: row.problem },
+				// The ISIN as the user gave it, as on the other outputs (issue 28).
+				json: { isin: row.given, status: 'not_checked', reason: row.problem },
 				pairedItem: pairedTo([row.item]),
 			});
 			continue;
@@ -595,7 +597,12 @@ export function outputChanges<TEntry>(
 			'This run was started in the editor: n8n does not save what it remembers (only active and CLI runs).',
 		);
 	}
-	return out;
+	// Changed, new and not checked rows with the same columns, so that n8n's table shows no `undefined`.
+	const json = uniformRows(
+		out.map((item) => item.json),
+		['isin', 'status', 'reason'],
+	);
+	return out.map((item, index) => ({ ...item, json: json[index] }));
 }
 
 /** A result without its isin column: what is remembered under the ISIN. */

@@ -458,7 +458,11 @@ export async function executeInstrumentOperation<TEntry>(
 		this,
 		perItem.flatMap((entry) => (entry.problem ? [entry.problem] : [])),
 		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
-		outputMode === 'portfolioSummary' ? 'removed_rows' : 'reason',
+		outputMode === 'portfolioSummary'
+			? 'removed_rows'
+			: outputMode === 'addToItems'
+				? `${spec.resultKey}${simplify ? '_' : '.'}reason`
+				: 'reason',
 		'not sent',
 	);
 	let noData = 0;
