@@ -206,6 +206,46 @@ describe('execution hints: what a person must notice after a run (issue 26 item 
 		);
 	});
 
+	it('holdings the API left out of its answer are said, once, over every group', async () => {
+		const companies = findIsins(
+			(data) => data.known && !data.isFund && data.temperature.score !== null,
+			4,
+			'DE',
+		);
+		// A crypto holding is sent and not scored: the API leaves it out (skipped_rows).
+		const rows = ['p1', 'p2'].flatMap((portfolio, index) => [
+			{
+				portfolio,
+				isin: companies[index * 2],
+				name: 'Company',
+				instrument_type: 'stock',
+				market_value: 1000,
+			},
+			{
+				portfolio,
+				isin: companies[index * 2 + 1],
+				name: 'Coin',
+				instrument_type: 'Crypto',
+				market_value: 500,
+			},
+		]);
+		const result = await run(rows, {
+			type: 'temperatureScore',
+			typeVersion: 2,
+			parameters: {
+				operation: 'getPortfolioTemperature',
+				groupBy: 'portfolio',
+				options: { pollInterval: 1 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const hints = expectTidyHints(result);
+		expect(hints).toContain(
+			"2 holdings sent but not in the API's answer: see skipped_rows in the output.",
+		);
+		expect(hints.join(' ')).not.toMatch(/still calculating/);
+	});
+
 	it('time spent waiting after throttling is said, once, with every request counted', async () => {
 		// One request per second: the second batch is answered 429 with Retry-After 1 and waits its turn.
 		sim.setBurstLimit({ requests: 1, windowMs: 1000, body: 'message', retryAfterSeconds: 1 });

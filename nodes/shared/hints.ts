@@ -68,6 +68,9 @@ interface RunTally {
 	waitedMs: number;
 	/** Portfolios whose temperature the API was still calculating. */
 	calculating: number;
+	/** Holdings sent that the API left out of its answer (e.g. Temperature Score's skipped_rows). */
+	skippedByApi: number;
+	skippedListedIn?: string;
 }
 
 const tallies = new WeakMap<object, RunTally>();
@@ -77,7 +80,14 @@ function tallyOf(context: object): RunTally {
 	if (!tally)
 		tallies.set(
 			context,
-			(tally = { noData: 0, asked: 0, unanswered: 0, waitedMs: 0, calculating: 0 }),
+			(tally = {
+				noData: 0,
+				asked: 0,
+				unanswered: 0,
+				waitedMs: 0,
+				calculating: 0,
+				skippedByApi: 0,
+			}),
 		);
 	return tally;
 }
@@ -130,6 +140,14 @@ export function countWaited(context: object, waitedMs: number): void {
 	if (waitedMs > 0) tallyOf(context).waitedMs += waitedMs;
 }
 
+/** Holdings sent that the API's answer left out, listed in the output under `listedIn`. */
+export function countSkippedByApi(context: object, skipped: number, listedIn: string): void {
+	if (skipped <= 0) return;
+	const tally = tallyOf(context);
+	tally.skippedByApi += skipped;
+	tally.skippedListedIn ??= listedIn;
+}
+
 /** A portfolio whose temperature the API was still calculating when the run took its answer. */
 export function countStillCalculating(context: object): void {
 	tallyOf(context).calculating++;
@@ -173,6 +191,13 @@ export function noteRunTally(context: NoteContext): void {
 			`No data for ${tally.noData.toLocaleString('en-US')} of ${plural(tally.asked, 'ISIN')} asked (found = false).`,
 			'warning',
 			{ kind: 'no-data' },
+		);
+	if (tally.skippedByApi > 0)
+		addRunNote(
+			context,
+			`${plural(tally.skippedByApi, 'holding')} sent but not in the API's answer: see ${tally.skippedListedIn} in the output.`,
+			'warning',
+			{ kind: 'skipped-by-api' },
 		);
 	if (tally.calculating > 0)
 		addRunNote(
