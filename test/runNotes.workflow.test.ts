@@ -206,6 +206,21 @@ describe('execution hints: what a person must notice after a run (issue 26 item 
 		);
 	});
 
+	it('ISINs of a failed request (On Error: Continue) and ISINs without data are said, once each', async () => {
+		const [known] = findIsins((data) => data.known, 1);
+		const [unknown] = findIsins((data) => !data.known, 1);
+		sim.setFaults(SFDR, { sequence: ['500', '500'] });
+		const result = await run([{ isin: 'US0378331005' }, { isin: known }, { isin: unknown }], {
+			...instruments({ options: { batchSize: 1, concurrency: 1 } }),
+			onError: 'continueRegularOutput',
+		});
+		expect(result.error).toBeUndefined();
+		const hints = expectTidyHints(result);
+		expect(hints).toContain('1 ISIN not answered: a request failed (see error in the output).');
+		expect(hints).toContain('No data for 1 of 3 ISINs asked (found = false).');
+		expect(hints).toContain(`${sim.requestCount({ route: SFDR })} requests sent.`);
+	});
+
 	it('holdings the API left out of its answer are said, once, over every group', async () => {
 		const companies = findIsins(
 			(data) => data.known && !data.isFund && data.temperature.score !== null,
