@@ -140,6 +140,8 @@ function holdingsOptions(removesRows: boolean): string[] {
 		'Invalid ISINs',
 		...REQUEST_OPTIONS,
 		'Max Wait When Throttled (Seconds)',
+		'Number Format',
+		'Weights Are',
 	];
 }
 /** The six holding fields of the column mapper, as the editor labels them (HOLDING_FIELDS titles). */
