@@ -501,7 +501,8 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		expect(first.items('Node')).toEqual([
 			{
 				json: {
-					isin: null,
+					// The entry as typed (issue 28).
+					isin: 'US0000000000',
 					status: 'not_checked',
 					reason: expect.stringMatching(/US0000000000.*check digit/),
 				},
@@ -512,9 +513,13 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		expect(second.items('Node').map((item) => [item.json.isin, item.json.status])).toEqual([
 			[isins.down98, 'changed'],
 			[isins.up68, 'changed'],
-			[null, 'not_checked'],
+			['US0000000000', 'not_checked'],
 		]);
 		for (const item of second.items('Node')) expect(item.pairedItem).toEqual([{ item: 0 }]);
+		// Changed and not checked rows with the same columns, in the same order.
+		const columns = Object.keys(second.items('Node')[0].json);
+		expect(columns.slice(0, 3)).toEqual(['isin', 'status', 'reason']);
+		for (const item of second.items('Node')) expect(Object.keys(item.json)).toEqual(columns);
 
 		// Field source: a row without an ISIN and one with an invalid ISIN, each paired with its own item.
 		const fieldRows = [
@@ -535,15 +540,20 @@ describe('Only Changes Since Last Run inside n8n', () => {
 				.filter((item) => item.json.status === 'not_checked');
 			expect(notChecked).toEqual([
 				{
-					json: { isin: null, status: 'not_checked', reason: 'no ISIN in field "isin"' },
+					json: expect.objectContaining({
+						isin: null,
+						status: 'not_checked',
+						reason: 'no ISIN in field "isin"',
+					}),
 					pairedItem: [{ item: 1 }],
 				},
 				{
-					json: {
-						isin: null,
+					// The value the item held, as written (issue 28).
+					json: expect.objectContaining({
+						isin: 'DE0007164601',
 						status: 'not_checked',
 						reason: expect.stringMatching(/DE0007164601/),
-					},
+					}),
 					pairedItem: [{ item: 2 }],
 				},
 			]);

@@ -41,8 +41,10 @@ describe('Sustainability Instruments inside n8n', () => {
 			const expected = instrumentData(isin);
 			expect(out[index].json.row).toBe(index);
 			expect(out[index].pairedItem).toEqual({ item: index });
+			// The ISIN as the item gave it, and the form sent beside it.
 			expect(out[index].json.sfdr).toMatchObject({
-				isin,
+				isin: isin.toLowerCase(),
+				isin_normalised: isin,
 				found: expected.known,
 				classification: expected.sfdr,
 			});
@@ -70,13 +72,13 @@ describe('Sustainability Instruments inside n8n', () => {
 			{ isin: unknownIsin },
 		]);
 		const out = result.items('Node').map((item) => item.json.pai as Record<string, unknown>);
-		expect(out[0]).toMatchObject({ isin: fund, found: true, is_fund: true });
+		expect(out[0]).toMatchObject({ isin: fund, isin_normalised: fund, found: true, is_fund: true });
 		expect(out[0].scope_1_emissions).toEqual({
 			value: instrumentData(fund).pai.scope_1_emissions,
 			unit: expect.any(String),
 		});
 		expect(out[1]).toMatchObject({ isin: company, found: true, is_fund: false });
-		expect(out[2]).toEqual(out[0]);
+		expect(out[2]).toEqual({ ...out[0], isin: ` ${fund.toLowerCase()} ` });
 		expect(out[3]).toMatchObject({ isin: unknownIsin, found: false });
 	});
 
@@ -153,7 +155,10 @@ describe('Sustainability Instruments inside n8n', () => {
 			{ isin: 'US0378331005' },
 			{ isin: 'DE0007164600' },
 		]);
-		expect((clean.items('Node')[0].json.sfdr as IDataObject).isin).toBe('US0378331005');
+		expect(clean.items('Node')[0].json.sfdr).toMatchObject({
+			isin: 'US0378\u200B331005',
+			isin_normalised: 'US0378331005',
+		});
 
 		sim.reset();
 		const lookAlike = await runWorkflow(
@@ -182,7 +187,7 @@ describe('Sustainability Instruments inside n8n', () => {
 		const out = skip.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
 		expect(out).toHaveLength(3);
 		expect(out[1]).toMatchObject({
-			isin: null,
+			isin: 'NOT-AN-ISIN',
 			found: false,
 			reason: expect.stringMatching(/invalid ISIN/),
 		});
@@ -345,12 +350,12 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 			const out = result.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
 			expect(out[0]).toMatchObject({ isin: good, found: true });
 			expect(out[1]).toMatchObject({
-				isin: null,
+				isin: '{"code":"x"}',
 				found: false,
 				reason: 'invalid ISIN: field "isin" holds an object ({"code":"x"}), not text',
 			});
 			expect(out[2]).toMatchObject({
-				isin: null,
+				isin: 'false',
 				found: false,
 				reason: 'invalid ISIN: field "isin" holds a boolean (false), not text',
 			});
@@ -367,7 +372,7 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 		);
 		const second = result.items('Node')[1].json;
 		expect(second.sfdr).toMatchObject({
-			isin: null,
+			isin: `${'A'.repeat(40)}…`,
 			found: false,
 			reason: expect.stringMatching(
 				/^invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\), far more than the 12 of an ISIN$/,
@@ -397,7 +402,7 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 			{ credentials: credentialsFor(sim.url) },
 		);
 		expect(result.error?.message).toMatch(
-			/^ISIN 2 of the list: invalid ISIN: 100 characters \("B{20}…"\)/,
+			/^Item 0, 2nd ISIN of the list: invalid ISIN: 100 characters \("B{20}…"\)/,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -443,9 +448,17 @@ describe('A List Typed Here, as people and AI models write it', () => {
 			expect(sim.requestCount({ route: SFDR })).toBe(1);
 			expect(sent()).toEqual([{ isin: apple }, { isin: sap }, { isin: ishares }]);
 			const out = result.items('Node');
-			expect(out.map((item) => item.json.isin)).toEqual([apple, sap, ishares]);
+			const matched = out.map((item) => item.json.isin_normalised ?? item.json.isin);
+			expect(matched).toEqual([apple, sap, ishares]);
+			// Each row shows the entry as written first in the list (quotes and separators left out).
+			for (const item of out)
+				expect(String(item.json.isin).trim().toUpperCase()).toBe(
+					item.json.isin_normalised ?? item.json.isin,
+				);
 			for (const item of out) {
-				expect(item.json.classification).toBe(instrumentData(item.json.isin as string).sfdr);
+				expect(item.json.classification).toBe(
+					instrumentData((item.json.isin_normalised ?? item.json.isin) as string).sfdr,
+				);
 				expect(item.pairedItem).toEqual([{ item: 0 }]);
 			}
 		},
@@ -454,7 +467,7 @@ describe('A List Typed Here, as people and AI models write it', () => {
 	it('an entry that is no ISIN after cleaning is refused by name and position before any request', async () => {
 		const result = await run(`["${apple}", "${apple}", "US03783310"]`);
 		expect(result.error?.message).toBe(
-			'ISIN 3 of the list: invalid ISIN: "US03783310" has 10 characters; an ISIN has 12',
+			'Item 0, 3rd ISIN of the list: invalid ISIN: "US03783310" has 10 characters; an ISIN has 12',
 		);
 		expect(sim.requestCount()).toBe(0);
 		// Skipped under Invalid ISINs = skip: reported by name, the rest sent.
@@ -462,9 +475,10 @@ describe('A List Typed Here, as people and AI models write it', () => {
 		expect(skipped.error).toBeUndefined();
 		expect(sent()).toEqual([{ isin: apple }]);
 		expect(skipped.items('Node').map((item) => item.json)).toEqual([
-			expect.objectContaining({ isin: apple, found: true }),
+			expect.objectContaining({ isin: apple, isin_normalised: apple, found: true, reason: null }),
 			expect.objectContaining({
-				isin: null,
+				isin: 'us03783310',
+				isin_normalised: 'US03783310',
 				found: false,
 				reason: expect.stringContaining('"US03783310"'),
 			}),

@@ -719,7 +719,7 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 		expect(skipped.out[0].json.removed_rows).toEqual([
 			expect.objectContaining({
 				item: 1,
-				isin: `${'D'.repeat(20)}…`,
+				isin: `${'D'.repeat(40)}…`,
 				reason: expect.stringMatching(/^invalid ISIN: 1048576 characters/),
 			}),
 		]);

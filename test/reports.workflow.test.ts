@@ -690,7 +690,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			expect(sim.downloads()).toHaveLength(3);
 			// The execution hint above the output says what the node does about Retry On Fail.
 			expect(JSON.stringify(result.run)).toContain(
-				'Retry On Fail is on: a retry does not generate',
+				'Retry On Fail is on: a report this execution generated is never generated or charged again.',
 			);
 			for (let index = 0; index < 3; index++)
 				expect((await result.binary('Report', index, 'data')).subarray(0, 5).toString()).toBe(

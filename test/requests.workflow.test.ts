@@ -175,8 +175,10 @@ describe('Max Requests per Run (item 5)', () => {
 		const hints =
 			(result.runData.Node[0] as { hints?: Array<{ message: string; location?: string }> }).hints ??
 			[];
+		// Plain words on a run far from Max Requests per Run: no budget wording (issue 28 item 4).
 		expect(hints).toContainEqual({
-			message: 'Sent 3 requests to the API (3 planned; Max Requests per Run 500).',
+			message: '3 requests sent.',
+			type: 'info',
 			location: 'outputPane',
 		});
 		// No column is added to the rows.

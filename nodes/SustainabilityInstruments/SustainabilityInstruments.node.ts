@@ -25,7 +25,8 @@ export class SustainabilityInstruments implements INodeType {
 			dark: 'file:sustainabilityInstruments.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Look up SFDR classification, PAI indicators, business involvements and ESG data of instruments by ISIN',

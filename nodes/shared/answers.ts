@@ -5,7 +5,7 @@ import { NUMERIC_TEXT } from './answerShapes';
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
 import { MAX_OUTPUT_TEXT_LENGTH } from './constants';
 import { findRequestId } from './errors';
-import { addRunNote } from './hints';
+import { addRunNote, MAX_HINT_LENGTH } from './hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
 import type { ApiRoute } from './routes';
@@ -471,10 +471,11 @@ export function noteUnknownOutcome(
 	noteAboutAnswer.call(
 		this,
 		`${where}: the API answered ${what} with success and the message "${showValue(message, 200)}", which is none of the documented ones, so the outcome is "unknown". Check with Get Many what is stored now.`,
+		`${where}: the outcome is "unknown" (see outcome in the output); check with Get Many what is stored.`,
 	);
 }
 
 /** What the run should know about an answer (a partly readable one, an unknown outcome): a note above the output and in the log. */
-export function noteAboutAnswer(this: IExecuteFunctions, note: string): void {
-	addRunNote(this, note);
+export function noteAboutAnswer(this: IExecuteFunctions, note: string, short?: string): void {
+	addRunNote(this, note, 'warning', { short: note.length > MAX_HINT_LENGTH ? short : undefined });
 }

@@ -73,8 +73,9 @@ export async function routeOperation(
 		reportRequestsSpent.call(this);
 		return [output];
 	} catch (error) {
-		if (chosen.runsOnce && error instanceof Error) failuresOfItemZero.add(error);
-		throw error;
+		const nodeError = asNodeError(this.getNode(), error);
+		if (chosen.runsOnce) failuresOfItemZero.add(nodeError);
+		throw nodeError;
 	}
 }
 

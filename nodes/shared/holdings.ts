@@ -3,7 +3,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { INSTRUMENT_TYPES } from './constants';
 import type { InstrumentType } from './constants';
 import { inputError } from './errors';
-import { describeInvalidIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
+import { describeInvalidIsin, givenIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import {
 	decideWeightScale,
 	detectHoldingNumber,
@@ -25,7 +25,8 @@ import type {
 import { showNumber } from './numbers';
 import type { NumberFormat, PlacedValue } from './numbers';
 import type { HoldingsRoute } from './routes';
-import { isBlank, kindOf, ownValue, scalarText, showValue } from './values';
+import { REMOVED_ROW_COLUMNS, uniformRows } from './rows';
+import { isBlank, kindOf, ordinal, ownValue, scalarText, showValue } from './values';
 
 export type HoldingKey =
 	| 'isin'
@@ -50,11 +51,26 @@ export interface SourcedHolding {
 	holding: Holding;
 }
 
+/** A row left out of the request: what the user gave first, then why, then where it came from. */
 export interface RemovedRow {
+	/** The ISIN as the user gave it (givenIsin). */
+	isin: string | null;
+	/** The cleaned ISIN; removedSummary keeps the column only when it differs from `isin` on some row. */
+	isin_normalised?: string | null;
+	reason: string;
 	item: number;
 	name: string | null;
-	isin: string | null;
-	reason: string;
+}
+
+/** A removed row of the item at `item`: `raw` is the ISIN value as given, `normalised` its cleaned form. */
+export function removedRow(
+	item: number,
+	name: string | null,
+	raw: unknown,
+	normalised: string | null | undefined,
+	reason: string,
+): RemovedRow {
+	return { isin: givenIsin(raw), isin_normalised: normalised || null, reason, item, name };
 }
 
 export type InvalidIsinPolicy = 'fail' | 'skip' | 'send';
@@ -438,12 +454,9 @@ export function readHoldings(
 					`${sentence(words.pointAt('isin', 'the column that holds the ISIN'))}. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.`,
 				);
 			}
-			removed.push({
-				item: row.itemIndex,
-				name: name ?? null,
-				isin: showValue(isin, 20),
-				reason: `invalid ISIN: ${unsendable}`,
-			});
+			removed.push(
+				removedRow(row.itemIndex, name ?? null, rawIsin, null, `invalid ISIN: ${unsendable}`),
+			);
 			continue;
 		}
 
@@ -472,7 +485,7 @@ export function readHoldings(
 					'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to Skip and Report.',
 				);
 			}
-			removed.push({ item: row.itemIndex, name: name ?? null, isin, reason });
+			removed.push(removedRow(row.itemIndex, name ?? null, rawIsin, isin, reason));
 			continue;
 		}
 
@@ -484,12 +497,15 @@ export function readHoldings(
 				);
 			}
 			if (invalidIsin === 'skip') {
-				removed.push({
-					item: row.itemIndex,
-					name: name ?? null,
-					isin,
-					reason: `invalid ISIN: ${describeInvalidIsin(isin)}`,
-				});
+				removed.push(
+					removedRow(
+						row.itemIndex,
+						name ?? null,
+						rawIsin,
+						isin,
+						`invalid ISIN: ${describeInvalidIsin(isin)}`,
+					),
+				);
 				continue;
 			}
 		}
@@ -684,7 +700,8 @@ export function holdingRowsFromJson(node: INode, value: unknown, itemIndex: numb
 	return list.map((json, entry) => ({
 		json: json as IDataObject,
 		itemIndex,
-		where: `Item ${itemIndex}, holding ${entry} of Holdings (JSON)`,
+		// Counted from 1, as the ISINs of a typed list: n8n's item index stays as n8n shows it (from 0).
+		where: `Item ${itemIndex}, ${ordinal(entry + 1)} holding of Holdings (JSON)`,
 	}));
 }
 
@@ -724,6 +741,22 @@ function holdingList(node: INode, parsed: unknown, itemIndex: number): unknown[]
 	);
 }
 
+/**
+ * Removed rows with the same columns in the same order (isin, isin_normalised, reason, item, name):
+ * `isin_normalised` only when cleaning changed an ISIN of one of them.
+ */
+export function uniformRemovedRows(removed: RemovedRow[]): RemovedRow[] {
+	const changed = removed.some(
+		(row) => row.isin_normalised != null && row.isin_normalised !== row.isin,
+	);
+	return uniformRows(
+		removed.map(({ isin_normalised: normalised, ...row }) =>
+			changed ? { ...row, isin_normalised: normalised ?? null } : row,
+		),
+		REMOVED_ROW_COLUMNS,
+	) as unknown as RemovedRow[];
+}
+
 /** The part of the output that says which rows were left out and why, and how the holdings were read (notes). */
 export function removedSummary(
 	removed: RemovedRow[],
@@ -735,7 +768,7 @@ export function removedSummary(
 } {
 	return {
 		removed_count: removed.length,
-		removed_rows: removed,
+		removed_rows: uniformRemovedRows(removed),
 		...(notes.length > 0 ? { input_notes: notes } : {}),
 	};
 }

@@ -136,6 +136,8 @@ export interface IsinListEntry {
 	problem?: string;
 	/** Its place in the list as given (from 1), duplicates counted. */
 	position: number;
+	/** The entry as the user wrote it (givenIsin), for the output row. */
+	given: string | null;
 }
 
 export interface IsinList {
@@ -143,6 +145,23 @@ export interface IsinList {
 	entries: IsinListEntry[];
 	/** Entries left out because the same ISIN came earlier in the list. */
 	duplicates: number;
+}
+
+/** Longest ISIN value kept as written in an output row; a longer one is shown cut (it is never an ISIN). */
+const MAX_GIVEN_LENGTH = 40;
+
+/**
+ * The ISIN as the user typed or mapped it, for the output row beside the result: text as written (trimmed only when
+ * the list split it), a number as its text, null when there is none (or only spaces); anything else, or a text far too long for an
+ * ISIN, as a short description.
+ */
+export function givenIsin(raw: unknown): string | null {
+	if (raw === undefined || raw === null) return null;
+	if (typeof raw === 'string' && raw.trim() === '') return null;
+	if (typeof raw === 'string')
+		return raw.length <= MAX_GIVEN_LENGTH ? raw : showValue(raw, MAX_GIVEN_LENGTH);
+	if (typeof raw === 'number') return Number.isFinite(raw) ? String(raw) : showValue(raw);
+	return showValue(raw, MAX_GIVEN_LENGTH);
 }
 
 /** Quotes, brackets and braces around an entry: `["US0378331005",` and `'DE0007164600']` as JSON or Python write them. */
@@ -167,18 +186,22 @@ export function splitIsinList(value: unknown): IsinList {
 	raw.forEach((entry, index) => {
 		const position = index + 1;
 		if (typeof entry !== 'string') {
-			entries.push({ problem: `invalid ISIN: ${unsendableIsin(entry, '')}`, position });
+			entries.push({
+				problem: `invalid ISIN: ${unsendableIsin(entry, '')}`,
+				position,
+				given: givenIsin(entry),
+			});
 			return;
 		}
 		const isin = normalizeIsin(entry);
 		// Only invisible characters (a zero-width space between two separators): no entry.
 		if (!isin) return;
 		const why = unsendableIsin(isin, isin);
-		if (why) entries.push({ problem: `invalid ISIN: ${why}`, position });
+		if (why) entries.push({ problem: `invalid ISIN: ${why}`, position, given: givenIsin(entry) });
 		else if (seen.has(isin)) duplicates++;
 		else {
 			seen.add(isin);
-			entries.push({ isin, position });
+			entries.push({ isin, position, given: givenIsin(entry) });
 		}
 	});
 	return { entries, duplicates };

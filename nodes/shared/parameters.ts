@@ -8,7 +8,7 @@ import type {
 import { describeDateProblem, noteSnapshotDate, readSnapshotDate, workflowTimeZone } from './dates';
 import type { SnapshotDate } from './dates';
 import { inputError } from './errors';
-import { addRunNote } from './hints';
+import { addRunNote, countLeftOut } from './hints';
 import {
 	AUTO_MAPPING_WORDS,
 	JSON_ENTRY_WORDS,
@@ -107,6 +107,12 @@ export function readHoldingsParameters(
 		columns,
 	});
 	for (const note of result.notes) noteAboutInput.call(this, note);
+	countLeftOut(
+		this,
+		result.removed.map((row) => row.reason),
+		'row',
+		'removed_rows',
+	);
 	return result;
 }
 
@@ -132,6 +138,7 @@ function columnsOfAllItems(
 
 /** What the run should know about how its input was read: a note above the output and in the log. */
 export function noteAboutInput(this: IExecuteFunctions, note: string): void {
+	// Each note once (they are per column or portfolio, never per item); a long one is cut, whole in input_notes.
 	addRunNote(this, note);
 }
 

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-work
 
 import { UnreadableAnswerError } from './answers';
 import { DEFAULT_MAX_REQUESTS } from './constants';
+import { addRunNote, noteRunTally } from './hints';
 import { numberParameterValue } from './parameters';
 import { QUOTA_USED_UP } from './errors';
 import type { Pacer } from './pacing';
@@ -21,6 +22,8 @@ interface NodeRunAccount {
 	plannedIsMaximum: boolean;
 	/** Every HTTP try, retries included. */
 	sent: number;
+	/** A try was refused because the budget was reached. */
+	limited: boolean;
 }
 
 /** Keyed by the node run's context object: each run of a node gets its own. */
@@ -94,6 +97,7 @@ export function planRequests(this: IExecuteFunctions, plan: RequestPlan): void {
 		planned: plan.requests,
 		plannedIsMaximum: plan.isMaximum === true,
 		sent: 0,
+		limited: false,
 	});
 }
 
@@ -121,18 +125,40 @@ export function requestsPlanned(context: object): number {
 	return accounts.get(context)?.planned ?? 0;
 }
 
-/** For the output pane: how many requests the run sent, against the plan and the budget. */
+/** The share of Max Requests per Run from which the run's note names the budget: "close to it". */
+export const BUDGET_NOTE_SHARE = 0.8;
+
+/**
+ * The note above the output on the requests the run sent: "1 request sent."; the budget only when it stopped a
+ * request or the run used at least 80 % of it (BUDGET_NOTE_SHARE).
+ */
+export function requestsNote(account: { budget: number; sent: number; limited: boolean }): {
+	message: string;
+	type: 'info' | 'warning';
+} {
+	const { budget, sent, limited } = account;
+	const max = budget.toLocaleString('en-US');
+	if (limited)
+		return {
+			message: `Max Requests per Run (${max}) reached: ${count(sent, 'request')} sent, the rest of this run was not sent.`,
+			type: 'warning',
+		};
+	if (budget > 0 && sent >= budget * BUDGET_NOTE_SHARE)
+		return {
+			message: `${count(sent, 'request')} sent: ${Math.floor((sent / budget) * 100)}% of Max Requests per Run (${max}).`,
+			type: 'warning',
+		};
+	return { message: `${sent === 0 ? 'No request' : count(sent, 'request')} sent.`, type: 'info' };
+}
+
+/** For the output pane: what the run left out or is missing (hints.ts), then how many requests it sent. */
 export function reportRequestsSpent(this: IExecuteFunctions): void {
+	noteRunTally(this);
 	const account = accounts.get(this);
-	if (!account || typeof this.addExecutionHints !== 'function') return;
-	const budget =
-		account.budget > 0
-			? `Max Requests per Run ${account.budget.toLocaleString('en-US')}`
-			: 'Max Requests per Run: no limit';
-	this.addExecutionHints({
-		message: `Sent ${count(account.sent, 'request')} to the API (${account.plannedIsMaximum ? 'up to ' : ''}${account.planned.toLocaleString('en-US')} planned; ${budget}).`,
-		location: 'outputPane',
-	});
+	if (!account) return;
+	const { message, type } = requestsNote(account);
+	const detail = `${message} Planned: ${account.plannedIsMaximum ? 'up to ' : ''}${account.planned.toLocaleString('en-US')}; Max Requests per Run: ${account.budget > 0 ? account.budget.toLocaleString('en-US') : 'no limit'}.`;
+	addRunNote(this, detail, type, { kind: 'requests', short: message });
 }
 
 /**
@@ -165,6 +191,7 @@ export function refusalBeforeTry(
 	const account = accounts.get(context);
 	if (!account) return;
 	if (account.budget > 0 && account.sent + 1 > account.budget) {
+		account.limited = true;
 		const error = new NodeOperationError(
 			node,
 			`Max Requests per Run (${account.budget.toLocaleString('en-US')}) reached: this run sent ${count(account.sent, 'request')} to the API (${account.planned.toLocaleString('en-US')} planned), and the next one for the ${label} (a retry, or a split of a batch that timed out) was not sent`,

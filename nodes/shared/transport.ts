@@ -15,6 +15,7 @@ import { checkBaseUrlText } from './baseUrl';
 import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
 import { RECHECK_MS, pacerFor } from './pacing';
 import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
+import { countWaited } from './hints';
 import { sleepUnlessCancelled } from './sleep';
 import type { PaceSlot } from './pacing';
 import type { ApiRoute } from './routes';
@@ -109,6 +110,7 @@ export async function apiRequest<T = IDataObject>(
 		pacer.release(slot);
 		throw pacingWaitError(node, route, waitedMs, policy.maxTotalWaitMs, pacer, options.itemIndex);
 	}
+	countWaited(this, waitedMs);
 	await waitForSlot(pacer, slot, signal);
 
 	let retries = 0;
@@ -168,6 +170,7 @@ export async function apiRequest<T = IDataObject>(
 				noteAboutAnswer.call(
 					this,
 					`The API's answer to the ${route.label} request held ${bounded.cut} text${bounded.cut === 1 ? '' : 's'} longer than ${MAX_OUTPUT_TEXT_LENGTH.toLocaleString('en-US')} characters: cut there in the output, each marked "(truncated, N characters)".`,
+					`The answer held ${bounded.cut} text${bounded.cut === 1 ? '' : 's'} longer than ${MAX_OUTPUT_TEXT_LENGTH.toLocaleString('en-US')} characters: cut in the output, marked "(truncated…)".`,
 				);
 			return bounded.value as T;
 		}
@@ -245,6 +248,7 @@ export async function apiRequest<T = IDataObject>(
 			...(throttled ? { pacing: `${pacer.limit} requests per ${pacer.windowMs} ms` } : {}),
 		});
 		slot = next!;
+		countWaited(this, Math.max(delay, slot.at - Date.now()));
 		await waitForSlot(pacer, slot, signal);
 		waitedMs += delay;
 	}

@@ -91,3 +91,11 @@ export function isBlank(value: unknown): boolean {
 export function formatSeconds(ms: number): string {
 	return `${(ms / 1000).toFixed(1)} s`;
 }
+
+/** A place in a list counted from 1, as people count: 1st, 2nd, 3rd, 4th, 11th, 21st. */
+export function ordinal(position: number): string {
+	const lastTwo = position % 100;
+	const suffix =
+		lastTwo >= 11 && lastTwo <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][position % 10] ?? 'th');
+	return `${position.toLocaleString('en-US')}${suffix}`;
+}

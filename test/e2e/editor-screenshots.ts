@@ -28,7 +28,7 @@
  * → check the expected strings against the panel's text, its field values and any open dropdown.
  * Prints `N passed, M failed` last; exits 1 on any failure.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 
@@ -73,6 +73,16 @@ interface ShotContext {
 	sim: Simulator;
 	/** Every answer the page received from n8n's REST API since it opened (method, path, status, request body). */
 	restCalls: PageRestCall[];
+	/** The editor's address. */
+	base: string;
+	/** Gives the one credential another API key (restored after the shot). */
+	setApiKey: (apiKey: string) => Promise<void>;
+	/** Saves a workflow through n8n's REST API (our credential put in its nodes); returns its id. */
+	saveWorkflow: (workflow: {
+		name: string;
+		nodes: unknown[];
+		connections: unknown;
+	}) => Promise<string>;
 }
 
 /** One answer of n8n's REST API to the page (not lib.ts's RestCall, the scripts' own REST caller). */
@@ -96,6 +106,10 @@ interface FormCheck {
 	then?: (ctx: ShotContext) => Promise<void>;
 	/** Checks after the screenshot (e.g. what the simulator received). */
 	verify?: (ctx: ShotContext) => void;
+	/** Opens the panel another way than adding the node to a new workflow (e.g. a saved workflow, run). */
+	open?: (ctx: ShotContext) => Promise<void>;
+	/** A group selectable by this name (like a node name), e.g. "Newcomer walk". */
+	walk?: string;
 }
 
 /** Texts every form of ours shows: the credential the editor picked by itself. */
@@ -126,6 +140,8 @@ function holdingsOptions(removesRows: boolean): string[] {
 		'Invalid ISINs',
 		...REQUEST_OPTIONS,
 		'Max Wait When Throttled (Seconds)',
+		'Number Format',
+		'Weights Are',
 	];
 }
 /** The six holding fields of the column mapper, as the editor labels them (HOLDING_FIELDS titles). */
@@ -162,11 +178,10 @@ const ISIN_ROUTE_REQUIRED: HoldingFieldTitle[] = [
 ];
 /** n8n's words when the column mapper could not load its fields ("holding fields" is our fieldWords). */
 const MAPPER_ERRORS = ["Can't get holding fields", 'No holding fields found'];
-/** The Options collection of the four instrument lookups. */
+/** The Options collection of the four instrument lookups (version 2: Invalid ISINs is beside the ISINs). */
 const INSTRUMENT_OPTIONS = [
 	'Batch Size',
 	'Concurrency',
-	'Invalid ISINs',
 	'Max Wait When Throttled (Seconds)',
 	...REQUEST_OPTIONS,
 ];
@@ -219,6 +234,288 @@ function manualHoldingColumns(
 	};
 }
 
+/** Issue 28's newcomer: a typed list whose last ISIN has a wrong check digit (Apple's, last digit changed). */
+const TYPED_LIST = 'US0378331005, DE0007236101, US0378331006';
+const TYPED_ISINS = ['US0378331005', 'DE0007236101', 'US0378331006'];
+
+/**
+ * The newcomer's walk in the editor (issue 28): Sustainability Instruments → Get SFDR Classification (the editor adds
+ * the Manual Trigger before it) → A List Typed Here with a bad ISIN → Invalid ISINs (beside the ISINs) → Execute step;
+ * then what the output table and the notes above it show. Select them alone with the node name "Newcomer walk".
+ */
+const WALK = 'Newcomer walk';
+const NEWCOMER_WALKS: Record<string, FormCheck> = {
+	'Newcomer walk - typed list with a bad ISIN - Skip and Report': {
+		node: 'Sustainability Instruments',
+		walk: WALK,
+		action: 'Get SFDR classification',
+		expect: [
+			...TYPED_ISINS,
+			'1 request sent.',
+			'1 ISIN not sent (1 invalid ISIN): see reason in the output.',
+		],
+		then: async ({ page }) => {
+			await typeIsinList(page, 'Skip and Report');
+			await executeStep(page);
+			await showOutputAsTable(page);
+			await assertOutputTable(page, {
+				firstColumns: ['isin', 'found', 'reason'],
+				rows: 3,
+				firstRowCells: TYPED_ISINS,
+				notes: ['1 request sent.', '1 ISIN not sent (1 invalid ISIN): see reason in the output.'],
+				absentNotes: ['Max Requests per Run', 'planned'],
+			});
+		},
+	},
+	'Newcomer walk - typed list with a bad ISIN - Stop With an Error': {
+		node: 'Sustainability Instruments',
+		walk: WALK,
+		action: 'Get SFDR classification',
+		expect: [
+			'Item 0, 3rd ISIN of the list: invalid ISIN: "US0378331006"',
+			'Nothing was sent.',
+			'Item Index',
+		],
+		then: async ({ page }) => {
+			await typeIsinList(page);
+			await executeStep(page);
+			const ndv = page.getByTestId('ndv');
+			await ndv.getByTestId('node-error-message').first().waitFor({ state: 'visible' });
+			// n8n's own count of the item, under Error details > Other info: it must be the message's "Item 0".
+			await ndv.getByText('Other info', { exact: true }).first().click();
+			await page.waitForTimeout(500);
+			const details = await ndv.getByTestId('output-panel').innerText();
+			if (!/Item Index\s*:?\s*0\b/.test(details))
+				throw new Error(
+					`n8n's error details do not say Item Index 0: ${JSON.stringify(details.slice(0, 600))}`,
+				);
+		},
+		verify: ({ sim }) => {
+			if (sim.requests().some((request) => request.path.startsWith('/instruments')))
+				throw new Error(
+					'a request was sent for a list with an invalid ISIN under Stop With an Error',
+				);
+		},
+	},
+	'Newcomer walk - wrong API key': {
+		node: 'Sustainability Instruments',
+		walk: WALK,
+		action: 'Get SFDR classification',
+		expect: ['The API gateway does not know this API key'],
+		absent: ['undefined'],
+		then: async (ctx) => {
+			await ctx.setApiKey('not-a-key');
+			await typeIsinList(ctx.page, 'Skip and Report');
+			await executeStep(ctx.page);
+			await ctx.page
+				.getByTestId('ndv')
+				.getByTestId('node-error-message')
+				.first()
+				.waitFor({ state: 'visible' });
+			await ctx.page.waitForTimeout(500);
+		},
+	},
+	'Newcomer walk - example 01 run - hints on SFDR Classification': exampleRun(
+		'01-holdings-sfdr-pai-involvements.json',
+		'SFDR Classification',
+		'Business Involvements',
+		// The example's sheet: one row without an ISIN, three ISINs the API has no data for, one request.
+		[
+			'1 item not sent (1 without ISIN): see sfdr_reason in the output.',
+			'No data for 3 of 14 ISINs asked (found = false).',
+			'1 request sent.',
+		],
+	),
+	'Newcomer walk - report run - hints on Generate PDF Report': exampleRun(
+		'03-quarterly-report-email.json',
+		'Generate MiFID II Report',
+		'Generate MiFID II Report',
+		// The example's weights add up to 94 %: said above the output, cut to n8n's 120 characters.
+		['The weights of this portfolio add up to 94 %, not 100 %', '1 request sent.'],
+		['Email the Report'],
+	),
+};
+
+/**
+ * An example workflow saved and run in the editor (its schedule trigger replaced by a Manual Trigger, `drop` nodes
+ * left out), then `node`'s panel opened: the notes above its output after a real run (issue 26 item 3).
+ */
+function exampleRun(
+	file: string,
+	node: string,
+	lastNode: string,
+	notes: string[],
+	drop: string[] = [],
+): FormCheck {
+	return {
+		node: 'Sustainability Instruments',
+		walk: WALK,
+		expect: [node],
+		open: async (ctx) => {
+			const example = JSON.parse(readFileSync(join(PROJECT_ROOT, 'examples', file), 'utf8')) as {
+				name: string;
+				nodes: Array<{ name: string; type: string }>;
+				connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+			};
+			const trigger = example.nodes.find((n) => /trigger/i.test(n.type))!;
+			const nodes = [
+				{
+					id: 'manual-trigger',
+					name: 'Run',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				...example.nodes.filter((n) => n !== trigger && !drop.includes(n.name)),
+			];
+			const connections: Record<string, unknown> = {};
+			for (const [from, outputs] of Object.entries(example.connections)) {
+				if (drop.includes(from)) continue;
+				connections[from === trigger.name ? 'Run' : from] = {
+					main: outputs.main.map((targets) => targets.filter((t) => !drop.includes(t.node))),
+				};
+			}
+			const id = await ctx.saveWorkflow({ name: example.name, nodes, connections });
+			await ctx.page.goto(`${ctx.base}/workflow/${id}`, { timeout: UI_TIMEOUT_MS });
+			await ctx.page.getByTestId('execute-workflow-button').first().click();
+			const canvasNode = (name: string) =>
+				ctx.page.locator(`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(name)}]`);
+			await canvasNode(lastNode)
+				.locator('[data-test-id="canvas-node-status-success"]')
+				.first()
+				.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS * 2 });
+			await canvasNode(node).dblclick();
+			await ctx.page.getByTestId('ndv').waitFor({ state: 'visible' });
+			await ctx.page.waitForTimeout(1000);
+		},
+		then: async ({ page }) => {
+			await showOutputAsTable(page);
+			await assertOutputTable(page, {
+				firstColumns: [],
+				notes,
+				absentNotes: ['planned', 'Max Requests per Run'],
+			});
+		},
+	};
+}
+
+/** Picks A List Typed Here, types the list and, when given, the Invalid ISINs choice beside it. */
+async function typeIsinList(page: Page, invalidIsins?: string): Promise<void> {
+	await chooseOption(page, 'isinSource', 'A List Typed Here');
+	const field = page.getByTestId('parameter-input-isinList');
+	await field.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+	await field.locator('textarea, input').first().fill(TYPED_LIST);
+	await page.waitForTimeout(300);
+	if (invalidIsins) await chooseOption(page, 'invalidIsins', invalidIsins);
+}
+
+/** Clicks the panel's Execute step and waits until the output panel has the run's items or its error. */
+async function executeStep(page: Page): Promise<void> {
+	const ndv = page.getByTestId('ndv');
+	await ndv.getByTestId('node-execute-button').first().click();
+	const output = ndv.getByTestId('output-panel');
+	const deadline = Date.now() + UI_TIMEOUT_MS * 2;
+	while (Date.now() < deadline) {
+		const text = await output.innerText().catch(() => '');
+		if (
+			/\d+ items?\b/.test(text) ||
+			(await ndv.getByTestId('node-error-message').first().isVisible())
+		)
+			return;
+		await sleep(300);
+	}
+	throw new Error(
+		`the output panel shows no items after Execute step: ${(await output.innerText().catch(() => '')).slice(0, 300)}`,
+	);
+}
+
+/** Switches the output panel to its table view (n8n may open it in schema or JSON view). */
+async function showOutputAsTable(page: Page): Promise<void> {
+	const output = page.getByTestId('ndv').getByTestId('output-panel');
+	const mode = output.getByTestId('ndv-run-data-display-mode').first();
+	if (await mode.isVisible()) {
+		await mode.getByText('Table', { exact: true }).first().click();
+		await page.waitForTimeout(500);
+	}
+	await output.locator('table').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+}
+
+/**
+ * What the output table shows: its first column headers, no cell reading `undefined`, the typed ISIN in the first
+ * cells; and the notes above it (n8n's execution hints) with and without given words.
+ */
+async function assertOutputTable(
+	page: Page,
+	expected: {
+		firstColumns: string[];
+		rows?: number;
+		firstRowCells?: string[];
+		notes: string[];
+		absentNotes: string[];
+	},
+): Promise<void> {
+	const output = page.getByTestId('ndv').getByTestId('output-panel');
+	const table = await output
+		.locator('table')
+		.first()
+		.evaluate((element) => {
+			const texts = (selector: string) =>
+				Array.from(element.querySelectorAll(selector)).map((cell) =>
+					(cell.textContent ?? '').trim(),
+				);
+			const rows = Array.from(element.querySelectorAll('tbody tr')).map((row) =>
+				Array.from(
+					(
+						row as unknown as {
+							querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
+						}
+					).querySelectorAll('td'),
+				).map((cell) => (cell.textContent ?? '').trim()),
+			);
+			return { headers: texts('thead th'), rows };
+		});
+	const headers = table.headers.filter(Boolean);
+	const first = headers.slice(0, expected.firstColumns.length);
+	if (expected.firstColumns.some((column, index) => !first[index]?.startsWith(column)))
+		throw new Error(
+			`the table's first columns are ${JSON.stringify(headers.slice(0, 6))}, expected ${JSON.stringify(expected.firstColumns)} first`,
+		);
+	if (expected.rows !== undefined && table.rows.length !== expected.rows)
+		throw new Error(`the table shows ${table.rows.length} rows, expected ${expected.rows}`);
+	const undefinedCells = table.rows.flat().filter((cell) => cell === 'undefined');
+	if (undefinedCells.length)
+		throw new Error(`${undefinedCells.length} cell(s) of the table read "undefined"`);
+	if (expected.firstRowCells) {
+		const firstCells = table.rows.map((row) => row.find(Boolean) ?? '');
+		const missing = expected.firstRowCells.filter(
+			(isin) => !firstCells.some((cell) => cell.includes(isin)),
+		);
+		if (missing.length)
+			throw new Error(
+				`not in the table's first column: ${missing.join(', ')} (first cells: ${firstCells.join(' | ')})`,
+			);
+	}
+	const notes = await output
+		.getByTestId('run-data-hints')
+		.first()
+		.innerText()
+		.catch(() => '');
+	const missingNotes = expected.notes.filter((note) => !notes.includes(note));
+	if (missingNotes.length)
+		throw new Error(
+			`notes above the output lack ${JSON.stringify(missingNotes)}; they read: ${JSON.stringify(notes)}`,
+		);
+	const wrongNotes = expected.absentNotes.filter((note) => notes.includes(note));
+	if (wrongNotes.length)
+		throw new Error(
+			`notes above the output say ${JSON.stringify(wrongNotes)}: ${JSON.stringify(notes)}`,
+		);
+	console.log(
+		`     table columns: ${headers.slice(0, 8).join(', ')}${headers.length > 8 ? ', …' : ''}; notes: ${notes.split('\n').filter(Boolean).join(' | ')}`,
+	);
+}
+
 /**
  * One entry per screenshot, keyed by its label (the file is `<out>/<label as slug>.png`).
  * HTTP Request is a built-in node: it proves the harness itself works.
@@ -238,6 +535,8 @@ const FORMS: Record<string, FormCheck> = {
 			'Get SFDR Classification',
 			'ISINs From',
 			'ISIN Field',
+			'Invalid ISINs',
+			'Stop With an Error',
 			'Output',
 			'Simplify',
 			'Options',
@@ -276,9 +575,10 @@ const FORMS: Record<string, FormCheck> = {
 	'Sustainability Instruments - Get SFDR Classification - ISINs typed here': {
 		node: 'Sustainability Instruments',
 		action: 'Get SFDR classification',
-		expect: ['A List Typed Here', 'ISINs', 'One Item per Instrument'],
+		expect: ['A List Typed Here', 'ISINs', 'Invalid ISINs', 'One Item per Instrument'],
 		then: async ({ page }) => chooseOption(page, 'isinSource', 'A List Typed Here'),
 	},
+	...NEWCOMER_WALKS,
 	'Sustainability Instruments - Get SFDR Classification - Portfolio Summary': {
 		node: 'Sustainability Instruments',
 		action: 'Get SFDR classification',
@@ -576,6 +876,7 @@ interface DomElement {
 // outside the project's dependencies, so its types are not available to tsc).
 interface Locator {
 	click(options?: { timeout?: number }): Promise<void>;
+	dblclick(options?: { timeout?: number }): Promise<void>;
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
 	first(): Locator;
 	last(): Locator;
@@ -613,6 +914,7 @@ interface BrowserContext {
 	newPage(): Promise<Page>;
 	request: {
 		post(url: string, options: { data: unknown }): Promise<ApiResponse>;
+		patch(url: string, options: { data: unknown }): Promise<ApiResponse>;
 		delete(url: string): Promise<ApiResponse>;
 	};
 	close(): Promise<void>;
@@ -673,7 +975,9 @@ function parseArgs(argv: string[]): Args {
 	// A label selects that shot; a node display name selects all its shots; "Credential" all dialogs;
 	// "credential-test" the REST credential checks.
 	args.shots = Object.keys(FORMS).filter((label) =>
-		wanted.some((w) => w === label || w === FORMS[label].node),
+		wanted.some(
+			(w) => w === label || (FORMS[label].walk ? w === FORMS[label].walk : w === FORMS[label].node),
+		),
 	);
 	args.dialogs = Object.keys(CREDENTIAL_DIALOGS).filter((label) =>
 		wanted.some((w) => w === label || w === 'Credential'),
@@ -683,7 +987,9 @@ function parseArgs(argv: string[]): Args {
 		w === CREDENTIAL_CHECKS ||
 		w === 'Credential' ||
 		w in CREDENTIAL_DIALOGS ||
-		Object.keys(FORMS).some((label) => w === label || w === FORMS[label].node);
+		Object.keys(FORMS).some(
+			(label) => w === label || w === FORMS[label].node || w === FORMS[label].walk,
+		);
 	const unknown = wanted.filter((w) => !known(w));
 	if (unknown.length)
 		throw new Error(
@@ -1115,6 +1421,47 @@ async function main(): Promise<number> {
 			throw new Error(
 				`POST /rest/credentials answered ${credential.status()}: ${await credential.text()}`,
 			);
+		const credentialId = (JSON.parse(await credential.text()) as { data: { id: string } }).data.id;
+		let keyChanged = false;
+		const setApiKey = async (apiKey: string) => {
+			const answer = await context!.request.patch(`${base}/rest/credentials/${credentialId}`, {
+				data: { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: { apiKey, baseUrl: sim!.url } },
+			});
+			if (answer.status() !== 200)
+				throw new Error(
+					`PATCH /rest/credentials answered ${answer.status()}: ${await answer.text()}`,
+				);
+			keyChanged = apiKey !== API_KEY;
+		};
+		const saveWorkflow = async (workflow: {
+			name: string;
+			nodes: unknown[];
+			connections: unknown;
+		}) => {
+			const nodes = (workflow.nodes as Array<{ credentials?: Record<string, unknown> }>).map(
+				(node) =>
+					node.credentials?.[CREDENTIAL_TYPE]
+						? {
+								...node,
+								credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: CREDENTIAL_NAME } },
+							}
+						: node,
+			);
+			const answer = await context!.request.post(`${base}/rest/workflows`, {
+				data: {
+					name: `${workflow.name} (e2e ${Date.now()})`,
+					nodes,
+					connections: workflow.connections,
+					settings: { executionOrder: 'v1' },
+				},
+			});
+			const id = (JSON.parse(await answer.text()) as { data?: { id?: string } }).data?.id;
+			if (answer.status() !== 200 || !id)
+				throw new Error(
+					`POST /rest/workflows answered ${answer.status()}: ${(await answer.text()).slice(0, 300)}`,
+				);
+			return id;
+		};
 
 		const browserContext = context;
 		for (const label of args.shots) {
@@ -1140,9 +1487,10 @@ async function main(): Promise<number> {
 			sim.reset();
 			await storePortfolio(sim); // reset() clears portfolios
 			const requestsBefore = sim.requests().length;
+			const ctx = { page, sim, restCalls, base, setApiKey, saveWorkflow };
 			try {
-				await openNodeForm(page, base, check);
-				const ctx = { page, sim, restCalls };
+				if (check.open) await check.open(ctx);
+				else await openNodeForm(page, base, check);
 				if (check.then) await check.then(ctx);
 				await page.screenshot({ path: file });
 				const text = await panelText(page);
@@ -1181,6 +1529,7 @@ async function main(): Promise<number> {
 					console.log(`     page errors: ${pageErrors.slice(0, 3).join(' | ')}`);
 			} finally {
 				await page.close().catch(() => undefined);
+				if (keyChanged) await setApiKey(API_KEY);
 			}
 		}
 

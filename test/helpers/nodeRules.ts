@@ -272,7 +272,7 @@ function writtenText(sourceFile: ts.SourceFile, node: ts.Expression): WrittenTex
 }
 
 /**
- * The texts the source writes into execution hints: the note of `addRunNote(context, note)` and the `message` of
+ * The texts the source writes into execution hints: the note of `addRunNote(context, note)` (or its `short` form) and the `message` of
  * `addExecutionHints({ message })`, where written as a literal or a template. A variable is not followed.
  */
 export function executionHintTexts(file: string, source: string): WrittenText[] {
@@ -287,7 +287,15 @@ export function executionHintTexts(file: string, source: string): WrittenText[] 
 				? callee.name.text
 				: '';
 		let written: ts.Expression | undefined;
-		if (name === 'addRunNote') written = node.arguments[1];
+		if (name === 'addRunNote') {
+			// The hint shows the `short` form when one is given (the whole note goes to the log only).
+			const options = node.arguments[3];
+			const short =
+				options && ts.isObjectLiteralExpression(options)
+					? options.properties.find((property) => property.name?.getText() === 'short')
+					: undefined;
+			written = short && ts.isPropertyAssignment(short) ? short.initializer : node.arguments[1];
+		}
 		if (name === 'addExecutionHints') {
 			const hint = node.arguments[0];
 			if (hint && ts.isObjectLiteralExpression(hint)) {

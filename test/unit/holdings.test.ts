@@ -103,8 +103,8 @@ describe('readHoldings', () => {
 		);
 		expect(holdings.map((h) => h.itemIndex)).toEqual([0]);
 		expect(removed).toEqual([
-			{ item: 1, name: 'Cash EUR', isin: null, reason: 'cash row' },
-			{ item: 2, name: 'Unlisted', isin: null, reason: 'no ISIN' },
+			{ isin: null, isin_normalised: null, reason: 'cash row', item: 1, name: 'Cash EUR' },
+			{ isin: null, isin_normalised: null, reason: 'no ISIN', item: 2, name: 'Unlisted' },
 		]);
 	});
 

@@ -44,9 +44,9 @@ describe('splitIsinList', () => {
 	it('keeps each ISIN once, in first-seen order, with its position in the list as given', () => {
 		const list = splitIsinList(`${A}, ${B}, ${A.toLowerCase()}, "${A}", ${C}`);
 		expect(list.entries).toEqual([
-			{ isin: A, position: 1 },
-			{ isin: B, position: 2 },
-			{ isin: C, position: 5 },
+			{ isin: A, position: 1, given: A },
+			{ isin: B, position: 2, given: B },
+			{ isin: C, position: 5, given: C },
 		]);
 		expect(list.duplicates).toBe(2);
 	});
@@ -82,13 +82,22 @@ describe('splitIsinList', () => {
 	it('reports values that can never be an ISIN (not text, far too long) as problems, at their position', () => {
 		const list = splitIsinList([A, { isin: B }, true, 'X'.repeat(100)]);
 		expect(list.entries).toEqual([
-			{ isin: A, position: 1 },
-			{ problem: expect.stringMatching(/^invalid ISIN: an object .*not text$/), position: 2 },
+			{ isin: A, position: 1, given: A },
+			{
+				problem: expect.stringMatching(/^invalid ISIN: an object .*not text$/),
+				position: 2,
+				given: `{"isin":"${B}"}`,
+			},
 			{
 				problem: expect.stringMatching(/^invalid ISIN: a boolean \(true\), not text$/),
 				position: 3,
+				given: 'true',
 			},
-			{ problem: expect.stringMatching(/^invalid ISIN: 100 characters/), position: 4 },
+			{
+				problem: expect.stringMatching(/^invalid ISIN: 100 characters/),
+				position: 4,
+				given: `${'X'.repeat(40)}…`,
+			},
 		]);
 	});
 });
@@ -136,7 +145,7 @@ describe('holdingRowsFromJson', () => {
 	it('reads one holding (an object) as a list of one, named by its place', () => {
 		const rows = holdingRowsFromJson(node, JSON.stringify(apple), 3);
 		expect(rows).toEqual([
-			{ json: apple, itemIndex: 3, where: 'Item 3, holding 0 of Holdings (JSON)' },
+			{ json: apple, itemIndex: 3, where: 'Item 3, 1st holding of Holdings (JSON)' },
 		]);
 		// A holding with a list of its own is still one holding.
 		expect(jsonOf({ ...apple, tags: [{ a: 1 }] })).toEqual([{ ...apple, tags: [{ a: 1 }] }]);

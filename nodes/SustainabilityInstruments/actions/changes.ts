@@ -8,6 +8,8 @@ import type {
 
 import { compactKey } from '../../shared/holdings';
 import { errorJson, pairedTo } from '../../shared/execution';
+import { addRunNote } from '../../shared/hints';
+import { uniformRows } from '../../shared/rows';
 import { inputError } from '../../shared/errors';
 import { numberParameterValue } from '../../shared/parameters';
 import { kindOf, ownValue, setOwn, showValue } from '../../shared/values';
@@ -417,9 +419,8 @@ function resolveCompareFields(
 	return fields;
 }
 
-function addHint(this: IExecuteFunctions, message: string): void {
-	if (typeof this.addExecutionHints !== 'function') return;
-	this.addExecutionHints({ message, location: 'outputPane' });
+function addHint(this: IExecuteFunctions, message: string, short?: string): void {
+	addRunNote(this, message, 'info', { short });
 }
 
 const count = (n: number, what: string) =>
@@ -457,13 +458,13 @@ export function outputChanges<TEntry>(
 	const firstRun = state.results.size === 0;
 
 	// One row per distinct ISIN (paired with every item that has it) and one per item without a usable ISIN, in input order.
-	const rows: Array<IsinRow | { problem: string; item: number }> = [];
+	const rows: Array<IsinRow | { problem: string; item: number; given: string | null }> = [];
 	const byIsin = new Map<string, IsinRow>();
 	for (let index = 0; index < perItem.length; index++) {
 		const entry = perItem[index];
 		const item = source === 'list' ? 0 : index;
 		if (entry.isin === undefined) {
-			rows.push({ problem: entry.problem ?? 'no ISIN', item });
+			rows.push({ problem: entry.problem ?? 'no ISIN', item, given: entry.given ?? null });
 			continue;
 		}
 		const row = byIsin.get(entry.isin);
@@ -499,7 +500,8 @@ export function outputChanges<TEntry>(
 		if (!('isin' in row)) {
 			tally.notChecked++;
 			out.push({
-				json: { isin: null, status: 'not_checked', reason: row.problem },
+				// The ISIN as the user gave it, as on the other outputs (issue 28).
+				json: { isin: row.given, status: 'not_checked', reason: row.problem },
 				pairedItem: pairedTo([row.item]),
 			});
 			continue;
@@ -583,6 +585,7 @@ export function outputChanges<TEntry>(
 		addHint.call(
 			this,
 			'The remembered results were of another operation or other request settings (e.g. Minimum Threshold): this run started afresh.',
+			'The remembered results were of another operation or other settings: this run started afresh.',
 		);
 	} else if (problem) {
 		addHint.call(this, 'The remembered results could not be read: this run started afresh.');
@@ -591,9 +594,15 @@ export function outputChanges<TEntry>(
 		addHint.call(
 			this,
 			`This run was started in the editor: ${firstRun ? 'nothing was remembered yet, and' : 'it compared with the last run n8n saved, but'} n8n does not save what a manual run remembers. Only runs of the active workflow (its trigger or schedule) and CLI runs (n8n execute) are remembered.`,
+			'This run was started in the editor: n8n does not save what it remembers (only active and CLI runs).',
 		);
 	}
-	return out;
+	// Changed, new and not checked rows with the same columns, so that n8n's table shows no `undefined`.
+	const json = uniformRows(
+		out.map((item) => item.json),
+		['isin', 'status', 'reason'],
+	);
+	return out.map((item, index) => ({ ...item, json: json[index] }));
 }
 
 /** A result without its isin column: what is remembered under the ISIN. */

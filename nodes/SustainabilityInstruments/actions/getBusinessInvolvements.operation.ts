@@ -31,7 +31,7 @@ const minimumThreshold: INodeProperties = {
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { operation: ['getBusinessInvolvements'] } },
-	[...instrumentProperties, minimumThreshold, instrumentOptions],
+	[...instrumentProperties, minimumThreshold, ...instrumentOptions],
 );
 
 /** Scores as they are; involvements flattened to `<category>_weight` and `<category>_count` when simplifying. */

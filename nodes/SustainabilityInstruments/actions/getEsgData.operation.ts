@@ -8,7 +8,7 @@ import { executeInstrumentOperation, instrumentOptions, instrumentProperties } f
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { operation: ['getEsgData'] } },
-	[...instrumentProperties, instrumentOptions],
+	[...instrumentProperties, ...instrumentOptions],
 );
 
 export async function execute(

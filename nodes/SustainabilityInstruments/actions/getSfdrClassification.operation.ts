@@ -21,13 +21,15 @@ interface SfdrEntry {
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { operation: ['getSfdrClassification'] } },
-	[...instrumentProperties, instrumentOptions],
+	[...instrumentProperties, ...instrumentOptions],
 );
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	// Version 1 also writes `article` ("Article 8"), which says what `classification` says; version 2 does not.
+	const withArticle = this.getNode().typeVersion < 2;
 	return await (executeInstrumentOperation<SfdrEntry>).call(this, items, {
 		route: ROUTES.sfdrClassification,
 		resultKey: 'sfdr',
@@ -37,13 +39,16 @@ export async function execute(
 		toResult: (entry: SfdrEntry): IDataObject => {
 			// "8" as text reads as 8, here and so in the Portfolio Summary (which reads this result).
 			const classification = readClassification(entry.sustainability_profile?.classification);
-			return {
+			const result: IDataObject = {
 				isin: entry.isin ?? null,
 				found: classification !== null,
 				classification,
-				article: classification === null ? null : `Article ${classification}`,
-				description: entry.sustainability_profile?.description ?? null,
 			};
+			if (withArticle)
+				result.article = classification === null ? null : `Article ${classification}`;
+			// The long text last, so that the short columns stay readable in n8n's table.
+			result.description = entry.sustainability_profile?.description ?? null;
+			return result;
 		},
 	});
 }

@@ -18,16 +18,19 @@ import { compactKey } from '../../shared/holdings';
 import { numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
 import { copyJson, errorJson } from '../../shared/execution';
+import { countAnswers, countLeftOut } from '../../shared/hints';
 import { planRequests } from '../../shared/requestBudget';
 import {
 	describeInvalidIsin,
+	givenIsin,
 	isValidIsin,
 	normalizeIsin,
 	splitIsinList,
 	unsendableIsin,
 } from '../../shared/isin';
 import type { ApiRoute } from '../../shared/routes';
-import { kindOf, setOwn, showValue } from '../../shared/values';
+import { IDENTITY_COLUMNS, uniformRows } from '../../shared/rows';
+import { kindOf, ordinal, setOwn, showValue } from '../../shared/values';
 import { changesProperties, outputChanges, readChangesSettings } from './changes';
 import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 import type { SummaryKind } from './portfolioSummary';
@@ -101,7 +104,25 @@ export const instrumentProperties: INodeProperties[] = [
 		description:
 			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. Quotes, brackets and lower case are ignored; an ISIN given twice is looked up once. An expression may give a list.',
 		hint: 'Each entry that is not an ISIN after cleaning is reported by name (see Options > Invalid ISINs)',
-		displayOptions: { show: { isinSource: ['list'] } },
+		displayOptions: { show: { isinSource: ['list'], '@version': [1] } },
+	},
+	{
+		displayName: 'ISINs',
+		name: 'isinList',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'US0378331005, DE0007164600',
+		description:
+			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. Quotes, brackets and lower case are ignored; an ISIN given twice is looked up once. An expression may give a list.',
+		hint: 'Each entry that is not an ISIN after cleaning is reported by name',
+		displayOptions: { show: { isinSource: ['list'], '@version': [{ _cnd: { gte: 2 } }] } },
+	},
+	// Version 2: chosen right below the ISINs, where a typo shows; version 1 keeps it under Options.
+	{
+		...invalidIsinsProperty('Not sent; it comes out with found = false and the reason'),
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 	},
 	{
 		displayName: 'Output',
@@ -177,20 +198,46 @@ export const instrumentProperties: INodeProperties[] = [
 	},
 ];
 
-/** The Options collection of the instrument lookups. */
-export const instrumentOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		...batchingOptions,
-		invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
-		maxThrottleWaitOption,
-		maxRequestsOption,
-	],
-};
+/** The Options collection of the instrument lookups: Invalid ISINs is one of them in version 1 only. */
+export const instrumentOptions: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			...batchingOptions,
+			invalidIsinsProperty('Not sent; the item comes out with found = false and the reason'),
+			maxThrottleWaitOption,
+			maxRequestsOption,
+		],
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...batchingOptions, maxThrottleWaitOption, maxRequestsOption],
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+	},
+];
+
+/** Where the Invalid ISINs setting is, as the user sees it. */
+function invalidIsinsSetting(context: IExecuteFunctions): string {
+	return context.getNode().typeVersion >= 2
+		? '"Invalid ISINs" (below the ISINs)'
+		: 'Options > Invalid ISINs';
+}
+
+/** Invalid ISINs: a parameter of its own from version 2 on, Options > Invalid ISINs in version 1 (saved workflows). */
+function readInvalidIsinPolicy(this: IExecuteFunctions, options: IDataObject): string {
+	if (this.getNode().typeVersion >= 2)
+		return this.getNodeParameter('invalidIsins', 0, 'fail') as string;
+	return (options.invalidIsins as string | undefined) ?? 'fail';
+}
 
 /** What a lookup got, for the output modes that build their own items (summary, changes). */
 export interface LookupOutcome<TEntry> {
@@ -215,6 +262,10 @@ export interface ItemIsin {
 	problem?: string;
 	/** Not text, or far too long: never sent, whatever the Invalid ISINs option says. */
 	unsendable?: boolean;
+	/** The ISIN as the user typed or mapped it (givenIsin), shown in the output row's `isin`. */
+	given?: string | null;
+	/** The cleaned form of an ISIN that was not sent (invalid and skipped). */
+	normalised?: string;
 }
 
 const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
@@ -246,7 +297,7 @@ export async function executeInstrumentOperation<TEntry>(
 	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const invalidPolicy = (options.invalidIsins as string | undefined) ?? 'fail';
+	const invalidPolicy = readInvalidIsinPolicy.call(this, options);
 	const chosenOutput = this.getNodeParameter(
 		'outputMode',
 		0,
@@ -293,8 +344,8 @@ export async function executeInstrumentOperation<TEntry>(
 			);
 		}
 		listPositions = list.entries.map((entry) => entry.position);
-		perItem = list.entries.map(({ isin, problem }) =>
-			problem ? { problem, unsendable: true } : { isin },
+		perItem = list.entries.map(({ isin, problem, given }) =>
+			problem ? { problem, unsendable: true, given } : { isin, given },
 		);
 	} else {
 		const field =
@@ -302,9 +353,15 @@ export async function executeInstrumentOperation<TEntry>(
 		perItem = items.map((item) => {
 			const raw = readField(item.json, field);
 			const isin = normalizeIsin(raw);
+			const given = givenIsin(raw);
 			const why = unsendableIsin(raw, isin);
-			if (why) return { problem: `invalid ISIN: field "${field}" holds ${why}`, unsendable: true };
-			return isin ? { isin } : { problem: `no ISIN in field "${field}"` };
+			if (why)
+				return {
+					problem: `invalid ISIN: field "${field}" holds ${why}`,
+					unsendable: true,
+					given,
+				};
+			return isin ? { isin, given } : { problem: `no ISIN in field "${field}"`, given };
 		});
 	}
 	for (let index = 0; index < perItem.length; index++) {
@@ -315,19 +372,30 @@ export async function executeInstrumentOperation<TEntry>(
 			? entry.problem!
 			: `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
 		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
+			const setting = invalidIsinsSetting(this);
 			throw inputError(
 				node,
 				source === 'list' ? 0 : index,
 				reason,
 				entry.unsendable && source === 'list'
-					? 'Correct that entry of the ISINs list: each entry is one ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, it comes out with found = false and the reason.'
+					? `Correct that entry of the ISINs list: each entry is one ISIN as text (12 characters). Such a value is never sent, even with ${setting} set to send anyway; with skip or send, it comes out with found = false and the reason.`
 					: entry.unsendable
-						? 'Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with Options > Invalid ISINs set to send anyway; with skip or send, the item comes out with found = false and the reason.'
-						: 'Correct the ISIN, or set Options > Invalid ISINs to skip such items (they are reported in the output) or to send them anyway.',
-				{ where: source === 'list' ? `ISIN ${listPositions[index]} of the list` : undefined },
+						? `Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with ${setting} set to send anyway; with skip or send, the item comes out with found = false and the reason.`
+						: `Correct the ISIN, or set ${setting} to Skip and Report (such ${source === 'list' ? 'ISINs' : 'items'} come out with found = false and the reason) or to Send Anyway.`,
+				{
+					// n8n's Item Index of a typed list is 0 (the list is one parameter); the entry is named by its place.
+					where:
+						source === 'list'
+							? `Item 0, ${ordinal(listPositions[index])} ISIN of the list`
+							: undefined,
+				},
 			);
 		}
-		perItem[index] = { problem: reason };
+		perItem[index] = {
+			problem: reason,
+			given: entry.given,
+			normalised: entry.unsendable ? undefined : entry.isin,
+		};
 	}
 
 	// Rows a summary cannot weight (no market value, cash) are taken out here, before anything is sent.
@@ -395,11 +463,33 @@ export async function executeInstrumentOperation<TEntry>(
 		},
 	});
 
+	// What the run must notice (noted once at its end): entries not sent and why, ISINs without data or answer.
+	countLeftOut(
+		this,
+		perItem.flatMap((entry) => (entry.problem ? [entry.problem] : [])),
+		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
+		outputMode === 'portfolioSummary'
+			? 'removed_rows'
+			: outputMode === 'addToItems'
+				? `${spec.resultKey}${simplify ? '_' : '.'}reason`
+				: 'reason',
+		'not sent',
+	);
+	let noData = 0;
+	for (const isin of isins) if (!failed.has(isin) && results.get(isin)?.found !== true) noData++;
+	countAnswers(this, isins.size, noData, failed.size);
+
 	// What the answers held beside the entries asked for: said above the output and, except where results are
 	// compared with the last run's, on the results themselves.
 	const answerNote = tally.describe(spec.route);
 	if (answerNote) {
-		noteAboutAnswer.call(this, answerNote);
+		noteAboutAnswer.call(
+			this,
+			answerNote,
+			outputMode === 'changesSinceLastRun'
+				? undefined
+				: "Part of the API's answer was not used: see answer_note in the output.",
+		);
 		if (outputMode !== 'changesSinceLastRun') {
 			for (const [isin, result] of results) {
 				const note = tally.noteFor(isin, answerNote);
@@ -421,25 +511,30 @@ export async function executeInstrumentOperation<TEntry>(
 	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
 	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
 
-	// ISINs the API did not answer get the same columns, empty: the columns of all results (in input order),
-	// worked out only when an empty result is needed (usually none is).
-	let columns: Set<string> | undefined;
-	const emptyResult = (isin: string | null, problem?: string): IDataObject => {
-		if (!columns) {
-			columns = new Set<string>();
-			for (const asked of isins)
-				for (const key of Object.keys(results.get(asked) ?? {})) columns.add(key);
-		}
-		const result: IDataObject = {};
-		for (const key of columns) result[key] = null;
-		Object.assign(result, { isin, found: false });
-		if (problem) result.reason = problem;
-		return result;
+	// Each row says first what the user gave (`isin` as written; `isin_normalised` beside it where cleaning changed
+	// it), whether it was found and why not, then the values; uniformRows gives every row the same columns.
+	const identityOf = (entry: ItemIsin) => {
+		const normalised = entry.isin ?? entry.normalised ?? null;
+		return { given: entry.given !== undefined ? entry.given : normalised, normalised };
 	};
-	const resultFor = (entry: ItemIsin): IDataObject =>
-		entry.isin
-			? (results.get(entry.isin) ?? emptyResult(entry.isin))
-			: emptyResult(null, entry.problem);
+	const showNormalised = perItem.some((entry) => {
+		const { given, normalised } = identityOf(entry);
+		return normalised !== null && given !== normalised;
+	});
+	const rowFor = (entry: ItemIsin, values: IDataObject, found: boolean | null): IDataObject => {
+		const { given, normalised } = identityOf(entry);
+		const row: IDataObject = { isin: given };
+		if (showNormalised) row.isin_normalised = normalised;
+		row.found = found;
+		row.reason = entry.problem ?? null;
+		for (const [key, value] of Object.entries(values))
+			if (key !== 'isin' && key !== 'found' && key !== 'reason') setOwn(row, key, value);
+		return row;
+	};
+	const resultFor = (entry: ItemIsin): IDataObject => {
+		const result = entry.isin ? results.get(entry.isin) : undefined;
+		return result ? rowFor(entry, result, result.found === true) : rowFor(entry, {}, false);
+	};
 
 	if (outputMode === 'perInstrument') {
 		// Items without a usable ISIN each stay a row of their own, so nothing is dropped.
@@ -451,14 +546,27 @@ export async function executeInstrumentOperation<TEntry>(
 			if (row) row.items.add(itemIndex);
 			else rows.set(key, { entry, items: new Set([itemIndex]) });
 		});
-		return [...rows.values()].map(({ entry, items: paired }) => ({
-			json:
+		const output = [...rows.values()];
+		const json = uniformRows(
+			output.map(({ entry }) =>
 				entry.isin && failed.has(entry.isin)
-					? { isin: entry.isin, ...errorJson(failed.get(entry.isin)!) }
+					? rowFor(entry, errorJson(failed.get(entry.isin)!), null)
 					: resultFor(entry),
+			),
+			IDENTITY_COLUMNS,
+		);
+		return output.map(({ items: paired }, index) => ({
+			json: json[index],
 			pairedItem: [...paired].map((item) => ({ item })),
 		}));
 	}
+
+	// Every item's result (those of failed batches excepted) with the same columns.
+	const added = uniformRows(
+		perItem.flatMap((entry) => (entry.isin && failed.has(entry.isin) ? [] : [resultFor(entry)])),
+		IDENTITY_COLUMNS,
+	);
+	let nextAdded = 0;
 
 	return items.map((item, index) => {
 		const entry = perItem[index];
@@ -472,7 +580,7 @@ export async function executeInstrumentOperation<TEntry>(
 			if (item.binary) out.binary = item.binary;
 			return out;
 		}
-		const result = resultFor(entry);
+		const result = added[nextAdded++];
 		if (simplify) {
 			for (const [key, value] of Object.entries(result)) json[`${spec.resultKey}_${key}`] = value;
 		} else {

@@ -13,6 +13,8 @@ import {
 	HOLDING_FIELDS,
 	holdingFieldParameter,
 	normalizeInstrumentType,
+	removedRow,
+	uniformRemovedRows,
 } from '../../shared/holdings';
 import type { RemovedRow } from '../../shared/holdings';
 import { normalizeIsin } from '../../shared/isin';
@@ -21,7 +23,7 @@ import { readHoldingNumber, settledByColumnNote } from '../../shared/holdingNumb
 import { columnFormat } from '../../shared/numbers';
 import type { NumberFormat } from '../../shared/numbers';
 import { noteAboutInput, numberParameterValue, readTextParameter } from '../../shared/parameters';
-import { isBlank, ownValue, scalarText, setOwn, showValue } from '../../shared/values';
+import { isBlank, ownValue, scalarText, setOwn } from '../../shared/values';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookup';
 import { parameterBuilderHint } from '../../shared/builderHints';
 
@@ -169,14 +171,27 @@ export function prepareSummary<TEntry>(
 			const entry = perItem[index];
 			const name = scalarText(valueOf('name'))?.trim() || null;
 			const rawIsin = valueOf('isin');
-			const shownIsin =
+			const normalised =
 				entry.isin ??
+				entry.normalised ??
 				(typeof rawIsin === 'string' || typeof rawIsin === 'number'
-					? showValue(normalizeIsin(rawIsin), 20) || null
+					? normalizeIsin(rawIsin) || null
 					: null);
 			const remove = (reason: string) => {
-				removed.push({ item: index, name, isin: shownIsin, reason });
-				perItem[index] = { problem: reason };
+				removed.push(
+					removedRow(
+						index,
+						name,
+						entry.given !== undefined ? entry.given : rawIsin,
+						normalised,
+						reason,
+					),
+				);
+				perItem[index] = {
+					problem: reason,
+					given: entry.given,
+					normalised: normalised ?? undefined,
+				};
 			};
 
 			if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') {
@@ -285,7 +300,7 @@ export function buildSummaryItems<TEntry>(
 		json.removed_count = group.removed.length;
 		json.removed_rows = outcome.simplify
 			? removedRowsText(group.removed)
-			: (group.removed as unknown as IDataObject[]);
+			: (uniformRemovedRows(group.removed) as unknown as IDataObject[]);
 		if (prepared.notes.length > 0) json.input_notes = prepared.notes;
 		if (outcome.answerNote) json.answer_note = outcome.answerNote;
 		return { json, pairedItem };

@@ -330,7 +330,12 @@ function uncertainAgain(
 function noteRetryOnFail(this: IExecuteFunctions): void {
 	addRunNote(
 		this,
-		'Retry On Fail is on: a retry does not generate a report this execution generated or may have generated.',
+		'Retry On Fail is on: a retry does not generate again the reports this execution already generated (their output is kept) and does not send again a report whose outcome was unknown (it fails again with the same error), so no report is generated or charged twice.',
+		'warning',
+		{
+			short:
+				'Retry On Fail is on: a report this execution generated is never generated or charged again.',
+		},
 	);
 }
 

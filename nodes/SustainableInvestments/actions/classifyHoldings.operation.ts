@@ -109,7 +109,12 @@ export async function execute(
 				const answerNote = matcher
 					.tallyUnasked(holdings.map(({ holding }) => holding.isin as string))
 					.describe(ROUTES.sustainableInvestments);
-				if (answerNote) noteAboutAnswer.call(this, answerNote);
+				if (answerNote)
+					noteAboutAnswer.call(
+						this,
+						answerNote,
+						"Part of the API's answer was not used: see answer_note in the output.",
+					);
 				for (const { itemIndex, holding } of holdings) {
 					const isin = holding.isin as string;
 					const original = fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json;

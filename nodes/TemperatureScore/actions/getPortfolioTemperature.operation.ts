@@ -9,6 +9,7 @@ import type {
 import { MONTHLY_QUOTA } from '../../shared/constants';
 import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/descriptions';
 import { holdingsBody, removedSummary } from '../../shared/holdings';
+import { countSkippedByApi, countStillCalculating } from '../../shared/hints';
 import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
 import { portfolioGroups } from '../../shared/grouping';
 import type { ItemGroup } from '../../shared/grouping';
@@ -162,6 +163,7 @@ export async function execute(
 			const { group } = prepared;
 			const { holdings, removed, notes } = prepared.input!;
 			const calculation = await calculate.call(this, holdings, settings, group.itemIndices[0]);
+			if (calculation.locked) countStillCalculating(this);
 			if (output === 'raw') {
 				return [
 					{
@@ -176,8 +178,17 @@ export async function execute(
 				];
 			}
 			const rows = perHoldingItems(group, holdings, removed, calculation, notes);
+			const skipped = rows[rows.length - 1]?.json.skipped_count;
+			// While the API calculates it lists nothing yet: that is said by the calculating note.
+			if (typeof skipped === 'number' && !calculation.locked)
+				countSkippedByApi(this, skipped, 'skipped_rows');
 			const answerNote = rows[rows.length - 1]?.json.answer_note;
-			if (typeof answerNote === 'string') noteAboutAnswer.call(this, answerNote);
+			if (typeof answerNote === 'string')
+				noteAboutAnswer.call(
+					this,
+					answerNote,
+					"Part of the API's answer was not used: see answer_note in the output.",
+				);
 			return rows;
 		},
 		(done) =>

@@ -174,11 +174,12 @@ function portfolioSummary(
 	// mutual fund with market value 0).
 	const skipped = holdings
 		.filter(({ holding }) => !returned.has(holding.isin!))
+		// Identity first, as in removed_rows.
 		.map(({ holding, itemIndex }) => ({
-			item: itemIndex,
-			name: holding.name ?? null,
 			isin: holding.isin,
 			reason: skipReason(holding.instrument_type, holding.market_value),
+			item: itemIndex,
+			name: holding.name ?? null,
 		}));
 	const { coveredMarketValue, totalMarketValue } = weighting;
 	const temperature =

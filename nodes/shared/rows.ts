@@ -1,0 +1,25 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { setOwn } from './values';
+
+/**
+ * The rows of one output with the same columns in the same order, as n8n's table shows the first row's columns and
+ * `undefined` in a cell whose key a row lacks: the `first` columns (those any row has), then every other column in
+ * first-seen order; a column a row lacks is null on it.
+ */
+export function uniformRows(rows: IDataObject[], first: readonly string[]): IDataObject[] {
+	const hasOwn = (row: IDataObject, key: string) => Object.prototype.hasOwnProperty.call(row, key);
+	const columns = new Set<string>(first.filter((key) => rows.some((row) => hasOwn(row, key))));
+	for (const row of rows) for (const key of Object.keys(row)) columns.add(key);
+	return rows.map((row) => {
+		const out: IDataObject = {};
+		for (const key of columns) setOwn(out, key, hasOwn(row, key) ? row[key] : null);
+		return out;
+	});
+}
+
+/** The identity columns of a result row, before its values. */
+export const IDENTITY_COLUMNS = ['isin', 'isin_normalised', 'found', 'reason'] as const;
+
+/** The identity columns of a row left out of a request (removed_rows), before where it came from. */
+export const REMOVED_ROW_COLUMNS = ['isin', 'isin_normalised', 'reason'] as const;
