@@ -67,6 +67,11 @@ export interface ApiRoute {
 	uncertainAdvice?: string;
 	/** The message when the gateway does not know the route (403 "Missing Authentication Token"), if not the usual one. */
 	notServedMessage?: string;
+	/**
+	 * Retries of a 503 (or a proxy's page taken like one), when fewer than the transport's default: a request that
+	 * costs more than a lookup (a report) is not asked for ten times.
+	 */
+	maxUnavailableRetries?: number;
 	/** The message on 504, if not the one of the route's `onTimeout`. */
 	timeoutMessage?: string;
 	/** The API's words (400) when it has nothing for the request: not an error of the input, a finding. */
@@ -328,6 +333,8 @@ export const ROUTES = {
 			timeoutMessage:
 				'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
 			onUncertainOutcome: 'report-uncertain',
+			// At most 3 tries: a 503 means the report was not generated, but every try counts against the quota.
+			maxUnavailableRetries: 2,
 			uncertainAdvice:
 				'The report may have been generated, and then it counts against the monthly quota like any request, but its download link never arrived and cannot be asked for again. It was not requested a second time. Running again generates a new report and costs one more request per report.',
 		},
