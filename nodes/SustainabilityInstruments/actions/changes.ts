@@ -9,6 +9,7 @@ import type {
 import { compactKey } from '../../shared/holdings';
 import { errorJson, pairedTo } from '../../shared/execution';
 import { inputError } from '../../shared/errors';
+import { addRunNote } from '../../shared/hints';
 import { numberParameterValue } from '../../shared/parameters';
 import { kindOf, ownValue, setOwn, showValue } from '../../shared/values';
 import type { InstrumentOperationSpec, LookupOutcome } from './lookup';
@@ -357,6 +358,12 @@ export function compareResults(
 const NOT_COMPARED_BY_DEFAULT = new Set(['isin', 'found']);
 
 /**
+ * Size of the remembered results (static data) above which a run warns: about 130,000 ISINs of SFDR results, or far
+ * fewer of PAI indicators. n8n keeps static data inside the workflow's database row.
+ */
+export const LARGE_STATE_BYTES = 5_000_000;
+
+/**
  * The result column a name of Fields to Compare means: exactly, else ignoring case and _ - . spaces ("Carbon
  * Footprint"), else without the prefix the output puts before it (sfdr_classification of Add to Input Items with
  * Simplify, previous_ and current_ of this output with Simplify).
@@ -563,7 +570,15 @@ export function outputChanges<TEntry>(
 	}
 
 	// Assigned as one top-level property: n8n then marks the static data as changed and saves it after the run.
-	staticData[STATE_PROPERTY] = encodeState({ runs: run, execution, results: next }, settings.scope);
+	const stateText = encodeState({ runs: run, execution, results: next }, settings.scope);
+	staticData[STATE_PROPERTY] = stateText;
+	const stateBytes = Buffer.byteLength(stateText, 'utf8');
+	if (stateBytes > LARGE_STATE_BYTES) {
+		addRunNote(
+			this,
+			`Only Changes Since Last Run remembers ${count(next.size, 'ISIN')} in the workflow's static data: ${(stateBytes / 1_000_000).toFixed(1)} MB, above the ${LARGE_STATE_BYTES / 1_000_000} MB this node warns at. n8n stores it with the workflow in its database and reads and writes all of it on every run, which makes each run and each save of the workflow slower. Watch fewer ISINs per node (split the list over several nodes or workflows), or lower Forget ISINs Missing For so that ISINs no longer in the input are dropped sooner.`,
+		);
+	}
 
 	const manual = this.getMode() === 'manual';
 	const summary = [
