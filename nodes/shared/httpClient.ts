@@ -82,17 +82,17 @@ export async function sendApiRequest(
 			discard(body);
 			return { ...response, body: undefined, tooLarge: { bytes: declared, declared: true } };
 		}
-		let read: { body: Buffer; truncated: boolean };
-		try {
-			read = await readAtMost(body, MAX_ANSWER_BYTES, signal);
-		} catch (error) {
-			// The deadline's or the cancellation's own error stays as it is: the caller tells those apart.
-			if (signal?.aborted) throw error;
+		const read = await readAtMost(body, MAX_ANSWER_BYTES, signal).then(
+			(value) => ({ ...value, error: undefined as unknown }),
+			(error: unknown) => ({ body: Buffer.alloc(0), truncated: false, error }),
+		);
+		// The deadline's or the cancellation's abort stays as it is: the caller tells those apart by the signal.
+		if (read.error !== undefined && signal?.aborted) throw abortError(signal);
+		if (read.error !== undefined)
 			throw new BrokenAnswerError(
-				isDecompressionError(error) ? 'decompression' : 'cut-short',
-				error,
+				isDecompressionError(read.error) ? 'decompression' : 'cut-short',
+				read.error,
 			);
-		}
 		if (read.truncated)
 			return {
 				...response,
