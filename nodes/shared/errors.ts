@@ -9,6 +9,7 @@ export interface ApiResponse {
 	headers: Record<string, unknown>;
 }
 
+/** The answer's media type in lower case, without parameters ("text/html"), or '' without one. */
 export function contentTypeOf(response: ApiResponse): string {
 	const type = response.headers?.['content-type'];
 	return typeof type === 'string' ? type.split(';')[0].trim().toLowerCase() : '';

@@ -536,7 +536,7 @@ function networkError(
 		description = `Waited ${formatSeconds(waitedMs)} in all, counting the tries that timed out, within Max Wait When Throttled. Try again later, or send fewer holdings per request.`;
 	} else if (failure.kind === 'broken-answer') {
 		message = `The API's answer to the ${route.label} request could not be read: ${failure.reason}, after ${tries}.`;
-		description = `Each try got an answer that broke off or was damaged on the way; waited ${formatSeconds(waitedMs)} in all between tries. Something between this n8n and the API (a proxy, a firewall, an unstable network) may be damaging answers: check the Base URL and the network, then run again. What happened: ${failure.code}.`;
+		description = `The last try got an answer that broke off or was damaged on the way; waited ${formatSeconds(waitedMs)} in all between tries. Something between this n8n and the API (a proxy, a firewall, an unstable network) may be damaging answers: check the Base URL and the network, then run again. What happened: ${failure.code}.`;
 	} else if (failure.kind === 'gateway-page') {
 		message = `A proxy or gateway in front of the API ${failure.reason} to the ${route.label} request, after ${tries}: it got no usable answer from the API.`;
 		description = `Asked again with pauses: waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled. Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell whoever runs the proxy, or the vendor. The page itself is not shown.`;
