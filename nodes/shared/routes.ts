@@ -21,8 +21,8 @@ export type TimeoutPolicy = 'split-batch' | 'fewer-holdings' | 'retry-later';
 
 /**
  * What to do when a request may have reached the API but no readable answer came (connection dropped after sending,
- * client timeout, an answer cut short, not HTTP or not decompressible, a proxy's 502 page). A request that never reached it (refused connection, unknown host, failed secure connection) is sent
- * again on every route.
+ * client timeout, an answer cut short, not HTTP or not decompressible, a proxy's 502 page). A request that never
+ * reached it (refused connection, unknown host, failed secure connection) is sent again on every route.
  * - `send-again`: reads, and routes that only compute an answer (or set the same values again): nothing changes
  *   if the API gets it twice.
  * - `check-snapshot-stored`: POST /portfolios. GET /portfolios shows whether a snapshot is stored at that quarter end
