@@ -12,6 +12,9 @@ import { ROUTES } from '../shared/routes';
 import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class EuTaxonomy implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,6 +29,9 @@ export class EuTaxonomy implements INodeType {
 			'EU Taxonomy eligibility and alignment (turnover, CapEx, OpEx) of a portfolio of holdings',
 		defaults: { name: 'EU Taxonomy' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'EU Taxonomy eligibility and alignment of a portfolio by turnover, CapEx and OpEx. Input: one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings. One result per portfolio (per Group By value).',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -42,6 +48,9 @@ export class EuTaxonomy implements INodeType {
 						description:
 							'Taxonomy-eligible and -aligned shares of the portfolio by turnover, CapEx and OpEx',
 						action: 'Get portfolio alignment',
+						builderHint: parameterBuilderHint(
+							'Taxonomy-eligible and -aligned shares of a portfolio by turnover, CapEx and OpEx. Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+						),
 					},
 				],
 				default: 'getPortfolioAlignment',
@@ -56,6 +65,11 @@ export class EuTaxonomy implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

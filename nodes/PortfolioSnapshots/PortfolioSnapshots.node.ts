@@ -15,6 +15,9 @@ import * as getMany from './actions/getMany.operation';
 import { router } from './actions/router';
 import * as update from './actions/update.operation';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class PortfolioSnapshots implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,6 +31,9 @@ export class PortfolioSnapshots implements INodeType {
 		description: 'Store portfolios as quarterly snapshots, list, rename and delete them',
 		defaults: { name: 'Portfolio Snapshots' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'Store the holdings of a portfolio as a quarter-end snapshot in the Sustainability Compliance API, and list, rename or delete stored portfolios. Input for a snapshot: one item per holding (ISIN, name, instrument type, currency, weight, market value) and a Portfolio ID that stays the same every quarter.',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -44,6 +50,9 @@ export class PortfolioSnapshots implements INodeType {
 						description:
 							'Store the holdings of a portfolio at a quarter end, creating the portfolio if new',
 						action: 'Create or update a portfolio snapshot',
+						builderHint: parameterBuilderHint(
+							'Store the holdings of one portfolio at a quarter end, creating the portfolio if new. Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings, a Portfolio ID, a name and a snapshot date.',
+						),
 					},
 					{
 						name: 'Delete Snapshot',
@@ -51,18 +60,27 @@ export class PortfolioSnapshots implements INodeType {
 						description:
 							'Delete the snapshot of one quarter (the portfolio goes with its last snapshot)',
 						action: 'Delete a portfolio snapshot',
+						builderHint: parameterBuilderHint(
+							'Delete the snapshot of one quarter of a stored portfolio. Needs the portfolio (from the list) and a date in that quarter.',
+						),
 					},
 					{
 						name: 'Get Many',
 						value: 'getMany',
 						description: 'List the stored portfolios of the organization with their snapshot dates',
 						action: 'Get many portfolios',
+						builderHint: parameterBuilderHint(
+							'List the stored portfolios with their snapshot dates. Needs no input.',
+						),
 					},
 					{
 						name: 'Update',
 						value: 'update',
 						description: 'Rename a portfolio or change its currency',
 						action: 'Update a portfolio',
+						builderHint: parameterBuilderHint(
+							'Rename a stored portfolio or change its currency. Needs the portfolio (from the list).',
+						),
 					},
 				],
 				default: 'createOrUpdateSnapshot',
@@ -81,6 +99,11 @@ export class PortfolioSnapshots implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

@@ -12,6 +12,9 @@ import * as getPaiIndicators from './actions/getPaiIndicators.operation';
 import * as getSfdrClassification from './actions/getSfdrClassification.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class SustainabilityInstruments implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,6 +31,9 @@ export class SustainabilityInstruments implements INodeType {
 			'Look up SFDR classification, PAI indicators, business involvements and ESG data of instruments by ISIN',
 		defaults: { name: 'Sustainability Instruments' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'Look up sustainability data of financial instruments by ISIN: SFDR article (6, 8 or 9), PAI indicators, business involvements or ESG scores. Input: items that each hold an ISIN (e.g. sheet rows), or a typed list of ISINs. Can also summarise a portfolio or output only the results that changed since the last run (alerts).',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -43,12 +49,18 @@ export class SustainabilityInstruments implements INodeType {
 						value: 'getBusinessInvolvements',
 						description: 'ESG scores and involvement in activities such as thermal coal or tobacco',
 						action: 'Get business involvements',
+						builderHint: parameterBuilderHint(
+							'Involvement of each instrument in activities such as thermal coal, tobacco or nuclear weapons, with its ESG scores. Needs ISINs.',
+						),
 					},
 					{
 						name: 'Get ESG Data',
 						value: 'getEsgData',
 						description: 'ESG scores and environmental, social and governance metrics',
 						action: 'Get ESG data',
+						builderHint: parameterBuilderHint(
+							'ESG scores and environmental, social and governance metrics of each instrument. Needs ISINs.',
+						),
 					},
 					{
 						name: 'Get PAI Indicators',
@@ -56,12 +68,18 @@ export class SustainabilityInstruments implements INodeType {
 						description:
 							'Mandatory SFDR principal adverse impact indicators (emissions, carbon footprint, ...)',
 						action: 'Get PAI indicators',
+						builderHint: parameterBuilderHint(
+							'SFDR principal adverse impact indicators (emissions, carbon footprint, ...) of each instrument, e.g. for a PAI statement. Needs ISINs.',
+						),
 					},
 					{
 						name: 'Get SFDR Classification',
 						value: 'getSfdrClassification',
 						description: 'SFDR article (6, 8 or 9) of each instrument',
 						action: 'Get SFDR classification',
+						builderHint: parameterBuilderHint(
+							'SFDR article (6, 8 or 9) of each instrument, e.g. to screen a fund list or alert on downgrades. Needs ISINs.',
+						),
 					},
 				],
 				default: 'getSfdrClassification',
@@ -75,6 +93,11 @@ export class SustainabilityInstruments implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

@@ -12,6 +12,9 @@ import { ROUTES } from '../shared/routes';
 import * as generatePdfReport from './actions/generatePdfReport.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class SustainabilityReports implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,6 +29,9 @@ export class SustainabilityReports implements INodeType {
 			'Generate PDF sustainability reports (ESG Overview, MiFID II) of a portfolio, ready to attach to an email',
 		defaults: { name: 'Sustainability Reports' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'Generate a PDF sustainability report (ESG Overview, or MiFID II sustainability preferences) of a portfolio, ready to attach to an email. Input: one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings, a report name and a report ID.',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -41,6 +47,9 @@ export class SustainabilityReports implements INodeType {
 						value: 'generatePdfReport',
 						description: 'Build a PDF report of the holdings and download it as a file',
 						action: 'Generate PDF report',
+						builderHint: parameterBuilderHint(
+							'Build a PDF report of the holdings and download it as a binary file (or return only its link). Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings, a report name and a report ID.',
+						),
 					},
 				],
 				default: 'generatePdfReport',
@@ -57,6 +66,11 @@ export class SustainabilityReports implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

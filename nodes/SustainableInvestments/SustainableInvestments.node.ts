@@ -13,6 +13,9 @@ import * as classifyHoldings from './actions/classifyHoldings.operation';
 import * as getMethodologiesOperation from './actions/getMethodologies.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class SustainableInvestments implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,6 +33,9 @@ export class SustainableInvestments implements INodeType {
 			'Classify holdings as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology',
 		defaults: { name: 'Sustainable Investments' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'Classify each holding of a portfolio as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology (SFDR Article 2(17), MiFID II preferences). Input: one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -46,12 +52,18 @@ export class SustainableInvestments implements INodeType {
 						description:
 							'Classify each holding as sustainable, moderate, not sustainable or uncovered under a methodology',
 						action: 'Classify holdings',
+						builderHint: parameterBuilderHint(
+							'Classify each holding under a methodology. Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings, and a methodology (from the list or its ID).',
+						),
 					},
 					{
 						name: 'Get Methodologies',
 						value: 'getMethodologies',
 						description: 'List the methodologies your organization can use',
 						action: 'Get methodologies',
+						builderHint: parameterBuilderHint(
+							'List the sustainable-investment methodologies the API key can use, with their IDs. Needs no input.',
+						),
 					},
 				],
 				default: 'classifyHoldings',
@@ -71,6 +83,11 @@ export class SustainableInvestments implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

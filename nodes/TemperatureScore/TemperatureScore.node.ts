@@ -12,6 +12,9 @@ import { ROUTES } from '../shared/routes';
 import * as getPortfolioTemperature from './actions/getPortfolioTemperature.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
+import { asNodeError } from '../shared/errors';
+import { errorItemsForRun } from '../shared/execution';
 
 export class TemperatureScore implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,6 +29,9 @@ export class TemperatureScore implements INodeType {
 			'Get the temperature score (implied warming, °C) of a portfolio and of each of its holdings',
 		defaults: { name: 'Temperature Score' },
 		usableAsTool: true,
+		builderHint: nodeBuilderHint(
+			'Implied temperature rise (degrees Celsius) of a portfolio and of each of its holdings, for climate and Paris-alignment reporting. Input: one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
@@ -42,6 +48,9 @@ export class TemperatureScore implements INodeType {
 						description:
 							'Temperature score, target and base year of each holding, and the portfolio temperature',
 						action: 'Get portfolio temperature',
+						builderHint: parameterBuilderHint(
+							'Temperature score of each holding and the market-value-weighted portfolio temperature. Needs one item per holding (ISIN, name, instrument type, market value, ...) or a JSON array of holdings.',
+						),
 					},
 				],
 				default: 'getPortfolioTemperature',
@@ -56,6 +65,11 @@ export class TemperatureScore implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			throw asNodeError(this.getNode(), error);
+		}
 	}
 }

@@ -11,6 +11,7 @@ import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from './holdings'
 import type { HoldingKey } from './holdings';
 import { removesRows } from './routes';
 import type { HoldingsRoute } from './routes';
+import { parameterBuilderHint } from './builderHints';
 
 /** The Holding Fields collection, with what the route does with a field said where its column is chosen. */
 function holdingFieldsProperty(
@@ -23,8 +24,8 @@ function holdingFieldsProperty(
 		placeholder: 'Map a Column',
 		default: {},
 		description:
-			'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value',
-		hint: 'Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored). Map a column here only when yours is named differently.',
+			'Which input fields hold the holding data, when the columns are not named isin, name, instrument_type, currency, weight and market_value. Columns such as ISIN, Name, Type, Currency, Weight % and Market Value are found on their own (case and spaces ignored): map a column here only when yours is named differently.',
+		hint: 'Usual headers (ISIN, Name, Type, Currency, Weight %, Market Value) are found on their own',
 		options: HOLDING_KEYS.map((name) => {
 			const { label, header } = HOLDING_FIELDS[name];
 			const usual = `Name of the input field that holds the ${label}. Leave empty to use "${name}" or a usual header such as "${header}" (case and spaces ignored).`;
@@ -64,6 +65,9 @@ export function invalidIsinsProperty(skipped: string): INodeProperties {
 const holdingsSourceProperty: INodeProperties = {
 	displayName: 'Holdings Source',
 	name: 'holdingsSource',
+	builderHint: parameterBuilderHint(
+		"Input Items when the previous node outputs one item per holding (e.g. sheet or CSV rows). JSON when the holdings come as one JSON array, e.g. from an expression or an earlier node's field.",
+	),
 	type: 'options',
 	options: [
 		{
@@ -209,6 +213,9 @@ export function groupByProperty(what: string): INodeProperties {
 	return {
 		displayName: 'Group By',
 		name: 'groupBy',
+		builderHint: parameterBuilderHint(
+			'Leave empty when all input items are one portfolio. When they hold several portfolios, name the column that tells them apart (e.g. portfolio_id): one request and one result per value.',
+		),
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. portfolio_id',

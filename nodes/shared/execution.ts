@@ -14,6 +14,8 @@ import { executeAsTool, isToolExecution } from './tool';
 /** An operation of one of our nodes: gets all input items at once (batching needs them together). */
 export interface Operation {
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+	/** One request for the whole run, read from item 0's parameters: its output and its errors pair to item 0 only. */
+	runsOnce?: boolean;
 }
 
 /**
@@ -50,7 +52,10 @@ export function errorItemsFor(
 	return indices.map((item) => ({ json: { ...items[item].json, ...json }, pairedItem: { item } }));
 }
 
-/** Dispatches to the chosen operation; with continueOnFail an error becomes error items instead of failing the run. */
+/**
+ * Dispatches to the chosen operation. Each node's execute catches what this throws: with continueOnFail it becomes
+ * error items (errorItemsForRun), otherwise the node error.
+ */
 export async function routeOperation(
 	this: IExecuteFunctions,
 	operations: Record<string, Operation>,
@@ -68,18 +73,21 @@ export async function routeOperation(
 		reportRequestsSpent.call(this);
 		return [output];
 	} catch (error) {
-		if (this.continueOnFail()) {
-			reportRequestsSpent.call(this);
-			return [
-				errorItemsFor(
-					error as Error,
-					items,
-					items.map((_, index) => index),
-				),
-			];
-		}
-		throw asNodeError(this.getNode(), error);
+		if (chosen.runsOnce && error instanceof Error) failuresOfItemZero.add(error);
+		throw error;
 	}
+}
+
+/** Errors of an operation that runs once for the run (on item 0's parameters): they concern item 0 only. */
+const failuresOfItemZero = new WeakSet<Error>();
+
+/** Under continueOnFail, a run that failed as a whole: the error on every input item it concerns, and the requests it spent. */
+export function errorItemsForRun(this: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
+	reportRequestsSpent.call(this);
+	const items = this.getInputData();
+	const concerned =
+		error instanceof Error && failuresOfItemZero.has(error) ? [0] : items.map((_, index) => index);
+	return [errorItemsFor(error as Error, items, concerned)];
 }
 
 export type RunError = NodeApiError | NodeOperationError;

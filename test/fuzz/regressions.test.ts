@@ -183,6 +183,28 @@ describe('fuzz regressions', () => {
 		expect(requests).toHaveLength(0);
 	});
 
+	it('Get Many / Get Methodologies: an error of the one request for the run pairs to item 0 only (was one error item per input item)', async () => {
+		for (const fuzz of [
+			{
+				type: 'portfolioSnapshots',
+				parameters: { operation: 'getMany', returnAll: false, limit: '={{ $json.limit }}' },
+			},
+			{ type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } },
+		]) {
+			const { output, requests } = await run({
+				...fuzz,
+				items: [{ limit: 'many' }, { limit: 'many' }, { limit: 'many' }],
+				onError: 'continueErrorOutput',
+			});
+			if (fuzz.type === 'portfolioSnapshots') {
+				expect(requests).toHaveLength(0);
+				expect(output).toHaveLength(1);
+				expect(output[0].json.error).toMatch(/^Item 0: Limit/);
+			}
+			expect(pairedIndices(output)).toEqual(output.map(() => 0));
+		}
+	});
+
 	it('describeDateProblem shows any value (was a TypeError for objects with a toString key)', () => {
 		const read = readSnapshotDate(hostileObject);
 		expect(read).toEqual({ problem: 'unreadable' });

@@ -20,6 +20,7 @@ import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 import { parseTaxonomyKpi } from './kpis';
+import { parameterBuilderHint } from '../../shared/builderHints';
 
 const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
 
@@ -29,6 +30,9 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Output',
 		name: 'output',
+		builderHint: parameterBuilderHint(
+			'Summary: one item per portfolio with every KPI as a field (for an email or a report). Table: one item per KPI (for a chart or a sheet).',
+		),
 		type: 'options',
 		options: [
 			{

@@ -42,8 +42,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. global-equity or {{ $json.portfolio_id }}',
 		description:
-			'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted.',
-		hint: 'Use the same ID every quarter to build up the history of one portfolio. Update and Delete Snapshot then find it in their portfolio list.',
+			'Your own identifier of the portfolio: letters, digits, "-" and "_" only. Sending the same ID again adds or replaces a snapshot of the same portfolio. Required: portfolios stored without one cannot be updated or deleted. Update and Delete Snapshot find the portfolio by it in their portfolio list.',
+		hint: 'Use the same ID every quarter to build up the history of one portfolio',
 	},
 	{
 		displayName: 'Portfolio Name',
@@ -61,8 +61,9 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: CURRENCY_OPTIONS,
 		default: 'USD',
-		description: 'ISO 4217 currency of the portfolio',
-		hint: 'Only set when the portfolio is first created; later snapshots keep the currency it has. Change it with the Update operation.',
+		description:
+			'ISO 4217 currency of the portfolio. Only set when the portfolio is first created; later snapshots keep the currency it has.',
+		hint: 'Used when the portfolio is first created; change it later with the Update operation',
 	},
 	{
 		displayName: 'Snapshot Date',
@@ -71,8 +72,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused.',
-		hint: 'Any date in the quarter: the snapshot is stored at the quarter end (shown in the output). For holdings as of today, use {{ $today }}.',
+			'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused. The quarter end used is shown in the output.',
+		hint: 'Any date in the quarter: stored at the quarter end. For holdings as of today, use {{ $today }}.',
 	},
 	...holdingsProperties(ROUTES.createSnapshot),
 	groupByProperty('portfolios or snapshot dates (e.g. portfolio_id, date for a whole history)'),

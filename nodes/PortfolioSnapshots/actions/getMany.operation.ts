@@ -49,6 +49,8 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+export const runsOnce = true;
+
 export const description: INodeProperties[] = updateDisplayOptions(displayOptions, properties);
 
 /** One request for the whole run: every portfolio of the organization, also those made in the vendor's app. */

@@ -38,8 +38,9 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				options: CURRENCY_OPTIONS,
 				default: 'USD',
-				description: 'New ISO 4217 currency of the portfolio',
-				hint: 'Pick from the list. A code outside ISO 4217 (e.g. from an expression) is refused before anything is sent, because the API would ignore it without saying so.',
+				description:
+					'New ISO 4217 currency of the portfolio. A code outside ISO 4217 (e.g. from an expression) is refused before anything is sent, because the API would ignore it without saying so.',
+				hint: 'Pick from the list: a code outside ISO 4217 is refused before anything is sent',
 			},
 			{
 				displayName: 'Name',

@@ -31,6 +31,7 @@ import { kindOf, setOwn, showValue } from '../../shared/values';
 import { changesProperties, outputChanges, readChangesSettings } from './changes';
 import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 import type { SummaryKind } from './portfolioSummary';
+import { parameterBuilderHint } from '../../shared/builderHints';
 
 /** What differs between the four instruments operations. */
 export interface InstrumentOperationSpec<TEntry> {
@@ -58,6 +59,9 @@ export const instrumentProperties: INodeProperties[] = [
 	{
 		displayName: 'ISINs From',
 		name: 'isinSource',
+		builderHint: parameterBuilderHint(
+			'A Field of Each Input Item when the previous node outputs one item per instrument or holding (e.g. sheet rows; set ISIN Field to the ISIN column). A List Typed Here when the ISINs are fixed or come from one expression.',
+		),
 		type: 'options',
 		options: [
 			{
@@ -102,6 +106,9 @@ export const instrumentProperties: INodeProperties[] = [
 	{
 		displayName: 'Output',
 		name: 'outputMode',
+		builderHint: parameterBuilderHint(
+			'Add to Input Items keeps every input item and adds the result (to write back to a sheet). One Item per Instrument: one item per distinct ISIN. Portfolio Summary: one item per portfolio, needs a market value or weight column. Only Changes Since Last Run: for scheduled alerts.',
+		),
 		type: 'options',
 		options: [
 			{
@@ -135,6 +142,9 @@ export const instrumentProperties: INodeProperties[] = [
 	{
 		displayName: 'Output',
 		name: 'outputMode',
+		builderHint: parameterBuilderHint(
+			'One Item per Instrument: one item per ISIN. Only Changes Since Last Run: only the ISINs whose result changed since the last saved run, for scheduled alerts.',
+		),
 		type: 'options',
 		options: [
 			{

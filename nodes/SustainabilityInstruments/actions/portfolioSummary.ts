@@ -23,6 +23,7 @@ import type { NumberFormat } from '../../shared/numbers';
 import { noteAboutInput, numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { isBlank, ownValue, scalarText, setOwn, showValue } from '../../shared/values';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookup';
+import { parameterBuilderHint } from '../../shared/builderHints';
 
 /** What a Portfolio Summary computes: SFDR articles, {value, unit} measures (PAI, ESG), or business involvements. */
 export type SummaryKind = 'sfdr' | 'paiIndicators' | 'esgMetrics' | 'businessInvolvements';
@@ -79,6 +80,9 @@ export const summaryProperties: INodeProperties[] = [
 	{
 		displayName: 'Group By',
 		name: 'groupBy',
+		builderHint: parameterBuilderHint(
+			'Leave empty when all input items are one portfolio. When they hold several portfolios, name the column that tells them apart (e.g. portfolio_id): one summary item per value.',
+		),
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. portfolio_id',

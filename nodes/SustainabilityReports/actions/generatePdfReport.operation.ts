@@ -48,6 +48,7 @@ import {
 import { retryMemory, retriesOnFail } from '../../shared/retryMemory';
 import type { Remembered } from '../../shared/retryMemory';
 import { formatSeconds, ownValue, showValue } from '../../shared/values';
+import { parameterBuilderHint } from '../../shared/builderHints';
 
 const displayOptions = { show: { operation: ['generatePdfReport'] } };
 
@@ -78,6 +79,9 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Report Type',
 		name: 'reportType',
+		builderHint: parameterBuilderHint(
+			"ESG Overview: the ESG and SFDR picture of the holdings. MiFID II: a client's sustainability preferences report, under the chosen methodology.",
+		),
 		type: 'options',
 		options: REPORT_TYPES.map(({ name, value }) => ({ name, value })),
 		default: 'esg-overview',
@@ -337,7 +341,7 @@ function uncertainAgain(
 function noteRetryOnFail(this: IExecuteFunctions): void {
 	addRunNote(
 		this,
-		'Retry On Fail is on: a retry does not generate again the reports this execution already generated (their output is kept) and does not send again a report whose outcome was unknown (it fails again with the same error), so no report is generated or charged twice.',
+		'Retry On Fail is on: a retry does not generate a report this execution generated or may have generated.',
 	);
 }
 

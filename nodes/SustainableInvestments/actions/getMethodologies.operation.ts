@@ -9,6 +9,8 @@ import { parseMethodologies } from '../../shared/methodologies';
 import { ROUTES } from '../../shared/routes';
 import { apiRequest } from '../../shared/transport';
 
+export const runsOnce = true;
+
 export const description: INodeProperties[] = [];
 
 /** One item per methodology: id, name and description read from whatever shape the API uses, then the raw record. */

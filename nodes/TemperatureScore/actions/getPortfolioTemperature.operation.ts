@@ -25,6 +25,7 @@ import { formatSeconds } from '../../shared/values';
 import { sleepUnlessCancelled } from '../../shared/sleep';
 import { groupFields, perHoldingItems } from './summary';
 import type { Calculation, TemperatureData } from './summary';
+import { parameterBuilderHint } from '../../shared/builderHints';
 
 const displayOptions = { show: { operation: ['getPortfolioTemperature'] } };
 
@@ -44,6 +45,9 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Output',
 		name: 'output',
+		builderHint: parameterBuilderHint(
+			"Per Holding: one item per holding plus one summary item per portfolio with the portfolio temperature (for a sheet or a report). Raw API Response: the API's answer as one item per portfolio.",
+		),
 		type: 'options',
 		options: [
 			{
