@@ -574,9 +574,10 @@ export function outputChanges<TEntry>(
 	staticData[STATE_PROPERTY] = stateText;
 	const stateBytes = Buffer.byteLength(stateText, 'utf8');
 	if (stateBytes > LARGE_STATE_BYTES) {
+		// Kept short (an execution hint); README "Only Changes Since Last Run" says why and what to do.
 		addRunNote(
 			this,
-			`Only Changes Since Last Run remembers ${count(next.size, 'ISIN')} in the workflow's static data: ${(stateBytes / 1_000_000).toFixed(1)} MB, above the ${LARGE_STATE_BYTES / 1_000_000} MB this node warns at. n8n stores it with the workflow in its database and reads and writes all of it on every run, which makes each run and each save of the workflow slower. Watch fewer ISINs per node (split the list over several nodes or workflows), or lower Forget ISINs Missing For so that ISINs no longer in the input are dropped sooner.`,
+			`Remembered results: ${(stateBytes / 1_000_000).toFixed(1)} MB of static data (${count(next.size, 'ISIN')}), over ${LARGE_STATE_BYTES / 1_000_000} MB: watch fewer ISINs per node.`,
 		);
 	}
 
