@@ -65,6 +65,8 @@ export interface ApiRoute {
 	onUncertainOutcome: UncertainOutcomePolicy;
 	/** For `report-uncertain`: what the request may have done, how to check it and what a run again costs. */
 	uncertainAdvice?: string;
+	/** For `report-uncertain`: what the request may have done, in the message itself ("the report may have been generated"). */
+	uncertainOutcome?: string;
 	/** The message when the gateway does not know the route (403 "Missing Authentication Token"), if not the usual one. */
 	notServedMessage?: string;
 	/**
@@ -333,6 +335,7 @@ export const ROUTES = {
 			timeoutMessage:
 				'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
 			onUncertainOutcome: 'report-uncertain',
+			uncertainOutcome: 'the report may have been generated',
 			// At most 3 tries: a 503 means the report was not generated, but every try counts against the quota.
 			maxUnavailableRetries: 2,
 			uncertainAdvice:

@@ -369,7 +369,7 @@ export class UncertainOutcomeError extends NodeApiError {
 			route.uncertainAdvice ??
 			"It was not sent again. Check with the Portfolio Snapshots node's Get Many operation what is stored now, then run again only for what is missing.";
 		super(node, { message: networkFailure.code } as JsonObject, {
-			message: `${what}: whether the API carried it out is not known.`,
+			message: `${what}: whether the API carried it out is not known${route.uncertainOutcome ? `, so ${route.uncertainOutcome}` : ''}.`,
 			description: `${advice}\n${failureDetail(networkFailure)}, on try ${attempts}.`,
 			...(networkFailure.status ? { httpCode: String(networkFailure.status) } : {}),
 			itemIndex,
