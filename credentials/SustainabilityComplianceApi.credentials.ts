@@ -6,6 +6,8 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TEST_BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+
 export class SustainabilityComplianceApi implements ICredentialType {
 	name = 'sustainabilityComplianceApi';
 
@@ -38,7 +40,15 @@ export class SustainabilityComplianceApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.example.com',
 			description:
-				'Address of the API, as given by the vendor. Must start with https:// (http:// is accepted only for localhost and loopback addresses, for example a local simulator).',
+				'Address of the API, as given by the vendor. Must start with https:// (http:// is accepted only for localhost and loopback addresses, for example a local simulator). No user name or password, ? or # in it.',
+		},
+		{
+			displayName: 'Allow Private Network Address',
+			name: 'allowPrivateAddress',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the Base URL may be a private network or link-local address (10.x, 172.16-31.x, 192.168.x, fc00::/7, fe80::/10, single-label or .internal names). Only for a self-hosted gateway inside your network; still https://. Cloud metadata addresses stay refused.',
 		},
 		{
 			displayName:
@@ -74,10 +84,9 @@ export class SustainabilityComplianceApi implements ICredentialType {
 	// to answers it did not throw on, so error statuses are let through to tell the 403 variants apart.
 	test: ICredentialTestRequest = {
 		request: {
-			// https only, http only for loopback hosts (as the nodes' transport). Any other Base URL makes the expression
-			// fail before a request exists: hash() throws the one expression error n8n passes on with a text of ours.
-			baseURL:
-				'={{ /^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "".hash("(refused: the base url must start with https:// - http:// only for localhost or 127.0.0.1. nothing was sent: the api key never travels unencrypted)") }}',
+			// The nodes' own Base URL rule (nodes/shared/baseUrl.ts), run by n8n's expression engine: a refused Base URL
+			// makes the expression fail with the rule's words before a request exists.
+			baseURL: CREDENTIAL_TEST_BASE_URL_EXPRESSION,
 			url: '/portfolios',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,

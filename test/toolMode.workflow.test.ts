@@ -15,6 +15,7 @@ import { useSimulator } from './helpers/simulator';
 import { runWorkflow } from './workflow/runner';
 import { TOOL_RESULT_LIMIT } from '../nodes/shared/tool';
 import { TOOL_DESCRIPTIONS } from '../nodes/shared/toolDescriptions';
+import { REPORT_LINK_NOTE } from '../nodes/SustainabilityReports/actions/generatePdfReport.operation';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 const METHODOLOGY = { __rl: true, mode: 'id', value: 1 };
@@ -169,6 +170,40 @@ describe('tool mode: holdings and reports', () => {
 			...parameters,
 		},
 	});
+
+	it.each(['langchain', 'engine'] as const)(
+		'Generate PDF Report (%s): the model gets the link, its expiry note and the request id, no file',
+		async (agent) => {
+			const holdings = [known1, known2].map((isin, index) => ({
+				isin,
+				name: `Holding ${index + 1}`,
+				instrument_type: 'stock',
+				currency: 'USD',
+				weight: 50,
+				market_value: 1000,
+			}));
+			const { result, out } = await callTool(
+				agent,
+				[{ args: { holdings: JSON.stringify(holdings) } }],
+				holdingsTool('sustainabilityReports', {
+					operation: 'generatePdfReport',
+					reportName: 'Agent Fund',
+					reportId: 'agent-fund',
+					downloadPdf: true,
+				}),
+			);
+			expect(result.status).toBe('success');
+			const json = modelResult(agent, out[0]);
+			expect(String(json.location_url)).toMatch(new RegExp(`^${sim.downloadUrl}/`));
+			expect(json.request_id).toMatch(/^[0-9a-f-]{36}$/);
+			expect(json.link_note).toBe(REPORT_LINK_NOTE);
+			expect(json.downloaded).toBe(false);
+			expect(JSON.stringify(out)).not.toMatch(/"binary"|application\/pdf/);
+			// One report generated, and the PDF never fetched: the model gets the link to pass on.
+			expect(sim.requestCount({ route: 'POST /reports' })).toBe(1);
+			expect(sim.downloads()).toEqual([]);
+		},
+	);
 
 	it('Sustainable Investments: a holding with a mistyped ISIN is reported, the others classified', async () => {
 		const holdings = [

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
+import { ADDRESS_KIND_WORDS, hostKind, isMetadataHost } from './baseUrl';
 import { CREDENTIAL_NAME, MAX_ANSWER_BYTES } from './constants';
 import type { ApiResponse } from './errors';
 import { sleepUnlessCancelled } from './sleep';
@@ -375,7 +376,8 @@ export async function downloadFile(
 	timeoutMs: number,
 	itemIndex?: number,
 ): Promise<DownloadResult> {
-	const target = checkDownloadTarget(url, await credentialBaseUrl.call(this, itemIndex));
+	const credential = await credentialAddress.call(this, itemIndex);
+	const target = checkDownloadTarget(url, credential.baseUrl, credential.allowPrivateAddress);
 	if (typeof target === 'string') return { ok: false, reason: 'refused', problem: target };
 
 	const signal = this.getExecutionCancelSignal();
@@ -426,10 +428,22 @@ export async function downloadFile(
 	}
 }
 
-/** Only to tell whether the API runs on this computer (a simulator): the download itself carries no credential. */
-async function credentialBaseUrl(this: IExecuteFunctions, itemIndex?: number): Promise<string> {
-	const credentials = await this.getCredentials<{ baseUrl?: unknown }>(CREDENTIAL_NAME, itemIndex);
-	return typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
+/**
+ * Only to tell whether the API runs on this computer (a simulator) or on the user's own private gateway: the download
+ * itself carries no credential.
+ */
+async function credentialAddress(
+	this: IExecuteFunctions,
+	itemIndex?: number,
+): Promise<{ baseUrl: string; allowPrivateAddress: unknown }> {
+	const credentials = await this.getCredentials<{
+		baseUrl?: unknown;
+		allowPrivateAddress?: unknown;
+	}>(CREDENTIAL_NAME, itemIndex);
+	return {
+		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '',
+		allowPrivateAddress: credentials.allowPrivateAddress,
+	};
 }
 
 async function readAnswer(
@@ -597,123 +611,18 @@ export function storageErrorText(text: string): string | undefined {
 // writes IPv6 in its short form, e.g. [::ffff:7f00:1]).
 // ---------------------------------------------------------------------------------------------------------------
 
-export type AddressKind =
-	| 'public'
-	| 'loopback'
-	| 'private'
-	| 'link-local'
-	| 'unspecified'
-	| 'reserved';
-
-const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
-	loopback: 'this computer (a loopback address)',
-	private: 'a private network address',
-	'link-local': 'a link-local address (such as a cloud metadata service)',
-	unspecified: 'an unspecified address',
-	reserved: 'a reserved address',
-};
-
-function isLoopbackName(host: string): boolean {
-	return host === 'localhost' || host.endsWith('.localhost');
-}
-
 /**
- * The kind of a URL host as WHATWG `new URL(...).hostname` gives it. Names are public except localhost, *.localhost
- * (loopback), single-label names and the private-use suffixes .internal, .local, .home.arpa, .lan (they only resolve
- * inside a network).
+ * The parsed address a download may go to, or why not. https only, to a public address (the kinds of baseUrl.ts,
+ * the rule the Base URL is checked by). When the credential's Base URL is itself on this computer (a local
+ * simulator), its links may also be http:// or https:// on the same host name as the Base URL (any port); with
+ * Allow Private Network Address (a self-hosted gateway), https:// links on the Base URL's own private host name.
+ * Any other loopback, private or link-local address, and a cloud metadata address always, stay refused.
  */
-export function hostKind(hostname: string): AddressKind {
-	const host = hostname.toLowerCase().replace(/\.$/, '');
-	if (host.startsWith('[') && host.endsWith(']')) return ipv6Kind(host.slice(1, -1));
-	const ipv4 = parseIpv4(host);
-	if (ipv4) return ipv4Kind(ipv4);
-	if (isLoopbackName(host)) return 'loopback';
-	if (!host.includes('.') || /\.(internal|local|home\.arpa|lan)$/.test(host)) return 'private';
-	return 'public';
-}
-
-function parseIpv4(host: string): number[] | undefined {
-	const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-	if (!match) return undefined;
-	const parts = match.slice(1).map(Number);
-	return parts.every((part) => part <= 255) ? parts : undefined;
-}
-
-function ipv4Kind([a, b]: number[]): AddressKind {
-	if (a === 127) return 'loopback';
-	if (a === 0) return 'unspecified';
-	if (
-		a === 10 ||
-		(a === 172 && b >= 16 && b <= 31) ||
-		(a === 192 && b === 168) ||
-		(a === 100 && b >= 64 && b <= 127)
-	) {
-		return 'private';
-	}
-	if (a === 169 && b === 254) return 'link-local';
-	// 192.0.0/24 (protocol assignments), 198.18/15 (benchmarking), 224/4 multicast, 240/4 and broadcast.
-	if ((a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224)
-		return 'reserved';
-	return 'public';
-}
-
-/** The eight 16-bit groups of an IPv6 address as WHATWG serialises it (hex groups, at most one `::`). */
-function parseIpv6(text: string): number[] | undefined {
-	const halves = text.split('::');
-	if (halves.length > 2) return undefined;
-	const groups = (part: string) =>
-		part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16));
-	const head = groups(halves[0]);
-	const tail = halves.length === 2 ? groups(halves[1]) : [];
-	const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
-	const all = [...head, ...new Array<number>(Math.max(fill, 0)).fill(0), ...tail];
-	return all.length === 8 &&
-		all.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
-		? all
-		: undefined;
-}
-
-function ipv6Kind(text: string): AddressKind {
-	const groups = parseIpv6(text);
-	if (!groups) return 'reserved';
-	const embeddedIpv4 = (high: number, low: number) => [
-		high >> 8,
-		high & 0xff,
-		low >> 8,
-		low & 0xff,
-	];
-	const zeroUpTo = (count: number) => groups.slice(0, count).every((group) => group === 0);
-	if (zeroUpTo(8)) return 'unspecified';
-	if (zeroUpTo(7) && groups[7] === 1) return 'loopback';
-	// IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d): the IPv4 address.
-	if (zeroUpTo(5) && (groups[5] === 0xffff || groups[5] === 0))
-		return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
-	if (zeroUpTo(4) && groups[4] === 0xffff && groups[5] === 0)
-		return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
-	// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach an IPv4 address too.
-	if (
-		groups[0] === 0x64 &&
-		groups[1] === 0xff9b &&
-		groups.slice(2, 6).every((group) => group === 0)
-	) {
-		return ipv4Kind(embeddedIpv4(groups[6], groups[7]));
-	}
-	if (groups[0] === 0x2002) return ipv4Kind(embeddedIpv4(groups[1], groups[2]));
-	const first = groups[0];
-	if ((first & 0xfe00) === 0xfc00) return 'private';
-	if ((first & 0xffc0) === 0xfe80) return 'link-local';
-	if ((first & 0xffc0) === 0xfec0) return 'private';
-	if ((first & 0xff00) === 0xff00) return 'reserved';
-	if (zeroUpTo(1)) return 'reserved';
-	return 'public';
-}
-
-/**
- * The parsed address a download may go to, or why not. https only, to a public address. When the credential's Base
- * URL is itself on this computer (a local simulator), its links may also be http:// or https:// on the same host
- * name as the Base URL (any port); any other loopback, private or link-local address stays refused.
- */
-export function checkDownloadTarget(url: string, baseUrl: string): URL | string {
+export function checkDownloadTarget(
+	url: string,
+	baseUrl: string,
+	allowPrivateAddress: unknown = false,
+): URL | string {
 	let target: URL;
 	try {
 		target = new URL(url);
@@ -729,13 +638,15 @@ export function checkDownloadTarget(url: string, baseUrl: string): URL | string 
 	} catch {
 		base = undefined;
 	}
-	const sameLocalHost =
-		kind === 'loopback' &&
-		!!base &&
-		hostKind(base.hostname) === 'loopback' &&
-		base.hostname === target.hostname;
-	if (sameLocalHost) return target;
-	if (kind !== 'public') return `points to ${KIND_WORDS[kind]} (${target.hostname})`;
+	const sameHost = !!base && base.hostname === target.hostname;
+	if (sameHost && kind === 'loopback' && hostKind(base!.hostname) === 'loopback') return target;
+	const ownPrivateHost =
+		sameHost &&
+		allowPrivateAddress === true &&
+		(kind === 'private' || kind === 'link-local') &&
+		!isMetadataHost(target.hostname);
+	if (kind !== 'public' && !ownPrivateHost)
+		return `points to ${ADDRESS_KIND_WORDS[kind as Exclude<typeof kind, 'public'>]} (${target.hostname})`;
 	if (target.protocol !== 'https:')
 		return 'is not an https:// address (it starts with http://, unencrypted)';
 	return target;

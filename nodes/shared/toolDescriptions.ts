@@ -47,7 +47,7 @@ export const TOOL_DESCRIPTIONS = {
 			'Rename a stored portfolio or change its details. Pass the portfolio identifier and the new values.',
 	},
 	sustainabilityReports: {
-		generatePdfReport: `Create a sustainability PDF report (ESG overview or MiFID II) of a portfolio and return its download link and details. ${PASS_HOLDINGS}`,
+		generatePdfReport: `Create a sustainability PDF report (ESG overview or MiFID II) of a portfolio. Returns a download link to pass on to the user (no file: the PDF is not attached), a note that the link expires soon, and the request id for support. ${PASS_HOLDINGS}`,
 	},
 } as const;
 

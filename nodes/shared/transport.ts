@@ -19,6 +19,7 @@ import {
 } from './errors';
 import type { ApiResponse } from './errors';
 import { networkFailureOf, sendApiRequest, tryDeadline } from './httpClient';
+import { checkBaseUrlText } from './baseUrl';
 import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
 import { RECHECK_MS, pacerFor } from './pacing';
 import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
@@ -557,45 +558,35 @@ async function resolveCredential(
 	this: RequestContext,
 	itemIndex?: number,
 ): Promise<{ baseUrl: string; apiKey: string }> {
-	const credentials = await this.getCredentials<{ baseUrl?: string; apiKey?: unknown }>(
-		CREDENTIAL_NAME,
-		itemIndex,
-	);
+	const credentials = await this.getCredentials<{
+		baseUrl?: string;
+		apiKey?: unknown;
+		allowPrivateAddress?: unknown;
+	}>(CREDENTIAL_NAME, itemIndex);
 	return {
-		baseUrl: checkBaseUrl(this.getNode(), String(credentials.baseUrl ?? '')),
+		baseUrl: checkBaseUrl(
+			this.getNode(),
+			String(credentials.baseUrl ?? ''),
+			credentials.allowPrivateAddress,
+		),
 		apiKey: String(credentials.apiKey ?? ''),
 	};
 }
 
-const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-/** https only, except for loopback hosts (a local simulator); trailing slashes dropped. */
-export function checkBaseUrl(node: INode, raw: string): string {
-	const trimmed = raw.trim().replace(/\/+$/, '');
-	let url: URL;
-	try {
-		url = new URL(trimmed);
-	} catch {
-		throw new NodeOperationError(
-			node,
-			`The credential's Base URL "${trimmed}" is not a web address`,
-			{
-				description: 'Enter the address the vendor gave, for example https://api.example.com',
-			},
-		);
-	}
-	const loopback = LOOPBACK_HOST.test(url.hostname);
-	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-		throw new NodeOperationError(
-			node,
-			`The credential's Base URL must start with https:// (got "${url.protocol}//")`,
-			{
-				description:
-					'Only local test addresses (localhost, 127.0.0.1) may use http://. The API key must not travel unencrypted.',
-			},
-		);
-	}
-	return trimmed;
+/**
+ * The Base URL by the one rule of baseUrl.ts (the credential's Test button runs the same rule): trimmed, trailing
+ * slashes dropped; anything the rule refuses is an error naming the value, its problem and the fix, before any request.
+ */
+export function checkBaseUrl(
+	node: INode,
+	raw: string,
+	allowPrivateAddress: unknown = false,
+): string {
+	const verdict = checkBaseUrlText(raw, allowPrivateAddress);
+	if (verdict.url !== undefined) return verdict.url;
+	throw new NodeOperationError(node, `The credential's Base URL ${verdict.problem}`, {
+		description: `${verdict.fix} Nothing was sent.`,
+	});
 }
 
 function assertBodySize(node: INode, route: ApiRoute, body: IDataObject, itemIndex?: number): void {

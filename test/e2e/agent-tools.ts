@@ -16,6 +16,10 @@
  *   - `standard`: a call of both tools with {"isins": "US0378331005"}; checks: the tools array n8n sends the model
  *     (names, descriptions, one required string parameter `isins`), the simulator's SFDR and PAI requests, the agent's
  *     answer holding the simulator's values (Article 8, the carbon footprint);
+ *   - `report`: the example plus a Generate PDF Report tool node (holdings through $fromAI, Download PDF on, which
+ *     tool mode overrides); the model calls it with two holdings. Checks: the tool result the model gets holds the
+ *     simulator's link (location_url), the request id and the note that the link expires, no file; one report, no
+ *     download; the stand-in's final answer relays the link;
  *   - messy calls of Get SFDR Classification, what a real model does now and then: `json-array` (the ISINs as a JSON
  *     array string `["US0378331005", "DE0007236101"]`), `mistyped` (DE0007236102, a wrong check digit, between two
  *     valid ISINs), `empty` (""), `huge` (20,000 valid ISINs). Checks: the tool result the model gets back in the next
@@ -61,6 +65,37 @@ export const AGENT_PROMPT =
 const ISIN = 'US0378331005';
 const TOOL_NODE_TYPE = 'n8n-nodes-sustainability-compliance.sustainabilityInstrumentsTool';
 const SFDR_TOOL = 'Get_SFDR_Classification';
+const REPORT_TOOL = 'Generate_PDF_Report';
+const REPORT_HOLDINGS = ['US0378331005', 'DE0007236101'].map((isin, index) => ({
+	isin,
+	name: `Holding ${index + 1}`,
+	instrument_type: 'stock',
+	currency: 'USD',
+	weight: 50,
+	market_value: 1000,
+}));
+/** The report tool node the `report` scenario adds to example 08 (the model fills the holdings through $fromAI). */
+const REPORT_TOOL_NODE: WorkflowNode = {
+	name: 'Generate PDF Report',
+	type: 'n8n-nodes-sustainability-compliance.sustainabilityReportsTool',
+	typeVersion: 2,
+	position: [800, 240],
+	parameters: {
+		operation: 'generatePdfReport',
+		reportName: 'Agent Portfolio',
+		reportId: 'agent-portfolio',
+		holdingsSource: 'json',
+		holdingsJson: "={{ $fromAI('holdings', 'the holdings as a JSON array', 'string') }}",
+		// Tool mode never downloads: the model gets the link instead.
+		downloadPdf: true,
+	},
+	credentials: { sustainabilityComplianceApi: { id: 'scApi1', name: 'SC API' } },
+};
+/** The link the model got from Generate PDF Report (the tool result's text is JSON, maybe escaped once more). */
+function reportLink(text: string): string | undefined {
+	return /location_url\\*"\s*:\s*\\*"(https?:[^"\\]+)/.exec(text)?.[1];
+}
+
 /** The most a tool result may hold for the model (characters): about 12,000 tokens, a fair share of a context window. */
 export const TOOL_RESULT_BOUND = 50_000;
 const RUN_TIMEOUT_MS = 180_000;
@@ -78,7 +113,7 @@ const HUGE_ISINS = makeIsins(20_000, 1, 'XS');
  */
 export const SCENARIOS: Record<
 	string,
-	{ prompt: string; calls: Record<string, { isins: string }> }
+	{ prompt: string; calls: Record<string, Record<string, string>> }
 > = {
 	standard: { prompt: AGENT_PROMPT, calls: { '*': { isins: ISIN } } },
 	'json-array': {
@@ -96,6 +131,11 @@ export const SCENARIOS: Record<
 	huge: {
 		prompt: '[scenario: huge] Classify my whole universe of 20,000 instruments under SFDR.',
 		calls: { [SFDR_TOOL]: { isins: HUGE_ISINS.join(', ') } },
+	},
+	// Generate PDF Report as a tool (issue 26 item 4): no file crosses to the model, the link and its details do.
+	report: {
+		prompt: '[scenario: report] Make an ESG PDF report of my two holdings and give me the link.',
+		calls: { [REPORT_TOOL]: { holdings: JSON.stringify(REPORT_HOLDINGS) } },
 	},
 };
 
@@ -148,6 +188,8 @@ function answerFrom(messages: ChatMessage[]): string {
 	const results = messages.filter((message) => message.role === 'tool');
 	const text = results.map((message) => contentText(message.content)).join('\n');
 	const scenario = scenarioOf(messages);
+	if (scenario === 'report')
+		return `Scenario report: your PDF report is ready at ${reportLink(text) ?? '(no link in the tool result)'}`;
 	if (scenario !== 'standard')
 		return `Scenario ${scenario}: the tool answered ${text.length} characters: ${text.slice(0, 200)}`;
 	const classification = /"(?:sfdr_)?classification"\s*:\s*(\d)/.exec(text)?.[1];
@@ -312,11 +354,18 @@ function workflow(
 	id: string,
 	agentVersion: number,
 	prompt: string,
+	extraTools: WorkflowNode[] = [],
 ): { nodes: WorkflowNode[]; [key: string]: unknown } {
 	const example = JSON.parse(readFileSync(AGENT_EXAMPLE, 'utf8')) as {
 		nodes: WorkflowNode[];
+		connections: Record<string, unknown>;
 		[key: string]: unknown;
 	};
+	example.nodes.push(...extraTools);
+	for (const tool of extraTools)
+		example.connections[tool.name] = {
+			ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]],
+		};
 	const nodes = example.nodes.map((node): WorkflowNode => {
 		const credentials = node.credentials && {
 			...(node.credentials.openAiApi ? { openAiApi: { id: 'openAi1', name: 'OpenAI' } } : {}),
@@ -441,8 +490,33 @@ function assertAnswered(text: string, isin: string): void {
 }
 
 /** What each messy scenario's tool result must hold (`text` = what the model got back). */
-const SCENARIO_CHECKS: Record<string, (text: string, sfdrRequests: unknown[]) => string> = {
-	'json-array': (text, requests) => {
+interface ScenarioRun {
+	sfdrRequests: unknown[];
+	/** POST /reports requests the simulator saw, and requests its download listener saw. */
+	reports: number;
+	downloads: number;
+	downloadUrl: string;
+}
+const SCENARIO_CHECKS: Record<string, (text: string, run: ScenarioRun) => string> = {
+	report: (text, run) => {
+		const link = reportLink(text);
+		assert.ok(link, `no location_url in the tool result: ${text.slice(0, 600)}`);
+		assert.ok(
+			link.startsWith(`${run.downloadUrl}/`),
+			`the link ${link} is not the simulator's (${run.downloadUrl})`,
+		);
+		assert.match(
+			text,
+			/request_id\\*"\s*:\s*\\*"[0-9a-f-]{36}/,
+			'no request_id in the tool result',
+		);
+		assert.match(text, /link expires soon/, 'no note that the link expires');
+		assert.doesNotMatch(text, /"binary"|JVBERi0/, 'a file in the tool result');
+		assert.equal(run.reports, 1, 'one report generated');
+		assert.equal(run.downloads, 0, 'the PDF is not fetched in tool mode');
+		return `link ${link}, request id and expiry note in the tool result`;
+	},
+	'json-array': (text, { sfdrRequests: requests }) => {
 		for (const isin of ['US0378331005', 'DE0007236101']) assertAnswered(text, isin);
 		assert.ok(requests.length >= 1, 'no SFDR request reached the simulator');
 		return 'both ISINs of the JSON array answered';
@@ -459,7 +533,7 @@ const SCENARIO_CHECKS: Record<string, (text: string, sfdrRequests: unknown[]) =>
 		);
 		return 'the two valid ISINs answered, DE0007236102 reported as invalid';
 	},
-	empty: (text, requests) => {
+	empty: (text, { sfdrRequests: requests }) => {
 		assert.match(
 			text,
 			/empty|no ISIN|at least one/i,
@@ -531,6 +605,7 @@ interface RunRecord {
 	paiRequests: Array<{ path: string; status: number; body: unknown }>;
 	sfdrRecords: Array<{ path: string; status: number; body: unknown }>;
 	routes: string[];
+	downloads: number;
 }
 
 async function leg(version: string): Promise<{ passed: number; failed: number }> {
@@ -563,9 +638,14 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 					scenario,
 				});
 		const workflows = runs.map(({ id, agentVersion, scenario }) =>
-			workflow(id, agentVersion, SCENARIOS[scenario].prompt),
+			workflow(
+				id,
+				agentVersion,
+				SCENARIOS[scenario].prompt,
+				scenario === 'report' ? [REPORT_TOOL_NODE] : [],
+			),
 		);
-		const TOOLS = toolNodes(workflows[0].nodes);
+		const TOOLS = toolNodes(workflow('tools', 2.2, AGENT_PROMPT).nodes);
 		assert.ok(TOOLS.length >= 2, `${AGENT_EXAMPLE}: ${TOOLS.length} tool nodes`);
 		const env = {
 			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
@@ -610,6 +690,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 				sfdrRecords: sim.requests({ route: 'POST /instruments/sustainability-profile' }),
 				paiRequests: sim.requests({ route: 'POST /instruments/sustainability-data' }),
 				routes: sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+				downloads: sim.downloads().length,
 			};
 			const label = `agent ${agentVersion}, ${scenario}`;
 			console.log(
@@ -729,7 +810,12 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 					`     tool result the model got (${text.length} characters): ${text.slice(0, 300)}`,
 				);
 				assert.ok(text.trim().length > 0, 'the tool result is empty');
-				return SCENARIO_CHECKS[scenario](text, record.sfdrRecords);
+				return SCENARIO_CHECKS[scenario](text, {
+					sfdrRequests: record.sfdrRecords,
+					reports: record.routes.filter((route) => route.startsWith('POST /reports ')).length,
+					downloads: record.downloads,
+					downloadUrl: sim.downloadUrl,
+				});
 			});
 			await check(`${label}: the agent's final answer arrives`, () => {
 				assert.equal(run.code, 0, failure());
@@ -738,6 +824,12 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 					text.startsWith(`Scenario ${scenario}:`),
 					`not the stand-in's final answer: ${text.slice(0, 300)}`,
 				);
+				if (scenario === 'report')
+					assert.match(
+						text,
+						new RegExp(`ready at ${sim.downloadUrl}/`),
+						`the model did not relay the link: ${text}`,
+					);
 				return `answer: ${text.slice(0, 160)}`;
 			});
 		}

@@ -54,6 +54,7 @@ import {
 } from './lib';
 
 const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
+const port = (sim: Simulator) => new URL(sim.url).port;
 const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS ?? 180_000);
 
 export interface Rule {
@@ -71,6 +72,8 @@ interface Case {
 	apiKey: string;
 	/** Base URL relative to the simulator (`${sim.url}${path}`), or absolute. */
 	baseUrl: (sim: Simulator) => string;
+	/** The credential's Allow Private Network Address (off when not given). */
+	allowPrivateAddress?: boolean;
 	/** Runs before the test (e.g. use up a quota). */
 	before?: (sim: Simulator) => Promise<void>;
 	expectStatus: 'OK' | 'Error';
@@ -216,6 +219,53 @@ const CASES: Case[] = [
 		expectMessage: /must start with https:\/\//,
 		expectNothingSent: true,
 	},
+	// The one Base URL rule (nodes/shared/baseUrl.ts), run by n8n's expression engine before any request exists.
+	...(
+		[
+			[
+				'a number for the host (2130706433 is 127.0.0.1)',
+				(sim) => `http://2130706433:${port(sim)}`,
+				/not a plain IPv4/,
+			],
+			[
+				'user:pass@ in the Base URL',
+				(sim) => `http://user:pass@127.0.0.1:${port(sim)}`,
+				/user name or password/,
+			],
+			['a query in the Base URL', (sim) => `${sim.url}?tenant=1`, /has a query/],
+			['a fragment in the Base URL', (sim) => `${sim.url}/#top`, /has a fragment/],
+			['a port above 65535', () => 'https://api.example.invalid:99999', /port "99999"/],
+			['a private network address', () => 'https://10.0.0.1', /private network address/],
+			['the cloud metadata address', () => 'https://169.254.169.254', /cloud metadata/],
+		] as [string, (sim: Simulator) => string, RegExp][]
+	).map(
+		([what, baseUrl, words]): Case => ({
+			name: `Base URL refused by the nodes' rule: ${what}; nothing sent`,
+			apiKey: 'sim-all-families',
+			baseUrl,
+			expectStatus: 'Error',
+			expectMessage: new RegExp(`Base URL in the credential: .*${words.source}.*Nothing was sent`),
+			expectNothingSent: true,
+		}),
+	),
+	{
+		name: 'Allow Private Network Address on: the metadata address stays refused',
+		apiKey: 'sim-all-families',
+		baseUrl: () => 'https://169.254.169.254',
+		allowPrivateAddress: true,
+		expectStatus: 'Error',
+		expectMessage: /Base URL in the credential: .*cloud metadata/,
+		expectNothingSent: true,
+	},
+	{
+		name: 'Allow Private Network Address on: a private host name passes the rule (and is not found)',
+		apiKey: 'sim-all-families',
+		baseUrl: () => 'https://gateway.internal',
+		allowPrivateAddress: true,
+		expectStatus: 'Error',
+		// n8n words the name that does not resolve (ENOTFOUND) as its own sentence.
+		expectMessage: /ENOTFOUND|not found|getaddrinfo|EAI_AGAIN|connection cannot be established/i,
+	},
 	{
 		name: 'the API answers 302 to another origin: not followed, the key stays',
 		apiKey: 'sim-all-families',
@@ -353,7 +403,13 @@ export async function runCredentialChecks(
 		try {
 			if (c.before) await c.before(sim);
 			const before = sim.requests().length;
-			result = await testCredential(rest, `e2e ${c.name}`, { apiKey: c.apiKey, baseUrl });
+			result = await testCredential(rest, `e2e ${c.name}`, {
+				apiKey: c.apiKey,
+				baseUrl,
+				...(c.allowPrivateAddress === undefined
+					? {}
+					: { allowPrivateAddress: c.allowPrivateAddress }),
+			});
 			const seen = sim.requests().slice(before);
 			http = seen.length ? seen[seen.length - 1].status : null;
 			const problems: string[] = [];

@@ -3,7 +3,8 @@
  * Base URL. The workflow tests (test/reports.workflow.test.ts) run it in n8n's engine against the simulator, whose
  * Base URL is local; the production case, a public https Base URL, is covered here.
  */
-import { checkDownloadTarget, hostKind, storageErrorText } from '../../nodes/shared/httpClient';
+import { hostKind } from '../../nodes/shared/baseUrl';
+import { checkDownloadTarget, storageErrorText } from '../../nodes/shared/httpClient';
 
 const PUBLIC_BASE = 'https://api.example.com';
 const LOCAL_BASE = 'http://127.0.0.1:4010';
@@ -138,6 +139,41 @@ describe('checkDownloadTarget with a local Base URL (a simulator on this compute
 		expect(verdict('https://reports.example.com/a.pdf', LOCAL_BASE)).toBe(
 			'ok https://reports.example.com/a.pdf',
 		);
+	});
+});
+
+describe('checkDownloadTarget with Allow Private Network Address (a self-hosted gateway)', () => {
+	const GATEWAY = 'https://gateway.corp.internal';
+	const check = (url: string, base: string, allow: boolean) => {
+		const result = checkDownloadTarget(url, base, allow);
+		return typeof result === 'string' ? result : `ok ${result.href}`;
+	};
+
+	it("takes https:// links on the Base URL's own private host, and only with the option on", () => {
+		expect(check('https://gateway.corp.internal/docs/a.pdf', GATEWAY, true)).toBe(
+			'ok https://gateway.corp.internal/docs/a.pdf',
+		);
+		expect(check('https://10.1.2.3/a.pdf', 'https://10.1.2.3', true)).toBe(
+			'ok https://10.1.2.3/a.pdf',
+		);
+		expect(check('https://gateway.corp.internal/docs/a.pdf', GATEWAY, false)).toBe(
+			'points to a private network address (gateway.corp.internal)',
+		);
+	});
+
+	it('still refuses other private hosts, http://, and cloud metadata addresses', () => {
+		expect(check('https://files.corp.internal/a.pdf', GATEWAY, true)).toBe(
+			'points to a private network address (files.corp.internal)',
+		);
+		expect(check('http://gateway.corp.internal/a.pdf', GATEWAY, true)).toBe(
+			'is not an https:// address (it starts with http://, unencrypted)',
+		);
+		expect(check('https://169.254.169.254/latest', 'https://169.254.169.254', true)).toMatch(
+			/^points to a link-local address/,
+		);
+		expect(
+			check('https://metadata.google.internal/x', 'https://metadata.google.internal', true),
+		).toBe('points to a private network address (metadata.google.internal)');
 	});
 });
 

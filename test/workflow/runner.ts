@@ -76,6 +76,7 @@ export const INSTANCE_BASE_URL = 'http://localhost:5678/';
 export type SustainabilityComplianceApiCredentials = {
 	apiKey: string;
 	baseUrl: string;
+	allowPrivateAddress?: boolean;
 };
 
 export interface RunWorkflowOptions {

@@ -38,6 +38,7 @@ import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/is
 import { addRunNote } from '../../shared/hints';
 import { planOneRequestEach } from '../../shared/requestBudget';
 import { ROUTES } from '../../shared/routes';
+import { isToolExecution } from '../../shared/tool';
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
 import {
 	apiRequest,
@@ -345,6 +346,10 @@ function noteRetryOnFail(this: IExecuteFunctions): void {
 	);
 }
 
+/** Beside the link when the node runs as an AI Agent tool (the API gives the link no expiry time). */
+export const REPORT_LINK_NOTE =
+	"No file is attached: give the user location_url to download the PDF. The link expires soon after it is made (download it at once); a new link needs a new report, which counts against the quota. Quote request_id to the vendor's support.";
+
 /** The report's output item, with the PDF downloaded from the answer's link when Download PDF is on. */
 async function reportItems(
 	this: IExecuteFunctions,
@@ -385,6 +390,8 @@ async function reportItems(
 
 	if (!request.binaryProperty) {
 		json.downloaded = false;
+		// An AI agent gets no file (tool mode never downloads): what it needs to pass the link on.
+		if (isToolExecution(this)) json.link_note = REPORT_LINK_NOTE;
 		return [{ json, pairedItem: pairedTo(group.itemIndices) }];
 	}
 	const pdf = await downloadReport.call(this, locationUrl, requestId, itemIndex);
@@ -576,7 +583,7 @@ async function downloadReport(
 		case 'refused':
 			throw fail(
 				`The report was created, but its download link ${result.problem}, so it was not fetched`,
-				"Report links are fetched only from https:// addresses on the public internet (the storage service's pre-signed link), never from this computer or a private network. Tell the vendor which link the API gave.",
+				"Report links are fetched only from https:// addresses on the public internet (the storage service's pre-signed link), never from this computer or a private network (with Allow Private Network Address on in the credential, only from the Base URL's own host). Tell the vendor which link the API gave.",
 			);
 		case 'redirect':
 			throw fail(
