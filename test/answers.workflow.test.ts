@@ -250,7 +250,7 @@ describe('an HTML page from a proxy', () => {
 		});
 		const error = result.error as Error & { description?: string };
 		expect(error.message).toMatch(
-			/answered the SFDR classification request with an HTML page \(status 200\)/,
+			/answered the SFDR classification request with an HTML page \(status 200, content type text\/html\)/,
 		);
 		expect(`${error.message} ${error.description}`).not.toMatch(
 			/undergoing maintenance|<html|<title/i,

@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { decodeState } from '../nodes/SustainabilityInstruments/actions/changes';
+import {
+	LARGE_STATE_BYTES,
+	decodeState,
+	encodeState,
+} from '../nodes/SustainabilityInstruments/actions/changes';
 import { findIsins, instrumentData } from './simulator';
 import type { DataVersion, InstrumentData } from './simulator/data';
 import { makeIsin } from './helpers/isins';
@@ -696,4 +700,33 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		},
 		60_000,
 	);
+});
+
+describe('a large remembered state', () => {
+	it(`warns above ${LARGE_STATE_BYTES / 1_000_000} MB of remembered results, and not below`, async () => {
+		const [a] = findIsins((data) => data.known, 1);
+		const workflow = chainWorkflow([{ isin: a }], watchNode('getSfdrClassification'));
+		const runs = new Runs();
+		const small = await runs.run(workflow);
+		expect(hintsOf(small).join(' ')).not.toMatch(/static data/);
+
+		// 150,000 ISINs remembered from earlier runs (still within Forget ISINs Missing For): about 6 MB.
+		const { scope } = runs.remembered();
+		const { state } = decodeState((runs.staticData['node:Node'] as IDataObject).lastResults, scope);
+		const remembered = state.results.get(a)!;
+		for (let index = 0; index < 150_000; index++)
+			state.results.set(makeIsin('XS', index), {
+				lastSeen: state.runs,
+				result: remembered.result,
+			});
+		runs.staticData = {
+			'node:Node': { lastResults: encodeState(state, scope) },
+		};
+		const large = await runs.run(workflow);
+		const warning = hintsOf(large).find((hint) => /static data/.test(hint));
+		expect(warning).toMatch(
+			/^Remembered results: \d+\.\d MB of static data \(150,001 ISINs\), over 5 MB: watch fewer ISINs per node\.$/,
+		);
+		expect(Object.keys(runs.remembered().isins)).toHaveLength(150_001);
+	}, 60_000);
 });

@@ -704,7 +704,11 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			expect(result.status).toBe('error');
 			expect(sim.requestCount({ route: ROUTE })).toBe(3);
 			expect(result.error?.message).toContain('whether the API carried it out is not known');
-			expect(result.error?.message).toContain('2 of 3 reports were generated');
+			expect(result.error?.message).toContain(
+				'Of 3 reports, before the run stopped: 2 generated (',
+			);
+			expect(result.error?.message).toContain('1 outcome unknown (may have been generated: ');
+			expect(result.error?.message).toContain('0 not generated');
 			const description = (result.error as { description?: string }).description;
 			expect(description).toContain('may have been generated');
 			expect(description).toContain('Retry On Fail did not send this report again');

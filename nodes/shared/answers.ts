@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NUMERIC_TEXT } from './answerShapes';
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
 import { MAX_OUTPUT_TEXT_LENGTH } from './constants';
-import { findRequestId } from './errors';
+import { contentTypeOf, findRequestId, isHtmlAnswer, isPageAnswer } from './errors';
 import { addRunNote, MAX_HINT_LENGTH } from './hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
@@ -216,25 +216,24 @@ export function entryIsin(entry: unknown, list: EntryList): string | undefined {
 	return typeof isin === 'string' && isin.trim() !== '' ? isin : undefined;
 }
 
-function contentTypeOf(response: ApiResponse): string {
-	const type = response.headers?.['content-type'];
-	return typeof type === 'string' ? type.split(';')[0].trim().toLowerCase() : '';
-}
-
-/** An HTML page, as a proxy or a maintenance page in front of the API answers. */
-export function isHtmlAnswer(response: ApiResponse): boolean {
-	if (contentTypeOf(response).includes('html')) return true;
+/**
+ * An HTML page answered with 200, or any page that is not JSON answered with 503: a proxy, load balancer or
+ * maintenance page in front of the API (the API itself answers JSON) saying the API is not available, so it is
+ * taken like a 503 (the request was not carried out), retried with backoff within Max Wait.
+ */
+export function isProxyPage(response: ApiResponse): boolean {
 	return (
-		typeof response.body === 'string' && /^\s*<(!doctype\s+html|html[\s>])/i.test(response.body)
+		(response.statusCode === 200 && isHtmlAnswer(response)) ||
+		(response.statusCode === 503 && isPageAnswer(response))
 	);
 }
 
 /**
- * An HTML page answered with 200, 502 or 503: a proxy or load balancer in front of the API (the API itself answers
- * JSON), so it is taken like a 503, retried with backoff within Max Wait.
+ * A page that is not JSON answered with 502: a proxy or gateway in front of the API got no usable answer from it.
+ * The request may have reached the API, so it is a network failure of the "may have been carried out" kind.
  */
-export function isProxyPage(response: ApiResponse): boolean {
-	return [200, 502, 503].includes(response.statusCode) && isHtmlAnswer(response);
+export function isGatewayPage(response: ApiResponse): boolean {
+	return response.statusCode === 502 && isPageAnswer(response);
 }
 
 /** What came, in words, without the answer itself: "a JSON object with the top-level keys data, metadata". */

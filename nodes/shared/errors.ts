@@ -9,10 +9,39 @@ export interface ApiResponse {
 	headers: Record<string, unknown>;
 }
 
-/** The API's own words: gateway errors carry `message`, API errors `data.message`. */
+/** The answer's media type in lower case, without parameters ("text/html"), or '' without one. */
+export function contentTypeOf(response: ApiResponse): string {
+	const type = response.headers?.['content-type'];
+	return typeof type === 'string' ? type.split(';')[0].trim().toLowerCase() : '';
+}
+
+/** An HTML page, as a proxy or a maintenance page in front of the API answers. */
+export function isHtmlAnswer(response: ApiResponse): boolean {
+	if (contentTypeOf(response).includes('html')) return true;
+	return (
+		typeof response.body === 'string' && /^\s*<(!doctype\s+html|html[\s>])/i.test(response.body)
+	);
+}
+
+/** Not the API's JSON: an HTML page, or a body that is no JSON at all (a proxy's text, an empty body). */
+export function isPageAnswer(response: ApiResponse): boolean {
+	const { body } = response;
+	return isHtmlAnswer(response) || typeof body === 'string' || body === undefined || body === null;
+}
+
+/** The content type of an answer, without its parameters ("text/html"), or "none". */
+export function contentTypeWords(response: ApiResponse): string {
+	const type = contentTypeOf(response);
+	if (!type) return 'none';
+	return /^[\w.+-]{1,60}\/[\w.+-]{1,60}$/.test(type) ? type : 'one that is not a media type';
+}
+
+/**
+ * The API's own words: gateway errors carry `message`, API errors `data.message`. A body that is not JSON (a proxy's
+ * or firewall's page) has none: it is never quoted, as it may name internal hosts and addresses.
+ */
 export function apiMessage(body: unknown): string | undefined {
-	if (!body || typeof body !== 'object')
-		return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
+	if (!body || typeof body !== 'object') return undefined;
 	const record = body as { message?: unknown; error?: unknown; data?: { message?: unknown } };
 	if (typeof record.data?.message === 'string') return record.data.message;
 	if (typeof record.message === 'string') return record.message;
@@ -78,7 +107,11 @@ export function apiErrorFor(
 	const requestId = findRequestId(body);
 	let message: string;
 	const details: string[] = [];
-	if (statusCode === 403 && said === 'Missing Authentication Token') {
+	const page = isPageAnswer(response);
+	if (page) details.push(pageWords(response));
+	if (page && ![500, 503, 504].includes(statusCode) && !(statusCode >= 300 && statusCode < 400)) {
+		message = `The API address answered the ${route.label} request with ${statusCode} and ${pageKind(response)} instead of the API's JSON: ${PAGE_CAUSES[statusCode] ?? 'something other than the API answered'}. The page itself is not shown.`;
+	} else if (statusCode === 403 && said === 'Missing Authentication Token') {
 		message =
 			route.notServedMessage ??
 			`This API address does not serve ${route.method} ${route.path}. Check the Base URL in the credential (no extra path after the host).`;
@@ -142,13 +175,34 @@ export function findRequestId(body: unknown): string | undefined {
 	return typeof id === 'string' ? id : undefined;
 }
 
+/** What a status means when a page that is not the API's answers with it. */
+const PAGE_CAUSES: Record<number, string> = {
+	400: 'a proxy or firewall in front of the API refused the request as malformed',
+	401: 'a proxy in front of the API asks for a login of its own',
+	403: "a firewall or proxy in front of the API refused the request. Check the credential's Base URL and whether this n8n may reach the API from its network",
+	404: "the address does not lead to the API. Check the credential's Base URL (the address the vendor gave, no extra path after the host)",
+	407: 'a proxy between this n8n and the API asks for a login',
+	502: 'a proxy or gateway in front of the API got no usable answer from it',
+};
+
+function pageKind(response: ApiResponse): string {
+	return isHtmlAnswer(response)
+		? 'an HTML page'
+		: typeof response.body === 'string' && response.body.trim() !== ''
+			? 'a text that is not JSON'
+			: 'an empty body';
+}
+
+/** A page's status and content type in words, never the page. */
+function pageWords(response: ApiResponse): string {
+	return `What came: status ${response.statusCode}, content type ${contentTypeWords(response)}, ${pageKind(response)} (not shown: it is not the API's answer and may name internal hosts).`;
+}
+
+/** The answer as NodeApiError keeps it: a JSON object as it came, never the text of a page. */
 function toJsonObject(body: unknown, statusCode: number): JsonObject {
 	if (body && typeof body === 'object' && !Array.isArray(body))
 		return { ...(body as JsonObject), httpCode: String(statusCode) };
-	return {
-		message: typeof body === 'string' ? body.slice(0, 500) : `HTTP ${statusCode}`,
-		httpCode: String(statusCode),
-	};
+	return { message: `HTTP ${statusCode}`, httpCode: String(statusCode) };
 }
 
 export interface InputErrorOptions {

@@ -83,7 +83,17 @@ export async function sendApiRequest(
 			discard(body);
 			return { ...response, body: undefined, tooLarge: { bytes: declared, declared: true } };
 		}
-		const read = await readAtMost(body, MAX_ANSWER_BYTES, signal);
+		const read = await readAtMost(body, MAX_ANSWER_BYTES, signal).then(
+			(value) => ({ ...value, error: undefined as unknown }),
+			(error: unknown) => ({ body: Buffer.alloc(0), truncated: false, error }),
+		);
+		// The deadline's or the cancellation's abort stays as it is: the caller tells those apart by the signal.
+		if (read.error !== undefined && signal?.aborted) throw abortError(signal);
+		if (read.error !== undefined)
+			throw new BrokenAnswerError(
+				isDecompressionError(read.error) ? 'decompression' : 'cut-short',
+				read.error,
+			);
 		if (read.truncated)
 			return {
 				...response,
@@ -143,9 +153,87 @@ export interface NetworkFailure {
 	code: string;
 	/** `never`: the request surely did not reach the API; `maybe`: it may have been received and carried out. */
 	reached: 'never' | 'maybe';
-	kind: 'connection' | 'timeout' | 'host-not-found' | 'secure-connection';
-	/** For a failed secure connection: the reason in plain words. */
+	/**
+	 * `broken-answer`: an answer began to come but could not be read whole (cut short, not HTTP, a corrupt compressed
+	 * body): the request reached something that answered, so it may have been carried out.
+	 */
+	kind:
+		| 'connection'
+		| 'timeout'
+		| 'host-not-found'
+		| 'secure-connection'
+		| 'broken-answer'
+		| 'gateway-page';
+	/** For a failed secure connection, a broken answer or a gateway's page: what happened, in plain words. */
 	reason?: string;
+	/** For a gateway's page: the status it came with. */
+	status?: number;
+}
+
+type BrokenAnswerKind = 'cut-short' | 'not-http' | 'decompression';
+
+/** The code and the plain words of each kind of broken answer (never the parser's or zlib's own text). */
+const BROKEN_ANSWERS: Record<BrokenAnswerKind, { code: string; reason: string }> = {
+	'cut-short': {
+		code: 'ANSWER_CUT_SHORT',
+		reason: 'the connection dropped partway through the answer, so only part of it arrived',
+	},
+	'not-http': {
+		code: 'ANSWER_NOT_HTTP',
+		reason: 'what came back was not a readable HTTP answer',
+	},
+	decompression: {
+		code: 'ANSWER_NOT_DECOMPRESSIBLE',
+		reason: 'the answer was marked as compressed but could not be decompressed',
+	},
+};
+
+function brokenAnswer(kind: BrokenAnswerKind): NetworkFailure {
+	return { ...BROKEN_ANSWERS[kind], reached: 'maybe', kind: 'broken-answer' };
+}
+
+/** Reading an answer's body failed after its headers came (the text of the cause is never shown). */
+class BrokenAnswerError extends Error {
+	constructor(
+		readonly brokenKind: BrokenAnswerKind,
+		readonly cause: unknown,
+	) {
+		super(BROKEN_ANSWERS[brokenKind].reason);
+	}
+}
+
+/** zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR…) and texts, as a corrupt gzip, deflate or brotli body gives them. */
+function isDecompressionError(error: unknown): boolean {
+	for (
+		let current = error, depth = 0;
+		current && typeof current === 'object' && depth < 5;
+		depth++
+	) {
+		const { code, message } = current as { code?: unknown; message?: unknown };
+		if (typeof code === 'string' && /^(Z_|ERR_BROTLI|ERR__?ZLIB)/.test(code)) return true;
+		if (typeof message === 'string' && ZLIB_TEXT.test(message)) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
+const ZLIB_TEXT =
+	/incorrect header check|invalid (stored block lengths|distance|code lengths|block type)|unexpected end of file|unknown compression method|invalid window size|Decompression failed/i;
+
+/**
+ * What a broken answer is, by an error's code or text: Node's HTTP parser (HPE_ codes, "Parse Error: …"), zlib, or
+ * axios's "stream has been aborted" when the helper read the body itself.
+ */
+function brokenAnswerOf(code: unknown, texts: string[]): NetworkFailure | undefined {
+	if (typeof code === 'string') {
+		if (/^HPE_/.test(code)) return brokenAnswer('not-http');
+		if (/^(Z_|ERR_BROTLI|ERR__?ZLIB)/.test(code)) return brokenAnswer('decompression');
+	}
+	if (texts.some((text) => /^Parse Error\b/i.test(text))) return brokenAnswer('not-http');
+	if (texts.some((text) => ZLIB_TEXT.test(text))) return brokenAnswer('decompression');
+	if (texts.some((text) => /stream has been aborted|^aborted$/i.test(text)))
+		return brokenAnswer('cut-short');
+	return undefined;
 }
 
 /** Failures before anything was sent: no connection, no address, no route. */
@@ -197,10 +285,14 @@ export function networkFailureOf(error: unknown): NetworkFailure | undefined {
 			messages?: unknown;
 			response?: unknown;
 		};
-		if (response && typeof response === 'object' && 'status' in response) return undefined;
+		if (current instanceof BrokenAnswerError) return brokenAnswer(current.brokenKind);
 		const texts = [message, ...(Array.isArray(messages) ? messages : [])].filter(
 			(text): text is string => typeof text === 'string',
 		);
+		// Before the check for an answer: a body cut short or not decompressible comes with the answer's status.
+		const broken = brokenAnswerOf(code, texts) ?? brokenAnswerOf(httpCode, []);
+		if (broken) return broken;
+		if (response && typeof response === 'object' && 'status' in response) return undefined;
 		for (const candidate of [code, httpCode]) {
 			if (typeof candidate !== 'string') continue;
 			const reason = secureConnectionReason(candidate);

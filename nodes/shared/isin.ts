@@ -164,8 +164,12 @@ export function givenIsin(raw: unknown): string | null {
 	return showValue(raw, MAX_GIVEN_LENGTH);
 }
 
-/** Quotes, brackets and braces around an entry: `["US0378331005",` and `'DE0007164600']` as JSON or Python write them. */
-const WRAPPING = /^[\s"'`“”‘’[\](){}]+|[\s"'`“”‘’[\](){}]+$/g;
+/**
+ * Quotes, brackets and braces around an entry: `["US0378331005",` and `'DE0007164600']` as JSON or Python write them,
+ * and their full-width and CJK forms (「US0378331005」).
+ */
+const WRAPPING =
+	/^[\s"'`“”‘’[\](){}「」『』［］（）｛｝＂＇]+|[\s"'`“”‘’[\](){}「」『』［］（）｛｝＂＇]+$/g;
 
 /** A markdown code fence around the whole value, as AI models often write JSON: ```json ... ``` */
 const CODE_FENCE = /^```[\w-]*[^\S\r\n]*\r?\n?([\s\S]*?)\r?\n?```$/;
@@ -225,9 +229,13 @@ function collect(value: unknown, into: unknown[], depth: number): void {
 	else into.push(value);
 }
 
-/** Between the ISINs of a text; within an entry of a list, spaces are part of one ISIN ("US 0378 331005"). */
-const TEXT_SEPARATORS = /[\s,;]+/;
-const ENTRY_SEPARATORS = /[,;\r\n]+/;
+/**
+ * Between the ISINs of a text; within an entry of a list, spaces are part of one ISIN ("US 0378 331005"). Commas and
+ * semicolons as Chinese, Japanese and Arabic keyboards type them count too: 、，；﹐﹔､ ، ؛ (the ideographic space
+ * U+3000 is one of `\s`).
+ */
+const TEXT_SEPARATORS = /[\s,;、，；﹐﹔､،؛]+/;
+const ENTRY_SEPARATORS = /[,;\r\n、，；﹐﹔､،؛]+/;
 
 function collectText(text: string, into: unknown[], depth: number, separators: RegExp): void {
 	let trimmed = text.trim();

@@ -20,9 +20,9 @@ import type { HoldingKey } from './holdings';
 export type TimeoutPolicy = 'split-batch' | 'fewer-holdings' | 'retry-later';
 
 /**
- * What to do when a request may have reached the API but no answer came (connection dropped after sending, client
- * timeout). A request that never reached it (refused connection, unknown host, failed secure connection) is sent
- * again on every route.
+ * What to do when a request may have reached the API but no readable answer came (connection dropped after sending,
+ * client timeout, an answer cut short, not HTTP or not decompressible, a proxy's 502 page). A request that never
+ * reached it (refused connection, unknown host, failed secure connection) is sent again on every route.
  * - `send-again`: reads, and routes that only compute an answer (or set the same values again): nothing changes
  *   if the API gets it twice.
  * - `check-snapshot-stored`: POST /portfolios. GET /portfolios shows whether a snapshot is stored at that quarter end
@@ -65,8 +65,15 @@ export interface ApiRoute {
 	onUncertainOutcome: UncertainOutcomePolicy;
 	/** For `report-uncertain`: what the request may have done, how to check it and what a run again costs. */
 	uncertainAdvice?: string;
+	/** For `report-uncertain`: what the request may have done, in the message itself ("the report may have been generated"). */
+	uncertainOutcome?: string;
 	/** The message when the gateway does not know the route (403 "Missing Authentication Token"), if not the usual one. */
 	notServedMessage?: string;
+	/**
+	 * Retries of a 503 (or a proxy's page taken like one), when fewer than the transport's default: a request that
+	 * costs more than a lookup (a report) is not asked for ten times.
+	 */
+	maxUnavailableRetries?: number;
 	/** The message on 504, if not the one of the route's `onTimeout`. */
 	timeoutMessage?: string;
 	/** The API's words (400) when it has nothing for the request: not an error of the input, a finding. */
@@ -328,6 +335,9 @@ export const ROUTES = {
 			timeoutMessage:
 				'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
 			onUncertainOutcome: 'report-uncertain',
+			uncertainOutcome: 'the report may have been generated',
+			// At most 3 tries: a 503 means the report was not generated, but every try counts against the quota.
+			maxUnavailableRetries: 2,
 			uncertainAdvice:
 				'The report may have been generated, and then it counts against the monthly quota like any request, but its download link never arrived and cannot be asked for again. It was not requested a second time. Running again generates a new report and costs one more request per report.',
 		},

@@ -48,6 +48,8 @@ export async function apiRequestSettled<T = IDataObject>(
 	// POST /portfolios: once the list showed the snapshot stored after a drop, the next answer's "created"/"updated"
 	// may describe our own earlier request's work, so it is not repeated.
 	let storedBeforeResend = false;
+	/** What the last try without a readable answer met, in words. */
+	let noAnswer = '';
 	for (let send = 1; ; send++) {
 		try {
 			const body = await (apiRequest<T>).call(this, route, options);
@@ -56,12 +58,13 @@ export async function apiRequestSettled<T = IDataObject>(
 				body,
 				settled: {
 					outcome: 'stored',
-					message: `Snapshot stored at ${snapshot.quarterEnd}. The connection dropped after an earlier try was sent, so whether this request created the portfolio or updated it is not known; it was sent again to be sure the holdings are these.`,
+					message: `Snapshot stored at ${snapshot.quarterEnd}. An earlier try got no readable answer (${noAnswer}), so whether this request created the portfolio or updated it is not known; it was sent again to be sure the holdings are these.`,
 				},
 			};
 		} catch (error) {
 			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS)
 				throw asNodeError(this.getNode(), error);
+			noAnswer = noAnswerWords(error);
 			let funds: PortfolioListing[];
 			try {
 				funds = await listPortfolios.call(this, options.itemIndex);
@@ -83,8 +86,7 @@ export async function apiRequestSettled<T = IDataObject>(
 						body: {} as T,
 						settled: {
 							outcome: 'portfolio_deleted',
-							message:
-								'Portfolio no longer stored. The connection dropped after the deletion was sent; the list of portfolios shows the portfolio is gone (it had no other listed snapshot).',
+							message: `Portfolio no longer stored. The deletion got no readable answer (${noAnswer}); the list of portfolios shows the portfolio is gone (it had no other listed snapshot).`,
 						},
 					};
 				}
@@ -93,7 +95,7 @@ export async function apiRequestSettled<T = IDataObject>(
 						body: {} as T,
 						settled: {
 							outcome: 'snapshot_deleted',
-							message: `Snapshot at ${snapshot.quarterEnd} no longer stored. The connection dropped after the deletion was sent; the list of portfolios shows the portfolio without that snapshot.`,
+							message: `Snapshot at ${snapshot.quarterEnd} no longer stored. The deletion got no readable answer (${noAnswer}); the list of portfolios shows the portfolio without that snapshot.`,
 						},
 					};
 				}
@@ -101,6 +103,20 @@ export async function apiRequestSettled<T = IDataObject>(
 			}
 			throw asNodeError(this.getNode(), error);
 		}
+	}
+}
+
+function noAnswerWords(error: UncertainOutcomeError): string {
+	const failure = error.networkFailure;
+	switch (failure.kind) {
+		case 'timeout':
+			return 'it did not come in time';
+		case 'broken-answer':
+			return failure.reason ?? 'the answer broke off';
+		case 'gateway-page':
+			return `a proxy or gateway in front of the API ${failure.reason}`;
+		default:
+			return 'the connection dropped after it was sent';
 	}
 }
 

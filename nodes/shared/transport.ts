@@ -1,14 +1,22 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
-import { boundTexts, isProxyPage, noteAboutAnswer, readAnswer } from './answers';
+import { boundTexts, isGatewayPage, isProxyPage, noteAboutAnswer, readAnswer } from './answers';
 import {
 	CREDENTIAL_NAME,
 	MAX_ANSWER_BYTES,
 	MAX_BODY_BYTES,
 	MAX_OUTPUT_TEXT_LENGTH,
 } from './constants';
-import { apiErrorFor, apiMessage, asNodeError, inputError, isQuotaExhausted } from './errors';
+import {
+	apiErrorFor,
+	apiMessage,
+	asNodeError,
+	contentTypeWords,
+	inputError,
+	isHtmlAnswer,
+	isQuotaExhausted,
+} from './errors';
 import type { ApiResponse } from './errors';
 import { networkFailureOf, sendApiRequest, tryDeadline } from './httpClient';
 import { checkBaseUrlText } from './baseUrl';
@@ -116,6 +124,7 @@ export async function apiRequest<T = IDataObject>(
 	let retries = 0;
 	let serverErrorRetries = 0;
 	let networkRetries = 0;
+	let unavailableRetries = 0;
 	let throttles = 0;
 	for (let attempt = 1; ; attempt++) {
 		let response: ApiAnswer | undefined;
@@ -144,6 +153,9 @@ export async function apiRequest<T = IDataObject>(
 			deadline.dispose();
 		}
 		if (response) response = { ...response, body: redactKey(response.body, apiKey, response.text) };
+		// A proxy's 502 page: the proxy got no usable answer from the API, which may have carried the request out.
+		if (response && !response.tooLarge && isGatewayPage(response))
+			failure = gatewayPageFailure(response);
 
 		// A try that timed out was time spent waiting, as much as a pause between tries.
 		if (failure?.kind === 'timeout') waitedMs += Date.now() - sentAt;
@@ -162,7 +174,8 @@ export async function apiRequest<T = IDataObject>(
 				response.tooLarge,
 				options.itemIndex,
 			);
-		// A proxy's or maintenance page's HTML (200, 502, 503) is no answer of the API: taken like a 503.
+		// A proxy's or maintenance page (HTML with 200, any page that is not JSON with 503) is no answer of the API:
+		// taken like a 503.
 		const proxyPage = !!response && isProxyPage(response);
 		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage) {
 			const bounded = boundTexts(readAnswer(node, route, response, options.itemIndex));
@@ -199,7 +212,9 @@ export async function apiRequest<T = IDataObject>(
 			throttles++;
 			retryable = retries < policy.maxThrottleRetries;
 		} else if (response!.statusCode === 503 || proxyPage) {
-			retryable = retries < policy.maxRetries;
+			retryable =
+				unavailableRetries++ < (route.maxUnavailableRetries ?? policy.maxRetries) &&
+				retries < policy.maxRetries;
 		} else if (response!.statusCode === 500) {
 			retryable = serverErrorRetries++ < policy.maxServerErrorRetries;
 		}
@@ -350,16 +365,40 @@ export class UncertainOutcomeError extends NodeApiError {
 		const what =
 			networkFailure.kind === 'timeout'
 				? `The API did not finish its answer to the ${route.label} request within ${formatSeconds(timeoutMs)}`
-				: `The connection to the API dropped after the ${route.label} request was sent, before an answer came`;
+				: networkFailure.kind === 'broken-answer'
+					? `No readable answer came to the ${route.label} request (${networkFailure.reason})`
+					: networkFailure.kind === 'gateway-page'
+						? `A proxy or gateway in front of the API ${networkFailure.reason} to the ${route.label} request`
+						: `The connection to the API dropped after the ${route.label} request was sent, before an answer came`;
 		const advice =
 			route.uncertainAdvice ??
 			"It was not sent again. Check with the Portfolio Snapshots node's Get Many operation what is stored now, then run again only for what is missing.";
 		super(node, { message: networkFailure.code } as JsonObject, {
-			message: `${what}: whether the API carried it out is not known.`,
-			description: `${advice}\nConnection error: ${networkFailure.code}, on try ${attempts}.`,
+			message: `${what}: whether the API carried it out is not known${route.uncertainOutcome ? `, so ${route.uncertainOutcome}` : ''}.`,
+			description: `${advice}\n${failureDetail(networkFailure)}, on try ${attempts}.`,
+			...(networkFailure.status ? { httpCode: String(networkFailure.status) } : {}),
 			itemIndex,
 		});
 	}
+}
+
+/** A proxy's 502 page as a network failure: what came, in words (status and content type, never the page). */
+function gatewayPageFailure(response: ApiAnswer): NetworkFailure {
+	return {
+		code: `GATEWAY_PAGE_${response.statusCode}`,
+		reached: 'maybe',
+		kind: 'gateway-page',
+		status: response.statusCode,
+		reason: `answered ${response.statusCode} (Bad Gateway) with a page of its own (content type ${contentTypeWords(response)})`,
+	};
+}
+
+/** The failure's code for support, with what it means where the code alone says little. */
+function failureDetail(failure: NetworkFailure): string {
+	if (failure.kind === 'gateway-page')
+		return `What came: status ${failure.status}, a page that is not the API's JSON (not shown)`;
+	if (failure.kind === 'broken-answer') return `What happened: ${failure.code}`;
+	return `Connection error: ${failure.code}`;
 }
 
 /**
@@ -439,11 +478,18 @@ function exhaustedRetriesError(
 	itemIndex?: number,
 ): NodeApiError {
 	const base = apiErrorFor(node, route, response, itemIndex);
-	const cause =
-		response.statusCode === 429
-			? 'kept answering "too many requests" (429)'
-			: 'stayed unavailable (503)';
-	base.message = `The API ${cause} for the ${route.label}: gave up after ${attempts} tries and ${formatSeconds(waitedMs)} of waiting. This is a short-term limit, not the monthly quota; run again in a few minutes, or lower Concurrency.`;
+	const gaveUp = `gave up after ${attempts} tries and ${formatSeconds(waitedMs)} of waiting`;
+	if (response.statusCode === 429) {
+		base.message = `The API kept answering "too many requests" (429) for the ${route.label}: ${gaveUp}. This is a short-term limit, not the monthly quota; run again in a few minutes, or lower Concurrency.`;
+		return base;
+	}
+	base.message = `The API stayed unavailable (503) for the ${route.label}: ${gaveUp}. The API, or a gateway in front of it, is temporarily out of service; run again in a few minutes.`;
+	base.description = [
+		base.description,
+		`A 503 means the request was not carried out, but each try may count against the monthly quota${route.maxUnavailableRetries !== undefined ? `, so the ${route.label} request is tried at most ${route.maxUnavailableRetries + 1} times` : ''}.`,
+	]
+		.filter(Boolean)
+		.join('\n');
 	return base;
 }
 
@@ -457,12 +503,13 @@ function proxyPageError(
 ): NodeApiError {
 	const { statusCode } = response;
 	const tries = `${attempts} ${attempts === 1 ? 'try' : 'tries'}`;
+	const page = isHtmlAnswer(response) ? 'an HTML page' : 'a page that is not JSON';
 	return new NodeApiError(
 		node,
-		{ message: 'HTML page', httpCode: String(statusCode) } as JsonObject,
+		{ message: 'proxy page', httpCode: String(statusCode) } as JsonObject,
 		{
-			message: `The API address answered the ${route.label} request with an HTML page (status ${statusCode}) instead of the API's JSON, after ${tries}: a proxy or maintenance page stands in front of the API.`,
-			description: `Taken like "temporarily unavailable" (503) and asked again with pauses: waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled. Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell the vendor. The page itself is not shown.`,
+			message: `The API address answered the ${route.label} request with ${page} (status ${statusCode}, content type ${contentTypeWords(response)}) instead of the API's JSON, after ${tries}: a proxy, gateway or maintenance page in front of the API says it is not available.`,
+			description: `Taken like "temporarily unavailable" (503): the request was not carried out, and it was asked again with pauses (waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled). Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell the vendor. The page itself is not shown.`,
 			httpCode: String(statusCode),
 			itemIndex,
 		},
@@ -492,6 +539,12 @@ function networkError(
 	} else if (failure.kind === 'timeout') {
 		message = `The API did not finish its answer to the ${route.label} request within ${formatSeconds(timeoutMs)} (the limit of one try), after ${tries}.`;
 		description = `Waited ${formatSeconds(waitedMs)} in all, counting the tries that timed out, within Max Wait When Throttled. Try again later, or send fewer holdings per request.`;
+	} else if (failure.kind === 'broken-answer') {
+		message = `The API's answer to the ${route.label} request could not be read: ${failure.reason}, after ${tries}.`;
+		description = `The last try got an answer that broke off or was damaged on the way; waited ${formatSeconds(waitedMs)} in all between tries. Something between this n8n and the API (a proxy, a firewall, an unstable network) may be damaging answers: check the Base URL and the network, then run again. What happened: ${failure.code}.`;
+	} else if (failure.kind === 'gateway-page') {
+		message = `A proxy or gateway in front of the API ${failure.reason} to the ${route.label} request, after ${tries}: it got no usable answer from the API.`;
+		description = `Asked again with pauses: waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled. Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell whoever runs the proxy, or the vendor. The page itself is not shown.`;
 	} else {
 		// The code stays out of the message: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
 		message = `Could not reach the API for the ${route.label}, after ${tries}.`;
@@ -500,6 +553,7 @@ function networkError(
 	return new NodeApiError(node, { message: failure.code } as JsonObject, {
 		message,
 		description,
+		...(failure.status ? { httpCode: String(failure.status) } : {}),
 		itemIndex,
 	});
 }

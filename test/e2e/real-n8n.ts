@@ -182,9 +182,17 @@ const THROTTLE_BURST = ['429-message', '429-status', '429-message'] as const;
  * reset only before the first run (a setup may change it, e.g. switch its data version). The check runs after the
  * last run and sees the earlier ones in `ctx.earlierRuns`.
  */
+/** Answers broken on the wire (issue 29): each a network failure the node asks again, up to 3 times. */
+const BROKEN_ANSWERS = ['cut-body', 'garbage', 'proxy-502-html'] as const;
+const BROKEN_BODIES = ['corrupt-gzip', 'header-overflow', 'bad-chunk'] as const;
+
 const SETUPS: Record<string, Setup | Setup[]> = {
 	'throttle-retry.json': (sim) =>
 		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...THROTTLE_BURST] }),
+	'broken-answer-retry.json': (sim) =>
+		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...BROKEN_ANSWERS] }),
+	'broken-body-retry.json': (sim) =>
+		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...BROKEN_BODIES] }),
 	// Week 1 remembers the classes; week 2 meets the later edition of the data (some classes went down).
 	'06-weekly-sfdr-watch.json': [() => undefined, (sim) => sim.setDataVersion(2)],
 };
@@ -202,6 +210,22 @@ function assertSfdrRow(row: Record<string, unknown>, isin: string, where: string
 	assert.equal(row.sfdr_isin, isin, `${where}: sfdr_isin`);
 	assert.equal(row.sfdr_found, data.known, `${where}: sfdr_found`);
 	assert.equal(row.sfdr_classification, data.sfdr, `${where}: sfdr_classification`);
+}
+
+/** The node met each broken answer once (SETUPS), asked again each time, and the fourth try was answered. */
+function checkBrokenAnswers(ctx: CheckContext, faults: readonly string[]): string {
+	const requests = ctx.requests({ route: 'POST /instruments/sustainability-profile' });
+	assert.equal(ctx.requests().length, requests.length, 'no request to another route');
+	assert.deepEqual(
+		requests.map((r) => r.fault),
+		[...faults, null],
+		'each broken answer asked again once, then one answered',
+	);
+	const holdings = holdingRows(ctx);
+	const rows = ctx.items('SFDR Classification');
+	assert.equal(rows.length, holdings.length, 'one output item per holding row');
+	rows.forEach((row, index) => assertSfdrRow(row, holdings[index].ISIN, `row ${index}`));
+	return `${faults.join(', ')}, then answered: ${requests.length} requests`;
 }
 
 /**
@@ -244,6 +268,8 @@ const CHECKS: Record<string, Check> = {
 		rows.forEach((row, index) => assertSfdrRow(row, holdings[index].ISIN, `row ${index}`));
 		return `simulator answered ${requests.map((r) => r.status).join(', ')} over ${requests[requests.length - 1].at - requests[0].at} ms`;
 	},
+	'broken-answer-retry.json': (ctx) => checkBrokenAnswers(ctx, BROKEN_ANSWERS),
+	'broken-body-retry.json': (ctx) => checkBrokenAnswers(ctx, BROKEN_BODIES),
 	// The examples: the same assertions as test/examples.workflow.test.ts (in-process runner), made on
 	// what the real n8n printed and what the simulator / SMTP sink received.
 	'01-holdings-sfdr-pai-involvements.json': (ctx) => {

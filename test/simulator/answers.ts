@@ -68,6 +68,12 @@ export function parseAnswerShape(text: string): AnswerShape {
 const HTML_PAGE = (title: string) =>
 	`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>The service is undergoing maintenance. Please try again later.</p></body></html>`;
 
+/** What a proxy's own page gives away: its internal host name and the upstream's address. */
+export const PROXY_PAGE_SECRETS = ['internal-lb-7.corp.example', '10.2.3.4'];
+
+const PROXY_PAGE = (title: string) =>
+	`<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx/1.18.0 (${PROXY_PAGE_SECRETS[0]}; upstream ${PROXY_PAGE_SECRETS[1]}:8443)</center>\r\n</body>\r\n</html>\r\n`;
+
 /** The answer of a fault that answers at once with something no client can read (or a proxy's page). */
 export function unreadableResponse(kind: FaultKind, route: RouteKey): ApiResult | undefined {
 	const status = successStatus(route);
@@ -84,7 +90,17 @@ export function unreadableResponse(kind: FaultKind, route: RouteKey): ApiResult 
 			// A maintenance page of a proxy answers 200 whatever the route's own success status.
 			return { status: 200, body: null, text: HTML_PAGE('Maintenance') };
 		case 'proxy-502-html':
-			return { status: 502, body: null, text: HTML_PAGE('502 Bad Gateway') };
+			return { status: 502, body: null, text: PROXY_PAGE('502 Bad Gateway') };
+		case 'proxy-504-html':
+			return { status: 504, body: null, text: PROXY_PAGE('504 Gateway Time-out') };
+		case 'firewall-403-html':
+			return {
+				status: 403,
+				body: null,
+				text: PROXY_PAGE('403 Forbidden: request blocked by policy'),
+			};
+		case 'not-found-404-html':
+			return { status: 404, body: null, text: PROXY_PAGE('404 Not Found') };
 		case 'proxy-503-html':
 			return { status: 503, body: null, text: HTML_PAGE('503 Service Temporarily Unavailable') };
 		default:

@@ -34,6 +34,14 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 	'html-page',
 	'proxy-502-html',
 	'proxy-503-html',
+	'proxy-504-html',
+	'firewall-403-html',
+	'not-found-404-html',
+	'cut-body',
+	'garbage',
+	'bad-chunk',
+	'corrupt-gzip',
+	'header-overflow',
 	'answer-extra-isin',
 	'answer-duplicate-isin',
 	'answer-entry-without-isin',
@@ -53,6 +61,18 @@ export const UNREADABLE_FAULT_KINDS: readonly FaultKind[] = [
 ];
 /** 502 / 503 HTML pages, as a proxy in front of the API answers. */
 export const PROXY_PAGE_FAULT_KINDS: readonly FaultKind[] = ['proxy-502-html', 'proxy-503-html'];
+/**
+ * Answers broken on the wire, after the route logic ran (a report is generated, a snapshot stored): the body cut
+ * short after the headers, bytes that are not HTTP, a bad chunk size, a gzip body that is not gzip, a header
+ * larger than any client reads (server.ts `sendAnswer`).
+ */
+export const WIRE_FAULT_KINDS: readonly FaultKind[] = [
+	'cut-body',
+	'garbage',
+	'bad-chunk',
+	'corrupt-gzip',
+	'header-overflow',
+];
 /** Kinds that change a success answer after the route logic ran (answers.ts `alterAnswer`). */
 export const ANSWER_CHANGE_KINDS: readonly FaultKind[] = [
 	'answer-extra-isin',
@@ -67,6 +87,7 @@ export const PASS_THROUGH_KINDS: readonly FaultKind[] = [
 	'processed-drop',
 	'echo-key-success',
 	'trickle',
+	...WIRE_FAULT_KINDS,
 	...ANSWER_CHANGE_KINDS,
 ];
 /** Kinds whose answer is not sent whole at once (server.ts `sendAnswer`). */

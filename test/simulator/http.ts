@@ -102,6 +102,56 @@ export function sendTrickled(res: ServerResponse, result: ApiResult, intervalMs:
 	res.on('close', () => clearInterval(timer));
 }
 
+/**
+ * The answer broken on the wire (faults.ts WIRE_FAULT_KINDS): `cut-body` sends the headers (with the full
+ * Content-Length) and half the body, then closes the connection; the others write raw bytes on the socket: a text
+ * that is not HTTP, a chunked answer with a chunk size that is not hexadecimal, a body announced as gzip that is
+ * plain JSON, a header of 64 KB.
+ */
+export function sendBroken(
+	res: ServerResponse,
+	result: ApiResult,
+	kind: 'cut-body' | 'garbage' | 'bad-chunk' | 'corrupt-gzip' | 'header-overflow',
+): void {
+	const payload = Buffer.from(result.text ?? JSON.stringify(result.body));
+	const socket = res.socket;
+	if (!socket) return;
+	const head = (status: number, lines: string[]) =>
+		[`HTTP/1.1 ${status} Answer`, 'content-type: application/json', ...lines, '', ''].join('\r\n');
+	switch (kind) {
+		case 'cut-body':
+			writeHead(res, result, payload.length);
+			res.flushHeaders();
+			res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => socket.destroy());
+			return;
+		case 'garbage':
+			socket.end(
+				'SSH-2.0-OpenSSH_8.9 internal-lb-7.corp.example\r\n\u0000\u0001\u0002 not http\r\n',
+			);
+			return;
+		case 'bad-chunk':
+			socket.end(
+				`${head(result.status, ['transfer-encoding: chunked'])}zz-not-a-size\r\n${payload.toString('latin1')}\r\n0\r\n\r\n`,
+			);
+			return;
+		case 'corrupt-gzip':
+			socket.end(
+				Buffer.concat([
+					Buffer.from(
+						head(result.status, ['content-encoding: gzip', `content-length: ${payload.length}`]),
+					),
+					payload,
+				]),
+			);
+			return;
+		case 'header-overflow':
+			socket.end(
+				`${head(result.status, [`x-padding: ${'a'.repeat(64 * 1024)}`, `content-length: ${payload.length}`])}${payload.toString('latin1')}`,
+			);
+			return;
+	}
+}
+
 /** Size of the `oversized-answer` faults' answers: far above any client's cap. */
 export const OVERSIZED_ANSWER_BYTES = 100_000_000;
 

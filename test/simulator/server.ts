@@ -14,6 +14,7 @@ import {
 	faultResponse,
 	FaultInjector,
 	PASS_THROUGH_KINDS,
+	WIRE_FAULT_KINDS,
 	type Fault,
 } from './faults';
 import {
@@ -34,6 +35,7 @@ import {
 	parseJson,
 	readBody,
 	sendJson,
+	sendBroken,
 	sendOversized,
 	sendTrickled,
 	type ApiResult,
@@ -233,7 +235,9 @@ class SimulatorCore {
 
 	/** The answer as the fault sends it: a byte at a time (`trickle`), streamed far past any cap, or whole. */
 	private sendAnswer(res: ServerResponse, outcome: ApiResult, fault: Fault | null): void {
-		if (fault?.kind === 'trickle') sendTrickled(res, outcome, fault.trickleMs);
+		if (fault && WIRE_FAULT_KINDS.includes(fault.kind))
+			sendBroken(res, outcome, fault.kind as Parameters<typeof sendBroken>[2]);
+		else if (fault?.kind === 'trickle') sendTrickled(res, outcome, fault.trickleMs);
 		else if (fault?.kind === 'oversized-answer' || fault?.kind === 'oversized-answer-unannounced')
 			void sendOversized(res, fault.kind === 'oversized-answer');
 		else sendJson(res, outcome);

@@ -37,6 +37,13 @@ describe('splitIsinList', () => {
 			`\uFEFF${A}\u200B, \u200B, ${B.slice(0, 6)}\u00AD${B.slice(6)}`,
 		],
 		['full-width ISINs', 'ＵＳ０３７８３３１００５\u3000ＤＥ０００７２３６１０１'],
+		['an ideographic comma', `${A}、${B}`],
+		['a full-width comma', `${A}，${B}`],
+		['a full-width semicolon and an ideographic space', `${A}；\u3000${B}`],
+		['full-width ISINs and commas', 'ＵＳ０３７８３３１００５，ＤＥ０００７２３６１０１'],
+		['an Arabic comma', `${A}، ${B}`],
+		['CJK quotes', `「${A}」、「${B}」`],
+		['an array entry holding two ISINs with a full-width comma', [`${A}，${B}`]],
 	])('reads %s', (_, value) => {
 		expect(isinsOf(value)).toEqual([A, B]);
 	});

@@ -8,9 +8,9 @@ import type {
 
 import { compactKey } from '../../shared/holdings';
 import { errorJson, pairedTo } from '../../shared/execution';
-import { addRunNote } from '../../shared/hints';
 import { uniformRows } from '../../shared/rows';
 import { inputError } from '../../shared/errors';
+import { addRunNote } from '../../shared/hints';
 import { numberParameterValue } from '../../shared/parameters';
 import { kindOf, ownValue, setOwn, showValue } from '../../shared/values';
 import type { InstrumentOperationSpec, LookupOutcome } from './lookup';
@@ -359,6 +359,12 @@ export function compareResults(
 const NOT_COMPARED_BY_DEFAULT = new Set(['isin', 'found']);
 
 /**
+ * Size of the remembered results (static data) above which a run warns: about 130,000 ISINs of SFDR results, or far
+ * fewer of PAI indicators. n8n keeps static data inside the workflow's database row.
+ */
+export const LARGE_STATE_BYTES = 5_000_000;
+
+/**
  * The result column a name of Fields to Compare means: exactly, else ignoring case and _ - . spaces ("Carbon
  * Footprint"), else without the prefix the output puts before it (sfdr_classification of Add to Input Items with
  * Simplify, previous_ and current_ of this output with Simplify).
@@ -565,7 +571,16 @@ export function outputChanges<TEntry>(
 	}
 
 	// Assigned as one top-level property: n8n then marks the static data as changed and saves it after the run.
-	staticData[STATE_PROPERTY] = encodeState({ runs: run, execution, results: next }, settings.scope);
+	const stateText = encodeState({ runs: run, execution, results: next }, settings.scope);
+	staticData[STATE_PROPERTY] = stateText;
+	const stateBytes = Buffer.byteLength(stateText, 'utf8');
+	if (stateBytes > LARGE_STATE_BYTES) {
+		// Kept short (an execution hint); README "Only Changes Since Last Run" says why and what to do.
+		addRunNote(
+			this,
+			`Remembered results: ${(stateBytes / 1_000_000).toFixed(1)} MB of static data (${count(next.size, 'ISIN')}), over ${LARGE_STATE_BYTES / 1_000_000} MB: watch fewer ISINs per node.`,
+		);
+	}
 
 	const manual = this.getMode() === 'manual';
 	const summary = [

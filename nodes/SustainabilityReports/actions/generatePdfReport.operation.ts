@@ -236,8 +236,16 @@ export async function execute(
 	const again = memory
 		? `Settings > Retry On Fail does not generate ${reports === 1 ? 'it' : 'them'} again within this execution, but running the workflow again does.`
 		: `running again generates ${reports === 1 ? 'it' : 'them'} anew.`;
-	const describeGenerated = () =>
-		`${generated.length} of ${reports} report${reports === 1 ? ' was' : 's were'} generated before the run stopped${generated.length ? ` (${listNames(generated)})` : ''}; nothing is output when the node stops with an error, and ${again} To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
+	/** Reports sent without a clear answer (no answer, a broken one, a 504): they may have been generated. */
+	const uncertain: string[] = [];
+	const describeGenerated = () => {
+		const named = (names: string[]) => (names.length ? ` (${listNames(names)})` : '');
+		// An uncertain report is counted as such, never among the reports not generated.
+		const counts = uncertain.length
+			? `Of ${reports} reports, before the run stopped: ${generated.length} generated${named(generated)}, ${uncertain.length} outcome unknown (may have been generated: ${listNames(uncertain)}), ${reports - generated.length - uncertain.length} not generated`
+			: `${generated.length} of ${reports} report${reports === 1 ? ' was' : 's were'} generated before the run stopped${named(generated)}`;
+		return `${counts}; nothing is output when the node stops with an error, and ${again} To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
+	};
 	let finished = 0;
 
 	const output = await (runGroups<PreparedGroup<ItemGroup, ReportInput>>).call(
@@ -258,7 +266,10 @@ export async function execute(
 				finished++;
 				return kept.items;
 			}
-			if (kept?.state === 'uncertain') throw uncertainAgain(this, kept, itemIndex);
+			if (kept?.state === 'uncertain') {
+				uncertain.push(shownName);
+				throw uncertainAgain(this, kept, itemIndex);
+			}
 			let answer: ReportAnswer;
 			if (kept?.state === 'answered') {
 				answer = kept.answer;
@@ -269,6 +280,7 @@ export async function execute(
 						itemIndex,
 					})) as ReportAnswer;
 				} catch (error) {
+					if (isUncertain(error)) uncertain.push(shownName);
 					if (memory && isUncertain(error)) {
 						const { message, description, httpCode } = error as NodeApiError;
 						memory.set(task, {

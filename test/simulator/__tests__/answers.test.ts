@@ -9,12 +9,14 @@ import {
 	FAULT_KINDS,
 	PAI_INDICATORS,
 	PROXY_PAGE_FAULT_KINDS,
+	PROXY_PAGE_SECRETS,
 	SIM_KEYS,
 	SUCCESS_STATUS,
 	UNASKED_ISIN,
 	UNREADABLE_FAULT_KINDS,
 	VENDOR_ESG_BOOLEANS,
 	VENDOR_PAI_BOOLEANS,
+	WIRE_FAULT_KINDS,
 	findIsins,
 	instrumentData,
 	isinCheckDigit,
@@ -228,6 +230,9 @@ describe('answers no client can read', () => {
 	it.each([
 		['proxy-502-html', 502, '502 Bad Gateway'],
 		['proxy-503-html', 503, '503 Service Temporarily Unavailable'],
+		['proxy-504-html', 504, '504 Gateway Time-out'],
+		['firewall-403-html', 403, '403 Forbidden: request blocked by policy'],
+		['not-found-404-html', 404, '404 Not Found'],
 	] as const)('%s: an HTML error page of a proxy with %i', async (kind, status, title) => {
 		for (const route of [
 			'POST /instruments/esg-data',
@@ -239,12 +244,27 @@ describe('answers no client can read', () => {
 			const res = await call(sim.url, method, path, { body });
 			expect(res.status).toBe(status);
 			expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-			expect(res.text).toMatch(/^<!DOCTYPE html><html>/);
+			expect(res.text).toMatch(/^(<!DOCTYPE html>)?<html>/);
 			expect(res.text).toContain(`<title>${title}</title>`);
+			// A proxy's own page names its internal host and upstream address: what a client must never show.
+			if (kind !== 'proxy-503-html')
+				for (const secret of PROXY_PAGE_SECRETS) expect(res.text).toContain(secret);
 			expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(res.text)));
 			expect(res.headers.get('x-amzn-requestid')).toBeTruthy();
 		}
 	});
+
+	it.each(WIRE_FAULT_KINDS)(
+		'%s: carried out (the snapshot is stored), then an answer no client can read',
+		async (kind) => {
+			expect(PASS_THROUGH_KINDS).toContain(kind);
+			sim.setFaults('POST /portfolios', { sequence: [kind] });
+			const { method, path, body } = CALLS['POST /portfolios'];
+			await expect(call(sim.url, method, path, { body })).rejects.toThrow();
+			expect(sim.requests({ route: 'POST /portfolios' })[0].fault).toBe(kind);
+			expect(sim.portfolioState('org-a')).toHaveLength(1);
+		},
+	);
 
 	it('answered before the route logic (nothing stored), after the quota is consumed', async () => {
 		sim.setFaults('POST /portfolios', {
