@@ -57,6 +57,25 @@ export type InstrumentOutputMode =
 	| 'portfolioSummary'
 	| 'changesSinceLastRun';
 
+type NodeVersions = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>['@version'];
+
+/** The typed ISIN list; its hint differs by node version (where Invalid ISINs is chosen). */
+function isinListProperty(hint: string, versions: NodeVersions): INodeProperties {
+	return {
+		displayName: 'ISINs',
+		name: 'isinList',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'US0378331005, DE0007164600',
+		description:
+			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. Quotes, brackets and lower case are ignored; an ISIN given twice is looked up once. An expression may give a list.',
+		hint,
+		displayOptions: { show: { isinSource: ['list'], '@version': versions } },
+	};
+}
+
 /** Where the ISINs come from and the shape of the output: the same in the four operations. */
 export const instrumentProperties: INodeProperties[] = [
 	{
@@ -93,32 +112,13 @@ export const instrumentProperties: INodeProperties[] = [
 			'Name of the input field that holds the ISIN (case and spaces ignored; use a dot for nested fields, e.g. holding.isin). Read directly from each item: no expression needed.',
 		displayOptions: { show: { isinSource: ['field'] } },
 	},
-	{
-		displayName: 'ISINs',
-		name: 'isinList',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		required: true,
-		placeholder: 'US0378331005, DE0007164600',
-		description:
-			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. Quotes, brackets and lower case are ignored; an ISIN given twice is looked up once. An expression may give a list.',
-		hint: 'Each entry that is not an ISIN after cleaning is reported by name (see Options > Invalid ISINs)',
-		displayOptions: { show: { isinSource: ['list'], '@version': [1] } },
-	},
-	{
-		displayName: 'ISINs',
-		name: 'isinList',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		required: true,
-		placeholder: 'US0378331005, DE0007164600',
-		description:
-			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. Quotes, brackets and lower case are ignored; an ISIN given twice is looked up once. An expression may give a list.',
-		hint: 'Each entry that is not an ISIN after cleaning is reported by name',
-		displayOptions: { show: { isinSource: ['list'], '@version': [{ _cnd: { gte: 2 } }] } },
-	},
+	isinListProperty(
+		'Each entry that is not an ISIN after cleaning is reported by name (see Options > Invalid ISINs)',
+		[1],
+	),
+	isinListProperty('Each entry that is not an ISIN after cleaning is reported by name', [
+		{ _cnd: { gte: 2 } },
+	]),
 	// Version 2: chosen right below the ISINs, where a typo shows; version 1 keeps it under Options.
 	{
 		...invalidIsinsProperty('Not sent; it comes out with found = false and the reason'),
