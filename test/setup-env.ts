@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error
 	-- test tooling runs in Node, outside n8n's sandbox */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
