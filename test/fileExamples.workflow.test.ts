@@ -1,5 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
-	-- test tooling runs in Node, outside n8n's sandbox */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 import { join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';

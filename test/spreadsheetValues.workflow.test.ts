@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- simulator API keys are test values */
 import type { IDataObject } from 'n8n-workflow';
 
 import { ROUTES } from '../nodes/shared/routes';

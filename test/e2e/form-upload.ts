@@ -1,5 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
-	@n8n/community-nodes/require-node-api-error -- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- e2e tooling runs in Node, outside n8n's sandbox */
 /**
  * examples/10 (the upload form) in a real n8n, as a person uses it: the workflow imported and published, `n8n start`,
  * then for each sample file (examples/holdings.sample.xlsx and .csv) an HTTP multipart POST of the file to the form's
@@ -29,6 +28,8 @@ import {
 	importIntoN8n,
 	installPackageInto,
 	lastLines,
+	restSession,
+	setupOwner,
 	simulatorCredential,
 	sleep,
 	startN8nServer,
@@ -63,7 +64,16 @@ async function uploadThroughForm(
 	file: string,
 ): Promise<{ bytes: Buffer; fileName?: string; steps: string[] }> {
 	const steps: string[] = [];
-	const page = await fetch(`${base}/form/${UPLOAD_FORM.path}`);
+	// n8n answers /healthz/readiness before it has added the published workflows' webhooks: wait for the form.
+	const formPage = () =>
+		fetch(`${base}/form/${UPLOAD_FORM.path}`, { signal: AbortSignal.timeout(30_000) });
+	let page = await formPage();
+	const activated = Date.now() + 180_000;
+	while (page.status === 404 && Date.now() < activated) {
+		await page.text();
+		await sleep(2000);
+		page = await formPage();
+	}
 	assert.equal(page.status, 200, `GET /form/${UPLOAD_FORM.path} answered ${page.status}`);
 	assert.match(await page.text(), /Portfolio check: SFDR and PAI/, 'the form page has its title');
 
@@ -78,6 +88,7 @@ async function uploadThroughForm(
 		method: 'POST',
 		body: form,
 		redirect: 'manual',
+		signal: AbortSignal.timeout(120_000),
 	});
 	const postText = await posted.text();
 	steps.push(`POST ${posted.status}`);
@@ -97,7 +108,7 @@ async function uploadThroughForm(
 	const deadline = Date.now() + 90_000;
 	let last = '';
 	while (Date.now() < deadline) {
-		const answer = await fetch(url);
+		const answer = await fetch(url, { signal: AbortSignal.timeout(30_000) });
 		last = await answer.text();
 		const found = completionFile(last);
 		if (found) {
@@ -170,9 +181,25 @@ export async function formUploadInN8n(
 		await importIntoN8n(version, userFolder, {
 			credentials: [credential],
 			workflows: [{ ...workflow, id: WORKFLOW_ID, active: false }],
-			then: [['publish:workflow', `--id=${WORKFLOW_ID}`]],
 		});
 		server = await startN8nServer(version, userFolder, 180_000);
+		// Published through the REST API once n8n runs, as the editor's Publish button does (queue-cluster.ts does the
+		// same): published before the start (`n8n publish:workflow`), the form's first requests hung on a fresh n8n.
+		await setupOwner(server.base);
+		const rest = await restSession(server.base);
+		const imported = await rest<{ versionId?: string }>('GET', `/workflows/${WORKFLOW_ID}`);
+		assert.ok(
+			imported.data?.versionId,
+			`GET /rest/workflows/${WORKFLOW_ID}: ${imported.text.slice(0, 200)}`,
+		);
+		const published = await rest('POST', `/workflows/${WORKFLOW_ID}/activate`, {
+			versionId: imported.data.versionId,
+		});
+		assert.equal(
+			published.status,
+			200,
+			`publishing the form workflow: ${published.text.slice(0, 300)}`,
+		);
 		const uploads: Array<[string, Array<{ name: string; isin: string }>]> = [
 			[SAMPLE_WORKBOOK, WORKBOOK_HOLDINGS.map((h) => ({ name: h.name, isin: h.isin }))],
 			[SAMPLE_CSV, csvHoldings().map((h) => ({ name: h.Name, isin: h.ISIN }))],

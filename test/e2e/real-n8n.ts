@@ -1109,26 +1109,28 @@ async function runLeg(
 				fail(basename(file), (error as Error).message);
 			}
 		}
-		const workflowFile = join(userFolder, 'e2e-workflows.json');
-		writeFileSync(workflowFile, JSON.stringify(prepared.map((p) => p.workflow)));
-		const wfImport = await runN8n(
-			version,
-			['import:workflow', `--input=${workflowFile}`],
-			userFolder,
-			IMPORT_TIMEOUT_MS,
-			{
-				N8N_LOG_LEVEL: 'info',
-			},
-		);
-		if (
-			wfImport.code !== 0 ||
-			!/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)
-		) {
-			throw new Error(
-				`n8n import:workflow failed (exit ${wfImport.code}${wfImport.timedOut ? ', timed out' : ''}):\n${lastLines(wfImport.stdout + wfImport.stderr, 15)}`,
+		if (prepared.length) {
+			const workflowFile = join(userFolder, 'e2e-workflows.json');
+			writeFileSync(workflowFile, JSON.stringify(prepared.map((p) => p.workflow)));
+			const wfImport = await runN8n(
+				version,
+				['import:workflow', `--input=${workflowFile}`],
+				userFolder,
+				IMPORT_TIMEOUT_MS,
+				{
+					N8N_LOG_LEVEL: 'info',
+				},
 			);
+			if (
+				wfImport.code !== 0 ||
+				!/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)
+			) {
+				throw new Error(
+					`n8n import:workflow failed (exit ${wfImport.code}${wfImport.timedOut ? ', timed out' : ''}):\n${lastLines(wfImport.stdout + wfImport.stderr, 15)}`,
+				);
+			}
+			console.log(`[e2e] imported ${prepared.length} workflow(s) (${formatMs(wfImport.ms)})`);
 		}
-		console.log(`[e2e] imported ${prepared.length} workflow(s) (${formatMs(wfImport.ms)})`);
 
 		// (e) execute + check
 		for (const p of prepared) {
@@ -1269,7 +1271,8 @@ async function main(): Promise<number> {
 		}
 		return true;
 	});
-	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
+	if (files.length === 0 && !args.formExample)
+		throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
 	console.log(
 		`[e2e] n8n version(s): ${versions.join(', ')}; ${files.length} workflow(s); credential test ${args.credentialTest ? 'on' : 'off'}`,
 	);

@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
-	-- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Reads a workbook's first sheet into rows with the SheetJS copy of an n8n install (the one its Extract From File and
  * Convert to File use: `xlsx` in n8n 2.20, `@e965/xlsx` in 2.41): the project has no spreadsheet dependency.
