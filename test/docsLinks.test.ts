@@ -5,7 +5,7 @@
  * credential's `documentationUrl`) must land on an existing README heading, as GitHub slugs it; a node's own
  * link must land on its section under "## Nodes".
  */
-import { readdirSync, readFileSync } from 'fs';
+import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import packageJson from '../package.json';
@@ -115,6 +115,17 @@ describe('Docs links', () => {
 		expect(anchorOf(primary[0].url)).toBe(nodeSections().get(type!.description.displayName));
 		for (const { url } of codex.resources.credentialDocumentation ?? [])
 			expect({ url, found: anchors.has(anchorOf(url)) }).toEqual({ url, found: true });
+	});
+
+	it("the README's links and images to the project's files (docs/screenshots, examples) lead to existing files", () => {
+		const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)]
+			.map((match) => match[1])
+			.filter((target) => !/^([a-z]+:|#)/i.test(target))
+			.map((target) => target.replace(/#.*$/, ''));
+		expect(targets).toEqual(expect.arrayContaining(['docs/screenshots/Upload-form.png']));
+		expect(targets.filter((target) => !existsSync(join(root, decodeURIComponent(target))))).toEqual(
+			[],
+		);
 	});
 
 	it("the credential's documentation link leads to an existing README heading", () => {

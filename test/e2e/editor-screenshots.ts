@@ -8,7 +8,8 @@
  *
  *   npx ts-node --transpile-only test/e2e/editor-screenshots.ts [options] [shot label or node name ...]
  *
- * Default: every entry of FORMS below. Options:
+ * Default: every entry of FORMS below. Groups selectable by name: "Newcomer walk" (issue 28), "Upload form" (examples/10's
+ * form page in the browser, then the execution of an upload of examples/holdings.sample.xlsx in the editor). Options:
  *   --package-root DIR   built package to install (default: the project root; needs dist/ + package.json)
  *   --out DIR            screenshot folder (default: test-output/screenshots under the project root)
  *   --keep               keep the temp n8n user folder (n8n.log is in it)
@@ -30,9 +31,13 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
-import { join, resolve } from 'path';
+import { basename, join, resolve } from 'path';
 
+import { WORKBOOK_HOLDINGS } from '../../scripts/sample-holdings';
+
+import { instrumentData } from '../simulator';
 import type { Simulator, SimulatorOptions } from '../simulator/types';
+import { EXAMPLES_DIR, SAMPLE_WORKBOOK, UPLOAD_FORM } from '../workflow/fileExamples';
 import {
 	OWNER,
 	PROJECT_ROOT,
@@ -77,12 +82,20 @@ interface ShotContext {
 	base: string;
 	/** Gives the one credential another API key (restored after the shot). */
 	setApiKey: (apiKey: string) => Promise<void>;
-	/** Saves a workflow through n8n's REST API (our credential put in its nodes); returns its id. */
-	saveWorkflow: (workflow: {
-		name: string;
-		nodes: unknown[];
-		connections: unknown;
-	}) => Promise<string>;
+	/**
+	 * Saves a workflow through n8n's REST API (our credential put in its nodes); returns its id. Its name gets a
+	 * time stamp unless `exactName`.
+	 */
+	saveWorkflow: (
+		workflow: {
+			name: string;
+			nodes: unknown[];
+			connections: unknown;
+		},
+		exactName?: boolean,
+	) => Promise<string>;
+	/** n8n's REST API as the logged-in owner (the browser's cookies). */
+	request: BrowserContext['request'];
 }
 
 /** One answer of n8n's REST API to the page (not lib.ts's RestCall, the scripts' own REST caller). */
@@ -110,6 +123,8 @@ interface FormCheck {
 	open?: (ctx: ShotContext) => Promise<void>;
 	/** A group selectable by this name (like a node name), e.g. "Newcomer walk". */
 	walk?: string;
+	/** The text `expect` is checked against, when not the parameter panel's (e.g. a page outside the editor). */
+	shownText?: (ctx: ShotContext) => Promise<string>;
 }
 
 /** Texts every form of ours shows: the credential the editor picked by itself. */
@@ -517,6 +532,227 @@ async function assertOutputTable(
 }
 
 /**
+ * The README's Quick start (issue 24 item 5): examples/10, the upload form, saved with our credential and published;
+ * its form opened at the production URL with examples/holdings.sample.xlsx chosen in the file field (first shot),
+ * then submitted in the browser, and the execution the upload started opened in the workflow's Executions view with
+ * SFDR Classification's output as a table (second shot). Select them alone with "Upload form".
+ */
+const UPLOAD_GROUP = 'Upload form';
+const UPLOAD_FORM_EXAMPLE = '10-upload-holdings-form.json';
+const UPLOAD_RESULT_NODE = 'SFDR Classification';
+/** examples/10 saved and published once per run (both shots use it): its id. */
+let uploadFormWorkflow: Promise<string> | undefined;
+
+async function publishUploadForm(ctx: ShotContext): Promise<string> {
+	const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, UPLOAD_FORM_EXAMPLE), 'utf8')) as {
+		name: string;
+		nodes: unknown[];
+		connections: unknown;
+	};
+	const id = await ctx.saveWorkflow(workflow, true);
+	const saved = await ctx.request.get(`${ctx.base}/rest/workflows/${id}`);
+	const versionId = (JSON.parse(await saved.text()) as { data?: { versionId?: string } }).data
+		?.versionId;
+	if (saved.status() !== 200 || !versionId)
+		throw new Error(`GET /rest/workflows/${id} answered ${saved.status()} without a versionId`);
+	// As the editor's Publish button does.
+	const published = await ctx.request.post(`${ctx.base}/rest/workflows/${id}/activate`, {
+		data: { versionId },
+	});
+	if (published.status() !== 200)
+		throw new Error(
+			`publishing ${UPLOAD_FORM_EXAMPLE} answered ${published.status()}: ${(await published.text()).slice(0, 300)}`,
+		);
+	return id;
+}
+
+/** Opens the published form at its production URL and chooses the sample workbook in its file field. */
+async function openUploadForm(ctx: ShotContext): Promise<string> {
+	uploadFormWorkflow ??= publishUploadForm(ctx);
+	const id = await uploadFormWorkflow;
+	const { page } = ctx;
+	await page.setViewportSize({ width: 960, height: 1000 });
+	const url = `${ctx.base}/form/${UPLOAD_FORM.path}`;
+	// n8n may add the form's webhook a moment after answering the activation.
+	const deadline = Date.now() + UI_TIMEOUT_MS;
+	for (;;) {
+		const response = (await page.goto(url, { timeout: UI_TIMEOUT_MS })) as {
+			status(): number;
+		} | null;
+		if (response?.status() === 200) break;
+		if (Date.now() > deadline) throw new Error(`GET ${url} answered ${response?.status()}`);
+		await sleep(1000);
+	}
+	await page.locator('input[type="file"]').first().setInputFiles(SAMPLE_WORKBOOK);
+	await page.waitForTimeout(500);
+	return id;
+}
+
+/** The executions of a workflow n8n lists (newest first), with their status. */
+async function workflowExecutions(
+	ctx: ShotContext,
+	workflowId: string,
+): Promise<Array<{ id: string; status: string }>> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const answer = await ctx.request.get(`${ctx.base}/rest/executions?filter=${filter}`);
+	const text = await answer.text();
+	if (answer.status() !== 200)
+		throw new Error(`GET /rest/executions answered ${answer.status()}: ${text.slice(0, 200)}`);
+	return (JSON.parse(text) as { data: { results: Array<{ id: string; status: string }> } }).data
+		.results;
+}
+
+const SAMPLE_ISINS = WORKBOOK_HOLDINGS.map((holding) => holding.isin).filter(Boolean);
+
+const UPLOAD_FORM_SHOTS: Record<string, FormCheck> = {
+	[UPLOAD_GROUP]: {
+		node: 'Sustainability Instruments',
+		walk: UPLOAD_GROUP,
+		expect: [
+			'Portfolio check: SFDR and PAI',
+			`label for the file field: ${UPLOAD_FORM.field}`,
+			'Check my portfolio',
+			`file chosen: ${basename(SAMPLE_WORKBOOK)}`,
+		],
+		open: async (ctx) => {
+			await openUploadForm(ctx);
+		},
+		shownText: async ({ page }) => {
+			const fileInput = page.locator('input[type="file"]').first();
+			const inputId = await fileInput.getAttribute('id');
+			const label = await page
+				.locator(`label[for=${JSON.stringify(inputId ?? '')}]`)
+				.first()
+				.innerText()
+				.catch(() => '(no label)');
+			const chosen = await fileInput.evaluate((element) =>
+				Array.from((element as unknown as { files: ArrayLike<{ name: string }> }).files).map(
+					(file) => file.name,
+				),
+			);
+			return [
+				await page.locator('body').innerText(),
+				`label for the file field: ${label.replace(/\s*\*\s*$/, '').trim()}`,
+				...chosen.map((name) => `file chosen: ${name}`),
+			].join('\n');
+		},
+	},
+	[`${UPLOAD_GROUP} - result`]: {
+		node: 'Sustainability Instruments',
+		walk: UPLOAD_GROUP,
+		expect: [UPLOAD_RESULT_NODE, ...SAMPLE_ISINS],
+		open: async (ctx) => {
+			const workflowId = await openUploadForm(ctx);
+			const { page } = ctx;
+			const before = new Set((await workflowExecutions(ctx, workflowId)).map((e) => e.id));
+			await page.locator('#submit-btn').click();
+			// The completion page (Form ending) once the execution waits there; the workbook downloads from it.
+			await page
+				.getByText('Your portfolio check is ready')
+				.first()
+				.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS * 4 });
+			let execution: { id: string; status: string } | undefined;
+			const deadline = Date.now() + UI_TIMEOUT_MS;
+			while (Date.now() < deadline) {
+				execution = (await workflowExecutions(ctx, workflowId)).find((e) => !before.has(e.id));
+				if (execution?.status === 'success') break;
+				await sleep(500);
+			}
+			if (execution?.status !== 'success')
+				throw new Error(
+					`the upload's execution is ${execution ? `${execution.id}, ${execution.status}` : 'not listed'}`,
+				);
+			await page.setViewportSize({ width: 2080, height: 1000 });
+			await page.goto(`${ctx.base}/workflow/${workflowId}/executions/${execution.id}`, {
+				timeout: UI_TIMEOUT_MS,
+			});
+			const node = page.locator(
+				`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(UPLOAD_RESULT_NODE)}]`,
+			);
+			await node.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+			await node.first().dblclick();
+			await page.getByTestId('ndv').waitFor({ state: 'visible' });
+			await page.waitForTimeout(1000);
+		},
+		then: async ({ page }) => {
+			await showOutputAsTable(page);
+			await widenOutputPanel(page);
+			await assertSampleRows(page);
+		},
+	},
+};
+
+/** Drags the parameter panel to the left edge of the node panel: the output table gets most of the width. */
+async function widenOutputPanel(page: Page): Promise<void> {
+	const box = await page.getByTestId('ndv').getByTestId('panel-drag-button').first().boundingBox();
+	if (!box) throw new Error("the node panel's drag button is not shown");
+	const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+	await page.mouse.move(x, y);
+	await page.mouse.down();
+	for (let step = 1; step <= 10; step++) await page.mouse.move(x - ((x - 20) * step) / 10, y);
+	await page.mouse.up();
+	await page.waitForTimeout(800);
+}
+
+/**
+ * The output table of SFDR Classification after the upload: one row per row of the sample workbook, in its order,
+ * each with its ISIN and the simulator's SFDR article (none for the cash row).
+ */
+async function assertSampleRows(page: Page): Promise<void> {
+	const table = await page
+		.getByTestId('ndv')
+		.getByTestId('output-panel')
+		.locator('table')
+		.first()
+		.evaluate((element) => ({
+			headers: Array.from(element.querySelectorAll('thead th')).map((cell) =>
+				(cell.textContent ?? '').trim(),
+			),
+			rows: Array.from(element.querySelectorAll('tbody tr')).map((row) =>
+				Array.from(
+					(
+						row as unknown as {
+							querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
+						}
+					).querySelectorAll('td'),
+				).map((cell) => (cell.textContent ?? '').trim()),
+			),
+		}));
+	const column = (name: string) => {
+		const index = table.headers.findIndex((header) => header.startsWith(name));
+		if (index < 0)
+			throw new Error(`the output table has no column ${name}: ${table.headers.join(', ')}`);
+		return index;
+	};
+	const isinColumn = column('ISIN');
+	const foundColumn = column('sfdr_found');
+	const articleColumn = column('sfdr_article');
+	if (table.rows.length !== WORKBOOK_HOLDINGS.length)
+		throw new Error(
+			`the output table shows ${table.rows.length} rows, the sample has ${WORKBOOK_HOLDINGS.length}`,
+		);
+	WORKBOOK_HOLDINGS.forEach((holding, index) => {
+		const row = table.rows[index];
+		// n8n writes "undefined" in the cell of a field an item lacks (the cash row has no ISIN) and "null" for null
+		// (an ISIN the API has no data for: found = false).
+		const sfdr = holding.isin ? instrumentData(holding.isin).sfdr : undefined;
+		const expected = {
+			isin: holding.isin || 'undefined',
+			found: String(sfdr !== undefined && sfdr !== null),
+			article: sfdr === undefined ? row[articleColumn] : sfdr === null ? 'null' : `Article ${sfdr}`,
+		};
+		const shown = { isin: row[isinColumn], found: row[foundColumn], article: row[articleColumn] };
+		if (JSON.stringify(shown) !== JSON.stringify(expected))
+			throw new Error(
+				`row ${index + 1} (${holding.name}) shows ${JSON.stringify(shown)}, expected ${JSON.stringify(expected)}`,
+			);
+	});
+	console.log(
+		`     ${table.rows.length} rows; columns: ${table.headers.filter(Boolean).slice(0, 12).join(', ')}, …`,
+	);
+}
+
+/**
  * One entry per screenshot, keyed by its label (the file is `<out>/<label as slug>.png`).
  * HTTP Request is a built-in node: it proves the harness itself works.
  */
@@ -579,6 +815,7 @@ const FORMS: Record<string, FormCheck> = {
 		then: async ({ page }) => chooseOption(page, 'isinSource', 'A List Typed Here'),
 	},
 	...NEWCOMER_WALKS,
+	...UPLOAD_FORM_SHOTS,
 	'Sustainability Instruments - Get SFDR Classification - Portfolio Summary': {
 		node: 'Sustainability Instruments',
 		action: 'Get SFDR classification',
@@ -889,14 +1126,24 @@ interface Locator {
 	evaluate<T>(fn: (element: DomElement) => T): Promise<T>;
 	waitFor(options?: { state?: 'visible' | 'attached'; timeout?: number }): Promise<void>;
 	isVisible(): Promise<boolean>;
+	boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null>;
+	setInputFiles(files: string): Promise<void>;
+	getAttribute(name: string): Promise<string | null>;
 }
 interface Page {
 	goto(url: string, options?: { timeout?: number }): Promise<unknown>;
 	getByTestId(id: string): Locator;
+	getByText(text: string, options?: { exact?: boolean }): Locator;
 	locator(selector: string): Locator;
 	screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
 	waitForTimeout(ms: number): Promise<void>;
 	setDefaultTimeout(ms: number): void;
+	setViewportSize(size: { width: number; height: number }): Promise<void>;
+	mouse: {
+		move(x: number, y: number): Promise<void>;
+		down(): Promise<void>;
+		up(): Promise<void>;
+	};
 	on(event: 'pageerror', listener: (error: Error) => void): void;
 	on(event: 'response', listener: (response: PageResponse) => void): void;
 	close(): Promise<void>;
@@ -913,6 +1160,7 @@ interface ApiResponse {
 interface BrowserContext {
 	newPage(): Promise<Page>;
 	request: {
+		get(url: string): Promise<ApiResponse>;
 		post(url: string, options: { data: unknown }): Promise<ApiResponse>;
 		patch(url: string, options: { data: unknown }): Promise<ApiResponse>;
 		delete(url: string): Promise<ApiResponse>;
@@ -1433,11 +1681,14 @@ async function main(): Promise<number> {
 				);
 			keyChanged = apiKey !== API_KEY;
 		};
-		const saveWorkflow = async (workflow: {
-			name: string;
-			nodes: unknown[];
-			connections: unknown;
-		}) => {
+		const saveWorkflow = async (
+			workflow: {
+				name: string;
+				nodes: unknown[];
+				connections: unknown;
+			},
+			exactName = false,
+		) => {
 			const nodes = (workflow.nodes as Array<{ credentials?: Record<string, unknown> }>).map(
 				(node) =>
 					node.credentials?.[CREDENTIAL_TYPE]
@@ -1449,7 +1700,7 @@ async function main(): Promise<number> {
 			);
 			const answer = await context!.request.post(`${base}/rest/workflows`, {
 				data: {
-					name: `${workflow.name} (e2e ${Date.now()})`,
+					name: exactName ? workflow.name : `${workflow.name} (e2e ${Date.now()})`,
 					nodes,
 					connections: workflow.connections,
 					settings: { executionOrder: 'v1' },
@@ -1487,13 +1738,21 @@ async function main(): Promise<number> {
 			sim.reset();
 			await storePortfolio(sim); // reset() clears portfolios
 			const requestsBefore = sim.requests().length;
-			const ctx = { page, sim, restCalls, base, setApiKey, saveWorkflow };
+			const ctx = {
+				page,
+				sim,
+				restCalls,
+				base,
+				setApiKey,
+				saveWorkflow,
+				request: browserContext.request,
+			};
 			try {
 				if (check.open) await check.open(ctx);
 				else await openNodeForm(page, base, check);
 				if (check.then) await check.then(ctx);
 				await page.screenshot({ path: file });
-				const text = await panelText(page);
+				const text = check.shownText ? await check.shownText(ctx) : await panelText(page);
 				const missing = check.expect.filter((expected) => !text.includes(expected));
 				if (missing.length > 0)
 					throw new Error(
