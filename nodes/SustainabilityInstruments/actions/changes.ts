@@ -13,7 +13,7 @@ import { inputError } from '../../shared/errors';
 import { addRunNote } from '../../shared/hints';
 import { numberParameterValue } from '../../shared/parameters';
 import { kindOf, ownValue, setOwn, showValue } from '../../shared/values';
-import type { InstrumentOperationSpec, LookupOutcome } from './lookup';
+import type { InstrumentOperationSpec, LookupOutcome } from './lookupTypes';
 
 const show = { show: { outputMode: ['changesSinceLastRun'] } };
 

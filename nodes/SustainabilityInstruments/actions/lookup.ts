@@ -17,7 +17,6 @@ import {
 import { compactKey } from '../../shared/holdings';
 import { numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
-import { copyJson, errorJson } from '../../shared/execution';
 import { countAnswers, countLeftOut } from '../../shared/hints';
 import { planRequests } from '../../shared/requestBudget';
 import {
@@ -28,34 +27,17 @@ import {
 	splitIsinList,
 	unsendableIsin,
 } from '../../shared/isin';
-import type { ApiRoute } from '../../shared/routes';
-import { IDENTITY_COLUMNS, uniformRows } from '../../shared/rows';
-import { kindOf, ordinal, setOwn, showValue } from '../../shared/values';
-import { changesProperties, outputChanges, readChangesSettings } from './changes';
-import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
-import type { SummaryKind } from './portfolioSummary';
+import { kindOf, ordinal, showValue } from '../../shared/values';
 import { parameterBuilderHint } from '../../shared/builderHints';
-
-/** What differs between the four instruments operations. */
-export interface InstrumentOperationSpec<TEntry> {
-	route: ApiRoute;
-	/** Key the result goes under in "Add to Input Items" mode, and prefix of simplified columns. */
-	resultKey: string;
-	isinOf: (entry: TEntry) => string | undefined;
-	/** The result for one ISIN, with `found`; `simplify` flattens {value, unit} pairs and nested maps. */
-	toResult: (entry: TEntry, simplify: boolean) => IDataObject;
-	/** The route answers an empty list (not an error) when no entry has an ISIN (the SFDR route does). */
-	emptyIsAllowed: boolean;
-	extraBody?: (this: IExecuteFunctions) => IDataObject;
-	/** What Output > Portfolio Summary computes from the (not simplified) results. */
-	summaryKind: SummaryKind;
-}
-
-export type InstrumentOutputMode =
-	| 'addToItems'
-	| 'perInstrument'
-	| 'portfolioSummary'
-	| 'changesSinceLastRun';
+import { changesProperties, outputChanges, readChangesSettings } from './changes';
+import { addedToInputItems, perInstrumentItems } from './lookupRows';
+import type {
+	InstrumentOperationSpec,
+	InstrumentOutputMode,
+	ItemIsin,
+	LookupOutcome,
+} from './lookupTypes';
+import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 
 type NodeVersions = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>['@version'];
 
@@ -237,35 +219,6 @@ function readInvalidIsinPolicy(this: IExecuteFunctions, options: IDataObject): s
 	if (this.getNode().typeVersion >= 2)
 		return this.getNodeParameter('invalidIsins', 0, 'fail') as string;
 	return (options.invalidIsins as string | undefined) ?? 'fail';
-}
-
-/** What a lookup got, for the output modes that build their own items (summary, changes). */
-export interface LookupOutcome<TEntry> {
-	items: INodeExecutionData[];
-	/** One entry per input item (field source) or per ISIN of the typed list (list source: all paired to item 0). */
-	perItem: ItemIsin[];
-	source: 'field' | 'list';
-	/** The result per ISIN the API answered for, made by `spec.toResult` (simplified for changes, not for a summary). */
-	results: Map<string, IDataObject>;
-	/** ISINs of batches that failed under continueOnFail, with the error. */
-	failed: Map<string, Error>;
-	spec: InstrumentOperationSpec<TEntry>;
-	/** The Simplify parameter. */
-	simplify: boolean;
-	/** What the answers held beside the entries asked for, if anything (EntryTally.describe). */
-	answerNote?: string;
-}
-
-export interface ItemIsin {
-	isin?: string;
-	/** Why the item has no ISIN to send (missing, or invalid and skipped). */
-	problem?: string;
-	/** Not text, or far too long: never sent, whatever the Invalid ISINs option says. */
-	unsendable?: boolean;
-	/** The ISIN as the user typed or mapped it (givenIsin), shown in the output row's `isin`. */
-	given?: string | null;
-	/** The cleaned form of an ISIN that was not sent (invalid and skipped). */
-	normalised?: string;
 }
 
 const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
@@ -510,161 +463,6 @@ export async function executeInstrumentOperation<TEntry>(
 	};
 	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
 	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
-
-	// Each row says first what the user gave (`isin` as written; `isin_normalised` beside it where cleaning changed
-	// it), whether it was found and why not, then the values; uniformRows gives every row the same columns.
-	const identityOf = (entry: ItemIsin) => {
-		const normalised = entry.isin ?? entry.normalised ?? null;
-		return { given: entry.given !== undefined ? entry.given : normalised, normalised };
-	};
-	const showNormalised = perItem.some((entry) => {
-		const { given, normalised } = identityOf(entry);
-		return normalised !== null && given !== normalised;
-	});
-	const rowFor = (entry: ItemIsin, values: IDataObject, found: boolean | null): IDataObject => {
-		const { given, normalised } = identityOf(entry);
-		const row: IDataObject = { isin: given };
-		if (showNormalised) row.isin_normalised = normalised;
-		row.found = found;
-		row.reason = entry.problem ?? null;
-		for (const [key, value] of Object.entries(values))
-			if (key !== 'isin' && key !== 'found' && key !== 'reason') setOwn(row, key, value);
-		return row;
-	};
-	const resultFor = (entry: ItemIsin): IDataObject => {
-		const result = entry.isin ? results.get(entry.isin) : undefined;
-		return result ? rowFor(entry, result, result.found === true) : rowFor(entry, {}, false);
-	};
-
-	if (outputMode === 'perInstrument') {
-		// Items without a usable ISIN each stay a row of their own, so nothing is dropped.
-		const rows = new Map<string, { entry: ItemIsin; items: Set<number> }>();
-		perItem.forEach((entry, index) => {
-			const key = entry.isin ?? `#${index}`;
-			const itemIndex = source === 'list' ? 0 : index;
-			const row = rows.get(key);
-			if (row) row.items.add(itemIndex);
-			else rows.set(key, { entry, items: new Set([itemIndex]) });
-		});
-		const output = [...rows.values()];
-		const json = uniformRows(
-			output.map(({ entry }) =>
-				entry.isin && failed.has(entry.isin)
-					? rowFor(entry, errorJson(failed.get(entry.isin)!), null)
-					: resultFor(entry),
-			),
-			IDENTITY_COLUMNS,
-		);
-		return output.map(({ items: paired }, index) => ({
-			json: json[index],
-			pairedItem: [...paired].map((item) => ({ item })),
-		}));
-	}
-
-	// Every item's result (those of failed batches excepted) with the same columns.
-	const added = uniformRows(
-		perItem.flatMap((entry) => (entry.isin && failed.has(entry.isin) ? [] : [resultFor(entry)])),
-		IDENTITY_COLUMNS,
-	);
-	let nextAdded = 0;
-
-	return items.map((item, index) => {
-		const entry = perItem[index];
-		const json = copyJson(item.json);
-		const failure = entry.isin ? failed.get(entry.isin) : undefined;
-		if (failure) {
-			const out: INodeExecutionData = {
-				json: Object.assign(json, errorJson(failure)),
-				pairedItem: { item: index },
-			};
-			if (item.binary) out.binary = item.binary;
-			return out;
-		}
-		const result = added[nextAdded++];
-		if (simplify) {
-			for (const [key, value] of Object.entries(result)) json[`${spec.resultKey}_${key}`] = value;
-		} else {
-			json[spec.resultKey] = result;
-		}
-		if (entry.problem && invalidPolicy === 'fail' && entry.problem.startsWith('invalid ISIN')) {
-			Object.assign(json, errorJson(new Error(`Item ${index}: ${entry.problem}`)));
-		}
-		const out: INodeExecutionData = { json, pairedItem: { item: index } };
-		if (item.binary) out.binary = item.binary;
-		return out;
-	});
-}
-
-/** Columns the node itself writes on an instrument's result: an answered indicator never takes their place. */
-export const OWN_RESULT_COLUMNS: ReadonlySet<string> = new Set([
-	'isin',
-	'found',
-	'is_fund',
-	'answer_note',
-	'reason',
-	'business_involvements',
-]);
-
-/** Prefix of an answered indicator, metric or score whose name is one of the node's own columns. */
-export const CLASHING_NAME_PREFIX = 'indicator_';
-
-/**
- * The name an answered indicator comes out under: its own, or `indicator_<name>` when the node writes a column of
- * that name (isin, found, is_fund, answer_note, ...), so the node's columns always win and the indicator is kept.
- */
-export function answeredName(name: string, answered: object): string {
-	let out = name;
-	while (OWN_RESULT_COLUMNS.has(out) || (out !== name && hasOwn(answered, out)))
-		out = `${CLASHING_NAME_PREFIX}${out}`;
-	return out;
-}
-
-/**
- * The node's own columns, then the answered members (indicators, metrics, scores) beside them: one named like an
- * own column comes under `indicator_<name>` (answeredName), never over it.
- */
-export function withOwnColumns(own: IDataObject, answered: IDataObject): IDataObject {
-	const result: IDataObject = { ...own };
-	for (const [name, value] of Object.entries(answered))
-		setOwn(result, answeredName(name, answered), value);
-	return result;
-}
-
-/**
- * `{value, unit}` pairs as `name: value` and `name_unit: unit` when simplifying. A name the node writes itself
- * (isin, found, ...) comes under `indicator_<name>` (answeredName).
- */
-export function flattenMeasures(
-	data: IDataObject | null | undefined,
-	simplify: boolean,
-): IDataObject {
-	const result: IDataObject = {};
-	const answered = data ?? {};
-	for (const [answeredAs, measure] of Object.entries(answered)) {
-		const name = answeredName(answeredAs, answered);
-		if (
-			simplify &&
-			measure &&
-			typeof measure === 'object' &&
-			!Array.isArray(measure) &&
-			'value' in measure
-		) {
-			const { value, unit } = measure as { value: unknown; unit?: unknown };
-			setOwn(result, name, value as IDataObject[string]);
-			result[`${name}_unit`] = (unit ?? null) as IDataObject[string];
-		} else {
-			setOwn(result, name, measure);
-		}
-	}
-	return result;
-}
-
-/** True when at least one value in the result is not null: an unknown ISIN comes back all nulls. */
-export function hasAnyValue(data: unknown): boolean {
-	if (data === null || data === undefined) return false;
-	if (typeof data !== 'object') return true;
-	if (Array.isArray(data)) return data.some(hasAnyValue);
-	const record = data as IDataObject;
-	if ('value' in record) return record.value !== null && record.value !== undefined;
-	return Object.values(record).some(hasAnyValue);
+	if (outputMode === 'perInstrument') return perInstrumentItems(outcome);
+	return addedToInputItems(outcome, invalidPolicy);
 }
