@@ -6,6 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { noteAboutAnswer } from '../../shared/answers';
+import type { EntryTally } from '../../shared/answers';
+import type { ApiRoute } from '../../shared/routes';
 import { batchSettings, lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
 import {
@@ -29,7 +31,8 @@ import {
 } from '../../shared/isin';
 import { kindOf, ordinal, showValue } from '../../shared/values';
 import { parameterBuilderHint } from '../../shared/builderHints';
-import { changesProperties, outputChanges, readChangesSettings } from './changes';
+import { outputChanges } from './changes';
+import { changesProperties, readChangesSettings } from './changesSettings';
 import { addedToInputItems, perInstrumentItems } from './lookupRows';
 import type {
 	InstrumentOperationSpec,
@@ -241,42 +244,16 @@ function readField(json: IDataObject, field: string): unknown {
 	return key === undefined ? undefined : json[key];
 }
 
-export async function executeInstrumentOperation<TEntry>(
+/**
+ * Each item's ISIN (field source) or each entry of the typed list (list source), with why it cannot be sent, and
+ * where each entry of a typed list stood in the list as given (duplicates are sent and output once).
+ */
+function readIsinEntries(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	spec: InstrumentOperationSpec<TEntry>,
-): Promise<INodeExecutionData[]> {
+	source: string,
+): { perItem: ItemIsin[]; listPositions: number[] } {
 	const node = this.getNode();
-	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
-	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const invalidPolicy = readInvalidIsinPolicy.call(this, options);
-	const chosenOutput = this.getNodeParameter(
-		'outputMode',
-		0,
-		source === 'list' ? 'perInstrument' : 'addToItems',
-	) as InstrumentOutputMode;
-	// A typed list has no input rows to add to or weight: a value kept from the field source means one item per ISIN.
-	const outputMode: InstrumentOutputMode =
-		source === 'list' && chosenOutput !== 'changesSinceLastRun' ? 'perInstrument' : chosenOutput;
-
-	// Options and extra body fields an expression may set, checked before anything is sent.
-	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
-		min: 1,
-		max: MAX_INSTRUMENTS_PER_REQUEST,
-		integer: true,
-	});
-	const concurrency = numberParameterValue(node, options.concurrency, 0, 'Options > Concurrency', {
-		min: 1,
-		max: 8,
-		integer: true,
-	});
-	const extraBody = spec.extraBody?.call(this);
-
-	// Each item's ISIN, checked locally before any request is spent.
-	let perItem: ItemIsin[];
-	// Where each entry of a typed list stood in the list as given (duplicates are sent and output once).
-	let listPositions: number[] = [];
 	if (source === 'list') {
 		const value = this.getNodeParameter('isinList', 0, '') as unknown;
 		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -296,27 +273,43 @@ export async function executeInstrumentOperation<TEntry>(
 				'Type or paste at least one ISIN, e.g. US0378331005, DE0007164600 (commas, semicolons or new lines between them, or a JSON array), or set ISINs From to A Field of Each Input Item.',
 			);
 		}
-		listPositions = list.entries.map((entry) => entry.position);
-		perItem = list.entries.map(({ isin, problem, given }) =>
-			problem ? { problem, unsendable: true, given } : { isin, given },
-		);
-	} else {
-		const field =
-			readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
-		perItem = items.map((item) => {
-			const raw = readField(item.json, field);
-			const isin = normalizeIsin(raw);
-			const given = givenIsin(raw);
-			const why = unsendableIsin(raw, isin);
-			if (why)
-				return {
-					problem: `invalid ISIN: field "${field}" holds ${why}`,
-					unsendable: true,
-					given,
-				};
-			return isin ? { isin, given } : { problem: `no ISIN in field "${field}"`, given };
-		});
+		return {
+			listPositions: list.entries.map((entry) => entry.position),
+			perItem: list.entries.map(({ isin, problem, given }) =>
+				problem ? { problem, unsendable: true, given } : { isin, given },
+			),
+		};
 	}
+	const field =
+		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
+	const perItem = items.map((item): ItemIsin => {
+		const raw = readField(item.json, field);
+		const isin = normalizeIsin(raw);
+		const given = givenIsin(raw);
+		const why = unsendableIsin(raw, isin);
+		if (why)
+			return {
+				problem: `invalid ISIN: field "${field}" holds ${why}`,
+				unsendable: true,
+				given,
+			};
+		return isin ? { isin, given } : { problem: `no ISIN in field "${field}"`, given };
+	});
+	return { perItem, listPositions: [] };
+}
+
+/**
+ * Invalid ISINs (and values that are never sent): an error naming the item under Fail, else the entry is kept out of
+ * the request with its reason.
+ */
+function applyInvalidIsinPolicy(
+	this: IExecuteFunctions,
+	perItem: ItemIsin[],
+	listPositions: number[],
+	source: string,
+	invalidPolicy: string,
+): void {
+	const node = this.getNode();
 	for (let index = 0; index < perItem.length; index++) {
 		const entry = perItem[index];
 		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send'))
@@ -350,6 +343,43 @@ export async function executeInstrumentOperation<TEntry>(
 			normalised: entry.unsendable ? undefined : entry.isin,
 		};
 	}
+}
+
+export async function executeInstrumentOperation<TEntry>(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	spec: InstrumentOperationSpec<TEntry>,
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
+	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const invalidPolicy = readInvalidIsinPolicy.call(this, options);
+	const chosenOutput = this.getNodeParameter(
+		'outputMode',
+		0,
+		source === 'list' ? 'perInstrument' : 'addToItems',
+	) as InstrumentOutputMode;
+	// A typed list has no input rows to add to or weight: a value kept from the field source means one item per ISIN.
+	const outputMode: InstrumentOutputMode =
+		source === 'list' && chosenOutput !== 'changesSinceLastRun' ? 'perInstrument' : chosenOutput;
+
+	// Options and extra body fields an expression may set, checked before anything is sent.
+	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
+		min: 1,
+		max: MAX_INSTRUMENTS_PER_REQUEST,
+		integer: true,
+	});
+	const concurrency = numberParameterValue(node, options.concurrency, 0, 'Options > Concurrency', {
+		min: 1,
+		max: 8,
+		integer: true,
+	});
+	const extraBody = spec.extraBody?.call(this);
+
+	// Each item's ISIN, checked locally before any request is spent.
+	const { perItem, listPositions } = readIsinEntries.call(this, items, source);
+	applyInvalidIsinPolicy.call(this, perItem, listPositions, source, invalidPolicy);
 
 	// Rows a summary cannot weight (no market value, cash) are taken out here, before anything is sent.
 	const summary =
@@ -364,24 +394,14 @@ export async function executeInstrumentOperation<TEntry>(
 			: undefined;
 
 	// Distinct ISINs in first-seen order: what is sent, and what gets a result.
-	const isins = new Set<string>();
-	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
-	if (isins.size === 0 && !spec.emptyIsAllowed) {
-		const what =
-			source === 'list'
-				? 'No entry of the ISINs list is a valid ISIN'
-				: items.length === 0
-					? 'There are no input items'
-					: 'No input item has an ISIN';
-		throw inputError(
-			node,
-			undefined,
-			`${what}: the ${spec.route.label} needs at least one instrument`,
-			source === 'list'
-				? 'Correct the ISINs in the list (the output names each with the reason).'
-				: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
-		);
-	}
+	const isins = distinctIsins.call(
+		this,
+		items,
+		perItem,
+		source,
+		spec.route.label,
+		spec.emptyIsAllowed,
+	);
 
 	const perBatch = batchSettings({ batchSize }).batchSize;
 	planRequests.call(this, {
@@ -416,40 +436,19 @@ export async function executeInstrumentOperation<TEntry>(
 		},
 	});
 
-	// What the run must notice (noted once at its end): entries not sent and why, ISINs without data or answer.
-	countLeftOut(
+	countLookup.call(
 		this,
-		perItem.flatMap((entry) => (entry.problem ? [entry.problem] : [])),
-		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
-		outputMode === 'portfolioSummary'
-			? 'removed_rows'
-			: outputMode === 'addToItems'
-				? `${spec.resultKey}${simplify ? '_' : '.'}reason`
-				: 'reason',
-		'not sent',
+		perItem,
+		isins,
+		results,
+		failed,
+		source,
+		outputMode,
+		spec.resultKey,
+		simplify,
 	);
-	let noData = 0;
-	for (const isin of isins) if (!failed.has(isin) && results.get(isin)?.found !== true) noData++;
-	countAnswers(this, isins.size, noData, failed.size);
 
-	// What the answers held beside the entries asked for: said above the output and, except where results are
-	// compared with the last run's, on the results themselves.
-	const answerNote = tally.describe(spec.route);
-	if (answerNote) {
-		noteAboutAnswer.call(
-			this,
-			answerNote,
-			outputMode === 'changesSinceLastRun'
-				? undefined
-				: "Part of the API's answer was not used: see answer_note in the output.",
-		);
-		if (outputMode !== 'changesSinceLastRun') {
-			for (const [isin, result] of results) {
-				const note = tally.noteFor(isin, answerNote);
-				if (note) result.answer_note = note;
-			}
-		}
-	}
+	const answerNote = noteAnswer.call(this, tally, spec.route, results, outputMode);
 
 	const outcome: LookupOutcome<TEntry> = {
 		items,
@@ -465,4 +464,92 @@ export async function executeInstrumentOperation<TEntry>(
 	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
 	if (outputMode === 'perInstrument') return perInstrumentItems(outcome);
 	return addedToInputItems(outcome, invalidPolicy);
+}
+
+/** Distinct ISINs in first-seen order: what is sent, and what gets a result. At least one, unless the route allows none. */
+function distinctIsins(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	perItem: ItemIsin[],
+	source: string,
+	label: string,
+	emptyIsAllowed: boolean,
+): Set<string> {
+	const isins = new Set<string>();
+	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
+	if (isins.size === 0 && !emptyIsAllowed) {
+		const what =
+			source === 'list'
+				? 'No entry of the ISINs list is a valid ISIN'
+				: items.length === 0
+					? 'There are no input items'
+					: 'No input item has an ISIN';
+		throw inputError(
+			this.getNode(),
+			undefined,
+			`${what}: the ${label} needs at least one instrument`,
+			source === 'list'
+				? 'Correct the ISINs in the list (the output names each with the reason).'
+				: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
+		);
+	}
+	return isins;
+}
+
+/** What the run must notice (noted once at its end): entries not sent and why, ISINs without data or answer. */
+function countLookup(
+	this: IExecuteFunctions,
+	perItem: ItemIsin[],
+	isins: Set<string>,
+	results: Map<string, IDataObject>,
+	failed: Map<string, Error>,
+	source: string,
+	outputMode: InstrumentOutputMode,
+	resultKey: string,
+	simplify: boolean,
+): void {
+	countLeftOut(
+		this,
+		perItem.flatMap((entry) => (entry.problem ? [entry.problem] : [])),
+		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
+		outputMode === 'portfolioSummary'
+			? 'removed_rows'
+			: outputMode === 'addToItems'
+				? `${resultKey}${simplify ? '_' : '.'}reason`
+				: 'reason',
+		'not sent',
+	);
+	let noData = 0;
+	for (const isin of isins) if (!failed.has(isin) && results.get(isin)?.found !== true) noData++;
+	countAnswers(this, isins.size, noData, failed.size);
+}
+
+/**
+ * What the answers held beside the entries asked for: said above the output and, except where results are compared
+ * with the last run's, on the results themselves.
+ */
+function noteAnswer(
+	this: IExecuteFunctions,
+	tally: EntryTally,
+	route: ApiRoute,
+	results: Map<string, IDataObject>,
+	outputMode: InstrumentOutputMode,
+): string | undefined {
+	const answerNote = tally.describe(route);
+	if (answerNote) {
+		noteAboutAnswer.call(
+			this,
+			answerNote,
+			outputMode === 'changesSinceLastRun'
+				? undefined
+				: "Part of the API's answer was not used: see answer_note in the output.",
+		);
+		if (outputMode !== 'changesSinceLastRun') {
+			for (const [isin, result] of results) {
+				const note = tally.noteFor(isin, answerNote);
+				if (note) result.answer_note = note;
+			}
+		}
+	}
+	return answerNote;
 }
