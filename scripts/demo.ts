@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { basename, join, relative, resolve } from 'path';
 
 import { EXAMPLE_RUNS } from '../test/workflow/exampleRuns';
+import { withSampleFiles } from '../test/workflow/fileExamples';
 
 const root = resolve(__dirname, '..');
 process.env.SC_NODES_FROM = 'dist';
@@ -129,6 +130,28 @@ const SHOW: Record<string, Record<string, string[]>> = {
 			'reason',
 		],
 	},
+	'10': {
+		'PAI Indicators': ['Name', 'Weight', 'Weight %', 'sfdr_article', 'pai_carbon_footprint'],
+		'Summary and Workbook': [
+			'holdings_count',
+			'article_9_percent',
+			'article_8_percent',
+			'article_6_percent',
+			'no_data_percent',
+			'removed_count',
+		],
+	},
+	'11': {
+		'Store Snapshots': [
+			'portfolio_id',
+			'outcome',
+			'snapshot_date',
+			'quarter_end',
+			'holdings_count',
+			'removed_count',
+		],
+		'Generate Reports': ['file_name', 'file_size', 'snapshot_at'],
+	},
 	'07': {
 		'Side by Side': [
 			'holdings_count',
@@ -221,7 +244,8 @@ async function main(): Promise<void> {
 	let skipped = 0;
 	for (const file of files) {
 		const id = file.slice(0, 2);
-		const workflow = loadWorkflowFile(join(root, 'examples', file)) as {
+		// examples/11 reads its workbook from /data/holdings.xlsx: here, examples/holdings.sample.xlsx.
+		const workflow = withSampleFiles(loadWorkflowFile(join(root, 'examples', file))) as {
 			name?: string;
 			meta?: { description?: string };
 			staticData?: object;
@@ -245,17 +269,26 @@ async function main(): Promise<void> {
 			}
 			const before = sim?.requestCount() ?? 0;
 			const started = Date.now();
-			const result = await runWorkflow({ ...workflow, staticData } as never, {
-				credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
-				timeoutMs: 180_000,
-				...(runs ? { mode: 'trigger' as const } : {}),
-			});
+			const pinData = run.pinData?.();
+			const result = await runWorkflow(
+				{ ...workflow, staticData, ...(pinData ? { pinData } : {}) } as never,
+				{
+					credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
+					timeoutMs: 180_000,
+					...(runs ? { mode: 'trigger' as const } : {}),
+				},
+			);
 			staticData = result.savedStaticData;
 			const requests = sim
 				? `${sim.requestCount() - before} API request(s)`
 				: 'requests: see your API usage';
+			// A form's completion page (n8n Form, Form Ending) waits for the browser to fetch it: the run waits there.
+			const waitsForBrowser =
+				result.status === 'waiting' &&
+				!result.error &&
+				result.executionOrder.some((node) => node === 'Download the Workbook');
 			console.log(
-				`   ${result.status === 'success' ? 'OK' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`,
+				`   ${result.status === 'success' ? 'OK' : waitsForBrowser ? "OK (waits at the form's completion page, which hands the workbook to the browser)" : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`,
 			);
 			console.log(
 				`   items per node: ${result.executionOrder.map((n) => `${n} ${result.items(n).length}`).join(' → ')}`,
@@ -269,6 +302,7 @@ async function main(): Promise<void> {
 
 			const exampleDir = join(outDir, basename(file, '.json'), runs ? `run-${runIndex + 1}` : '');
 			mkdirSync(exampleDir, { recursive: true });
+			const written = new Set<string>();
 			for (const nodeName of result.executionOrder) {
 				const items = result.items(nodeName);
 				writeFileSync(
@@ -281,8 +315,11 @@ async function main(): Promise<void> {
 				);
 				for (let index = 0; index < items.length; index++) {
 					for (const [property, binary] of Object.entries(items[index].binary ?? {})) {
-						const bytes = await result.binary(nodeName, index, property);
 						const path = join(exampleDir, binary.fileName ?? `${nodeName}-${index}-${property}`);
+						// A file passed on by the next nodes is written once.
+						if (written.has(path)) continue;
+						written.add(path);
+						const bytes = await result.binary(nodeName, index, property);
 						writeFileSync(path, bytes);
 						console.log(
 							`   wrote ${relative(process.cwd(), path)} (${bytes.length} bytes, ${binary.mimeType})`,

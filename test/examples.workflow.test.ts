@@ -42,6 +42,8 @@ describe('example workflows', () => {
 			'07-quarterly-pai-statement.json',
 			'08-compliance-assistant.json',
 			'09-mcp-server.json',
+			'10-upload-holdings-form.json',
+			'11-quarterly-workbook-snapshots-reports.json',
 		]);
 	});
 
@@ -226,7 +228,17 @@ describe('example workflows', () => {
 				timeout: 240_000,
 			},
 		);
-		expect(demo.stdout).toContain('7 passed, 0 failed, 2 skipped');
+		// 10 and 11 need n8n's file nodes, which load from the cached n8n install (test/fileExamples.workflow.test.ts).
+		const fileExamples = inProcessSkipReason(
+			loadWorkflowFile(join(examplesDir, '10-upload-holdings-form.json')) as {
+				nodes?: Array<{ type?: string }>;
+			},
+		)
+			? 0
+			: 2;
+		expect(demo.stdout).toContain(
+			`${7 + fileExamples} passed, 0 failed, ${4 - fileExamples} skipped`,
+		);
 		expect(demo.stdout).toContain('08-compliance-assistant.json');
 		expect(demo.stdout).toContain('09-mcp-server.json');
 		expect(demo.stdout).toMatch(/SKIPPED: uses n8n's AI nodes/);
@@ -240,6 +252,17 @@ describe('example workflows', () => {
 		expect(
 			readdirSync(join(out, '07-quarterly-pai-statement')).some((f) => f.endsWith('.csv')),
 		).toBe(true);
+		if (fileExamples) {
+			expect(demo.stdout).toMatch(/OK \(waits at the form's completion page/);
+			expect(readdirSync(join(out, '10-upload-holdings-form', 'run-1'))).toContain(
+				'holdings.sample_sfdr-pai.xlsx',
+			);
+			expect(
+				readdirSync(join(out, '11-quarterly-workbook-snapshots-reports')).filter((f) =>
+					f.endsWith('.pdf'),
+				),
+			).toHaveLength(2);
+		}
 	}, 250_000);
 });
 

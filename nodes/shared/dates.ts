@@ -24,8 +24,17 @@ export type SnapshotDateProblem = 'unreadable' | 'future-year';
 
 type Ymd = [number, number, number];
 
-/** What a value says: a calendar date as written, or a moment (with how to show it in a note). */
-type DateValue = { ymd: Ymd } | { moment: Date; shown: string; writtenYmd?: Ymd };
+/**
+ * Excel date serials read as dates: 61 is 1900-03-01 (serials below it count Excel's 29 February 1900, a day that
+ * never was) and 73415 is 2100-12-31. A number outside that range in a date field is not read as a date at all.
+ */
+export const EXCEL_SERIAL_RANGE = { first: 61, last: 73415 } as const;
+
+/**
+ * What a value says: a calendar date as written (`serial` when it was an Excel date serial), or a moment (with how to
+ * show it in a note).
+ */
+type DateValue = { ymd: Ymd; serial?: number } | { moment: Date; shown: string; writtenYmd?: Ymd };
 
 /**
  * A time zone the system knows, as n8n gives it (`this.getTimezone()`: the workflow's setting, else the instance's
@@ -45,6 +54,8 @@ export function usableTimeZone(timeZone: unknown): { timeZone: string; known: bo
  *   `timeZone` (the workflow's time zone), so the same moment gives the same date whatever its type.
  * - A text with a date only (`2025-10-01`) or with a time but no offset (`2025-10-01T00:00:00`, what n8n's date
  *   picker gives) is taken as written.
+ * - A number is an Excel date serial (what Extract From File gives for a date cell: 45657 is 2024-12-31), read only
+ *   from 61 (1900-03-01) to 73415 (2100-12-31); a fraction is a time of that day. Any other number is unreadable.
  *
  * "Current year" is the year of `today` in `timeZone`. An unknown time zone is read as UTC. Returns the problem
  * instead of throwing so callers can name the item and field.
@@ -59,8 +70,11 @@ export function readSnapshotDate(
 	if (!read) return { problem: 'unreadable' };
 	let ymd: Ymd;
 	let note: string | undefined;
-	if ('ymd' in read) ymd = read.ymd;
-	else {
+	if ('ymd' in read) {
+		ymd = read.ymd;
+		if (read.serial !== undefined)
+			note = `Snapshot Date ${read.serial} read as the Excel date ${formatYmd(...ymd)}`;
+	} else {
 		const inZone = calendarDateIn(read.moment, zone);
 		if (!inZone) return { problem: 'unreadable' };
 		ymd = inZone;
@@ -137,9 +151,24 @@ export function lastCompletedQuarterEnd(today: Date = new Date(), timeZone = 'UT
 
 export function describeDateProblem(problem: SnapshotDateProblem, value: unknown): string {
 	const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : showValue(value);
-	return problem === 'unreadable'
-		? `${shown} is not a date the API can read; use the form YYYY-MM-DD, for example 2025-12-31`
-		: `${shown} is in a future year; the API only accepts snapshot dates up to the end of the current year`;
+	if (problem === 'future-year')
+		return `${shown} is in a future year; the API only accepts snapshot dates up to the end of the current year`;
+	if (typeof value === 'number')
+		return `${shown} is not a date: a number is read as an Excel date serial only from ${EXCEL_SERIAL_RANGE.first} (1900-03-01) to ${EXCEL_SERIAL_RANGE.last} (2100-12-31); use the form YYYY-MM-DD, for example 2025-12-31`;
+	return `${shown} is not a date the API can read; use the form YYYY-MM-DD, for example 2025-12-31`;
+}
+
+/** The calendar date of an Excel date serial in EXCEL_SERIAL_RANGE (a fraction is a time of that day). */
+export function excelSerialDate(value: number): Ymd | undefined {
+	if (
+		!Number.isFinite(value) ||
+		value < EXCEL_SERIAL_RANGE.first ||
+		value >= EXCEL_SERIAL_RANGE.last + 1
+	)
+		return undefined;
+	// Day 0 of Excel's count is 1899-12-30 from serial 61 on (Excel counts a 29 February 1900 before it).
+	const date = new Date(Date.UTC(1899, 11, 30) + Math.floor(value) * 86_400_000);
+	return [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
 }
 
 /** The calendar date of a moment in a time zone; undefined for an invalid Date or one the zone cannot show. */
@@ -182,6 +211,10 @@ function toDateValue(value: unknown): DateValue | undefined {
 			: { moment: value, shown: value.toISOString() };
 	}
 	if (value && typeof value === 'object') return fromLuxonLike(value);
+	if (typeof value === 'number') {
+		const ymd = excelSerialDate(value);
+		return ymd ? { ymd, serial: value } : undefined;
+	}
 	if (typeof value !== 'string') return undefined;
 	const match = ISO_DATE.exec(value.trim());
 	if (!match) return undefined;

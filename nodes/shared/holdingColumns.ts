@@ -104,7 +104,7 @@ export function readManuallyMappedRows(
 		const json: IDataObject = { ...fixed };
 		const source = items[itemIndex]?.json ?? {};
 		for (const [field, key] of referenced) {
-			json[field] = ownValue(source, key);
+			json[field] = ownValue(source, sheetHeader(source, key));
 		}
 		for (const field of evaluated) {
 			json[field] = this.getNodeParameter(`${HOLDING_COLUMNS}.value.${field}`, itemIndex, null, {
@@ -114,6 +114,20 @@ export function readManuallyMappedRows(
 		return { json, itemIndex };
 	});
 	return { rows, fieldNames: MAPPED_FIELD_NAMES, mappingWords: manualMappingWords(raw) };
+}
+
+/** A header as a sheet may write it: a byte-order mark (a CSV saved by Excel) and stray spaces are not part of it. */
+const bareHeader = (header: string) => header.replace(/^\uFEFF/, '').trim();
+
+/**
+ * The key of `source` a plain field reference reads: the key itself, else the one key that is the same header but for
+ * a byte-order mark or spaces around it (`{{ $json.ISIN }}` reads a column headed "\uFEFFISIN" or "ISIN ").
+ */
+function sheetHeader(source: IDataObject, key: string): string {
+	if (Object.prototype.hasOwnProperty.call(source, key)) return key;
+	const wanted = bareHeader(key);
+	const matches = Object.keys(source).filter((candidate) => bareHeader(candidate) === wanted);
+	return matches.length === 1 ? matches[0] : key;
 }
 
 /** Whether Holding Columns is set to Map Each Column Manually (read at the group's first item). */

@@ -24,6 +24,10 @@
 #            `n8n execute` die with SIGSEGV at exit once an expression has been evaluated (seen with
 #            2.41.1, after the JSON is printed); built here against Node 24.21's headers it exits cleanly. The build wins over the prebuild (node-gyp-build looks in
 #            build/Release first), which the smoke check below asserts.
+# Both recipes: peers that --legacy-peer-deps leaves out and that n8n's nodes need at run time are added afterwards
+# (add_missing_peers, below), also into an install cached before the step existed (without reinstalling n8n):
+#   date-fns@2   the peer of ts-ics, which Extract From File loads (its iCalendar operation), so without it
+#                the node fails to load with "Cannot find module 'date-fns'" (a plain `npm i n8n` brings it).
 # CACHE = ${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-sustainability-compliance}
 #
 # On success the last lines are:
@@ -70,6 +74,34 @@ WANT_MARKER="node=$NODE_VERSION n8n=$N8N_VERSION $RECIPE smoke=start"
 log() { [ "${N8N_E2E_QUIET:-}" = 1 ] || echo "[ensure-n8n] $*" >&2; }
 die() { echo "[ensure-n8n] ERROR: $*" >&2; exit 1; }
 
+# Peers --legacy-peer-deps leaves out, added without touching anything else: each is unpacked (`npm pack`) into
+# node_modules/<name> only when the package that needs it cannot resolve it. Idempotent.
+#   <name>@<version> <package that needs it>
+MISSING_PEERS="date-fns@2.30.0 ts-ics"
+add_missing_peers() {
+  local spec needer name version tarball tmp
+  set -- $MISSING_PEERS
+  while [ $# -ge 2 ]; do
+    spec=$1 needer=$2; shift 2
+    name=${spec%@*} version=${spec##*@}
+    [ -d "$N8N_DIR/node_modules/$needer" ] || continue
+    if (cd "$N8N_DIR" && "$NODE_BIN" -e "require.resolve('$name', { paths: [require('path').dirname(require.resolve('$needer/package.json'))] })" 2>/dev/null); then
+      continue
+    fi
+    log "adding $spec (peer of $needer that the install left out) into $N8N_DIR/node_modules/$name"
+    tmp=$(mktemp -d)
+    tarball=$(cd "$tmp" && PATH="$NODE_HOME/bin:$PATH" npm pack --silent "$name@$version" 2>/dev/null | tail -1) \
+      || { rm -rf "$tmp"; die "npm pack $name@$version failed"; }
+    mkdir -p "$tmp/unpacked"
+    tar -xzf "$tmp/$tarball" -C "$tmp/unpacked" || { rm -rf "$tmp"; die "cannot unpack $tarball"; }
+    rm -rf "$N8N_DIR/node_modules/$name"
+    mv "$tmp/unpacked/package" "$N8N_DIR/node_modules/$name"
+    rm -rf "$tmp"
+    (cd "$N8N_DIR" && "$NODE_BIN" -e "require(require.resolve('$name', { paths: [require('path').dirname(require.resolve('$needer/package.json'))] }))") >&2 \
+      || die "$name@$version was added but does not load for $needer"
+  done
+}
+
 print_paths() {
   echo "NODE24=$NODE_BIN"
   echo "N8N_BIN=$N8N_BIN"
@@ -77,6 +109,7 @@ print_paths() {
 
 if [ -f "$MARKER" ] && [ "$(cat "$MARKER")" = "$WANT_MARKER" ] && [ -x "$NODE_BIN" ] && [ -e "$N8N_BIN" ]; then
   log "n8n $N8N_VERSION already installed in $N8N_DIR"
+  add_missing_peers
   print_paths
   exit 0
 fi
@@ -125,6 +158,7 @@ NPMRC
   fi
 ) >&2 || die "npm install of n8n@$N8N_VERSION failed (see output above; registry gaps usually show as ETARGET/E404)"
 [ -e "$N8N_BIN" ] || die "n8n bin not found at $N8N_BIN after install"
+add_missing_peers
 
 # --- smoke check: n8n starts under Node 24 and its sqlite driver loads ------------------------
 ( cd "$N8N_DIR" && PATH="$NODE_HOME/bin:$PATH" "$NODE_BIN" -e "require('sqlite3')" ) >&2 \

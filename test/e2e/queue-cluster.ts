@@ -54,6 +54,7 @@ import {
 	type N8nInstall,
 	type RestCall,
 } from './lib';
+import { SAMPLE_FILE_ACCESS } from '../workflow/fileExamples';
 
 const tempFolders: string[] = [];
 
@@ -341,6 +342,8 @@ export async function startQueueCluster(options: ClusterOptions): Promise<QueueC
 		N8N_LOG_LEVEL: 'info',
 		N8N_SECURE_COOKIE: 'false',
 		WEBHOOK_URL: `${base}/`,
+		// examples/11 reads examples/holdings.sample.xlsx (test/workflow/fileExamples.ts).
+		N8N_RESTRICT_FILE_ACCESS_TO: SAMPLE_FILE_ACCESS,
 	};
 	const imported = Date.now();
 	await importIntoN8n(version, userFolder, {

@@ -10,6 +10,7 @@ import { join } from 'path';
 
 import type { Simulator } from '../simulator/types';
 import { EXAMPLE_RUNS } from '../workflow/exampleRuns';
+import { withSampleFiles } from '../workflow/fileExamples';
 import { inProcessSkipReason } from '../workflow/inProcess';
 import { PROJECT_ROOT, webhookNode } from './lib';
 
@@ -53,8 +54,9 @@ export function loadExamples(only?: string[]): { examples: Example[]; left: stri
 	for (const file of readdirSync(join(PROJECT_ROOT, 'examples'))
 		.filter((name) => /^\d\d-.*\.json$/.test(name))
 		.sort()) {
-		const workflow = JSON.parse(
-			readFileSync(join(PROJECT_ROOT, 'examples', file), 'utf8'),
+		// examples/11 reads its workbook from n8n's file folder: here, examples/holdings.sample.xlsx.
+		const workflow = withSampleFiles(
+			JSON.parse(readFileSync(join(PROJECT_ROOT, 'examples', file), 'utf8')),
 		) as Example['workflow'];
 		const id = file.slice(0, 2);
 		// The demo's expected outputs come from the in-process harness: what it cannot run is left out.

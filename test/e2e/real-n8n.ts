@@ -30,6 +30,7 @@
  * see addManualTrigger), (e) per workflow: reset the simulator, its SETUPS entry (e.g. inject faults),
  * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS (a workflow whose
  * SETUPS entry is a list runs once per entry, in a row, keeping what n8n saved between runs: its static data),
+ * (e2) examples/10, the upload form: `n8n start` and a multipart POST of each sample file to the form (form-upload.ts),
  * (f) the credential test: `n8n start` in another temp user folder, owner, the REST calls of the
  * credential dialog (credential-test.ts), a probe that n8n calls "Connection successful!" counts as a
  * failure; (g) `[n8n X] N passed, M failed`. Last line: `N passed, M failed` over all versions; exit 1
@@ -84,6 +85,9 @@ import {
 	type PackageInfo,
 } from './lib';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
+import { FORM_EXAMPLE, formUploadInN8n } from './form-upload';
+import { WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../../scripts/sample-holdings';
+import { SAMPLE_FILE_ACCESS, withSampleFiles } from '../workflow/fileExamples';
 
 const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
 const CREDENTIAL_ID = 'e2eSimCredential1';
@@ -635,6 +639,70 @@ const CHECKS: Record<string, Check> = {
 		);
 		return `${attachment.fileName}: ${Object.keys(csv).length} columns; article 9 ${csv.article_9_percent} %, GHG intensity ${csv.ghg_intensity_investee_companies_weighted_average}`;
 	},
+	'11-quarterly-workbook-snapshots-reports.json': (ctx) => {
+		// The workbook on disk (examples/holdings.sample.xlsx), read by Read/Write Files from Disk and Extract From File.
+		const rows = ctx.items('Holdings Rows');
+		assert.equal(rows.length, WORKBOOK_HOLDINGS.length, 'one item per workbook row');
+		assert.deepEqual(
+			rows.map((row) => [row.Date, row.Weight, row['Market Value']]),
+			WORKBOOK_HOLDINGS.map((h) => [46022, h.weight, h.marketValue]),
+			'Extract From File gives the date cell as its Excel serial, the percent cell as a fraction, numbers as numbers',
+		);
+		const portfolios = ['growth-europe', 'global-core'];
+		const bodies = ctx
+			.requests({ route: 'POST /portfolios' })
+			.map((r) => r.body as Record<string, unknown>);
+		assert.deepEqual(
+			bodies.map((body) => [body.identifier, body.snapshot_at]),
+			portfolios.map((id) => [id, WORKBOOK_DATE]),
+			'one snapshot per portfolio at the date of the Excel date cell',
+		);
+		for (const [p, id] of portfolios.entries())
+			assert.deepEqual(
+				(bodies[p].holdings as Array<Record<string, unknown>>).map((h) => [
+					h.weight,
+					h.market_value,
+				]),
+				WORKBOOK_HOLDINGS.filter((h) => h.portfolioId === id).map((h) => [
+					Math.round(h.weight * 10_000) / 100,
+					h.marketValue,
+				]),
+				`${id}: percent cells sent as percentages, number cells as they are`,
+			);
+		const stored = ctx.items('Store Snapshots');
+		assert.deepEqual(
+			stored.map((s) => [s.portfolio_id, s.outcome, s.snapshot_date, s.snapshot_date_note]),
+			portfolios.map((id) => [
+				id,
+				'created',
+				WORKBOOK_DATE,
+				`Snapshot Date 46022 read as the Excel date ${WORKBOOK_DATE}`,
+			]),
+			'Store Snapshots: the date the Excel serial stands for, said in the output',
+		);
+		assert.equal(ctx.requests({ route: 'POST /reports' }).length, 2, 'one report per portfolio');
+		const mails = ctx.mails();
+		assert.equal(mails.length, 2, 'one email per report');
+		for (const [p, mail] of mails.entries()) {
+			const pdf = mail.attachments.find((a) => a.fileName?.endsWith('.pdf'));
+			assert.equal(
+				pdf?.fileName,
+				`${portfolios[p]}_esg-overview_${WORKBOOK_DATE}.pdf`,
+				'the PDF attached',
+			);
+			assert.equal(pdf?.content.subarray(0, 5).toString(), '%PDF-', 'a PDF');
+			// The HTML body (quoted-printable: soft line breaks removed) has a row per stored snapshot.
+			const body = mail.raw.replace(/=\r?\n/g, '');
+			for (const s of stored)
+				assert.ok(
+					body.includes(
+						`<td>${String(s.name)}</td><td>${WORKBOOK_DATE}</td><td>created</td><td>${String(s.holdings_count)}</td><td>0</td>`,
+					),
+					`the mail's table has the row of ${String(s.portfolio_id)}`,
+				);
+		}
+		return `${stored.length} snapshots at ${WORKBOOK_DATE} (Excel 46022), ${mails.length} emails with their PDF and the table`;
+	},
 };
 
 /**
@@ -662,6 +730,8 @@ interface Args {
 	patterns: string[];
 	n8nVersions: string[];
 	credentialTest: boolean;
+	/** Set when examples/10 (the upload form) is among the workflows: run through `n8n start` (form-upload.ts). */
+	formExample?: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -804,7 +874,10 @@ function prepareWorkflow(file: string, index: number, simulatorUrl: string): Pre
 	const text = readFileSync(file, 'utf8');
 	const needsSimulator =
 		text.includes(SIMULATOR_PLACEHOLDER) || text.includes(`"${CREDENTIAL_TYPE}"`);
-	const workflow = JSON.parse(text.split(SIMULATOR_PLACEHOLDER).join(simulatorUrl)) as WorkflowJson;
+	// examples/11 reads its workbook from n8n's file folder: here, examples/holdings.sample.xlsx.
+	const workflow = withSampleFiles(
+		JSON.parse(text.split(SIMULATOR_PLACEHOLDER).join(simulatorUrl)) as WorkflowJson,
+	);
 	if (!Array.isArray(workflow.nodes) || typeof workflow.connections !== 'object') {
 		throw new Error(`${basename(file)} is not a workflow export (nodes/connections missing)`);
 	}
@@ -915,6 +988,7 @@ async function executeWorkflow(
 		EXEC_TIMEOUT_MS,
 		{
 			N8N_LOG_LEVEL: 'info',
+			N8N_RESTRICT_FILE_ACCESS_TO: SAMPLE_FILE_ACCESS,
 		},
 	);
 	const output = result.stdout + result.stderr;
@@ -1061,26 +1135,28 @@ async function runLeg(
 				fail(basename(file), (error as Error).message);
 			}
 		}
-		const workflowFile = join(userFolder, 'e2e-workflows.json');
-		writeFileSync(workflowFile, JSON.stringify(prepared.map((p) => p.workflow)));
-		const wfImport = await runN8n(
-			version,
-			['import:workflow', `--input=${workflowFile}`],
-			userFolder,
-			IMPORT_TIMEOUT_MS,
-			{
-				N8N_LOG_LEVEL: 'info',
-			},
-		);
-		if (
-			wfImport.code !== 0 ||
-			!/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)
-		) {
-			throw new Error(
-				`n8n import:workflow failed (exit ${wfImport.code}${wfImport.timedOut ? ', timed out' : ''}):\n${lastLines(wfImport.stdout + wfImport.stderr, 15)}`,
+		if (prepared.length) {
+			const workflowFile = join(userFolder, 'e2e-workflows.json');
+			writeFileSync(workflowFile, JSON.stringify(prepared.map((p) => p.workflow)));
+			const wfImport = await runN8n(
+				version,
+				['import:workflow', `--input=${workflowFile}`],
+				userFolder,
+				IMPORT_TIMEOUT_MS,
+				{
+					N8N_LOG_LEVEL: 'info',
+				},
 			);
+			if (
+				wfImport.code !== 0 ||
+				!/Successfully imported \d+ workflows?/.test(wfImport.stdout + wfImport.stderr)
+			) {
+				throw new Error(
+					`n8n import:workflow failed (exit ${wfImport.code}${wfImport.timedOut ? ', timed out' : ''}):\n${lastLines(wfImport.stdout + wfImport.stderr, 15)}`,
+				);
+			}
+			console.log(`[e2e] imported ${prepared.length} workflow(s) (${formatMs(wfImport.ms)})`);
 		}
-		console.log(`[e2e] imported ${prepared.length} workflow(s) (${formatMs(wfImport.ms)})`);
 
 		// (e) execute + check
 		for (const p of prepared) {
@@ -1143,6 +1219,13 @@ async function runLeg(
 			}
 		}
 
+		// (e2) the upload form (examples/10) through `n8n start` and a multipart POST to its production URL
+		if (args.formExample && sim) {
+			const form = await formUploadInN8n(install, args.packageRoot, info, sim, args.keep);
+			passed += form.passed;
+			failed += form.failed;
+		}
+
 		// (f) the credential test ("Test" in the credential dialog) through `n8n start` and n8n's REST API
 		if (args.credentialTest && sim) {
 			const summary = await credentialTestInN8n(version, args.packageRoot, info, sim, args.keep);
@@ -1197,6 +1280,13 @@ async function main(): Promise<number> {
 			console.log(`[e2e] skipping ${basename(file)}: not a workflow export`);
 			return false;
 		}
+		if (basename(file) === FORM_EXAMPLE) {
+			args.formExample = true;
+			console.log(
+				`[e2e] ${basename(file)}: a Form Trigger workflow: run through \`n8n start\` with a multipart POST to its form after the CLI workflows`,
+			);
+			return false;
+		}
 		if (usesAiNodes(file)) {
 			console.log(
 				/mcpTrigger/.test(readFileSync(file, 'utf8'))
@@ -1207,7 +1297,8 @@ async function main(): Promise<number> {
 		}
 		return true;
 	});
-	if (files.length === 0) throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
+	if (files.length === 0 && !args.formExample)
+		throw new Error(`no workflow files match ${args.patterns.join(' ')}`);
 	console.log(
 		`[e2e] n8n version(s): ${versions.join(', ')}; ${files.length} workflow(s); credential test ${args.credentialTest ? 'on' : 'off'}`,
 	);

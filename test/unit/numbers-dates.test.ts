@@ -1,4 +1,8 @@
-import { lastCompletedQuarterEnd, readSnapshotDate } from '../../nodes/shared/dates';
+import {
+	describeDateProblem,
+	lastCompletedQuarterEnd,
+	readSnapshotDate,
+} from '../../nodes/shared/dates';
 import { columnFormat, readInColumn, readNumber, formatEvidence } from '../../nodes/shared/numbers';
 import { decideWeightScale, scaledWeight } from '../../nodes/shared/holdingNumbers';
 
@@ -199,6 +203,26 @@ describe('snapshot dates', () => {
 			expect(readSnapshotDate(value, today)).toEqual({ problem: 'unreadable' });
 		},
 	);
+
+	it('reads a number as an Excel date serial from 61 (1900-03-01) to 73415 (2100-12-31), and says so', () => {
+		expect(readSnapshotDate(45657, today)).toEqual({
+			date: '2024-12-31',
+			quarterEnd: '2024-12-31',
+			note: 'Snapshot Date 45657 read as the Excel date 2024-12-31',
+		});
+		expect(readSnapshotDate(45658.75, today)).toMatchObject({ date: '2025-01-01' });
+		expect(readSnapshotDate(61, today)).toMatchObject({ date: '1900-03-01' });
+		expect(readSnapshotDate(73415, new Date('2100-06-01T00:00:00Z'))).toMatchObject({
+			date: '2100-12-31',
+		});
+		for (const outside of [60, 0, -1, 73416, 20251231, Number.NaN, Infinity])
+			expect(readSnapshotDate(outside, today)).toEqual({ problem: 'unreadable' });
+		// A text of digits is not a serial (a CSV has the date written out).
+		expect(readSnapshotDate('45657', today)).toEqual({ problem: 'unreadable' });
+		expect(describeDateProblem('unreadable', 20251231)).toMatch(
+			/a number is read as an Excel date serial only from 61 \(1900-03-01\) to 73415 \(2100-12-31\)/,
+		);
+	});
 
 	it('reads Luxon-like objects', () => {
 		expect(readSnapshotDate({ toISODate: () => '2025-01-15' }, today)).toMatchObject({

@@ -4,17 +4,33 @@
  * Run" remembers) goes into the next one. Each run is executed as the active workflow's trigger would run it: a
  * manual run would not be remembered.
  */
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import type { Simulator } from '../simulator/types';
+import { SAMPLE_CSV, SAMPLE_WORKBOOK, formUploadPinData } from './fileExamples';
 
 export interface ExampleRun {
 	/** Printed before the run's results (demo). */
 	label: string;
 	/** Done before the run (simulator only). */
 	before?: (sim: Simulator) => void;
+	/** Node outputs pinned for the run (the in-process harness serves no forms: an upload is pinned). */
+	pinData?: () => Record<string, INodeExecutionData[]>;
 }
 
 /** The runs of each example run more than once, by example number; the others run once. */
 export const EXAMPLE_RUNS: Record<string, ExampleRun[]> = {
+	'10': [
+		{
+			label:
+				"examples/holdings.sample.xlsx uploaded (the form's output pinned: the in-process harness serves no forms)",
+			pinData: () => formUploadPinData(SAMPLE_WORKBOOK),
+		},
+		{
+			label: "examples/holdings.sample.csv uploaded (the form's output pinned)",
+			pinData: () => formUploadPinData(SAMPLE_CSV),
+		},
+	],
 	'06': [
 		{ label: 'week 1 (nothing remembered yet: remembers every class, emails nothing)' },
 		{

@@ -80,6 +80,23 @@ const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }>
 	},
 };
 
+/**
+ * Real n8n-nodes-base nodes without a stand-in: the file examples use them (upload form, Read/Write Files from Disk,
+ * Extract From File). Without an n8n install they are missing, and `inProcessSkipReason` says so.
+ */
+const REAL_ONLY: Record<string, { className: string; sourcePath: string }> = {
+	formTrigger: { className: 'FormTrigger', sourcePath: 'dist/nodes/Form/FormTrigger.node.js' },
+	form: { className: 'Form', sourcePath: 'dist/nodes/Form/Form.node.js' },
+	extractFromFile: {
+		className: 'ExtractFromFile',
+		sourcePath: 'dist/nodes/Files/ExtractFromFile/ExtractFromFile.node.js',
+	},
+	readWriteFile: {
+		className: 'ReadWriteFile',
+		sourcePath: 'dist/nodes/Files/ReadWriteFile/ReadWriteFile.node.js',
+	},
+};
+
 function isNodesBaseDir(dir: string): boolean {
 	const pkg = join(dir, 'package.json');
 	if (!existsSync(pkg)) return false;
@@ -128,6 +145,8 @@ export interface CoreNodes {
 	standIns: string[];
 	/** why a real node could not be used, per type name */
 	notes: string[];
+	/** n8n-nodes-base nodes without a stand-in that could not be loaded, and why, by type name */
+	missing: Record<string, string>;
 	nodesBaseDir?: string;
 }
 
@@ -143,7 +162,14 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 	if (cached) return cached;
 
 	const standIns = createStandIns();
-	const result: CoreNodes = { types: {}, real: [], standIns: [], notes: [], nodesBaseDir };
+	const result: CoreNodes = {
+		types: {},
+		real: [],
+		standIns: [],
+		notes: [],
+		missing: {},
+		nodesBaseDir,
+	};
 	let known: Record<string, { className: string; sourcePath: string }> = {};
 	if (nodesBaseDir) {
 		const knownPath = join(nodesBaseDir, 'dist', 'known', 'nodes.json');
@@ -176,6 +202,26 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 		}
 		result.types[typeName] = standIn;
 		result.standIns.push(typeName);
+	}
+	for (const [shortName, candidate] of Object.entries(REAL_ONLY)) {
+		const typeName = `${N8N_NODES_BASE_PREFIX}${shortName}`;
+		if (!nodesBaseDir) {
+			result.missing[typeName] = 'no n8n install found (npm run n8n:install)';
+			continue;
+		}
+		const { className, sourcePath } = known[shortName] ?? candidate;
+		try {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports -- sync load from a computed path (import() is async)
+			const mod = require(join(nodesBaseDir, sourcePath)) as Record<
+				string,
+				new () => INodeType | IVersionedNodeType
+			>;
+			result.types[typeName] = new mod[className]();
+			result.real.push(typeName);
+		} catch (error) {
+			result.missing[typeName] =
+				`not loadable from ${nodesBaseDir} (${(error as Error).message.split('\n')[0]})`;
+		}
 	}
 	cache.set(key, result);
 	return result;
