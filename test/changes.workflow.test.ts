@@ -1,10 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	LARGE_STATE_BYTES,
-	decodeState,
-	encodeState,
-} from '../nodes/SustainabilityInstruments/actions/changes';
+import { LARGE_STATE_BYTES } from '../nodes/SustainabilityInstruments/actions/changes';
+import { decodeState, encodeState } from '../nodes/SustainabilityInstruments/actions/changesState';
 import { findIsins, instrumentData } from './simulator';
 import type { DataVersion, InstrumentData } from './simulator/data';
 import { makeIsin } from './helpers/isins';

@@ -15,7 +15,7 @@ import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
 
 import { lastCompletedQuarterEnd } from '../nodes/shared/dates';
 import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
-import { reportFileName } from '../nodes/SustainabilityReports/actions/generatePdfReport.operation';
+import { reportFileName } from '../nodes/SustainabilityReports/actions/reportItems';
 import {
 	BENCHMARK_INDICES,
 	REDIRECT_PATH,

@@ -15,7 +15,7 @@ import { useSimulator } from './helpers/simulator';
 import { runWorkflow } from './workflow/runner';
 import { TOOL_RESULT_LIMIT } from '../nodes/shared/tool';
 import { TOOL_DESCRIPTIONS } from '../nodes/shared/toolDescriptions';
-import { REPORT_LINK_NOTE } from '../nodes/SustainabilityReports/actions/generatePdfReport.operation';
+import { REPORT_LINK_NOTE } from '../nodes/SustainabilityReports/actions/reportItems';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 const METHODOLOGY = { __rl: true, mode: 'id', value: 1 };

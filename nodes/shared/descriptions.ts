@@ -8,7 +8,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
 import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from './holdingColumns';
 import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from './holdings';
-import type { HoldingKey } from './holdings';
+import type { HoldingKey } from './holdingKey';
 import { removesRows } from './routes';
 import type { HoldingsRoute } from './routes';
 import { parameterBuilderHint } from './builderHints';

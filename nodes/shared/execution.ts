@@ -8,15 +8,9 @@ import type {
 } from 'n8n-workflow';
 
 import { asNodeError } from './errors';
+import type { Operation } from './operation';
 import { isStopError, reportRequestsSpent, requestsPlanned, requestsSent } from './requestBudget';
 import { executeAsTool, isToolExecution } from './tool';
-
-/** An operation of one of our nodes: gets all input items at once (batching needs them together). */
-export interface Operation {
-	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
-	/** One request for the whole run, read from item 0's parameters: its output and its errors pair to item 0 only. */
-	runsOnce?: boolean;
-}
 
 /**
  * A shallow copy of an item's JSON to add fields to: the same as `{ ...json }` (own enumerable keys; an own

@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from './constants';
 import type { InstrumentType } from './constants';
+import type { HoldingKey } from './holdingKey';
 import { inputError } from './errors';
 import { describeInvalidIsin, givenIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import {
@@ -28,13 +29,7 @@ import type { HoldingsRoute } from './routes';
 import { REMOVED_ROW_COLUMNS, uniformRows } from './rows';
 import { isBlank, kindOf, ordinal, ownValue, scalarText, showValue } from './values';
 
-export type HoldingKey =
-	| 'isin'
-	| 'name'
-	| 'instrument_type'
-	| 'currency'
-	| 'weight'
-	| 'market_value';
+export type { HoldingKey } from './holdingKey';
 
 export interface Holding {
 	isin: string | null;

@@ -9,7 +9,7 @@ import type {
 
 import { INSTRUMENT_TYPES } from './constants';
 import { HOLDING_FIELDS, HOLDING_KEYS } from './holdings';
-import type { HoldingKey } from './holdings';
+import type { HoldingKey } from './holdingKey';
 import { parseMethodologies } from './methodologies';
 import { ROUTES } from './routes';
 import type { HoldingsRoute } from './routes';

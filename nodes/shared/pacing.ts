@@ -41,16 +41,18 @@
  */
 import { createHash } from 'crypto';
 
-/** Window assumed first: the unit rate limits are usually stated in ("requests per second"). */
-export const PACE_WINDOW_MS = 1000;
+import { PACE_WINDOW_MS, PaceSlots } from './paceSlots';
+import type { PaceSlot, SlotPacing } from './paceSlots';
+
+export { PACE_WINDOW_MS } from './paceSlots';
+export type { PaceSlot } from './paceSlots';
+
 /** The slowest pacing: one request every two seconds. */
 export const MIN_RATE = 0.5;
 /** Pacing after a throttle that our own rate does not explain (others spend the key). */
 const SHARED_START_RATE = 1;
 /** A request waiting for its slot looks again this often: a change of the pacing may have moved it. */
 export const RECHECK_MS = 250;
-/** Room for timer and clock granularity. */
-const MARGIN_MS = 10;
 /** Fewer accepted requests than this in the last second do not explain a throttle. */
 const MIN_EXPLAINING = 2;
 /** Share of the pace kept after a throttle that others caused. */
@@ -68,32 +70,19 @@ const MAX_STEP_BACKOFF = 1;
 /** A credential unused this long starts unpaced again. */
 const IDLE_FORGET_MS = 30_000;
 
-export interface PaceSlot {
-	/** When the request may start (epoch ms); once answered, when the answer came. */
-	at: number;
-	/** The earliest start the request asked for. */
-	notBefore: number;
-	/** The API answered with anything but a throttle (the request counted against the limit). */
-	accepted: boolean;
-	/** The pacing (a count of its changes) under which the slot was last placed. */
-	placedUnder: number;
-	/** Order of reservation. */
-	readonly seq: number;
-}
-
 export interface PacerOptions {
 	/** A number in [0, 1): the jitter of starts after a decrease. */
 	random?: () => number;
 }
 
+/** The pacing controller of one credential: its states are unpaced, paced, and paced just after a step up. */
 export class Pacer {
 	/** Requests per second; undefined = unpaced. */
 	rate: number | undefined;
 	/** At most this many request starts in any window of `windowMs`; undefined = unpaced. */
 	limit: number | undefined;
 	windowMs = PACE_WINDOW_MS;
-	/** Slots of requests sent, waiting or answered, within the last two windows (at least two seconds); ordered by `at`. */
-	private readonly slots: PaceSlot[] = [];
+	private readonly slots = new PaceSlots();
 	private acceptedSinceChange = 0;
 	/** Steps up in a row since the last throttle: the size of the next one. */
 	private cleanSteps = 0;
@@ -122,7 +111,7 @@ export class Pacer {
 	 */
 	reserve(at: number, now = Date.now()): PaceSlot {
 		if (this.rate !== undefined && now - this.lastUsedAt > IDLE_FORGET_MS) this.forget();
-		this.prune(now);
+		this.slots.prune(now, this.windowMs);
 		this.lastUsedAt = now;
 		const slot: PaceSlot = {
 			at,
@@ -131,89 +120,16 @@ export class Pacer {
 			placedUnder: this.changes,
 			seq: ++this.reserved,
 		};
-		this.place(slot);
+		this.slots.place(slot, this.pacing());
 		return slot;
-	}
-
-	/**
-	 * Puts the slot at its first free time from `slot.notBefore` on: paced, the first time at which no window of
-	 * `windowMs` (+ margin) holds more than `limit` slots with it. A slot put off on purpose (a backoff) holds up
-	 * no one: later requests take the free times before it.
-	 */
-	private place(slot: PaceSlot): void {
-		let time = slot.notBefore;
-		if (this.limit !== undefined) {
-			time = Math.max(time, this.heldUntil);
-			const span = this.windowMs + MARGIN_MS;
-			for (let moved = true; moved; ) {
-				moved = false;
-				// The windows holding `time` start at `time - span` at the earliest; each starts at a slot. `near` is
-				// ordered by time, so the end of each window is found by one pass.
-				const near = this.slots.filter((other) => other.at > time - span && other.at < time + span);
-				for (let start = 0, end = 0; start < near.length && near[start].at <= time; start++) {
-					if (end < start) end = start;
-					while (end < near.length && near[end].at < near[start].at + span) end++;
-					if (end - start + 1 > this.limit) {
-						time = near[start].at + span;
-						moved = true;
-						break;
-					}
-				}
-				if (!moved) {
-					// A window starting at `time` itself (it is the first in it).
-					let count = 1;
-					for (const other of near) if (other.at >= time && other.at < time + span) count++;
-					if (count > this.limit) {
-						const after = near.filter((other) => other.at >= time).map((other) => other.at);
-						time = after[after.length - this.limit] + span;
-						moved = true;
-					}
-				}
-			}
-		}
-		slot.at = time;
-		slot.placedUnder = this.changes;
-		let index = this.slots.length;
-		while (index > 0 && this.slots[index - 1].at > time) index--;
-		this.slots.splice(index, 0, slot);
-	}
-
-	/** After a change of the pacing: the slots still waiting take their turns again under it, in their order. */
-	private relay(now: number): void {
-		const waiting = this.slots.filter((slot) => !slot.accepted && slot.at > now);
-		if (waiting.length === 0) return;
-		for (const slot of waiting) this.slots.splice(this.slots.indexOf(slot), 1);
-		waiting.sort((a, b) => a.seq - b.seq);
-		for (const slot of waiting) {
-			slot.notBefore = Math.max(slot.notBefore, now);
-			this.place(slot);
-		}
 	}
 
 	/** The request was answered with anything but a throttle, or its fate is unknown (dropped connection). */
 	accepted(slot: PaceSlot, now = Date.now()): void {
-		slot.accepted = true;
-		if (now > slot.at) {
-			slot.at = now;
-			// Keep the order by time: the slot moves towards the end.
-			let index = this.slots.indexOf(slot);
-			while (index >= 0 && index + 1 < this.slots.length && this.slots[index + 1].at < slot.at) {
-				this.slots[index] = this.slots[index + 1];
-				this.slots[++index] = slot;
-			}
-		}
+		this.slots.answered(slot, now);
 		if (this.rate === undefined || this.limit === undefined) return;
 		const windows = 2 ** Math.min(this.failedSteps, MAX_STEP_BACKOFF);
-		if (++this.acceptedSinceChange >= this.limit * windows) {
-			// A step up: small after a throttle, twice as large after each clean one.
-			const step = FIRST_STEP * 2 ** Math.min(this.cleanSteps, MAX_STEP_DOUBLINGS);
-			this.cleanSteps++;
-			const before = this.rate;
-			// The step before this one was not refused: the next ones come quickly again.
-			if (this.beforeStep !== undefined) this.failedSteps = 0;
-			this.setRate(this.rate + step, now);
-			this.beforeStep = before;
-		}
+		if (++this.acceptedSinceChange >= this.limit * windows) this.stepUp(this.rate, now);
 	}
 
 	/**
@@ -222,56 +138,60 @@ export class Pacer {
 	 */
 	throttled(slot: PaceSlot, now = Date.now(), retryAfterMs?: number): void {
 		this.release(slot);
-		if (retryAfterMs !== undefined && retryAfterMs > 0) {
-			this.heldUntil = Math.max(this.heldUntil, now + Math.min(retryAfterMs, MAX_HOLD_MS));
-			if (this.rate !== undefined) this.relay(now);
-		}
-		if (this.rate !== undefined) {
-			// Sent before the pacing last changed (e.g. in flight with others when the first throttle came): no news.
-			if (slot.placedUnder < this.changes) return;
-			this.cleanSteps = 0;
-			if (
-				this.beforeStep !== undefined &&
-				this.acceptedPerSecond(now) >= this.beforeStep * HOLD_SHARE
-			) {
-				// A step up refused while the API still gives us what we had before it: that was the limit. Refused
-				// again at the same pacing, the next step waits for a longer clean run.
-				this.failedSteps = this.limit === this.refusedLimit ? this.failedSteps + 1 : 0;
-				this.refusedLimit = this.limit;
-				this.setRate(this.beforeStep, now, true);
-				return;
-			}
-			this.failedSteps = 0;
-			// From the pace actually kept (2.9 requests per second paces at 2): a decrease from the nominal rate
-			// often changed nothing, and the next refusal came at once.
-			this.setRate((DECREASE * this.limit! * 1000) / this.windowMs, now, true);
-			return;
-		}
-		// Accepted in the last second, and those still in flight that started before the refused one.
-		let explaining = 0;
-		for (const other of this.slots) {
-			if (
-				other.at > now - PACE_WINDOW_MS &&
-				other.at <= now &&
-				(other.accepted || other.at < slot.at)
-			)
-				explaining++;
-		}
-		this.setRate(explaining < MIN_EXPLAINING ? SHARED_START_RATE : explaining, now, true);
+		if (retryAfterMs !== undefined && retryAfterMs > 0) this.holdFor(retryAfterMs, now);
+		if (this.rate === undefined) this.startPacing(slot, now);
+		// Sent before the pacing last changed (e.g. in flight with others when the first throttle came): no news.
+		else if (slot.placedUnder >= this.changes) this.slowDown(now);
 	}
 
 	/** Gives back a slot whose request was never sent (cancelled, or the wait would be too long). */
 	release(slot: PaceSlot): void {
-		const index = this.slots.indexOf(slot);
-		if (index >= 0) this.slots.splice(index, 1);
+		this.slots.release(slot);
 	}
 
-	/** Requests of ours the API accepted (answered) in the last window (a second or more), per second. */
-	private acceptedPerSecond(now: number): number {
-		let count = 0;
-		for (const slot of this.slots)
-			if (slot.accepted && slot.at > now - this.windowMs && slot.at <= now) count++;
-		return (count * 1000) / this.windowMs;
+	/** A window's worth of accepted requests without a throttle: small after a throttle, twice as large after each clean one. */
+	private stepUp(rate: number, now: number): void {
+		const step = FIRST_STEP * 2 ** Math.min(this.cleanSteps, MAX_STEP_DOUBLINGS);
+		this.cleanSteps++;
+		// The step before this one was not refused: the next ones come quickly again.
+		if (this.beforeStep !== undefined) this.failedSteps = 0;
+		this.setRate(rate + step, now);
+		this.beforeStep = rate;
+	}
+
+	/** A `Retry-After`: every request of the credential waits until then (at most a minute). */
+	private holdFor(retryAfterMs: number, now: number): void {
+		this.heldUntil = Math.max(this.heldUntil, now + Math.min(retryAfterMs, MAX_HOLD_MS));
+		if (this.rate !== undefined) this.slots.relay(now, this.pacing());
+	}
+
+	/**
+	 * The first throttle: the rate is what the API accepted from us in the last second, or, when that explains
+	 * nothing (others spend the key), one request per second.
+	 */
+	private startPacing(refused: PaceSlot, now: number): void {
+		const explaining = this.slots.explaining(refused, now);
+		this.setRate(explaining < MIN_EXPLAINING ? SHARED_START_RATE : explaining, now, true);
+	}
+
+	/** A throttle under the current pacing: back to before a refused step up, else give way to the others. */
+	private slowDown(now: number): void {
+		this.cleanSteps = 0;
+		if (
+			this.beforeStep !== undefined &&
+			this.slots.acceptedPerSecond(now, this.windowMs) >= this.beforeStep * HOLD_SHARE
+		) {
+			// A step up refused while the API still gives us what we had before it: that was the limit. Refused
+			// again at the same pacing, the next step waits for a longer clean run.
+			this.failedSteps = this.limit === this.refusedLimit ? this.failedSteps + 1 : 0;
+			this.refusedLimit = this.limit;
+			this.setRate(this.beforeStep, now, true);
+			return;
+		}
+		this.failedSteps = 0;
+		// From the pace actually kept (2.9 requests per second paces at 2): a decrease from the nominal rate
+		// often changed nothing, and the next refusal came at once.
+		this.setRate((DECREASE * this.limit! * 1000) / this.windowMs, now, true);
 	}
 
 	/** `jittered`: the next start waits a random part of one request's interval (after a throttle). */
@@ -288,7 +208,16 @@ export class Pacer {
 		this.changes++;
 		this.acceptedSinceChange = 0;
 		this.beforeStep = undefined;
-		this.relay(now);
+		this.slots.relay(now, this.pacing());
+	}
+
+	private pacing(): SlotPacing {
+		return {
+			limit: this.limit,
+			windowMs: this.windowMs,
+			heldUntil: this.heldUntil,
+			changes: this.changes,
+		};
 	}
 
 	private forget(): void {
@@ -301,13 +230,6 @@ export class Pacer {
 		this.beforeStep = undefined;
 		this.acceptedSinceChange = 0;
 		this.heldUntil = 0;
-	}
-
-	private prune(now: number): void {
-		const keep = 2 * Math.max(this.windowMs, PACE_WINDOW_MS) + MARGIN_MS;
-		let drop = 0;
-		while (drop < this.slots.length && this.slots[drop].at <= now - keep) drop++;
-		if (drop > 0) this.slots.splice(0, drop);
 	}
 }
 

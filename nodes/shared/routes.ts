@@ -14,7 +14,7 @@ import {
 	text,
 } from './answerShapes';
 import type { AnswerContract, AnswerShape } from './answerShapes';
-import type { HoldingKey } from './holdings';
+import type { HoldingKey } from './holdingKey';
 
 /** What the node does on 504: instruments lookups split the batch; the rest can only ask for fewer holdings. */
 export type TimeoutPolicy = 'split-batch' | 'fewer-holdings' | 'retry-later';

@@ -1,13 +1,15 @@
 import {
-	STATE_VERSION,
 	compareResults,
+	sfdrDirection,
+	valueChanged,
+} from '../../nodes/SustainabilityInstruments/actions/changesCompare';
+import {
+	STATE_VERSION,
 	decodeState,
 	encodeState,
 	forgotten,
-	sfdrDirection,
-	valueChanged,
-} from '../../nodes/SustainabilityInstruments/actions/changes';
-import type { ChangesState } from '../../nodes/SustainabilityInstruments/actions/changes';
+} from '../../nodes/SustainabilityInstruments/actions/changesState';
+import type { ChangesState } from '../../nodes/SustainabilityInstruments/actions/changesState';
 
 const SCOPE = '["SFDR classification",{}]';
 

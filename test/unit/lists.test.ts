@@ -4,7 +4,7 @@ import type { INode } from 'n8n-workflow';
 import {
 	matchColumn,
 	splitFieldNames,
-} from '../../nodes/SustainabilityInstruments/actions/changes';
+} from '../../nodes/SustainabilityInstruments/actions/changesSettings';
 import { holdingRowsFromJson } from '../../nodes/shared/holdings';
 import { splitIsinList } from '../../nodes/shared/isin';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { flattenMeasures, hasAnyValue } from './lookup';
+import { flattenMeasures, hasAnyValue } from './instrumentResults';
 
 /** Entry shape of sustainability-data, business-involvements and esg-data: `sustainability_data` and `metadata` (isin, is_fund). */
 export interface InstrumentDataEntry {

@@ -10,13 +10,8 @@ import { numberParameterValue } from '../../shared/parameters';
 import { ROUTES } from '../../shared/routes';
 import { isinOfDataEntry } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
-import {
-	executeInstrumentOperation,
-	hasAnyValue,
-	instrumentOptions,
-	instrumentProperties,
-	withOwnColumns,
-} from './lookup';
+import { hasAnyValue, withOwnColumns } from './instrumentResults';
+import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';
 
 const minimumThreshold: INodeProperties = {
 	displayName: 'Minimum Threshold',

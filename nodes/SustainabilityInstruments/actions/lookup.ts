@@ -6,6 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { noteAboutAnswer } from '../../shared/answers';
+import type { EntryTally } from '../../shared/answers';
+import type { ApiRoute } from '../../shared/routes';
 import { batchSettings, lookupInstruments } from '../../shared/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
 import {
@@ -17,7 +19,6 @@ import {
 import { compactKey } from '../../shared/holdings';
 import { numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { inputError } from '../../shared/errors';
-import { copyJson, errorJson } from '../../shared/execution';
 import { countAnswers, countLeftOut } from '../../shared/hints';
 import { planRequests } from '../../shared/requestBudget';
 import {
@@ -28,34 +29,18 @@ import {
 	splitIsinList,
 	unsendableIsin,
 } from '../../shared/isin';
-import type { ApiRoute } from '../../shared/routes';
-import { IDENTITY_COLUMNS, uniformRows } from '../../shared/rows';
-import { kindOf, ordinal, setOwn, showValue } from '../../shared/values';
-import { changesProperties, outputChanges, readChangesSettings } from './changes';
-import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
-import type { SummaryKind } from './portfolioSummary';
+import { kindOf, ordinal, showValue } from '../../shared/values';
 import { parameterBuilderHint } from '../../shared/builderHints';
-
-/** What differs between the four instruments operations. */
-export interface InstrumentOperationSpec<TEntry> {
-	route: ApiRoute;
-	/** Key the result goes under in "Add to Input Items" mode, and prefix of simplified columns. */
-	resultKey: string;
-	isinOf: (entry: TEntry) => string | undefined;
-	/** The result for one ISIN, with `found`; `simplify` flattens {value, unit} pairs and nested maps. */
-	toResult: (entry: TEntry, simplify: boolean) => IDataObject;
-	/** The route answers an empty list (not an error) when no entry has an ISIN (the SFDR route does). */
-	emptyIsAllowed: boolean;
-	extraBody?: (this: IExecuteFunctions) => IDataObject;
-	/** What Output > Portfolio Summary computes from the (not simplified) results. */
-	summaryKind: SummaryKind;
-}
-
-export type InstrumentOutputMode =
-	| 'addToItems'
-	| 'perInstrument'
-	| 'portfolioSummary'
-	| 'changesSinceLastRun';
+import { outputChanges } from './changes';
+import { changesProperties, readChangesSettings } from './changesSettings';
+import { addedToInputItems, perInstrumentItems } from './lookupRows';
+import type {
+	InstrumentOperationSpec,
+	InstrumentOutputMode,
+	ItemIsin,
+	LookupOutcome,
+} from './lookupTypes';
+import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 
 type NodeVersions = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>['@version'];
 
@@ -239,35 +224,6 @@ function readInvalidIsinPolicy(this: IExecuteFunctions, options: IDataObject): s
 	return (options.invalidIsins as string | undefined) ?? 'fail';
 }
 
-/** What a lookup got, for the output modes that build their own items (summary, changes). */
-export interface LookupOutcome<TEntry> {
-	items: INodeExecutionData[];
-	/** One entry per input item (field source) or per ISIN of the typed list (list source: all paired to item 0). */
-	perItem: ItemIsin[];
-	source: 'field' | 'list';
-	/** The result per ISIN the API answered for, made by `spec.toResult` (simplified for changes, not for a summary). */
-	results: Map<string, IDataObject>;
-	/** ISINs of batches that failed under continueOnFail, with the error. */
-	failed: Map<string, Error>;
-	spec: InstrumentOperationSpec<TEntry>;
-	/** The Simplify parameter. */
-	simplify: boolean;
-	/** What the answers held beside the entries asked for, if anything (EntryTally.describe). */
-	answerNote?: string;
-}
-
-export interface ItemIsin {
-	isin?: string;
-	/** Why the item has no ISIN to send (missing, or invalid and skipped). */
-	problem?: string;
-	/** Not text, or far too long: never sent, whatever the Invalid ISINs option says. */
-	unsendable?: boolean;
-	/** The ISIN as the user typed or mapped it (givenIsin), shown in the output row's `isin`. */
-	given?: string | null;
-	/** The cleaned form of an ISIN that was not sent (invalid and skipped). */
-	normalised?: string;
-}
-
 const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
 /** The field's value: own keys only, so `constructor` or `toString` never reads something of Object.prototype. */
@@ -286,6 +242,107 @@ function readField(json: IDataObject, field: string): unknown {
 	const wanted = compactKey(field);
 	const key = Object.keys(json).find((candidate) => compactKey(candidate) === wanted);
 	return key === undefined ? undefined : json[key];
+}
+
+/**
+ * Each item's ISIN (field source) or each entry of the typed list (list source), with why it cannot be sent, and
+ * where each entry of a typed list stood in the list as given (duplicates are sent and output once).
+ */
+function readIsinEntries(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	source: string,
+): { perItem: ItemIsin[]; listPositions: number[] } {
+	const node = this.getNode();
+	if (source === 'list') {
+		const value = this.getNodeParameter('isinList', 0, '') as unknown;
+		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+			throw inputError(
+				node,
+				0,
+				`ISINs must be a list or text, got ${kindOf(value)}: ${showValue(value)}`,
+				'Give the ISINs as text separated by commas or new lines, as a JSON array such as ["US0378331005", "DE0007164600"], or map a list of ISINs, e.g. {{ $json.isins }}.',
+			);
+		}
+		const list = splitIsinList(value);
+		if (list.entries.length === 0) {
+			throw inputError(
+				node,
+				0,
+				'The ISINs parameter (ISINs From = A List Typed Here) is empty',
+				'Type or paste at least one ISIN, e.g. US0378331005, DE0007164600 (commas, semicolons or new lines between them, or a JSON array), or set ISINs From to A Field of Each Input Item.',
+			);
+		}
+		return {
+			listPositions: list.entries.map((entry) => entry.position),
+			perItem: list.entries.map(({ isin, problem, given }) =>
+				problem ? { problem, unsendable: true, given } : { isin, given },
+			),
+		};
+	}
+	const field =
+		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
+	const perItem = items.map((item): ItemIsin => {
+		const raw = readField(item.json, field);
+		const isin = normalizeIsin(raw);
+		const given = givenIsin(raw);
+		const why = unsendableIsin(raw, isin);
+		if (why)
+			return {
+				problem: `invalid ISIN: field "${field}" holds ${why}`,
+				unsendable: true,
+				given,
+			};
+		return isin ? { isin, given } : { problem: `no ISIN in field "${field}"`, given };
+	});
+	return { perItem, listPositions: [] };
+}
+
+/**
+ * Invalid ISINs (and values that are never sent): an error naming the item under Fail, else the entry is kept out of
+ * the request with its reason.
+ */
+function applyInvalidIsinPolicy(
+	this: IExecuteFunctions,
+	perItem: ItemIsin[],
+	listPositions: number[],
+	source: string,
+	invalidPolicy: string,
+): void {
+	const node = this.getNode();
+	for (let index = 0; index < perItem.length; index++) {
+		const entry = perItem[index];
+		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send'))
+			continue;
+		const reason = entry.unsendable
+			? entry.problem!
+			: `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
+		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
+			const setting = invalidIsinsSetting(this);
+			throw inputError(
+				node,
+				source === 'list' ? 0 : index,
+				reason,
+				entry.unsendable && source === 'list'
+					? `Correct that entry of the ISINs list: each entry is one ISIN as text (12 characters). Such a value is never sent, even with ${setting} set to send anyway; with skip or send, it comes out with found = false and the reason.`
+					: entry.unsendable
+						? `Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with ${setting} set to send anyway; with skip or send, the item comes out with found = false and the reason.`
+						: `Correct the ISIN, or set ${setting} to Skip and Report (such ${source === 'list' ? 'ISINs' : 'items'} come out with found = false and the reason) or to Send Anyway.`,
+				{
+					// n8n's Item Index of a typed list is 0 (the list is one parameter); the entry is named by its place.
+					where:
+						source === 'list'
+							? `Item 0, ${ordinal(listPositions[index])} ISIN of the list`
+							: undefined,
+				},
+			);
+		}
+		perItem[index] = {
+			problem: reason,
+			given: entry.given,
+			normalised: entry.unsendable ? undefined : entry.isin,
+		};
+	}
 }
 
 export async function executeInstrumentOperation<TEntry>(
@@ -321,82 +378,8 @@ export async function executeInstrumentOperation<TEntry>(
 	const extraBody = spec.extraBody?.call(this);
 
 	// Each item's ISIN, checked locally before any request is spent.
-	let perItem: ItemIsin[];
-	// Where each entry of a typed list stood in the list as given (duplicates are sent and output once).
-	let listPositions: number[] = [];
-	if (source === 'list') {
-		const value = this.getNodeParameter('isinList', 0, '') as unknown;
-		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-			throw inputError(
-				node,
-				0,
-				`ISINs must be a list or text, got ${kindOf(value)}: ${showValue(value)}`,
-				'Give the ISINs as text separated by commas or new lines, as a JSON array such as ["US0378331005", "DE0007164600"], or map a list of ISINs, e.g. {{ $json.isins }}.',
-			);
-		}
-		const list = splitIsinList(value);
-		if (list.entries.length === 0) {
-			throw inputError(
-				node,
-				0,
-				'The ISINs parameter (ISINs From = A List Typed Here) is empty',
-				'Type or paste at least one ISIN, e.g. US0378331005, DE0007164600 (commas, semicolons or new lines between them, or a JSON array), or set ISINs From to A Field of Each Input Item.',
-			);
-		}
-		listPositions = list.entries.map((entry) => entry.position);
-		perItem = list.entries.map(({ isin, problem, given }) =>
-			problem ? { problem, unsendable: true, given } : { isin, given },
-		);
-	} else {
-		const field =
-			readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
-		perItem = items.map((item) => {
-			const raw = readField(item.json, field);
-			const isin = normalizeIsin(raw);
-			const given = givenIsin(raw);
-			const why = unsendableIsin(raw, isin);
-			if (why)
-				return {
-					problem: `invalid ISIN: field "${field}" holds ${why}`,
-					unsendable: true,
-					given,
-				};
-			return isin ? { isin, given } : { problem: `no ISIN in field "${field}"`, given };
-		});
-	}
-	for (let index = 0; index < perItem.length; index++) {
-		const entry = perItem[index];
-		if (!entry.unsendable && (!entry.isin || isValidIsin(entry.isin) || invalidPolicy === 'send'))
-			continue;
-		const reason = entry.unsendable
-			? entry.problem!
-			: `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
-		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
-			const setting = invalidIsinsSetting(this);
-			throw inputError(
-				node,
-				source === 'list' ? 0 : index,
-				reason,
-				entry.unsendable && source === 'list'
-					? `Correct that entry of the ISINs list: each entry is one ISIN as text (12 characters). Such a value is never sent, even with ${setting} set to send anyway; with skip or send, it comes out with found = false and the reason.`
-					: entry.unsendable
-						? `Map the ISIN Field to the column that holds the ISIN as text (12 characters). Such a value is never sent, even with ${setting} set to send anyway; with skip or send, the item comes out with found = false and the reason.`
-						: `Correct the ISIN, or set ${setting} to Skip and Report (such ${source === 'list' ? 'ISINs' : 'items'} come out with found = false and the reason) or to Send Anyway.`,
-				{
-					// n8n's Item Index of a typed list is 0 (the list is one parameter); the entry is named by its place.
-					where:
-						source === 'list'
-							? `Item 0, ${ordinal(listPositions[index])} ISIN of the list`
-							: undefined,
-				},
-			);
-		}
-		perItem[index] = {
-			problem: reason,
-			given: entry.given,
-			normalised: entry.unsendable ? undefined : entry.isin,
-		};
-	}
+	const { perItem, listPositions } = readIsinEntries.call(this, items, source);
+	applyInvalidIsinPolicy.call(this, perItem, listPositions, source, invalidPolicy);
 
 	// Rows a summary cannot weight (no market value, cash) are taken out here, before anything is sent.
 	const summary =
@@ -411,24 +394,14 @@ export async function executeInstrumentOperation<TEntry>(
 			: undefined;
 
 	// Distinct ISINs in first-seen order: what is sent, and what gets a result.
-	const isins = new Set<string>();
-	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
-	if (isins.size === 0 && !spec.emptyIsAllowed) {
-		const what =
-			source === 'list'
-				? 'No entry of the ISINs list is a valid ISIN'
-				: items.length === 0
-					? 'There are no input items'
-					: 'No input item has an ISIN';
-		throw inputError(
-			node,
-			undefined,
-			`${what}: the ${spec.route.label} needs at least one instrument`,
-			source === 'list'
-				? 'Correct the ISINs in the list (the output names each with the reason).'
-				: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
-		);
-	}
+	const isins = distinctIsins.call(
+		this,
+		items,
+		perItem,
+		source,
+		spec.route.label,
+		spec.emptyIsAllowed,
+	);
 
 	const perBatch = batchSettings({ batchSize }).batchSize;
 	planRequests.call(this, {
@@ -463,7 +436,78 @@ export async function executeInstrumentOperation<TEntry>(
 		},
 	});
 
-	// What the run must notice (noted once at its end): entries not sent and why, ISINs without data or answer.
+	countLookup.call(
+		this,
+		perItem,
+		isins,
+		results,
+		failed,
+		source,
+		outputMode,
+		spec.resultKey,
+		simplify,
+	);
+
+	const answerNote = noteAnswer.call(this, tally, spec.route, results, outputMode);
+
+	const outcome: LookupOutcome<TEntry> = {
+		items,
+		perItem,
+		source: source === 'list' ? 'list' : 'field',
+		results,
+		failed,
+		spec,
+		simplify,
+		answerNote,
+	};
+	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
+	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
+	if (outputMode === 'perInstrument') return perInstrumentItems(outcome);
+	return addedToInputItems(outcome, invalidPolicy);
+}
+
+/** Distinct ISINs in first-seen order: what is sent, and what gets a result. At least one, unless the route allows none. */
+function distinctIsins(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	perItem: ItemIsin[],
+	source: string,
+	label: string,
+	emptyIsAllowed: boolean,
+): Set<string> {
+	const isins = new Set<string>();
+	for (const entry of perItem) if (entry.isin !== undefined) isins.add(entry.isin);
+	if (isins.size === 0 && !emptyIsAllowed) {
+		const what =
+			source === 'list'
+				? 'No entry of the ISINs list is a valid ISIN'
+				: items.length === 0
+					? 'There are no input items'
+					: 'No input item has an ISIN';
+		throw inputError(
+			this.getNode(),
+			undefined,
+			`${what}: the ${label} needs at least one instrument`,
+			source === 'list'
+				? 'Correct the ISINs in the list (the output names each with the reason).'
+				: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
+		);
+	}
+	return isins;
+}
+
+/** What the run must notice (noted once at its end): entries not sent and why, ISINs without data or answer. */
+function countLookup(
+	this: IExecuteFunctions,
+	perItem: ItemIsin[],
+	isins: Set<string>,
+	results: Map<string, IDataObject>,
+	failed: Map<string, Error>,
+	source: string,
+	outputMode: InstrumentOutputMode,
+	resultKey: string,
+	simplify: boolean,
+): void {
 	countLeftOut(
 		this,
 		perItem.flatMap((entry) => (entry.problem ? [entry.problem] : [])),
@@ -471,17 +515,27 @@ export async function executeInstrumentOperation<TEntry>(
 		outputMode === 'portfolioSummary'
 			? 'removed_rows'
 			: outputMode === 'addToItems'
-				? `${spec.resultKey}${simplify ? '_' : '.'}reason`
+				? `${resultKey}${simplify ? '_' : '.'}reason`
 				: 'reason',
 		'not sent',
 	);
 	let noData = 0;
 	for (const isin of isins) if (!failed.has(isin) && results.get(isin)?.found !== true) noData++;
 	countAnswers(this, isins.size, noData, failed.size);
+}
 
-	// What the answers held beside the entries asked for: said above the output and, except where results are
-	// compared with the last run's, on the results themselves.
-	const answerNote = tally.describe(spec.route);
+/**
+ * What the answers held beside the entries asked for: said above the output and, except where results are compared
+ * with the last run's, on the results themselves.
+ */
+function noteAnswer(
+	this: IExecuteFunctions,
+	tally: EntryTally,
+	route: ApiRoute,
+	results: Map<string, IDataObject>,
+	outputMode: InstrumentOutputMode,
+): string | undefined {
+	const answerNote = tally.describe(route);
 	if (answerNote) {
 		noteAboutAnswer.call(
 			this,
@@ -497,174 +551,5 @@ export async function executeInstrumentOperation<TEntry>(
 			}
 		}
 	}
-
-	const outcome: LookupOutcome<TEntry> = {
-		items,
-		perItem,
-		source: source === 'list' ? 'list' : 'field',
-		results,
-		failed,
-		spec,
-		simplify,
-		answerNote,
-	};
-	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
-	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
-
-	// Each row says first what the user gave (`isin` as written; `isin_normalised` beside it where cleaning changed
-	// it), whether it was found and why not, then the values; uniformRows gives every row the same columns.
-	const identityOf = (entry: ItemIsin) => {
-		const normalised = entry.isin ?? entry.normalised ?? null;
-		return { given: entry.given !== undefined ? entry.given : normalised, normalised };
-	};
-	const showNormalised = perItem.some((entry) => {
-		const { given, normalised } = identityOf(entry);
-		return normalised !== null && given !== normalised;
-	});
-	const rowFor = (entry: ItemIsin, values: IDataObject, found: boolean | null): IDataObject => {
-		const { given, normalised } = identityOf(entry);
-		const row: IDataObject = { isin: given };
-		if (showNormalised) row.isin_normalised = normalised;
-		row.found = found;
-		row.reason = entry.problem ?? null;
-		for (const [key, value] of Object.entries(values))
-			if (key !== 'isin' && key !== 'found' && key !== 'reason') setOwn(row, key, value);
-		return row;
-	};
-	const resultFor = (entry: ItemIsin): IDataObject => {
-		const result = entry.isin ? results.get(entry.isin) : undefined;
-		return result ? rowFor(entry, result, result.found === true) : rowFor(entry, {}, false);
-	};
-
-	if (outputMode === 'perInstrument') {
-		// Items without a usable ISIN each stay a row of their own, so nothing is dropped.
-		const rows = new Map<string, { entry: ItemIsin; items: Set<number> }>();
-		perItem.forEach((entry, index) => {
-			const key = entry.isin ?? `#${index}`;
-			const itemIndex = source === 'list' ? 0 : index;
-			const row = rows.get(key);
-			if (row) row.items.add(itemIndex);
-			else rows.set(key, { entry, items: new Set([itemIndex]) });
-		});
-		const output = [...rows.values()];
-		const json = uniformRows(
-			output.map(({ entry }) =>
-				entry.isin && failed.has(entry.isin)
-					? rowFor(entry, errorJson(failed.get(entry.isin)!), null)
-					: resultFor(entry),
-			),
-			IDENTITY_COLUMNS,
-		);
-		return output.map(({ items: paired }, index) => ({
-			json: json[index],
-			pairedItem: [...paired].map((item) => ({ item })),
-		}));
-	}
-
-	// Every item's result (those of failed batches excepted) with the same columns.
-	const added = uniformRows(
-		perItem.flatMap((entry) => (entry.isin && failed.has(entry.isin) ? [] : [resultFor(entry)])),
-		IDENTITY_COLUMNS,
-	);
-	let nextAdded = 0;
-
-	return items.map((item, index) => {
-		const entry = perItem[index];
-		const json = copyJson(item.json);
-		const failure = entry.isin ? failed.get(entry.isin) : undefined;
-		if (failure) {
-			const out: INodeExecutionData = {
-				json: Object.assign(json, errorJson(failure)),
-				pairedItem: { item: index },
-			};
-			if (item.binary) out.binary = item.binary;
-			return out;
-		}
-		const result = added[nextAdded++];
-		if (simplify) {
-			for (const [key, value] of Object.entries(result)) json[`${spec.resultKey}_${key}`] = value;
-		} else {
-			json[spec.resultKey] = result;
-		}
-		if (entry.problem && invalidPolicy === 'fail' && entry.problem.startsWith('invalid ISIN')) {
-			Object.assign(json, errorJson(new Error(`Item ${index}: ${entry.problem}`)));
-		}
-		const out: INodeExecutionData = { json, pairedItem: { item: index } };
-		if (item.binary) out.binary = item.binary;
-		return out;
-	});
-}
-
-/** Columns the node itself writes on an instrument's result: an answered indicator never takes their place. */
-export const OWN_RESULT_COLUMNS: ReadonlySet<string> = new Set([
-	'isin',
-	'found',
-	'is_fund',
-	'answer_note',
-	'reason',
-	'business_involvements',
-]);
-
-/** Prefix of an answered indicator, metric or score whose name is one of the node's own columns. */
-export const CLASHING_NAME_PREFIX = 'indicator_';
-
-/**
- * The name an answered indicator comes out under: its own, or `indicator_<name>` when the node writes a column of
- * that name (isin, found, is_fund, answer_note, ...), so the node's columns always win and the indicator is kept.
- */
-export function answeredName(name: string, answered: object): string {
-	let out = name;
-	while (OWN_RESULT_COLUMNS.has(out) || (out !== name && hasOwn(answered, out)))
-		out = `${CLASHING_NAME_PREFIX}${out}`;
-	return out;
-}
-
-/**
- * The node's own columns, then the answered members (indicators, metrics, scores) beside them: one named like an
- * own column comes under `indicator_<name>` (answeredName), never over it.
- */
-export function withOwnColumns(own: IDataObject, answered: IDataObject): IDataObject {
-	const result: IDataObject = { ...own };
-	for (const [name, value] of Object.entries(answered))
-		setOwn(result, answeredName(name, answered), value);
-	return result;
-}
-
-/**
- * `{value, unit}` pairs as `name: value` and `name_unit: unit` when simplifying. A name the node writes itself
- * (isin, found, ...) comes under `indicator_<name>` (answeredName).
- */
-export function flattenMeasures(
-	data: IDataObject | null | undefined,
-	simplify: boolean,
-): IDataObject {
-	const result: IDataObject = {};
-	const answered = data ?? {};
-	for (const [answeredAs, measure] of Object.entries(answered)) {
-		const name = answeredName(answeredAs, answered);
-		if (
-			simplify &&
-			measure &&
-			typeof measure === 'object' &&
-			!Array.isArray(measure) &&
-			'value' in measure
-		) {
-			const { value, unit } = measure as { value: unknown; unit?: unknown };
-			setOwn(result, name, value as IDataObject[string]);
-			result[`${name}_unit`] = (unit ?? null) as IDataObject[string];
-		} else {
-			setOwn(result, name, measure);
-		}
-	}
-	return result;
-}
-
-/** True when at least one value in the result is not null: an unknown ISIN comes back all nulls. */
-export function hasAnyValue(data: unknown): boolean {
-	if (data === null || data === undefined) return false;
-	if (typeof data !== 'object') return true;
-	if (Array.isArray(data)) return data.some(hasAnyValue);
-	const record = data as IDataObject;
-	if ('value' in record) return record.value !== null && record.value !== undefined;
-	return Object.values(record).some(hasAnyValue);
+	return answerNote;
 }

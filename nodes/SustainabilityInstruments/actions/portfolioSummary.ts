@@ -24,11 +24,8 @@ import { columnFormat } from '../../shared/numbers';
 import type { NumberFormat } from '../../shared/numbers';
 import { noteAboutInput, numberParameterValue, readTextParameter } from '../../shared/parameters';
 import { isBlank, ownValue, scalarText, setOwn } from '../../shared/values';
-import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookup';
+import type { InstrumentOperationSpec, ItemIsin, LookupOutcome, SummaryKind } from './lookupTypes';
 import { parameterBuilderHint } from '../../shared/builderHints';
-
-/** What a Portfolio Summary computes: SFDR articles, {value, unit} measures (PAI, ESG), or business involvements. */
-export type SummaryKind = 'sfdr' | 'paiIndicators' | 'esgMetrics' | 'businessInvolvements';
 
 export type WeightBasis = 'marketValue' | 'weight';
 

@@ -1,0 +1,90 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+
+import { listNames } from '../../shared/execution';
+import { addRunNote } from '../../shared/hints';
+import type { Remembered } from '../../shared/retryMemory';
+import { UncertainOutcomeError } from '../../shared/transport';
+import type { ReportRequest } from './reportRequest';
+
+export interface ReportAnswer {
+	document: { location_url: string; request_id?: unknown };
+	metadata?: {
+		snapshot_at?: unknown;
+		type?: unknown;
+		default_benchmark?: unknown;
+		identifier?: unknown;
+	};
+}
+
+/** A report request's identity within one execution: the same body (and output field) is the same report. */
+export function reportTask(request: ReportRequest): string {
+	return JSON.stringify([request.body, request.binaryProperty ?? null]);
+}
+
+/** Whether the request went out and no one knows whether the report was generated (no answer, or a 504). */
+export function isUncertain(error: unknown): boolean {
+	return (
+		error instanceof UncertainOutcomeError || String((error as NodeApiError)?.httpCode) === '504'
+	);
+}
+
+/** The uncertain outcome of an earlier try of this execution, as its error again: the request is not sent again. */
+export function uncertainAgain(
+	context: IExecuteFunctions,
+	kept: Extract<Remembered<ReportAnswer>, { state: 'uncertain' }>,
+	itemIndex: number,
+): NodeApiError {
+	const message = kept.message;
+	return new NodeApiError(context.getNode(), { message } as JsonObject, {
+		message,
+		description: [
+			kept.description,
+			'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and got no clear answer, so it may have been generated. Check before running the workflow again.',
+		]
+			.filter(Boolean)
+			.join('\n'),
+		httpCode: kept.httpCode,
+		itemIndex,
+	});
+}
+
+/** The execution hint when Retry On Fail is on: what a retry does (and does not do) with reports. */
+export function noteRetryOnFail(this: IExecuteFunctions): void {
+	addRunNote(
+		this,
+		'Retry On Fail is on: a retry does not generate again the reports this execution already generated (their output is kept) and does not send again a report whose outcome was unknown (it fails again with the same error), so no report is generated or charged twice.',
+		'warning',
+		{
+			short:
+				'Retry On Fail is on: a report this execution generated is never generated or charged again.',
+		},
+	);
+}
+
+/** What became of the run's reports so far, for the error when the run stops before the end. */
+export class ReportTally {
+	/** Reports the API generated (and charged), also when their download failed afterwards. */
+	readonly generated: string[] = [];
+	/** Reports sent without a clear answer (no answer, a broken one, a 504): they may have been generated. */
+	readonly uncertain: string[] = [];
+
+	/** `reports`: how many the run asks for; `remembers`: Retry On Fail keeps what this execution generated. */
+	constructor(
+		private readonly reports: number,
+		private readonly remembers: boolean,
+	) {}
+
+	describe(): string {
+		const { reports, generated, uncertain } = this;
+		const again = this.remembers
+			? `Settings > Retry On Fail does not generate ${reports === 1 ? 'it' : 'them'} again within this execution, but running the workflow again does.`
+			: `running again generates ${reports === 1 ? 'it' : 'them'} anew.`;
+		const named = (names: string[]) => (names.length ? ` (${listNames(names)})` : '');
+		// An uncertain report is counted as such, never among the reports not generated.
+		const counts = uncertain.length
+			? `Of ${reports} reports, before the run stopped: ${generated.length} generated${named(generated)}, ${uncertain.length} outcome unknown (may have been generated: ${listNames(uncertain)}), ${reports - generated.length - uncertain.length} not generated`
+			: `${generated.length} of ${reports} report${reports === 1 ? ' was' : 's were'} generated before the run stopped${named(generated)}`;
+		return `${counts}; nothing is output when the node stops with an error, and ${again} To keep the PDFs already generated when a report fails, set Settings > On Error to "Continue".`;
+	}
+}

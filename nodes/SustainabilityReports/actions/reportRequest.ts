@@ -1,0 +1,235 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import {
+	BENCHMARK_INDICES,
+	MAX_BENCHMARK_NAME_LENGTH,
+	MAX_CLIENT_ID_LENGTH,
+	RENAMED_BENCHMARK_INDICES,
+	REPORT_TYPES,
+} from '../../shared/constants';
+import { lastCompletedQuarterEnd } from '../../shared/dates';
+import { inputError } from '../../shared/errors';
+import type { ItemGroup } from '../../shared/grouping';
+import { holdingsBody } from '../../shared/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
+import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
+import {
+	readHoldingsParameters,
+	readMethodologyId,
+	readSnapshotDateParameter,
+	readTextParameter,
+} from '../../shared/parameters';
+import { ROUTES } from '../../shared/routes';
+import { ownValue, showValue } from '../../shared/values';
+
+export const DEFAULT_BENCHMARK = 'S&P 500';
+/** Benchmark option that shows the Benchmark Index Name field. */
+export const OTHER_BENCHMARK = 'other';
+
+/** Display names of the text parameters, for messages. */
+const LABELS: Record<string, string> = {
+	reportName: 'Report Name',
+	reportId: 'Report ID',
+	reportType: 'Type',
+	benchmarkFundIsin: 'Benchmark Fund ISIN',
+	benchmarkIndex: 'Benchmark',
+	benchmarkIndexName: 'Benchmark Index Name',
+	binaryPropertyName: 'Put Output File in Field',
+};
+
+export interface ReportRequest {
+	body: IDataObject;
+	reportId: string;
+	reportType: string;
+	quarterEnd: string;
+	/** How a Date, DateTime or text with an offset was read in the workflow's time zone, when not as it shows. */
+	dateNote?: string;
+	binaryProperty?: string;
+}
+
+export interface ReportInput {
+	request: ReportRequest;
+	holdings: SourcedHolding[];
+	removed: RemovedRow[];
+	notes: string[];
+}
+
+/** A text parameter of the group's first item, named in messages by its display name. */
+type TextReader = (name: string, fallback?: string) => string;
+
+/** Reads and checks a group's parameters and holdings (parameters with expressions at the group's first item). */
+export function prepareReport(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	group: ItemGroup,
+): ReportInput {
+	const node = this.getNode();
+	const first = group.itemIndices[0];
+	const text: TextReader = (name, fallback = '') =>
+		readTextParameter.call(this, name, first, LABELS[name] ?? name, { fallback });
+
+	const { name, reportId, reportType } = readReportLabels.call(this, first, text);
+	const {
+		date: snapshotAt,
+		quarterEnd,
+		note: dateNote,
+	} = readSnapshotDateParameter.call(this, first, {
+		emptyDefault: (timeZone) => lastCompletedQuarterEnd(new Date(), timeZone),
+		invalidFix:
+			'Pick a date up to today, or leave the field empty for the last completed quarter end.',
+	});
+
+	const body: IDataObject = {
+		name,
+		identifier: reportId,
+		type: reportType,
+		snapshot_at: snapshotAt,
+		...readBenchmark.call(this, first, text),
+	};
+	if (reportType === 'mifid2') {
+		const methodologyId = readMethodologyId.call(this, first);
+		if (methodologyId !== undefined) body.methodology_id = methodologyId;
+	}
+	const binaryProperty = readOutputField.call(this, first, text);
+
+	const { holdings, removed, notes } = readHoldingsParameters.call(
+		this,
+		ROUTES.reports,
+		items,
+		group.itemIndices,
+	);
+	if (holdings.length === 0) {
+		throw inputError(
+			node,
+			first,
+			`no holding to put in the report${removed.length ? ` (${removed.length} row(s) removed as cash or without ISIN)` : ''}`,
+			'A report needs at least one holding with an ISIN, a name, a currency, a weight and a market value.',
+		);
+	}
+	body.holdings = holdingsBody(holdings);
+	return {
+		request: {
+			body,
+			reportId,
+			reportType,
+			quarterEnd,
+			...(dateNote ? { dateNote } : {}),
+			binaryProperty,
+		},
+		holdings,
+		removed,
+		notes,
+	};
+}
+
+/** Report Name, Report ID and Type, each checked. */
+function readReportLabels(
+	this: IExecuteFunctions,
+	first: number,
+	text: TextReader,
+): { name: string; reportId: string; reportType: string } {
+	const node = this.getNode();
+	const name = text('reportName');
+	if (!name)
+		throw inputError(
+			node,
+			first,
+			'Report Name is empty',
+			'Give the name to show in the report, for example the portfolio name.',
+		);
+	const reportId = text('reportId');
+	if (!reportId) {
+		throw inputError(
+			node,
+			first,
+			'Report ID is empty',
+			'The API requires a label for each report, for example the portfolio identifier.',
+		);
+	}
+	if (reportId.length > MAX_CLIENT_ID_LENGTH) {
+		throw inputError(
+			node,
+			first,
+			`Report ID is ${reportId.length} characters long ("${showValue(reportId, 40)}"); at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
+			'Use a short label such as the portfolio ID (it is also used in the file name), or check what is mapped to Report ID.',
+		);
+	}
+	const reportType = text('reportType', 'esg-overview');
+	if (!REPORT_TYPES.some(({ value }) => value === reportType)) {
+		throw inputError(
+			node,
+			first,
+			`Type "${showValue(reportType)}" is not a report type`,
+			`Use one of: ${REPORT_TYPES.map(({ value }) => value).join(', ')}.`,
+		);
+	}
+	return { name, reportId, reportType };
+}
+
+/** What the report compares with: the Benchmark Fund ISIN when given, else the Benchmark index. */
+function readBenchmark(this: IExecuteFunctions, first: number, text: TextReader): IDataObject {
+	const fundIsin = normalizeIsin(text('benchmarkFundIsin'));
+	if (!fundIsin) return { benchmark_index: readBenchmarkIndex.call(this, first) };
+	if (!isValidIsin(fundIsin)) {
+		throw inputError(
+			this.getNode(),
+			first,
+			`Benchmark Fund ISIN is not valid: ${describeInvalidIsin(fundIsin)}`,
+			'Correct the ISIN, or leave the field empty to compare with the Benchmark index.',
+		);
+	}
+	return { benchmark_etf_mutual_fund: fundIsin };
+}
+
+/** The binary field the PDF goes in, when Download PDF is on. */
+function readOutputField(
+	this: IExecuteFunctions,
+	first: number,
+	text: TextReader,
+): string | undefined {
+	if (!(this.getNodeParameter('downloadPdf', first, true) as boolean)) return undefined;
+	const binaryProperty = text('binaryPropertyName', 'data');
+	if (!binaryProperty) {
+		throw inputError(
+			this.getNode(),
+			first,
+			'Put Output File in Field is empty',
+			'Give the name of the binary field for the PDF, for example data.',
+		);
+	}
+	return binaryProperty;
+}
+
+/**
+ * The index name to send: a listed one, one typed under Other Index, or any name an expression gives (vendors add
+ * indices; the API refuses names it does not know, naming them). A name earlier versions listed is sent as renamed.
+ */
+function readBenchmarkIndex(this: IExecuteFunctions, itemIndex: number): string {
+	const node = this.getNode();
+	const chosen = readTextParameter.call(this, 'benchmarkIndex', itemIndex, LABELS.benchmarkIndex, {
+		fallback: DEFAULT_BENCHMARK,
+	});
+	let index = chosen || DEFAULT_BENCHMARK;
+	let label = LABELS.benchmarkIndex;
+	if (chosen === OTHER_BENCHMARK) {
+		label = LABELS.benchmarkIndexName;
+		index = readTextParameter.call(this, 'benchmarkIndexName', itemIndex, label);
+		if (!index) {
+			throw inputError(
+				node,
+				itemIndex,
+				'Benchmark Index Name is empty',
+				`Type the index name exactly as the vendor writes it, or pick an index from the Benchmark list (${BENCHMARK_INDICES.join(', ')}).`,
+			);
+		}
+	}
+	if (index.length > MAX_BENCHMARK_NAME_LENGTH) {
+		throw inputError(
+			node,
+			itemIndex,
+			`${label} is ${index.length} characters long ("${showValue(index, 40)}"); an index name has at most ${MAX_BENCHMARK_NAME_LENGTH}`,
+			`Check what is mapped to ${label}: it should be an index name such as ${DEFAULT_BENCHMARK}.`,
+		);
+	}
+	return ownValue(RENAMED_BENCHMARK_INDICES, index) ?? index;
+}
