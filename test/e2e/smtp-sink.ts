@@ -213,20 +213,23 @@ function param(header: string | undefined, name: string): string | null {
 
 /** RFC 2047 encoded words (=?UTF-8?B?...?= / ?Q?), as nodemailer writes non-ASCII subjects and names. */
 function decodeWords(text: string): string {
-	return text.replace(
-		/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g,
-		(_all, _charset: string, encoding: string, data: string) =>
-			encoding.toUpperCase() === 'B'
-				? Buffer.from(data, 'base64').toString('utf8')
-				: Buffer.from(
-						data
-							.replace(/_/g, ' ')
-							.replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
-								String.fromCharCode(parseInt(hex, 16)),
-							),
-						'latin1',
-					).toString('utf8'),
-	);
+	// Whitespace between two adjacent encoded words (a long subject folded over lines) is not part of the text.
+	return text
+		.replace(/(\?=)\s+(?==\?[^?]+\?[BbQq]\?)/g, '$1')
+		.replace(
+			/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g,
+			(_all, _charset: string, encoding: string, data: string) =>
+				encoding.toUpperCase() === 'B'
+					? Buffer.from(data, 'base64').toString('utf8')
+					: Buffer.from(
+							data
+								.replace(/_/g, ' ')
+								.replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
+									String.fromCharCode(parseInt(hex, 16)),
+								),
+							'latin1',
+						).toString('utf8'),
+		);
 }
 
 function decodeBody(part: Part): Buffer {
