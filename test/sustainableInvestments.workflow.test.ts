@@ -1,5 +1,5 @@
 import { LoadOptionsContext } from 'n8n-core';
-import type { IDataObject, INode, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
@@ -12,7 +12,11 @@ import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/meth
 import { METHODOLOGIES, findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
 import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { HarnessCredentialTypes, HarnessCredentialsHelper } from './workflow/credentials-helper';
+import {
+	HarnessCredentialTypes,
+	HarnessCredentialsHelper,
+	contextAdditionalData,
+} from './workflow/credentials-helper';
 import { HarnessNodeTypes } from './workflow/node-types';
 import { startProxy } from './helpers/proxy';
 import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
@@ -547,13 +551,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 			new HarnessCredentialTypes([new SustainabilityComplianceApi()]),
 			credentialsFor(baseUrl, apiKey),
 		);
-		const additionalData = {
-			credentialsHelper,
-			currentNodeParameters: node.parameters,
-			restApiUrl: 'http://localhost:5678/rest',
-			instanceBaseUrl: 'http://localhost:5678/',
-			variables: {},
-		} as unknown as IWorkflowExecuteAdditionalData;
+		const additionalData = contextAdditionalData(credentialsHelper, node.parameters);
 		return new LoadOptionsContext(workflow, node, additionalData, 'methodology');
 	}
 

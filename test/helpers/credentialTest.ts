@@ -11,12 +11,15 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeType,
-	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { Workflow, createEmptyRunExecutionData } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../../credentials/SustainabilityComplianceApi.credentials';
-import { HarnessCredentialTypes, HarnessCredentialsHelper } from '../workflow/credentials-helper';
+import {
+	HarnessCredentialTypes,
+	HarnessCredentialsHelper,
+	contextAdditionalData,
+} from '../workflow/credentials-helper';
 import { HarnessNodeTypes } from '../workflow/node-types';
 
 export const credential = new SustainabilityComplianceApi();
@@ -74,13 +77,7 @@ export async function testCredential(
 	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes([credential]), {
 		[TYPE]: data,
 	});
-	const additionalData = {
-		credentialsHelper,
-		currentNodeParameters: node.parameters,
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678/',
-		variables: {},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = contextAdditionalData(credentialsHelper, node.parameters);
 	const context = new ExecuteContext(
 		workflow,
 		node,

@@ -281,3 +281,17 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return returnValue.toString();
 	}
 }
+
+/** What a node context built outside a workflow run (a load-options or test-request context) needs of additionalData. */
+export function contextAdditionalData(
+	credentialsHelper: HarnessCredentialsHelper,
+	parameters: INodeParameters,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		currentNodeParameters: parameters,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		variables: {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}

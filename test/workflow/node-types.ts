@@ -152,6 +152,20 @@ export interface CoreNodes {
 
 const cache = new Map<string, CoreNodes>();
 
+/** One node class of the n8n-nodes-base of a real n8n install (a sync require: import() is async). */
+function loadRealNode(
+	nodesBaseDir: string,
+	className: string,
+	sourcePath: string,
+): INodeType | IVersionedNodeType {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- sync load from a computed path
+	const mod = require(join(nodesBaseDir, sourcePath)) as Record<
+		string,
+		new () => INodeType | IVersionedNodeType
+	>;
+	return new mod[className]();
+}
+
 /**
  * @param mode 'auto' (default): real nodes when an install is found; 'standIns': never load real nodes.
  */
@@ -186,12 +200,7 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 		if (nodesBaseDir && candidate) {
 			const { className, sourcePath } = known[shortName] ?? candidate;
 			try {
-				// eslint-disable-next-line @typescript-eslint/no-require-imports -- sync load from a computed path (import() is async)
-				const mod = require(join(nodesBaseDir, sourcePath)) as Record<
-					string,
-					new () => INodeType | IVersionedNodeType
-				>;
-				result.types[typeName] = new mod[className]();
+				result.types[typeName] = loadRealNode(nodesBaseDir, className, sourcePath);
 				result.real.push(typeName);
 				continue;
 			} catch (error) {
@@ -211,12 +220,7 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 		}
 		const { className, sourcePath } = known[shortName] ?? candidate;
 		try {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports -- sync load from a computed path (import() is async)
-			const mod = require(join(nodesBaseDir, sourcePath)) as Record<
-				string,
-				new () => INodeType | IVersionedNodeType
-			>;
-			result.types[typeName] = new mod[className]();
+			result.types[typeName] = loadRealNode(nodesBaseDir, className, sourcePath);
 			result.real.push(typeName);
 		} catch (error) {
 			result.missing[typeName] =
