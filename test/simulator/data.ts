@@ -2,7 +2,7 @@
  * Deterministic instrument data.
  *
  * Every value is derived from sha256(`<isin>|<field>`), so one ISIN always gets the same answers whatever
- * else is in the request. See README.md (Data rules) for the shares and ranges.
+ * else is in the request. See test/simulator/README.md (Data rules) for the shares and ranges.
  */
 import { createHash } from 'node:crypto';
 

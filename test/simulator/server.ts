@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
 	-- test tooling runs in Node, outside n8n's sandbox */
 /**
- * The two listeners and the request pipeline of the API listener (order of checks as in README.md).
+ * The two listeners and the request pipeline of the API listener (order of checks as in test/simulator/README.md).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -101,7 +101,7 @@ describe('a process that starts while another already uses the whole limit', () 
 				expect(late.failed).toBe(0);
 				expect(first.failed).toBe(0);
 				// Its share while both are busy: at least a fifth of a fair one (the first one, paced on its own
-				// answers, meets the late one's requests only where they fit in; see README "Several n8n processes").
+				// answers, meets the late one's requests only where they fit in; see docs/requests-quota-and-errors.md "Several n8n processes with one key").
 				const until = late.finishedAt!;
 				const fair = (acceptedBetween(first, 5000, until) + acceptedBetween(late, 5000, until)) / 2;
 				expect(acceptedBetween(late, 5000, until)).toBeGreaterThanOrEqual(fair / 5);

@@ -86,7 +86,7 @@ export function outputChanges<TEntry>(
 	staticData[STATE_PROPERTY] = stateText;
 	const stateBytes = Buffer.byteLength(stateText, 'utf8');
 	if (stateBytes > LARGE_STATE_BYTES) {
-		// Kept short (an execution hint); README "Only Changes Since Last Run" says why and what to do.
+		// Kept short (an execution hint); docs/nodes/sustainability-instruments.md "Only Changes Since Last Run" says why and what to do.
 		addRunNote(
 			this,
 			`Remembered results: ${(stateBytes / 1_000_000).toFixed(1)} MB of static data (${count(next.size, 'ISIN')}), over ${LARGE_STATE_BYTES / 1_000_000} MB: watch fewer ISINs per node.`,

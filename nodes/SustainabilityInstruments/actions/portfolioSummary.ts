@@ -391,7 +391,7 @@ const ESG_NOTES: Record<string, string> = { carbon_footprint: PAI_NOTES.carbon_f
 /**
  * The summary of one portfolio (not flattened): totals, then per kind the article shares, the weighted averages of
  * each indicator or metric, or the involvement shares and weighted scores. Pure: the figures are written out in the
- * README (Portfolio Summary).
+ * docs/nodes/sustainability-instruments.md (Portfolio Summary).
  */
 export function summarizeHoldings(
 	kind: SummaryKind,
