@@ -66,6 +66,15 @@ function anchorsOf(file: string): Set<string> {
 	return anchors;
 }
 
+/** The other Markdown pages of the repository that link into README.md and docs/. */
+const otherPages = [
+	'CONTRIBUTING.md',
+	'examples/README.md',
+	'test/e2e/README.md',
+	'test/simulator/README.md',
+	'soak/README.md',
+].filter((file) => existsSync(join(root, file)));
+
 /** Link targets of a Markdown text, outside fenced code blocks and `code` spans. */
 export function markdownLinkTargets(markdown: string): string[] {
 	let inFence = false;
@@ -225,7 +234,7 @@ describe('Docs links', () => {
 		expect(readmeTargets).toEqual(expect.arrayContaining(['docs/screenshots/Upload-form.png']));
 	});
 
-	it.each(markdownFiles)(
+	it.each([...markdownFiles, ...otherPages])(
 		'%s: every relative link and #anchor leads to an existing file and heading',
 		(file) => {
 			expect(problemsOfPage(file, readFileSync(join(root, file), 'utf8'))).toEqual([]);
@@ -280,6 +289,10 @@ describe('Docs links', () => {
 		expect(nodePages.get(target?.path ?? '')?.text).toBe(type!.description.displayName);
 		for (const { url } of codex.resources.credentialDocumentation ?? [])
 			expect({ url, problem: urlProblem(url) }).toEqual({ url, problem: undefined });
+	});
+
+	it('docs/ stays out of the npm package (its pages are read on GitHub, where the links lead)', () => {
+		expect(packageJson.files.filter((pattern) => /^(\.\/)?docs\b/.test(pattern))).toEqual([]);
 	});
 
 	it("the credential's documentation link leads to the README's Credentials section", () => {
