@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ROUTES } from '../nodes/shared/routes';
+import { ROUTES } from '../nodes/shared/api/routes';
 import { makeIsins } from '../test/helpers/isins';
 import { bracketed, manualHoldingColumns } from '../test/helpers/workflows';
 import type { BenchContext, Section } from './context';

@@ -1,5 +1,5 @@
 /**
- * Section 3c, the pacing controller on simulated time (nodes/shared/pacing.ts through test/helpers/sharedKeySim.ts:
+ * Section 3c, the pacing controller on simulated time (nodes/shared/api/pacing.ts through test/helpers/sharedKeySim.ts:
  * the simulator's own short-burst limiter, the transport's retry rules, no HTTP, no timers): one to four processes,
  * each with its own pacer, share one key. Completion versus the ideal M / R, refusals, the smallest share of a
  * process while all are busy, and requests given up, over many seeds. The same scenarios as the unit tests

@@ -6,7 +6,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+import { CREDENTIAL_TEST_BASE_URL_EXPRESSION } from '../nodes/shared/api/baseUrl';
 
 export class SustainabilityComplianceApi implements ICredentialType {
 	name = 'sustainabilityComplianceApi';
@@ -84,7 +84,7 @@ export class SustainabilityComplianceApi implements ICredentialType {
 	// to answers it did not throw on, so error statuses are let through to tell the 403 variants apart.
 	test: ICredentialTestRequest = {
 		request: {
-			// The nodes' own Base URL rule (nodes/shared/baseUrl.ts), run by n8n's expression engine: a refused Base URL
+			// The nodes' own Base URL rule (nodes/shared/api/baseUrl.ts), run by n8n's expression engine: a refused Base URL
 			// makes the expression fail with the rule's words before a request exists.
 			baseURL: CREDENTIAL_TEST_BASE_URL_EXPRESSION,
 			url: '/portfolios',

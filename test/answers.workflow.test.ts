@@ -1,5 +1,5 @@
 /**
- * Never silently wrong: every route's success answer is read against its contract (nodes/shared/routes.ts). Each of
+ * Never silently wrong: every route's success answer is read against its contract (nodes/shared/api/routes.ts). Each of
  * the 13 routes, run in n8n's engine against the simulator answering 200/201 with something unreadable, fails with our
  * own message naming what came; the documented variants (temperature without `data`, true/false and null indicator
  * values) are read; partly readable answers are reported in the output.

@@ -11,7 +11,7 @@ import type { ImportGraph } from './helpers/importGraph';
 
 const root = join(__dirname, '..');
 const SHIPPED = ['nodes', 'credentials'];
-const ROUTE_TABLE = 'nodes/shared/routes.ts';
+const ROUTE_TABLE = 'nodes/shared/api/routes.ts';
 
 /** What the route table imports of ours that itself imports something of ours. */
 function routeTableAboveTheBottom(graph: ImportGraph): string[] {
@@ -23,8 +23,8 @@ describe('architecture', () => {
 
 	it('reads the import graph of the shipped sources', () => {
 		expect(graph.size).toBeGreaterThan(50);
-		expect(graph.get(ROUTE_TABLE)).toContain('nodes/shared/answerShapes.ts');
-		expect(graph.get('nodes/shared/transport.ts')).toContain(ROUTE_TABLE);
+		expect(graph.get(ROUTE_TABLE)).toContain('nodes/shared/api/answerShapes.ts');
+		expect(graph.get('nodes/shared/run/transport.ts')).toContain(ROUTE_TABLE);
 	});
 
 	it('has no import cycle among nodes/ and credentials/', () => {
@@ -37,7 +37,7 @@ describe('architecture', () => {
 			[ROUTE_TABLE]: `import type { Holding } from './holdings';\nexport type H = Holding;\n`,
 		});
 		expect(importCycles(twoFiles)).toContainEqual(
-			expect.arrayContaining(['nodes/shared/holdings.ts', ROUTE_TABLE]),
+			expect.arrayContaining(['nodes/shared/input/holdings.ts', ROUTE_TABLE]),
 		);
 		const longer = new Map([
 			['a.ts', ['b.ts']],
@@ -54,6 +54,6 @@ describe('architecture', () => {
 		const withHoldings = importGraph(root, SHIPPED, {
 			[ROUTE_TABLE]: `import type { Holding } from './holdings';\nexport type H = Holding;\n`,
 		});
-		expect(routeTableAboveTheBottom(withHoldings)).toEqual(['nodes/shared/holdings.ts']);
+		expect(routeTableAboveTheBottom(withHoldings)).toEqual(['nodes/shared/input/holdings.ts']);
 	});
 });

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 /**
- * One Base URL rule (nodes/shared/baseUrl.ts) for the nodes and the credential's Test button (issue 29 item 6). The
+ * One Base URL rule (nodes/shared/api/baseUrl.ts) for the nodes and the credential's Test button (issue 29 item 6). The
  * same list of Base URLs goes through a node run in n8n's engine and through the credential test as n8n runs it; both
  * must accept and refuse the same ones. The URLs that could reach this computer point at a loopback listener (on
  * every local address) that records what arrives: a refused URL must leave it empty, so the key never went there.

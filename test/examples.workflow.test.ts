@@ -89,7 +89,7 @@ describe('example workflows', () => {
 			'getSfdrClassification',
 			'getPaiIndicators',
 		]);
-		// No hand-written descriptions: each tool sends its operation's preset (nodes/shared/toolDescriptions.ts).
+		// No hand-written descriptions: each tool sends its operation's preset (nodes/shared/ui/toolDescriptions.ts).
 		for (const tool of tools) {
 			expect(tool.parameters).not.toHaveProperty('descriptionType');
 			expect(tool.parameters).not.toHaveProperty('toolDescription');

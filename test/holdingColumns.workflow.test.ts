@@ -8,10 +8,10 @@ import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapsho
 import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
 import { SustainableInvestments } from '../nodes/SustainableInvestments/SustainableInvestments.node';
 import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
-import { INSTRUMENT_TYPES } from '../nodes/shared/constants';
-import { HOLDING_COLUMNS_METHOD, plainFieldReference } from '../nodes/shared/holdingColumns';
-import { ROUTES } from '../nodes/shared/routes';
-import type { HoldingsRoute } from '../nodes/shared/routes';
+import { INSTRUMENT_TYPES } from '../nodes/shared/base/constants';
+import { HOLDING_COLUMNS_METHOD, plainFieldReference } from '../nodes/shared/input/holdingColumns';
+import { ROUTES } from '../nodes/shared/api/routes';
+import type { HoldingsRoute } from '../nodes/shared/api/routes';
 import SAMPLE from '../examples/holdings.sample.json';
 import { useSimulator } from './helpers/simulator';
 import {

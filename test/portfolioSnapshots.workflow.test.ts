@@ -14,7 +14,7 @@ import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import type { WorkflowRunResult } from './workflow/runner';
 import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
-import { searchPortfolios } from '../nodes/shared/methods';
+import { searchPortfolios } from '../nodes/shared/run/methods';
 import { useSimulator } from './helpers/simulator';
 
 const POST = 'POST /portfolios' as const;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
 
-import { lastCompletedQuarterEnd } from '../nodes/shared/dates';
+import { lastCompletedQuarterEnd } from '../nodes/shared/input/dates';
 import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
 import { reportFileName } from '../nodes/SustainabilityReports/actions/reportItems';
 import {

@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY } from '../nodes/shared/transport';
-import { pacerFor } from '../nodes/shared/pacing';
+import { DEFAULT_RETRY_POLICY } from '../nodes/shared/run/transport';
+import { pacerFor } from '../nodes/shared/api/pacing';
 import { makeIsin, makeIsins } from './helpers/isins';
 import { chainWorkflow, credentialsFor, reportRows, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, ITaskData } from 'n8n-workflow';
 
-import { MAX_HINT_LENGTH } from '../nodes/shared/hints';
+import { MAX_HINT_LENGTH } from '../nodes/shared/base/hints';
 import { findIsins, instrumentData } from './simulator';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ROUTES } from '../nodes/shared/routes';
+import { ROUTES } from '../nodes/shared/api/routes';
 import { makeIsin } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import {

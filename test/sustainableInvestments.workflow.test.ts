@@ -8,7 +8,7 @@ import {
 	ClassificationMatcher,
 	sustainabilityLabel,
 } from '../nodes/SustainableInvestments/actions/classification';
-import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/methodologies';
+import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/api/methodologies';
 import { METHODOLOGIES, findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
 import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';

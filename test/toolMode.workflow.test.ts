@@ -13,8 +13,8 @@ import { makeIsins } from './helpers/isins';
 import { credentialsFor } from './helpers/workflows';
 import { useSimulator } from './helpers/simulator';
 import { runWorkflow } from './workflow/runner';
-import { TOOL_RESULT_LIMIT } from '../nodes/shared/tool';
-import { TOOL_DESCRIPTIONS } from '../nodes/shared/toolDescriptions';
+import { TOOL_RESULT_LIMIT } from '../nodes/shared/run/tool';
+import { TOOL_DESCRIPTIONS } from '../nodes/shared/ui/toolDescriptions';
 import { REPORT_LINK_NOTE } from '../nodes/SustainabilityReports/actions/reportItems';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;

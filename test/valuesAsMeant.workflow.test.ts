@@ -4,7 +4,7 @@
  * Number Format and Weights Are options, weights given as fractions of 1, totals far from 100 %, accounting
  * negatives and currencies. What was sent is read from the simulator's request log.
  */
-import { hintText } from '../nodes/shared/hints';
+import { hintText } from '../nodes/shared/base/hints';
 import type { IDataObject, ITaskData } from 'n8n-workflow';
 
 import { findIsins } from './simulator';

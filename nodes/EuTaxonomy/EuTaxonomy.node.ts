@@ -6,15 +6,15 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
-import { holdingColumnsMethod } from '../shared/methods';
-import { ROUTES } from '../shared/routes';
+import { HOLDING_COLUMNS_METHOD } from '../shared/input/holdingColumns';
+import { holdingColumnsMethod } from '../shared/run/methods';
+import { ROUTES } from '../shared/api/routes';
 import * as getPortfolioAlignment from './actions/getPortfolioAlignment.operation';
 import { router } from './actions/router';
-import { toolDescriptionProperties } from '../shared/toolDescriptions';
-import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
-import { asNodeError } from '../shared/errors';
-import { errorItemsForRun } from '../shared/execution';
+import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
+import { asNodeError } from '../shared/api/errors';
+import { errorItemsForRun } from '../shared/run/execution';
 
 export class EuTaxonomy implements INodeType {
 	description: INodeTypeDescription = {

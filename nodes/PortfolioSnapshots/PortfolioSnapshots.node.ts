@@ -6,18 +6,18 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { searchPortfolios, holdingColumnsMethod } from '../shared/methods';
-import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
-import { ROUTES } from '../shared/routes';
+import { searchPortfolios, holdingColumnsMethod } from '../shared/run/methods';
+import { HOLDING_COLUMNS_METHOD } from '../shared/input/holdingColumns';
+import { ROUTES } from '../shared/api/routes';
 import * as createOrUpdateSnapshot from './actions/createOrUpdateSnapshot.operation';
 import * as deleteSnapshot from './actions/deleteSnapshot.operation';
 import * as getMany from './actions/getMany.operation';
 import { router } from './actions/router';
 import * as update from './actions/update.operation';
-import { toolDescriptionProperties } from '../shared/toolDescriptions';
-import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
-import { asNodeError } from '../shared/errors';
-import { errorItemsForRun } from '../shared/execution';
+import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
+import { asNodeError } from '../shared/api/errors';
+import { errorItemsForRun } from '../shared/run/execution';
 
 export class PortfolioSnapshots implements INodeType {
 	description: INodeTypeDescription = {

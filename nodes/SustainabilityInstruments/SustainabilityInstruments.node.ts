@@ -11,10 +11,10 @@ import * as getEsgData from './actions/getEsgData.operation';
 import * as getPaiIndicators from './actions/getPaiIndicators.operation';
 import * as getSfdrClassification from './actions/getSfdrClassification.operation';
 import { router } from './actions/router';
-import { toolDescriptionProperties } from '../shared/toolDescriptions';
-import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
-import { asNodeError } from '../shared/errors';
-import { errorItemsForRun } from '../shared/execution';
+import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
+import { asNodeError } from '../shared/api/errors';
+import { errorItemsForRun } from '../shared/run/execution';
 
 export class SustainabilityInstruments implements INodeType {
 	description: INodeTypeDescription = {

@@ -6,16 +6,16 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { getMethodologies, searchMethodologies, holdingColumnsMethod } from '../shared/methods';
-import { HOLDING_COLUMNS_METHOD } from '../shared/holdingColumns';
-import { ROUTES } from '../shared/routes';
+import { getMethodologies, searchMethodologies, holdingColumnsMethod } from '../shared/run/methods';
+import { HOLDING_COLUMNS_METHOD } from '../shared/input/holdingColumns';
+import { ROUTES } from '../shared/api/routes';
 import * as classifyHoldings from './actions/classifyHoldings.operation';
 import * as getMethodologiesOperation from './actions/getMethodologies.operation';
 import { router } from './actions/router';
-import { toolDescriptionProperties } from '../shared/toolDescriptions';
-import { nodeBuilderHint, parameterBuilderHint } from '../shared/builderHints';
-import { asNodeError } from '../shared/errors';
-import { errorItemsForRun } from '../shared/execution';
+import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
+import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
+import { asNodeError } from '../shared/api/errors';
+import { errorItemsForRun } from '../shared/run/execution';
 
 export class SustainableInvestments implements INodeType {
 	description: INodeTypeDescription = {

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import * as n8nWorkflow from 'n8n-workflow';
 import * as ts from 'typescript';
 
-import { ABORTABLE_SLEEP_NAMES } from '../../nodes/shared/sleep';
+import { ABORTABLE_SLEEP_NAMES } from '../../nodes/shared/base/sleep';
 import { supportedN8nVersions } from '../e2e/lib';
 import oldest from './n8n-workflow-exports.json';
 
@@ -14,10 +14,10 @@ import oldest from './n8n-workflow-exports.json';
  * versions (sleepWithAbort in 2.34), so every runtime name the shipped code takes from it must exist at both
  * ends of the range: the oldest (list recorded by scripts/record-n8n-workflow-exports.ts) and the newest
  * (the installed dev dependency). Names that differ across the range are looked up at run time in one place
- * (nodes/shared/sleep.ts), and at least one alternative must exist at each end.
+ * (nodes/shared/base/sleep.ts), and at least one alternative must exist at each end.
  */
 const root = join(__dirname, '..', '..');
-const RUNTIME_LOOKUP_FILE = 'nodes/shared/sleep.ts';
+const RUNTIME_LOOKUP_FILE = 'nodes/shared/base/sleep.ts';
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {

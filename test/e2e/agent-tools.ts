@@ -37,7 +37,7 @@ import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 
-import { TOOL_DESCRIPTIONS } from '../../nodes/shared/toolDescriptions';
+import { TOOL_DESCRIPTIONS } from '../../nodes/shared/ui/toolDescriptions';
 import { startSimulator } from '../simulator';
 import { instrumentData } from '../simulator/data';
 import { makeIsins } from '../helpers/isins';

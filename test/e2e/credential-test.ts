@@ -219,7 +219,7 @@ const CASES: Case[] = [
 		expectMessage: /must start with https:\/\//,
 		expectNothingSent: true,
 	},
-	// The one Base URL rule (nodes/shared/baseUrl.ts), run by n8n's expression engine before any request exists.
+	// The one Base URL rule (nodes/shared/api/baseUrl.ts), run by n8n's expression engine before any request exists.
 	...(
 		[
 			[

@@ -147,7 +147,7 @@ const HOLDINGS_V1_FIELDS = ['Holding Fields', 'Invalid ISINs', 'Cash and Rows Wi
 const REQUEST_OPTIONS = ['Max Requests per Run'];
 /**
  * The Options collection of a holdings operation (version 2); Cash and Rows Without ISIN only where the route
- * takes rows out (nodes/shared/routes.ts `removesRows`: every holdings route but Create or Update Snapshot).
+ * takes rows out (nodes/shared/api/routes.ts `removesRows`: every holdings route but Create or Update Snapshot).
  */
 function holdingsOptions(removesRows: boolean): string[] {
 	return [
@@ -220,7 +220,7 @@ function withOptionsOpened(
 /**
  * Holding Columns switched to "Map Each Column Manually": the six typed fields, loaded by the editor through the
  * node's getHoldingColumns method, each marked required (no remove button, an issue icon while empty: n8n's column
- * mapper shows no "*") exactly where the route requires it (nodes/shared/routes.ts, written out here so that a change
+ * mapper shows no "*") exactly where the route requires it (nodes/shared/api/routes.ts, written out here so that a change
  * there shows as a failure). `openInstrumentTypes` also opens the Instrument Type dropdown.
  */
 function manualHoldingColumns(

@@ -172,7 +172,7 @@ function asItems(value: unknown): Array<Record<string, unknown>> {
 	if (value && typeof value === 'object') {
 		const response = (value as { response?: unknown }).response;
 		if (Array.isArray(response)) return response as Array<Record<string, unknown>>;
-		// A tool's answer to a model: counts and the results (nodes/shared/tool.ts).
+		// A tool's answer to a model: counts and the results (nodes/shared/run/tool.ts).
 		const results = (value as { results?: unknown }).results;
 		if (Array.isArray(results)) return results as Array<Record<string, unknown>>;
 		return [value as Record<string, unknown>];

@@ -8,32 +8,32 @@ import { DateTime } from 'luxon';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { INSTRUMENT_TYPES } from '../../nodes/shared/constants';
-import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/dates';
-import { groupItems } from '../../nodes/shared/grouping';
+import { INSTRUMENT_TYPES } from '../../nodes/shared/base/constants';
+import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/input/dates';
+import { groupItems } from '../../nodes/shared/input/grouping';
 import {
 	holdingRowsFromJson,
 	normalizeInstrumentType,
 	readHoldings,
-} from '../../nodes/shared/holdings';
+} from '../../nodes/shared/input/holdings';
 import type {
 	CashRowPolicy,
 	HoldingRow,
 	HoldingsReadOptions,
 	InvalidIsinPolicy,
-} from '../../nodes/shared/holdings';
+} from '../../nodes/shared/input/holdings';
 import {
 	describeInvalidIsin,
 	isValidIsin,
 	normalizeIsin,
 	splitIsinList,
-} from '../../nodes/shared/isin';
-import { methodologyIdForRequest } from '../../nodes/shared/methodologies';
-import { readNumber } from '../../nodes/shared/numbers';
-import type { NumberFormat, WrittenFormat } from '../../nodes/shared/numbers';
-import type { WeightScale } from '../../nodes/shared/holdingNumbers';
-import { ROUTES as API_ROUTES } from '../../nodes/shared/routes';
-import { showValue } from '../../nodes/shared/values';
+} from '../../nodes/shared/input/isin';
+import { methodologyIdForRequest } from '../../nodes/shared/api/methodologies';
+import { readNumber } from '../../nodes/shared/input/numbers';
+import type { NumberFormat, WrittenFormat } from '../../nodes/shared/input/numbers';
+import type { WeightScale } from '../../nodes/shared/input/holdingNumbers';
+import { ROUTES as API_ROUTES } from '../../nodes/shared/api/routes';
+import { showValue } from '../../nodes/shared/base/values';
 import { withCheckDigit } from '../helpers/isins';
 import { resolveSnapshot } from '../simulator/dates';
 import { COMPUTED_HOLDING_SCHEMA } from '../simulator/routes/common';

@@ -3,8 +3,8 @@
  * run inside n8n's engine against the simulator. Each test names what used to happen.
  */
 
-import { readSnapshotDate, describeDateProblem } from '../../nodes/shared/dates';
-import { normalizeInstrumentType } from '../../nodes/shared/holdings';
+import { readSnapshotDate, describeDateProblem } from '../../nodes/shared/input/dates';
+import { normalizeInstrumentType } from '../../nodes/shared/input/holdings';
 import { objectOf } from './arbitraries';
 import { fuzzWorkflow, pairedIndices, runCase } from './harness';
 import { runWorkflow } from '../workflow/runner';

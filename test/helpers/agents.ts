@@ -1,5 +1,5 @@
 /**
- * Our nodes as AI Agent tools inside n8n's engine, the two ways n8n runs them (see nodes/shared/tool.ts):
+ * Our nodes as AI Agent tools inside n8n's engine, the two ways n8n runs them (see nodes/shared/run/tool.ts):
  *
  * - `toolNodeType`: the `…Tool` node type n8n derives from a `usableAsTool` node when a workflow names it
  *   (n8n's NodeTypes.getByNameAndVersion + convertNodeToAiTool, packages/cli/src/node-types.ts and

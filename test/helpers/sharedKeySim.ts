@@ -1,18 +1,18 @@
 /**
- * Simulated time for the pacing controller (nodes/shared/pacing.ts): several processes, each with its own Pacer
+ * Simulated time for the pacing controller (nodes/shared/api/pacing.ts): several processes, each with its own Pacer
  * and a backlog of requests, share one API key behind the simulator's own short-burst limiter (BurstLimiter from
  * test/simulator/gateway.ts: a sliding window in which only accepted requests count). No HTTP, no timers: a queue
  * of events in simulated milliseconds. Each process retries a refused request as the transport does (the wait of
  * throttleRetryFloor, then the next free slot), and gives up as the transport does (more than maxThrottleRetries,
  * or more than Max Wait spent waiting).
  */
-import { Pacer, RECHECK_MS } from '../../nodes/shared/pacing';
-import type { PaceSlot } from '../../nodes/shared/pacing';
+import { Pacer, RECHECK_MS } from '../../nodes/shared/api/pacing';
+import type { PaceSlot } from '../../nodes/shared/api/pacing';
 import {
 	DEFAULT_RETRY_POLICY,
 	retryAfterMs,
 	throttleRetryFloor,
-} from '../../nodes/shared/transport';
+} from '../../nodes/shared/run/transport';
 import { BurstLimiter } from '../simulator/gateway';
 import { seededRandom } from '../simulator/faults';
 

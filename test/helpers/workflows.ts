@@ -1,8 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { holdingMapperFields } from '../../nodes/shared/methods';
+import { holdingMapperFields } from '../../nodes/shared/run/methods';
 import { findIsins } from '../simulator';
-import type { HoldingsRoute } from '../../nodes/shared/routes';
+import type { HoldingsRoute } from '../../nodes/shared/api/routes';
 import { PACKAGE_NAME } from '../workflow/runner';
 import type { WorkflowInput } from '../workflow/runner';
 

@@ -6,7 +6,7 @@ import {
 	addressRules,
 	checkBaseUrlText,
 	hostKind,
-} from '../../nodes/shared/baseUrl';
+} from '../../nodes/shared/api/baseUrl';
 
 /**
  * The credential's test request runs addressRules' own source inside an n8n expression: it must stand alone (no

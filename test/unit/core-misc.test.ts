@@ -1,14 +1,14 @@
-import { networkErrorCode, tryDeadline } from '../../nodes/shared/httpClient';
+import { networkErrorCode, tryDeadline } from '../../nodes/shared/api/httpClient';
 import {
 	DEFAULT_RETRY_POLICY,
 	backoffDelay,
 	checkBaseUrl,
 	throttleRetryFloor,
-} from '../../nodes/shared/transport';
-import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/methodologies';
-import { chunk, distinct } from '../../nodes/shared/batching';
-import { apiAnswerOf, apiErrorFor, inputError } from '../../nodes/shared/errors';
-import { ROUTES } from '../../nodes/shared/routes';
+} from '../../nodes/shared/run/transport';
+import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/api/methodologies';
+import { chunk, distinct } from '../../nodes/shared/run/batching';
+import { apiAnswerOf, apiErrorFor, inputError } from '../../nodes/shared/api/errors';
+import { ROUTES } from '../../nodes/shared/api/routes';
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 

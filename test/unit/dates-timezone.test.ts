@@ -11,7 +11,7 @@ import {
 	readSnapshotDate,
 	usableTimeZone,
 	workflowTimeZone,
-} from '../../nodes/shared/dates';
+} from '../../nodes/shared/input/dates';
 
 describe("snapshot dates in the workflow's time zone", () => {
 	const today = new Date('2026-11-21T10:00:00Z');

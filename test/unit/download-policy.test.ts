@@ -1,10 +1,10 @@
 /**
- * Where a report download may go (nodes/shared/httpClient.ts), a pure function of the link and the credential's
+ * Where a report download may go (nodes/shared/api/httpClient.ts), a pure function of the link and the credential's
  * Base URL. The workflow tests (test/reports.workflow.test.ts) run it in n8n's engine against the simulator, whose
  * Base URL is local; the production case, a public https Base URL, is covered here.
  */
-import { hostKind } from '../../nodes/shared/baseUrl';
-import { checkDownloadTarget, storageErrorText } from '../../nodes/shared/httpClient';
+import { hostKind } from '../../nodes/shared/api/baseUrl';
+import { checkDownloadTarget, storageErrorText } from '../../nodes/shared/api/httpClient';
 
 const PUBLIC_BASE = 'https://api.example.com';
 const LOCAL_BASE = 'http://127.0.0.1:4010';

@@ -1,10 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { groupItems } from '../../nodes/shared/grouping';
-import { normalizeInstrumentType, readHoldings } from '../../nodes/shared/holdings';
-import type { HoldingRow } from '../../nodes/shared/holdings';
-import { ROUTES } from '../../nodes/shared/routes';
+import { groupItems } from '../../nodes/shared/input/grouping';
+import { normalizeInstrumentType, readHoldings } from '../../nodes/shared/input/holdings';
+import type { HoldingRow } from '../../nodes/shared/input/holdings';
+import { ROUTES } from '../../nodes/shared/api/routes';
 
 const node: INode = {
 	id: '1',

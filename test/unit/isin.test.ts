@@ -1,4 +1,4 @@
-import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/isin';
+import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../nodes/shared/input/isin';
 import { makeIsins } from '../helpers/isins';
 
 describe('ISIN', () => {

@@ -5,8 +5,8 @@ import {
 	matchColumn,
 	splitFieldNames,
 } from '../../nodes/SustainabilityInstruments/actions/changesSettings';
-import { holdingRowsFromJson } from '../../nodes/shared/holdings';
-import { splitIsinList } from '../../nodes/shared/isin';
+import { holdingRowsFromJson } from '../../nodes/shared/input/holdings';
+import { splitIsinList } from '../../nodes/shared/input/isin';
 
 const A = 'US0378331005';
 const B = 'DE0007236101';

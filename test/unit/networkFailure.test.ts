@@ -3,7 +3,7 @@
  * reach on this n8n: axios reading the body itself ("stream has been aborted" with the answer's status 200), a
  * NodeApiError carrying an HPE_ code as httpCode, a zlib error wrapped with the answer.
  */
-import { networkFailureOf } from '../../nodes/shared/httpClient';
+import { networkFailureOf } from '../../nodes/shared/api/httpClient';
 
 const withResponse = { response: { status: 200, headers: {} } };
 

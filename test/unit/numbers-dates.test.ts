@@ -2,9 +2,14 @@ import {
 	describeDateProblem,
 	lastCompletedQuarterEnd,
 	readSnapshotDate,
-} from '../../nodes/shared/dates';
-import { columnFormat, readInColumn, readNumber, formatEvidence } from '../../nodes/shared/numbers';
-import { decideWeightScale, scaledWeight } from '../../nodes/shared/holdingNumbers';
+} from '../../nodes/shared/input/dates';
+import {
+	columnFormat,
+	readInColumn,
+	readNumber,
+	formatEvidence,
+} from '../../nodes/shared/input/numbers';
+import { decideWeightScale, scaledWeight } from '../../nodes/shared/input/holdingNumbers';
 
 const valueOf = (
 	input: unknown,

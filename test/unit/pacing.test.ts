@@ -4,7 +4,7 @@ import {
 	Pacer,
 	credentialIdentity,
 	pacerFor,
-} from '../../nodes/shared/pacing';
+} from '../../nodes/shared/api/pacing';
 
 /** `count` requests started 5 ms apart from `start`, each answered (accepted) 3 ms after it started. */
 function acceptBurst(pacer: Pacer, count: number, start = 0): number {

@@ -1,9 +1,9 @@
 /**
- * The pacing controller (nodes/shared/pacing.ts) on simulated time: 1, 2 and 4 processes, each with its own Pacer
+ * The pacing controller (nodes/shared/api/pacing.ts) on simulated time: 1, 2 and 4 processes, each with its own Pacer
  * and a backlog, share one key behind the simulator's short-burst limiter (test/helpers/sharedKeySim.ts). No HTTP,
  * no timers. Every figure is of simulated time, so the bounds are exact for the seeds used.
  */
-import { MIN_RATE } from '../../nodes/shared/pacing';
+import { MIN_RATE } from '../../nodes/shared/api/pacing';
 import { acceptedBetween, simulateSharedKey } from '../helpers/sharedKeySim';
 import type { SharedKeySimResult, SimProcess } from '../helpers/sharedKeySim';
 

@@ -1,6 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_EXECUTIONS, rememberedExecutions, retryMemory } from '../../nodes/shared/retryMemory';
+import {
+	MAX_EXECUTIONS,
+	rememberedExecutions,
+	retryMemory,
+} from '../../nodes/shared/base/retryMemory';
 
 function context(executionId: string, retryOnFail: boolean | undefined, name = 'Report') {
 	return {

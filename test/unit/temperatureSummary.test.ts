@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { perHoldingItems } from '../../nodes/TemperatureScore/actions/summary';
 import type { Calculation } from '../../nodes/TemperatureScore/actions/summary';
-import type { Holding, RemovedRow, SourcedHolding } from '../../nodes/shared/holdings';
+import type { Holding, RemovedRow, SourcedHolding } from '../../nodes/shared/input/holdings';
 
 const APPLE = 'US0378331005';
 const MICROSOFT = 'US5949181045';

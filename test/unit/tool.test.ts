@@ -5,8 +5,8 @@ import {
 	TOOL_RESULT_LIMIT,
 	toolErrorMessage,
 	toolResult,
-} from '../../nodes/shared/tool';
-import { QUOTA_USED_UP } from '../../nodes/shared/errors';
+} from '../../nodes/shared/run/tool';
+import { QUOTA_USED_UP } from '../../nodes/shared/api/errors';
 
 const node = (type: string, extra: Partial<INode> & { rewireOutputLogTo?: string } = {}): INode =>
 	({

@@ -1,8 +1,8 @@
 import type { INode, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { TOOL_DESCRIPTIONS } from '../../nodes/shared/toolDescriptions';
-import type { ToolDescribedNode } from '../../nodes/shared/toolDescriptions';
+import { TOOL_DESCRIPTIONS } from '../../nodes/shared/ui/toolDescriptions';
+import type { ToolDescribedNode } from '../../nodes/shared/ui/toolDescriptions';
 import { toolNodeType } from '../helpers/agents';
 import { packageNodeTypes } from '../workflow/packageNodes';
 

@@ -7,20 +7,20 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/descriptions';
-import { holdingsBody, removedSummary } from '../../shared/holdings';
-import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
-import type { ItemGroup } from '../../shared/grouping';
-import { readHoldingsParameters } from '../../shared/parameters';
-import type { HoldingsInput } from '../../shared/parameters';
-import { apiAnswerOf, asNodeError, inputError } from '../../shared/errors';
-import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
-import type { PreparedGroup } from '../../shared/execution';
-import { planOneRequestEach } from '../../shared/requestBudget';
-import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/input/holdings';
+import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
+import type { ItemGroup } from '../../shared/input/grouping';
+import { readHoldingsParameters } from '../../shared/input/parameters';
+import type { HoldingsInput } from '../../shared/input/parameters';
+import { apiAnswerOf, asNodeError, inputError } from '../../shared/api/errors';
+import { pairedTo, prepareGroups, runGroups } from '../../shared/run/execution';
+import type { PreparedGroup } from '../../shared/run/execution';
+import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { ROUTES } from '../../shared/api/routes';
+import { apiRequest } from '../../shared/run/transport';
 import { parseTaxonomyKpi } from './kpis';
-import { parameterBuilderHint } from '../../shared/builderHints';
+import { parameterBuilderHint } from '../../shared/ui/builderHints';
 
 const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
 

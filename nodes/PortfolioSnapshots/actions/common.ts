@@ -5,11 +5,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { MAX_IDENTIFIER_LENGTH } from '../../shared/constants';
-import { inputError } from '../../shared/errors';
-import { listNames, prepareGroups, runGroups } from '../../shared/execution';
-import { planOneRequestEach } from '../../shared/requestBudget';
-import { hasLoneSurrogate, showValue } from '../../shared/values';
+import { MAX_IDENTIFIER_LENGTH } from '../../shared/base/constants';
+import { inputError } from '../../shared/api/errors';
+import { listNames, prepareGroups, runGroups } from '../../shared/run/execution';
+import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { hasLoneSurrogate, showValue } from '../../shared/base/values';
 
 /** The start of an identifier as POST and GET /portfolios return it: svc-portfolio:<organization>_<Portfolio ID>. */
 const IDENTIFIER_PREFIX = 'svc-portfolio:';

@@ -6,25 +6,25 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { MAX_CLIENT_ID_LENGTH } from '../../shared/constants';
-import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/descriptions';
-import { holdingsBody, removedSummary } from '../../shared/holdings';
-import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
-import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
-import type { ItemGroup } from '../../shared/grouping';
+import { MAX_CLIENT_ID_LENGTH } from '../../shared/base/constants';
+import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/input/currencies';
+import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/input/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
+import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
+import type { ItemGroup } from '../../shared/input/grouping';
 import {
 	readHoldingsParameters,
 	readSnapshotDateParameter,
 	readTextParameter,
-} from '../../shared/parameters';
-import { asNodeError, inputError } from '../../shared/errors';
-import { listNames, pairedTo, runGroups } from '../../shared/execution';
-import { planOneRequestEach } from '../../shared/requestBudget';
-import { ROUTES } from '../../shared/routes';
-import { noteUnknownOutcome, readOutcome } from '../../shared/answers';
-import { apiRequestSettled } from '../../shared/settle';
-import { showValue } from '../../shared/values';
+} from '../../shared/input/parameters';
+import { asNodeError, inputError } from '../../shared/api/errors';
+import { listNames, pairedTo, runGroups } from '../../shared/run/execution';
+import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { ROUTES } from '../../shared/api/routes';
+import { noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
+import { apiRequestSettled } from '../../shared/run/settle';
+import { showValue } from '../../shared/base/values';
 import { responseIdentifier, responseMessage } from './common';
 
 const OPERATION = 'createOrUpdateSnapshot';

@@ -6,12 +6,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { SnapshotDate } from '../../shared/dates';
-import { requestOptions } from '../../shared/descriptions';
-import { readSnapshotDateParameter } from '../../shared/parameters';
-import { ROUTES } from '../../shared/routes';
-import { noteUnknownOutcome, readOutcome } from '../../shared/answers';
-import { apiRequestSettled } from '../../shared/settle';
+import type { SnapshotDate } from '../../shared/input/dates';
+import { requestOptions } from '../../shared/ui/descriptions';
+import { readSnapshotDateParameter } from '../../shared/input/parameters';
+import { ROUTES } from '../../shared/api/routes';
+import { noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
+import { apiRequestSettled } from '../../shared/run/settle';
 import {
 	perItem,
 	portfolioLocator,

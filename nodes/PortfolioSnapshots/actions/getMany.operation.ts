@@ -6,10 +6,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { numberParameterValue, textParameterValue } from '../../shared/parameters';
-import { parsePortfolioListing } from '../../shared/methods';
-import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+import { numberParameterValue, textParameterValue } from '../../shared/input/parameters';
+import { parsePortfolioListing } from '../../shared/run/methods';
+import { ROUTES } from '../../shared/api/routes';
+import { apiRequest } from '../../shared/run/transport';
 
 const displayOptions = { show: { operation: ['getMany'] } };
 

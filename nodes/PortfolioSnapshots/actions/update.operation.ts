@@ -6,12 +6,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/currencies';
-import { requestOptions } from '../../shared/descriptions';
-import { textParameterValue } from '../../shared/parameters';
-import { inputError } from '../../shared/errors';
-import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/input/currencies';
+import { requestOptions } from '../../shared/ui/descriptions';
+import { textParameterValue } from '../../shared/input/parameters';
+import { inputError } from '../../shared/api/errors';
+import { ROUTES } from '../../shared/api/routes';
+import { apiRequest } from '../../shared/run/transport';
 import {
 	perItem,
 	portfolioLocator,

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { errorJson, pairedTo } from '../../shared/execution';
-import { addRunNote } from '../../shared/hints';
-import { uniformRows } from '../../shared/rows';
-import { ownValue, setOwn } from '../../shared/values';
+import { errorJson, pairedTo } from '../../shared/run/execution';
+import { addRunNote } from '../../shared/base/hints';
+import { uniformRows } from '../../shared/input/rows';
+import { ownValue, setOwn } from '../../shared/base/values';
 import { compareResults, sfdrDirection, withoutIsin } from './changesCompare';
 import type { FieldChange } from './changesCompare';
 import { resolveCompareFields } from './changesSettings';

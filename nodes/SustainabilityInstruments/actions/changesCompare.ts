@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownValue, setOwn } from '../../shared/values';
+import { ownValue, setOwn } from '../../shared/base/values';
 
 export interface FieldChange {
 	field: string;

@@ -1,10 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../../shared/errors';
-import { compactKey } from '../../shared/holdings';
-import { numberParameterValue } from '../../shared/parameters';
-import { kindOf, showValue } from '../../shared/values';
+import { inputError } from '../../shared/api/errors';
+import { compactKey } from '../../shared/input/holdings';
+import { numberParameterValue } from '../../shared/input/parameters';
+import { kindOf, showValue } from '../../shared/base/values';
 import type { InstrumentOperationSpec } from './lookupTypes';
 
 const show = { show: { outputMode: ['changesSinceLastRun'] } };

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownValue, setOwn } from '../../shared/values';
+import { ownValue, setOwn } from '../../shared/base/values';
 
 // The remembered results: one JSON text in the node's static data. n8n wraps every object of static data in a Proxy
 // when it loads a workflow; one text for 10,000 ISINs avoids 10,000 proxies. Texts (descriptions, units) are kept

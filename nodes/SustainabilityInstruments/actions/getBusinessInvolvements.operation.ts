@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { numberParameterValue } from '../../shared/parameters';
-import { ROUTES } from '../../shared/routes';
+import { numberParameterValue } from '../../shared/input/parameters';
+import { ROUTES } from '../../shared/api/routes';
 import { isinOfDataEntry } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
 import { hasAnyValue, withOwnColumns } from './instrumentResults';

@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ROUTES } from '../../shared/routes';
+import { ROUTES } from '../../shared/api/routes';
 import { isinOfDataEntry, measuresResult } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
 import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';

@@ -6,8 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { readClassification } from '../../shared/answers';
-import { ROUTES } from '../../shared/routes';
+import { readClassification } from '../../shared/api/answers';
+import { ROUTES } from '../../shared/api/routes';
 import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';
 
 interface SfdrEntry {

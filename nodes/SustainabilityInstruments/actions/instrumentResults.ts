@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { setOwn } from '../../shared/values';
+import { setOwn } from '../../shared/base/values';
 
 const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 

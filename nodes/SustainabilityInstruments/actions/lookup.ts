@@ -5,22 +5,22 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { noteAboutAnswer } from '../../shared/answers';
-import type { EntryTally } from '../../shared/answers';
-import type { ApiRoute } from '../../shared/routes';
-import { batchSettings, lookupInstruments } from '../../shared/batching';
-import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/constants';
+import { noteAboutAnswer } from '../../shared/api/answers';
+import type { EntryTally } from '../../shared/api/answers';
+import type { ApiRoute } from '../../shared/api/routes';
+import { batchSettings, lookupInstruments } from '../../shared/run/batching';
+import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/base/constants';
 import {
 	batchingOptions,
 	invalidIsinsProperty,
 	maxRequestsOption,
 	maxThrottleWaitOption,
-} from '../../shared/descriptions';
-import { compactKey } from '../../shared/holdings';
-import { numberParameterValue, readTextParameter } from '../../shared/parameters';
-import { inputError } from '../../shared/errors';
-import { countAnswers, countLeftOut } from '../../shared/hints';
-import { planRequests } from '../../shared/requestBudget';
+} from '../../shared/ui/descriptions';
+import { compactKey } from '../../shared/input/holdings';
+import { numberParameterValue, readTextParameter } from '../../shared/input/parameters';
+import { inputError } from '../../shared/api/errors';
+import { countAnswers, countLeftOut } from '../../shared/base/hints';
+import { planRequests } from '../../shared/run/requestBudget';
 import {
 	describeInvalidIsin,
 	givenIsin,
@@ -28,9 +28,9 @@ import {
 	normalizeIsin,
 	splitIsinList,
 	unsendableIsin,
-} from '../../shared/isin';
-import { kindOf, ordinal, showValue } from '../../shared/values';
-import { parameterBuilderHint } from '../../shared/builderHints';
+} from '../../shared/input/isin';
+import { kindOf, ordinal, showValue } from '../../shared/base/values';
+import { parameterBuilderHint } from '../../shared/ui/builderHints';
 import { outputChanges } from './changes';
 import { changesProperties, readChangesSettings } from './changesSettings';
 import { addedToInputItems, perInstrumentItems } from './lookupRows';

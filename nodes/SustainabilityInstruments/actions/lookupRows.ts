@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { copyJson, errorJson } from '../../shared/execution';
-import { IDENTITY_COLUMNS, uniformRows } from '../../shared/rows';
-import { setOwn } from '../../shared/values';
+import { copyJson, errorJson } from '../../shared/run/execution';
+import { IDENTITY_COLUMNS, uniformRows } from '../../shared/input/rows';
+import { setOwn } from '../../shared/base/values';
 import type { ItemIsin, LookupOutcome } from './lookupTypes';
 
 /** The ISIN as the user gave it, and as cleaned (the one sent, or the one an invalid ISIN cleaned to). */

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { ApiRoute } from '../../shared/routes';
+import type { ApiRoute } from '../../shared/api/routes';
 
 /** What a Portfolio Summary computes: SFDR articles, {value, unit} measures (PAI, ESG), or business involvements. */
 export type SummaryKind = 'sfdr' | 'paiIndicators' | 'esgMetrics' | 'businessInvolvements';

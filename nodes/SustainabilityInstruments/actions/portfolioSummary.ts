@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { inputError } from '../../shared/errors';
-import { errorJson, pairedTo } from '../../shared/execution';
-import { describeGroupValues, groupItems, splitFieldList } from '../../shared/grouping';
+import { inputError } from '../../shared/api/errors';
+import { errorJson, pairedTo } from '../../shared/run/execution';
+import { describeGroupValues, groupItems, splitFieldList } from '../../shared/input/grouping';
 import {
 	FieldResolver,
 	HOLDING_FIELDS,
@@ -15,17 +15,21 @@ import {
 	normalizeInstrumentType,
 	removedRow,
 	uniformRemovedRows,
-} from '../../shared/holdings';
-import type { RemovedRow } from '../../shared/holdings';
-import { normalizeIsin } from '../../shared/isin';
-import { numberFormatOption } from '../../shared/descriptions';
-import { readHoldingNumber, settledByColumnNote } from '../../shared/holdingNumbers';
-import { columnFormat } from '../../shared/numbers';
-import type { NumberFormat } from '../../shared/numbers';
-import { noteAboutInput, numberParameterValue, readTextParameter } from '../../shared/parameters';
-import { isBlank, ownValue, scalarText, setOwn } from '../../shared/values';
+} from '../../shared/input/holdings';
+import type { RemovedRow } from '../../shared/input/holdings';
+import { normalizeIsin } from '../../shared/input/isin';
+import { numberFormatOption } from '../../shared/ui/descriptions';
+import { readHoldingNumber, settledByColumnNote } from '../../shared/input/holdingNumbers';
+import { columnFormat } from '../../shared/input/numbers';
+import type { NumberFormat } from '../../shared/input/numbers';
+import {
+	noteAboutInput,
+	numberParameterValue,
+	readTextParameter,
+} from '../../shared/input/parameters';
+import { isBlank, ownValue, scalarText, setOwn } from '../../shared/base/values';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome, SummaryKind } from './lookupTypes';
-import { parameterBuilderHint } from '../../shared/builderHints';
+import { parameterBuilderHint } from '../../shared/ui/builderHints';
 
 export type WeightBasis = 'marketValue' | 'weight';
 

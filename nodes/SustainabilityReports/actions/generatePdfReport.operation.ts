@@ -6,24 +6,24 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import { parameterBuilderHint } from '../../shared/builderHints';
-import { BENCHMARK_INDICES, REPORT_TYPES } from '../../shared/constants';
+import { parameterBuilderHint } from '../../shared/ui/builderHints';
+import { BENCHMARK_INDICES, REPORT_TYPES } from '../../shared/base/constants';
 import {
 	groupByProperty,
 	holdingsOptions,
 	holdingsProperties,
 	methodologyProperty,
-} from '../../shared/descriptions';
-import { asNodeError } from '../../shared/errors';
-import { prepareGroups, runGroups } from '../../shared/execution';
-import type { PreparedGroup } from '../../shared/execution';
-import { describeGroupValues, portfolioGroups } from '../../shared/grouping';
-import type { ItemGroup } from '../../shared/grouping';
-import { planOneRequestEach } from '../../shared/requestBudget';
-import { retriesOnFail, retryMemory } from '../../shared/retryMemory';
-import type { RetryMemory } from '../../shared/retryMemory';
-import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+} from '../../shared/ui/descriptions';
+import { asNodeError } from '../../shared/api/errors';
+import { prepareGroups, runGroups } from '../../shared/run/execution';
+import type { PreparedGroup } from '../../shared/run/execution';
+import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
+import type { ItemGroup } from '../../shared/input/grouping';
+import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { retriesOnFail, retryMemory } from '../../shared/base/retryMemory';
+import type { RetryMemory } from '../../shared/base/retryMemory';
+import { ROUTES } from '../../shared/api/routes';
+import { apiRequest } from '../../shared/run/transport';
 import { reportItems } from './reportItems';
 import {
 	isUncertain,

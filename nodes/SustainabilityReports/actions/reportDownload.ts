@@ -1,10 +1,10 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/httpClient';
-import type { DownloadResult } from '../../shared/httpClient';
-import { DEFAULT_RETRY_POLICY, megabytes } from '../../shared/transport';
-import { formatSeconds } from '../../shared/values';
+import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/api/httpClient';
+import type { DownloadResult } from '../../shared/api/httpClient';
+import { DEFAULT_RETRY_POLICY, megabytes } from '../../shared/run/transport';
+import { formatSeconds } from '../../shared/base/values';
 
 /**
  * Fetches the PDF from `document.location_url` through the shared client (no key, public https only, no redirect,

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { findRequestId } from '../../shared/errors';
-import type { PreparedGroup } from '../../shared/execution';
-import { pairedTo } from '../../shared/execution';
-import type { ItemGroup } from '../../shared/grouping';
-import { removedSummary } from '../../shared/holdings';
-import { isToolExecution } from '../../shared/tool';
+import { findRequestId } from '../../shared/api/errors';
+import type { PreparedGroup } from '../../shared/run/execution';
+import { pairedTo } from '../../shared/run/execution';
+import type { ItemGroup } from '../../shared/input/grouping';
+import { removedSummary } from '../../shared/input/holdings';
+import { isToolExecution } from '../../shared/run/tool';
 import { downloadReport } from './reportDownload';
 import type { ReportAnswer } from './reportOutcome';
 import type { ReportInput } from './reportRequest';

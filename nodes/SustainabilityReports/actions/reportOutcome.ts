@@ -1,10 +1,10 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
-import { listNames } from '../../shared/execution';
-import { addRunNote } from '../../shared/hints';
-import type { Remembered } from '../../shared/retryMemory';
-import { UncertainOutcomeError } from '../../shared/transport';
+import { listNames } from '../../shared/run/execution';
+import { addRunNote } from '../../shared/base/hints';
+import type { Remembered } from '../../shared/base/retryMemory';
+import { UncertainOutcomeError } from '../../shared/run/transport';
 import type { ReportRequest } from './reportRequest';
 
 export interface ReportAnswer {

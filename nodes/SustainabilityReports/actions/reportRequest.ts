@@ -6,21 +6,21 @@ import {
 	MAX_CLIENT_ID_LENGTH,
 	RENAMED_BENCHMARK_INDICES,
 	REPORT_TYPES,
-} from '../../shared/constants';
-import { lastCompletedQuarterEnd } from '../../shared/dates';
-import { inputError } from '../../shared/errors';
-import type { ItemGroup } from '../../shared/grouping';
-import { holdingsBody } from '../../shared/holdings';
-import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
-import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/isin';
+} from '../../shared/base/constants';
+import { lastCompletedQuarterEnd } from '../../shared/input/dates';
+import { inputError } from '../../shared/api/errors';
+import type { ItemGroup } from '../../shared/input/grouping';
+import { holdingsBody } from '../../shared/input/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
+import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/input/isin';
 import {
 	readHoldingsParameters,
 	readMethodologyId,
 	readSnapshotDateParameter,
 	readTextParameter,
-} from '../../shared/parameters';
-import { ROUTES } from '../../shared/routes';
-import { ownValue, showValue } from '../../shared/values';
+} from '../../shared/input/parameters';
+import { ROUTES } from '../../shared/api/routes';
+import { ownValue, showValue } from '../../shared/base/values';
 
 export const DEFAULT_BENCHMARK = 'S&P 500';
 /** Benchmark option that shows the Benchmark Index Name field. */

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { EntryTally, readClassification } from '../../shared/answers';
-import { normalizeIsin } from '../../shared/isin';
+import { EntryTally, readClassification } from '../../shared/api/answers';
+import { normalizeIsin } from '../../shared/input/isin';
 
 /** Entry of `data` in the answer of POST /sustainable-investments/insights. */
 export interface ClassificationEntry {

@@ -11,19 +11,19 @@ import {
 	holdingsProperties,
 	methodologyProperty,
 	holdingsOptions,
-} from '../../shared/descriptions';
-import { holdingsBody } from '../../shared/holdings';
-import { portfolioGroups } from '../../shared/grouping';
-import type { ItemGroup } from '../../shared/grouping';
-import { readHoldingsParameters, readMethodologyId } from '../../shared/parameters';
-import type { HoldingsInput } from '../../shared/parameters';
-import { inputError } from '../../shared/errors';
-import { prepareGroups, runGroups } from '../../shared/execution';
-import type { PreparedGroup } from '../../shared/execution';
-import { planOneRequestEach } from '../../shared/requestBudget';
-import { ROUTES } from '../../shared/routes';
-import { noteAboutAnswer } from '../../shared/answers';
-import { apiRequest } from '../../shared/transport';
+} from '../../shared/ui/descriptions';
+import { holdingsBody } from '../../shared/input/holdings';
+import { portfolioGroups } from '../../shared/input/grouping';
+import type { ItemGroup } from '../../shared/input/grouping';
+import { readHoldingsParameters, readMethodologyId } from '../../shared/input/parameters';
+import type { HoldingsInput } from '../../shared/input/parameters';
+import { inputError } from '../../shared/api/errors';
+import { prepareGroups, runGroups } from '../../shared/run/execution';
+import type { PreparedGroup } from '../../shared/run/execution';
+import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { ROUTES } from '../../shared/api/routes';
+import { noteAboutAnswer } from '../../shared/api/answers';
+import { apiRequest } from '../../shared/run/transport';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 import type { ClassificationEntry } from './classification';
 

@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { parseMethodologies } from '../../shared/methodologies';
-import { ROUTES } from '../../shared/routes';
-import { apiRequest } from '../../shared/transport';
+import { parseMethodologies } from '../../shared/api/methodologies';
+import { ROUTES } from '../../shared/api/routes';
+import { apiRequest } from '../../shared/run/transport';
 
 export const runsOnce = true;
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeOperation } from '../../shared/execution';
-import type { Operation } from '../../shared/operation';
+import { routeOperation } from '../../shared/run/execution';
+import type { Operation } from '../../shared/base/operation';
 import * as classifyHoldings from './classifyHoldings.operation';
 import * as getMethodologies from './getMethodologies.operation';
 

@@ -6,27 +6,27 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { MONTHLY_QUOTA } from '../../shared/constants';
-import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/descriptions';
-import { holdingsBody, removedSummary } from '../../shared/holdings';
-import { countSkippedByApi, countStillCalculating } from '../../shared/hints';
-import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
-import { portfolioGroups } from '../../shared/grouping';
-import type { ItemGroup } from '../../shared/grouping';
-import { numberParameterValue, readHoldingsParameters } from '../../shared/parameters';
-import type { HoldingsInput } from '../../shared/parameters';
-import { inputError } from '../../shared/errors';
-import { pairedTo, prepareGroups, runGroups } from '../../shared/execution';
-import type { PreparedGroup } from '../../shared/execution';
-import { planRequests } from '../../shared/requestBudget';
-import { ROUTES } from '../../shared/routes';
-import { noteAboutAnswer } from '../../shared/answers';
-import { apiRequest } from '../../shared/transport';
-import { formatSeconds } from '../../shared/values';
-import { sleepUnlessCancelled } from '../../shared/sleep';
+import { MONTHLY_QUOTA } from '../../shared/base/constants';
+import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
+import { holdingsBody, removedSummary } from '../../shared/input/holdings';
+import { countSkippedByApi, countStillCalculating } from '../../shared/base/hints';
+import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
+import { portfolioGroups } from '../../shared/input/grouping';
+import type { ItemGroup } from '../../shared/input/grouping';
+import { numberParameterValue, readHoldingsParameters } from '../../shared/input/parameters';
+import type { HoldingsInput } from '../../shared/input/parameters';
+import { inputError } from '../../shared/api/errors';
+import { pairedTo, prepareGroups, runGroups } from '../../shared/run/execution';
+import type { PreparedGroup } from '../../shared/run/execution';
+import { planRequests } from '../../shared/run/requestBudget';
+import { ROUTES } from '../../shared/api/routes';
+import { noteAboutAnswer } from '../../shared/api/answers';
+import { apiRequest } from '../../shared/run/transport';
+import { formatSeconds } from '../../shared/base/values';
+import { sleepUnlessCancelled } from '../../shared/base/sleep';
 import { groupFields, perHoldingItems } from './summary';
 import type { Calculation, TemperatureData } from './summary';
-import { parameterBuilderHint } from '../../shared/builderHints';
+import { parameterBuilderHint } from '../../shared/ui/builderHints';
 
 const displayOptions = { show: { operation: ['getPortfolioTemperature'] } };
 

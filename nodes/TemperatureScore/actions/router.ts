@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeOperation } from '../../shared/execution';
-import type { Operation } from '../../shared/operation';
+import { routeOperation } from '../../shared/run/execution';
+import type { Operation } from '../../shared/base/operation';
 import * as getPortfolioTemperature from './getPortfolioTemperature.operation';
 
 /** The values of the node's Operation option: test/package.test.ts checks they are exactly the ones routed here. */

@@ -1,13 +1,13 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { EntryTally } from '../../shared/answers';
-import { INSTRUMENT_TYPES } from '../../shared/constants';
-import { pairedTo } from '../../shared/execution';
-import type { ItemGroup } from '../../shared/grouping';
-import { removedSummary } from '../../shared/holdings';
-import type { RemovedRow, SourcedHolding } from '../../shared/holdings';
-import { ROUTES } from '../../shared/routes';
-import { setOwn } from '../../shared/values';
+import { EntryTally } from '../../shared/api/answers';
+import { INSTRUMENT_TYPES } from '../../shared/base/constants';
+import { pairedTo } from '../../shared/run/execution';
+import type { ItemGroup } from '../../shared/input/grouping';
+import { removedSummary } from '../../shared/input/holdings';
+import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
+import { ROUTES } from '../../shared/api/routes';
+import { setOwn } from '../../shared/base/values';
 
 export interface TemperatureData {
 	/** Companies, funds or both are listed (the contract asks for at least one of the lists). */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { addRunNote } from './hints';
-import { showValue } from './values';
+import { addRunNote } from '../base/hints';
+import { showValue } from '../base/values';
 
 /** YYYY-MM-DD, optionally with a time (`T` or a space) and optionally then a UTC offset (`Z`, `+02:00`, `-0500`). */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([0-9:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;

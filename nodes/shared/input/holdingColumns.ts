@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { HOLDING_FIELDS, HOLDING_KEYS } from './holdings';
 import type { FieldMappingWords, HoldingKey, HoldingRow } from './holdings';
-import { isBlank, ownValue, showValue } from './values';
+import { isBlank, ownValue, showValue } from '../base/values';
 
 export const HOLDING_COLUMNS = 'holdingColumns';
 /** The resourceMapping method of every holdings node (in each node's `methods.resourceMapping`). */

@@ -7,7 +7,7 @@ import {
 	showNumber,
 } from './numbers';
 import type { ColumnFormat, NumberFormat, NumberReading, PlacedValue } from './numbers';
-import { showValue } from './values';
+import { showValue } from '../base/values';
 
 /**
  * The numbers of holdings (weights and market values) read as the sheet means them: each column's number format

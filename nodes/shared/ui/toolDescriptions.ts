@@ -11,7 +11,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
+import { MAX_INSTRUMENTS_PER_REQUEST } from '../base/constants';
 
 const upTo = `up to ${MAX_INSTRUMENTS_PER_REQUEST.toLocaleString('en-US')}`;
 const PASS_ISINS =

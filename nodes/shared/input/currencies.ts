@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import { inputError } from './errors';
-import { showValue } from './values';
+import { inputError } from '../api/errors';
+import { showValue } from '../base/values';
 
 /** ISO 4217 active codes with their names, for the currency dropdowns. */
 const ISO_4217: ReadonlyArray<[code: string, name: string]> = [

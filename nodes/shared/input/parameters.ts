@@ -7,8 +7,8 @@ import type {
 
 import { describeDateProblem, noteSnapshotDate, readSnapshotDate, workflowTimeZone } from './dates';
 import type { SnapshotDate } from './dates';
-import { inputError } from './errors';
-import { addRunNote, countLeftOut } from './hints';
+import { inputError } from '../api/errors';
+import { addRunNote, countLeftOut } from '../base/hints';
 import {
 	AUTO_MAPPING_WORDS,
 	JSON_ENTRY_WORDS,
@@ -32,12 +32,12 @@ import type {
 	RemovedRow,
 	SourcedHolding,
 } from './holdings';
-import { methodologyIdForRequest } from './methodologies';
+import { methodologyIdForRequest } from '../api/methodologies';
 import { describeNumberProblem, readNumber } from './numbers';
 import type { NumberFormat } from './numbers';
-import { removesRows } from './routes';
-import type { HoldingsRoute } from './routes';
-import { isBlank, kindOf, scalarText, showValue } from './values';
+import { removesRows } from '../api/routes';
+import type { HoldingsRoute } from '../api/routes';
+import { isBlank, kindOf, scalarText, showValue } from '../base/values';
 
 export interface HoldingsInput {
 	holdings: SourcedHolding[];

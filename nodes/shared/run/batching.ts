@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { EntryTally, sameEntry } from './answers';
-import { normalizeIsin } from './isin';
-import { MAX_INSTRUMENTS_PER_REQUEST } from './constants';
-import { asNodeError } from './errors';
+import { EntryTally, sameEntry } from '../api/answers';
+import { normalizeIsin } from '../input/isin';
+import { MAX_INSTRUMENTS_PER_REQUEST } from '../base/constants';
+import { asNodeError } from '../api/errors';
 import { runTasks, withProgress } from './execution';
 import type { RunError } from './execution';
-import type { ApiRoute } from './routes';
+import type { ApiRoute } from '../api/routes';
 import { apiRequest } from './transport';
 import type { RetryPolicy } from './transport';
 

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { asNodeError } from './errors';
+import { asNodeError } from '../api/errors';
 import type { RunError } from './execution';
 import { parsePortfolioListing } from './methods';
 import type { PortfolioListing } from './methods';
-import { ROUTES } from './routes';
-import type { ApiRoute } from './routes';
+import { ROUTES } from '../api/routes';
+import type { ApiRoute } from '../api/routes';
 import { apiRequest, UncertainOutcomeError } from './transport';
 import type { ApiRequestOptions } from './transport';
-import { showValue } from './values';
+import { showValue } from '../base/values';
 
 /**
  * Requests that may have reached the API without an answer (connection dropped after sending, client timeout), on

@@ -7,8 +7,8 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import { asNodeError } from './errors';
-import type { Operation } from './operation';
+import { asNodeError } from '../api/errors';
+import type { Operation } from '../base/operation';
 import { isStopError, reportRequestsSpent, requestsPlanned, requestsSent } from './requestBudget';
 import { executeAsTool, isToolExecution } from './tool';
 

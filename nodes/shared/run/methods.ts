@@ -7,12 +7,12 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { INSTRUMENT_TYPES } from './constants';
-import { HOLDING_FIELDS, HOLDING_KEYS } from './holdings';
-import type { HoldingKey } from './holdingKey';
-import { parseMethodologies } from './methodologies';
-import { ROUTES } from './routes';
-import type { HoldingsRoute } from './routes';
+import { INSTRUMENT_TYPES } from '../base/constants';
+import { HOLDING_FIELDS, HOLDING_KEYS } from '../input/holdings';
+import type { HoldingKey } from '../api/holdingKey';
+import { parseMethodologies } from '../api/methodologies';
+import { ROUTES } from '../api/routes';
+import type { HoldingsRoute } from '../api/routes';
 import { apiRequest } from './transport';
 
 export interface PortfolioListing {

@@ -1,4 +1,4 @@
-import { kindOf, showValue } from './values';
+import { kindOf, showValue } from '../base/values';
 
 const ISIN_SHAPE = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
 

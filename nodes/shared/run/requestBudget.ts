@@ -1,12 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 
-import { UnreadableAnswerError } from './answers';
-import { DEFAULT_MAX_REQUESTS } from './constants';
-import { addRunNote, noteRunTally } from './hints';
-import { numberParameterValue } from './parameters';
-import { QUOTA_USED_UP } from './errors';
-import type { Pacer } from './pacing';
+import { UnreadableAnswerError } from '../api/answers';
+import { DEFAULT_MAX_REQUESTS } from '../base/constants';
+import { addRunNote, noteRunTally } from '../base/hints';
+import { numberParameterValue } from '../input/parameters';
+import { QUOTA_USED_UP } from '../api/errors';
+import type { Pacer } from '../api/pacing';
 
 /**
  * Request accounting of one run: what a node run planned and sent (for Max Requests per Run), and, per execution

@@ -5,12 +5,12 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from './constants';
-import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from './holdingColumns';
-import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from './holdings';
-import type { HoldingKey } from './holdingKey';
-import { removesRows } from './routes';
-import type { HoldingsRoute } from './routes';
+import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from '../base/constants';
+import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from '../input/holdingColumns';
+import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from '../input/holdings';
+import type { HoldingKey } from '../api/holdingKey';
+import { removesRows } from '../api/routes';
+import type { HoldingsRoute } from '../api/routes';
 import { parameterBuilderHint } from './builderHints';
 
 /** The Holding Fields collection, with what the route does with a field said where its column is chosen. */

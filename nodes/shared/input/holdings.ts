@@ -1,9 +1,9 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { INSTRUMENT_TYPES } from './constants';
-import type { InstrumentType } from './constants';
-import type { HoldingKey } from './holdingKey';
-import { inputError } from './errors';
+import { INSTRUMENT_TYPES } from '../base/constants';
+import type { InstrumentType } from '../base/constants';
+import type { HoldingKey } from '../api/holdingKey';
+import { inputError } from '../api/errors';
 import { describeInvalidIsin, givenIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import {
 	decideWeightScale,
@@ -25,11 +25,11 @@ import type {
 } from './holdingNumbers';
 import { showNumber } from './numbers';
 import type { NumberFormat, PlacedValue } from './numbers';
-import type { HoldingsRoute } from './routes';
+import type { HoldingsRoute } from '../api/routes';
 import { REMOVED_ROW_COLUMNS, uniformRows } from './rows';
-import { isBlank, kindOf, ordinal, ownValue, scalarText, showValue } from './values';
+import { isBlank, kindOf, ordinal, ownValue, scalarText, showValue } from '../base/values';
 
-export type { HoldingKey } from './holdingKey';
+export type { HoldingKey } from '../api/holdingKey';
 
 export interface Holding {
 	isin: string | null;

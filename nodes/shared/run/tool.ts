@@ -20,8 +20,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { QUOTA_USED_UP } from './errors';
-import type { Operation } from './operation';
+import { QUOTA_USED_UP } from '../api/errors';
+import type { Operation } from '../base/operation';
 import { reportRequestsSpent } from './requestBudget';
 
 /** n8n's `NodeConnectionTypes.AiTool` (a string here: the export moved between n8n-workflow versions). */

@@ -1,13 +1,19 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
-import { boundTexts, isGatewayPage, isProxyPage, noteAboutAnswer, readAnswer } from './answers';
+import {
+	boundTexts,
+	isGatewayPage,
+	isProxyPage,
+	noteAboutAnswer,
+	readAnswer,
+} from '../api/answers';
 import {
 	CREDENTIAL_NAME,
 	MAX_ANSWER_BYTES,
 	MAX_BODY_BYTES,
 	MAX_OUTPUT_TEXT_LENGTH,
-} from './constants';
+} from '../base/constants';
 import {
 	apiErrorFor,
 	apiMessage,
@@ -16,18 +22,18 @@ import {
 	inputError,
 	isHtmlAnswer,
 	isQuotaExhausted,
-} from './errors';
-import type { ApiResponse } from './errors';
-import { networkFailureOf, sendApiRequest, tryDeadline } from './httpClient';
-import { checkBaseUrlText } from './baseUrl';
-import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
-import { RECHECK_MS, pacerFor } from './pacing';
+} from '../api/errors';
+import type { ApiResponse } from '../api/errors';
+import { networkFailureOf, sendApiRequest, tryDeadline } from '../api/httpClient';
+import { checkBaseUrlText } from '../api/baseUrl';
+import type { ApiAnswer, NetworkFailure, RequestContext } from '../api/httpClient';
+import { RECHECK_MS, pacerFor } from '../api/pacing';
 import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
-import { countWaited } from './hints';
-import { sleepUnlessCancelled } from './sleep';
-import type { PaceSlot } from './pacing';
-import type { ApiRoute } from './routes';
-import { formatSeconds, hasLoneSurrogate, showValue } from './values';
+import { countWaited } from '../base/hints';
+import { sleepUnlessCancelled } from '../base/sleep';
+import type { PaceSlot } from '../api/pacing';
+import type { ApiRoute } from '../api/routes';
+import { formatSeconds, hasLoneSurrogate, showValue } from '../base/values';
 
 export interface RetryPolicy {
 	/** Retries after the first try, for 503 and dropped connections together. */

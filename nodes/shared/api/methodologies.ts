@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { kindOf, scalarText, showValue } from './values';
+import { kindOf, scalarText, showValue } from '../base/values';
 
 export interface Methodology {
 	id: number | string;

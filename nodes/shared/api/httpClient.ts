@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { ADDRESS_KIND_WORDS, hostKind, isMetadataHost } from './baseUrl';
-import { CREDENTIAL_NAME, MAX_ANSWER_BYTES } from './constants';
+import { CREDENTIAL_NAME, MAX_ANSWER_BYTES } from '../base/constants';
 import type { ApiResponse } from './errors';
-import { sleepUnlessCancelled } from './sleep';
+import { sleepUnlessCancelled } from '../base/sleep';
 
 /**
  * The one HTTP client of the package, with a redirect policy per kind of request:

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { inputError } from './errors';
+import { inputError } from '../api/errors';
 import { compactKey } from './holdings';
-import { isBlank, showValue } from './values';
+import { isBlank, showValue } from '../base/values';
 
 export interface ItemGroup {
 	/** The group's values, by field name as given in Group By. */

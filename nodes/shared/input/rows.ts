@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { setOwn } from './values';
+import { setOwn } from '../base/values';
 
 /**
  * The rows of one output with the same columns in the same order, as n8n's table shows the first row's columns and

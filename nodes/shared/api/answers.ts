@@ -3,13 +3,13 @@ import type { IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 
 import { NUMERIC_TEXT } from './answerShapes';
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
-import { MAX_OUTPUT_TEXT_LENGTH } from './constants';
+import { MAX_OUTPUT_TEXT_LENGTH } from '../base/constants';
 import { contentTypeOf, findRequestId, isHtmlAnswer, isPageAnswer } from './errors';
-import { addRunNote, MAX_HINT_LENGTH } from './hints';
+import { addRunNote, MAX_HINT_LENGTH } from '../base/hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
 import type { ApiRoute } from './routes';
-import { showValue } from './values';
+import { showValue } from '../base/values';
 
 /**
  * Every success answer is read against its route's contract (routes.ts) before any operation sees it: a documented
