@@ -11,7 +11,13 @@ import { MAX_ANSWER_BYTES, MAX_OUTPUT_TEXT_LENGTH } from '../nodes/shared/base/c
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/run/transport';
 import { makeIsin, makeIsins } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor, reportRows, snapshotSpec } from './helpers/workflows';
+import {
+	chainWorkflow,
+	credentialsFor,
+	reportRows,
+	snapshotRows,
+	snapshotSpec,
+} from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { LONG_TEXT_LENGTH, SIM_KEYS, findIsins } from './simulator';
 import type { RouteKey } from './simulator';
@@ -45,20 +51,6 @@ async function run(items: IDataObject[], spec: NodeSpec, signal?: AbortSignal) {
 }
 
 const description = (error: unknown) => String((error as { description?: unknown }).description);
-
-function snapshotRows(portfolioId: string): IDataObject[] {
-	return [
-		{ isin: makeIsin('US', 1), name: 'Apple Inc.', weight: 60, market_value: 600 },
-		{ isin: makeIsin('DE', 2), name: 'SAP SE', weight: 40, market_value: 400 },
-	].map((holding) => ({
-		portfolio_id: portfolioId,
-		portfolio_name: 'Fund',
-		date: `${LAST_YEAR}-05-10`,
-		instrument_type: 'Stock',
-		currency: 'EUR',
-		...holding,
-	}));
-}
 
 const REPORT_ROWS = reportRows();
 
@@ -94,7 +86,7 @@ describe('a try has a total deadline: bytes trickling in do not extend it', () =
 
 	it('Create or Update Snapshot that trickled is not sent again blindly: the list of portfolios is read first', async () => {
 		sim.setFaults(POST, { sequence: ['trickle'], trickleMs: 200 });
-		const { result, out } = await run(snapshotRows('slow'), snapshotSpec());
+		const { result, out } = await run(snapshotRows('slow', `${LAST_YEAR}-05-10`), snapshotSpec());
 		expect(result.error).toBeUndefined();
 		expect(sim.requests({ route: POST })[0].fault).toBe('trickle');
 		expect(sim.requestCount({ route: GET })).toBe(1);
@@ -157,14 +149,14 @@ describe('Create or Update Snapshot without an answer, and the list of portfolio
 	it('dropped after it was stored, then the list answers 504: the error says what is uncertain and how to check', async () => {
 		sim.setFaults(POST, { sequence: ['processed-drop'] });
 		sim.setFaults(GET, { sequence: ['504'] });
-		const { result } = await run(snapshotRows('fund'), snapshotSpec());
+		const { result } = await run(snapshotRows('fund', `${LAST_YEAR}-05-10`), snapshotSpec());
 		expectUncertain(result.error, 'fund');
 		expect(description(result.error)).toContain('The check: ');
 		expect(sim.requestCount({ route: POST })).toBe(1);
 		// It was stored indeed; running again, as the error says, stores the same holdings once more.
 		const stored = () => sim.portfolioState('org-a').find((p) => p.identifier === id('fund'));
 		expect(stored()?.snapshots.map((snapshot) => snapshot.date)).toEqual([QUARTER_END]);
-		const again = await run(snapshotRows('fund'), snapshotSpec());
+		const again = await run(snapshotRows('fund', `${LAST_YEAR}-05-10`), snapshotSpec());
 		expect(again.result.error).toBeUndefined();
 		expect(again.out[0].json.outcome).toBe('updated');
 		expect(stored()?.snapshots.map((snapshot) => snapshot.date)).toEqual([QUARTER_END]);
@@ -176,7 +168,7 @@ describe('Create or Update Snapshot without an answer, and the list of portfolio
 		DEFAULT_RETRY_POLICY.maxTotalWaitMs = 1000;
 		sim.setFaults(POST, { sequence: ['trickle'], trickleMs: 200 });
 		sim.setFaults(GET, { sequence: ['trickle'], trickleMs: 200 });
-		const { result } = await run(snapshotRows('late'), snapshotSpec());
+		const { result } = await run(snapshotRows('late', `${LAST_YEAR}-05-10`), snapshotSpec());
 		expectUncertain(result.error, 'late');
 		expect(description(result.error)).toContain(
 			'The API did not finish its answer to the portfolio snapshot request within 1.5 s',

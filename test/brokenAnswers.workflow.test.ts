@@ -10,7 +10,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/run/transport';
 import { makeIsin } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor, reportRows, snapshotSpec } from './helpers/workflows';
+import {
+	chainWorkflow,
+	credentialsFor,
+	reportRows,
+	snapshotRows,
+	snapshotSpec,
+} from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { PROXY_PAGE_SECRETS, SIM_KEYS, WIRE_FAULT_KINDS, findIsins } from './simulator';
 import type { FaultKind } from './simulator';
@@ -224,20 +230,6 @@ describe('a report meets a broken answer or a 502 page: outcome unknown, never s
 });
 
 describe('a snapshot request meets a broken answer: settled by reading the list', () => {
-	function snapshotRows(portfolioId: string, date: string): IDataObject[] {
-		return [
-			{ isin: makeIsin('US', 1), name: 'Apple Inc.', weight: 60, market_value: 600 },
-			{ isin: makeIsin('DE', 2), name: 'SAP SE', weight: 40, market_value: 400 },
-		].map((holding) => ({
-			portfolio_id: portfolioId,
-			portfolio_name: 'Fund',
-			date,
-			instrument_type: 'Stock',
-			currency: 'EUR',
-			...holding,
-		}));
-	}
-
 	it('Create or Update Snapshot, a 502 page before it was stored: the list shows nothing, the answer to the resend is believed', async () => {
 		sim.setFaults(POST, { sequence: ['proxy-502-html'] });
 		const { result, out } = await run(snapshotRows('fresh', `${LAST_YEAR}-05-10`), snapshotSpec());

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { holdingMapperFields } from '../../nodes/shared/run/methods';
-import { findIsins } from '../simulator';
+import { findIsins, makeIsin } from '../simulator';
 import type { HoldingsRoute } from '../../nodes/shared/api/routes';
 import { PACKAGE_NAME } from '../workflow/runner';
 import type { WorkflowInput } from '../workflow/runner';
@@ -41,6 +41,21 @@ export function reportRows(): IDataObject[] {
 		currency: 'SEK',
 		'Weight %': 50,
 		'Market Value': 1000,
+	}));
+}
+
+/** Two holdings (60 % and 40 %) of one portfolio on one date: the rows of a snapshot. */
+export function snapshotRows(portfolioId: string, date: string, currency = 'EUR'): IDataObject[] {
+	return [
+		{ isin: makeIsin('US', 1), name: 'Apple Inc.', weight: 60, market_value: 600 },
+		{ isin: makeIsin('DE', 2), name: 'SAP SE', weight: 40, market_value: 400 },
+	].map((holding) => ({
+		portfolio_id: portfolioId,
+		portfolio_name: 'Fund',
+		date,
+		instrument_type: 'Stock',
+		currency,
+		...holding,
 	}));
 }
 
