@@ -12,7 +12,7 @@ import { ROUTES } from '../shared/api/routes';
 import * as createOrUpdateSnapshot from './actions/createOrUpdateSnapshot.operation';
 import * as deleteSnapshot from './actions/deleteSnapshot.operation';
 import * as getMany from './actions/getMany.operation';
-import { router } from './actions/router';
+import { operations, router } from './actions/router';
 import * as update from './actions/update.operation';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
@@ -102,7 +102,7 @@ export class PortfolioSnapshots implements INodeType {
 		try {
 			return await router.call(this);
 		} catch (error) {
-			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error, operations);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

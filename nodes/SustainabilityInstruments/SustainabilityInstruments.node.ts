@@ -10,7 +10,7 @@ import * as getBusinessInvolvements from './actions/getBusinessInvolvements.oper
 import * as getEsgData from './actions/getEsgData.operation';
 import * as getPaiIndicators from './actions/getPaiIndicators.operation';
 import * as getSfdrClassification from './actions/getSfdrClassification.operation';
-import { router } from './actions/router';
+import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
@@ -97,7 +97,7 @@ export class SustainabilityInstruments implements INodeType {
 		try {
 			return await router.call(this);
 		} catch (error) {
-			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error, operations);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

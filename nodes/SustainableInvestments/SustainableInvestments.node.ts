@@ -11,7 +11,7 @@ import { HOLDING_COLUMNS_METHOD } from '../shared/input/holdingColumns';
 import { ROUTES } from '../shared/api/routes';
 import * as classifyHoldings from './actions/classifyHoldings.operation';
 import * as getMethodologiesOperation from './actions/getMethodologies.operation';
-import { router } from './actions/router';
+import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
@@ -86,7 +86,7 @@ export class SustainableInvestments implements INodeType {
 		try {
 			return await router.call(this);
 		} catch (error) {
-			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error, operations);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

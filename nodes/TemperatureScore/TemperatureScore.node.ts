@@ -10,7 +10,7 @@ import { HOLDING_COLUMNS_METHOD } from '../shared/input/holdingColumns';
 import { holdingColumnsMethod } from '../shared/run/methods';
 import { ROUTES } from '../shared/api/routes';
 import * as getPortfolioTemperature from './actions/getPortfolioTemperature.operation';
-import { router } from './actions/router';
+import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
@@ -68,7 +68,7 @@ export class TemperatureScore implements INodeType {
 		try {
 			return await router.call(this);
 		} catch (error) {
-			if (this.continueOnFail()) return errorItemsForRun.call(this, error);
+			if (this.continueOnFail()) return errorItemsForRun.call(this, error, operations);
 			throw asNodeError(this.getNode(), error);
 		}
 	}

@@ -62,26 +62,24 @@ export async function routeOperation(
 	}
 	// As an AI Agent tool: one result item for the model, never a thrown error (tool.ts).
 	if (isToolExecution(this)) return [await executeAsTool.call(this, chosen, items)];
-	try {
-		const output = await chosen.execute.call(this, items);
-		reportRequestsSpent.call(this);
-		return [output];
-	} catch (error) {
-		const nodeError = asNodeError(this.getNode(), error);
-		if (chosen.runsOnce) failuresOfItemZero.add(nodeError);
-		throw nodeError;
-	}
+	const output = await chosen.execute.call(this, items);
+	reportRequestsSpent.call(this);
+	return [output];
 }
 
-/** Errors of an operation that runs once for the run (on item 0's parameters): they concern item 0 only. */
-const failuresOfItemZero = new WeakSet<Error>();
-
-/** Under continueOnFail, a run that failed as a whole: the error on every input item it concerns, and the requests it spent. */
-export function errorItemsForRun(this: IExecuteFunctions, error: unknown): INodeExecutionData[][] {
+/**
+ * Under continueOnFail, a run that failed as a whole: the error on every input item it concerns (item 0 only for an
+ * operation that runs once, on item 0's parameters), and the requests it spent.
+ */
+export function errorItemsForRun(
+	this: IExecuteFunctions,
+	error: unknown,
+	operations: Record<string, Operation>,
+): INodeExecutionData[][] {
 	reportRequestsSpent.call(this);
 	const items = this.getInputData();
-	const concerned =
-		error instanceof Error && failuresOfItemZero.has(error) ? [0] : items.map((_, index) => index);
+	const runsOnce = operations[this.getNodeParameter('operation', 0) as string]?.runsOnce;
+	const concerned = runsOnce ? [0] : items.map((_, index) => index);
 	return [errorItemsFor(error as Error, items, concerned)];
 }
 
