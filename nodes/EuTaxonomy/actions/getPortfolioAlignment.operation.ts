@@ -16,9 +16,9 @@ import type { HoldingsInput } from '../../shared/input/parameters';
 import { apiAnswerOf, asNodeError, inputError } from '../../shared/api/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
-import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 import { parseTaxonomyKpi } from './kpis';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
 

@@ -16,11 +16,11 @@ import {
 	maxRequestsOption,
 	maxThrottleWaitOption,
 } from '../../shared/ui/descriptions';
-import { compactKey } from '../../shared/input/holdings';
+import { compactKey } from '../../shared/input/holdingFields';
 import { numberParameterValue, readTextParameter } from '../../shared/input/parameters';
 import { inputError } from '../../shared/api/errors';
 import { countAnswers, countLeftOut } from '../../shared/base/hints';
-import { planRequests } from '../../shared/run/requestBudget';
+import { planRequests } from '../../shared/run/requestPlan';
 import {
 	describeInvalidIsin,
 	givenIsin,

@@ -13,9 +13,8 @@ import {
 	HOLDING_FIELDS,
 	holdingFieldParameter,
 	normalizeInstrumentType,
-	removedRow,
-	uniformRemovedRows,
-} from '../../shared/input/holdings';
+} from '../../shared/input/holdingFields';
+import { removedRow, uniformRemovedRows } from '../../shared/input/holdings';
 import type { RemovedRow } from '../../shared/input/holdings';
 import { normalizeIsin } from '../../shared/input/isin';
 import { numberFormatOption } from '../../shared/ui/descriptions';

@@ -20,10 +20,10 @@ import type { HoldingsInput } from '../../shared/input/parameters';
 import { inputError } from '../../shared/api/errors';
 import { prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
-import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { noteAboutAnswer } from '../../shared/api/answers';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 import type { ClassificationEntry } from './classification';
 

@@ -1,13 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
-import {
-	boundTexts,
-	isGatewayPage,
-	isProxyPage,
-	noteAboutAnswer,
-	readAnswer,
-} from '../api/answers';
+import { boundTexts, isGatewayPage, isProxyPage, noteAboutAnswer, readAnswer } from './answers';
 import {
 	CREDENTIAL_NAME,
 	MAX_ANSWER_BYTES,
@@ -22,17 +16,17 @@ import {
 	inputError,
 	isHtmlAnswer,
 	isQuotaExhausted,
-} from '../api/errors';
-import type { ApiResponse } from '../api/errors';
-import { networkFailureOf, sendApiRequest, tryDeadline } from '../api/httpClient';
-import { checkBaseUrlText } from '../api/baseUrl';
-import type { ApiAnswer, NetworkFailure, RequestContext } from '../api/httpClient';
-import { RECHECK_MS, pacerFor } from '../api/pacing';
+} from './errors';
+import type { ApiResponse } from './errors';
+import { networkFailureOf, sendApiRequest, tryDeadline } from './httpClient';
+import { checkBaseUrlText } from './baseUrl';
+import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
+import { RECHECK_MS, pacerFor } from './pacing';
 import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
 import { countWaited } from '../base/hints';
 import { sleepUnlessCancelled } from '../base/sleep';
-import type { PaceSlot } from '../api/pacing';
-import type { ApiRoute } from '../api/routes';
+import type { PaceSlot } from './pacing';
+import type { ApiRoute } from './routes';
 import { formatSeconds, hasLoneSurrogate, showValue } from '../base/values';
 
 export interface RetryPolicy {
