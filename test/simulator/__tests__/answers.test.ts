@@ -348,7 +348,11 @@ describe('changes of a success answer (pass-through)', () => {
 	const sim = useSimulator({ now: () => NOW, temperatureRoute: true, temperatureLockRequests: 0 });
 
 	/** The answer without a fault, then with `kind` (the same request; state reset in between). */
-	async function plainAndChanged(route: RouteKey, kind: FaultKind, body = CALLS[route].body) {
+	async function plainAndChanged(
+		kind: FaultKind,
+		route: RouteKey = 'POST /temperature-score/insights',
+		body = CALLS[route].body,
+	) {
 		const { method, path } = CALLS[route];
 		const plain = await call(sim.url, method, path, { body });
 		sim.reset();
@@ -361,14 +365,16 @@ describe('changes of a success answer (pass-through)', () => {
 	}
 
 	describe('answer-extra-isin: one more entry, for UNASKED_ISIN, with its data in the route shape', () => {
-		it('sustainability-profile (and the data version)', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /instruments/sustainability-profile',
-				'answer-extra-isin',
-			);
-			expect(changed).toEqual({ ...plain, data: [...plain.data, profileOf(UNASKED_ISIN)] });
+		it.each([
+			['POST /instruments/sustainability-profile', () => profileOf(UNASKED_ISIN)],
+			['POST /instruments/sustainability-data', () => measuresOf(UNASKED_ISIN, 'pai')],
+			['POST /instruments/esg-data', () => measuresOf(UNASKED_ISIN, 'esg')],
+		] as const)('%s', async (route, extra) => {
+			const { plain, changed } = await plainAndChanged('answer-extra-isin', route);
+			expect(changed).toEqual({ ...plain, data: [...plain.data, extra()] });
+		});
 
-			sim.reset();
+		it('sustainability-profile in data version 2', async () => {
 			sim.setDataVersion(2);
 			sim.setFaults('POST /instruments/sustainability-profile', {
 				sequence: ['answer-extra-isin'],
@@ -379,27 +385,10 @@ describe('changes of a success answer (pass-through)', () => {
 			expect(v2.body.data.at(-1)).toEqual(profileOf(UNASKED_ISIN, 2));
 		});
 
-		it('sustainability-data and esg-data', async () => {
-			const pai = await plainAndChanged(
-				'POST /instruments/sustainability-data',
-				'answer-extra-isin',
-			);
-			expect(pai.changed).toEqual({
-				...pai.plain,
-				data: [...pai.plain.data, measuresOf(UNASKED_ISIN, 'pai')],
-			});
-			sim.reset();
-			const esg = await plainAndChanged('POST /instruments/esg-data', 'answer-extra-isin');
-			expect(esg.changed).toEqual({
-				...esg.plain,
-				data: [...esg.plain.data, measuresOf(UNASKED_ISIN, 'esg')],
-			});
-		});
-
 		it('business-involvements, with the request minimum_threshold', async () => {
 			const { plain, changed } = await plainAndChanged(
-				'POST /instruments/business-involvements',
 				'answer-extra-isin',
+				'POST /instruments/business-involvements',
 				{ ...INSTRUMENTS, minimum_threshold: 20 },
 			);
 			const extra = involvementsOf(UNASKED_ISIN, 20);
@@ -411,8 +400,8 @@ describe('changes of a success answer (pass-through)', () => {
 
 		it('sustainable investments', async () => {
 			const { plain, changed } = await plainAndChanged(
-				'POST /sustainable-investments/insights',
 				'answer-extra-isin',
+				'POST /sustainable-investments/insights',
 			);
 			const { classification, description } = instrumentData(UNASKED_ISIN).sustainableInvestment;
 			expect(changed).toEqual({
@@ -430,10 +419,7 @@ describe('changes of a success answer (pass-through)', () => {
 		});
 
 		it('temperature: one more company, funds and industries as they were', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /temperature-score/insights',
-				'answer-extra-isin',
-			);
+			const { plain, changed } = await plainAndChanged('answer-extra-isin');
 			const { temperature } = instrumentData(UNASKED_ISIN);
 			const first = plain.data.portfolio.companies[0];
 			const expected = clone(plain);
@@ -458,7 +444,7 @@ describe('changes of a success answer (pass-through)', () => {
 				'GET /sustainable-investments/methodologies',
 			] as const) {
 				sim.reset();
-				const { plain, changed } = await plainAndChanged(route, 'answer-extra-isin');
+				const { plain, changed } = await plainAndChanged('answer-extra-isin', route);
 				expect(changed).toEqual(plain);
 			}
 			sim.reset();
@@ -492,7 +478,7 @@ describe('changes of a success answer (pass-through)', () => {
 				'POST /sustainable-investments/insights',
 			] as const) {
 				sim.reset();
-				const { plain, changed } = await plainAndChanged(route, 'answer-duplicate-isin');
+				const { plain, changed } = await plainAndChanged('answer-duplicate-isin', route);
 				const duplicate = clone(plain.data[0]);
 				const before = duplicate.sustainability_profile.classification;
 				duplicate.sustainability_profile.classification = before === 9 ? 6 : 9;
@@ -507,7 +493,7 @@ describe('changes of a success answer (pass-through)', () => {
 				'POST /instruments/esg-data',
 			] as const) {
 				sim.reset();
-				const { plain, changed } = await plainAndChanged(route, 'answer-duplicate-isin');
+				const { plain, changed } = await plainAndChanged('answer-duplicate-isin', route);
 				const duplicate = clone(plain.data[0]);
 				for (const measure of Object.values(duplicate.sustainability_data) as Entry[])
 					measure.value = (measure.value as number) + 1;
@@ -517,8 +503,8 @@ describe('changes of a success answer (pass-through)', () => {
 
 		it('business-involvements: the four scores + 1, involvements as they were', async () => {
 			const { plain, changed } = await plainAndChanged(
-				'POST /instruments/business-involvements',
 				'answer-duplicate-isin',
+				'POST /instruments/business-involvements',
 			);
 			const duplicate = clone(plain.data[0]);
 			for (const score of ['total_score', 'environment_score', 'social_score', 'governance_score'])
@@ -527,10 +513,7 @@ describe('changes of a success answer (pass-through)', () => {
 		});
 
 		it('temperature: the first company again with temperature_score + 1', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /temperature-score/insights',
-				'answer-duplicate-isin',
-			);
+			const { plain, changed } = await plainAndChanged('answer-duplicate-isin');
 			const expected = clone(plain);
 			const [first] = expected.data.portfolio.companies;
 			expected.data.portfolio.companies.splice(1, 0, {
@@ -555,17 +538,14 @@ describe('changes of a success answer (pass-through)', () => {
 			['POST /instruments/esg-data', (entry: Entry) => delete (entry.metadata as Entry).isin],
 			['POST /sustainable-investments/insights', (entry: Entry) => delete entry.isin],
 		] as const)('%s', async (route, removeIsin) => {
-			const { plain, changed } = await plainAndChanged(route, 'answer-entry-without-isin');
+			const { plain, changed } = await plainAndChanged('answer-entry-without-isin', route);
 			const copy = clone(plain.data[0]);
 			removeIsin(copy);
 			expect(changed).toEqual({ ...plain, data: [...plain.data, copy] });
 		});
 
 		it('temperature: a company without isin', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /temperature-score/insights',
-				'answer-entry-without-isin',
-			);
+			const { plain, changed } = await plainAndChanged('answer-entry-without-isin');
 			const expected = clone(plain);
 			const { isin, ...rest } = expected.data.portfolio.companies[0];
 			expect(isin).toBe(ISINS[0]);
@@ -582,8 +562,8 @@ describe('changes of a success answer (pass-through)', () => {
 
 		it('POST /portfolios', async () => {
 			const { plain, changed } = await plainAndChanged(
-				'POST /portfolios',
 				'answer-unknown-message',
+				'POST /portfolios',
 			);
 			expect(plain.metadata.message).toBe('Fund created successfully at 2025-06-30');
 			expect(changed).toEqual(changedMessage(plain));
@@ -617,12 +597,12 @@ describe('changes of a success answer (pass-through)', () => {
 		});
 
 		it('other routes and error answers stay as they are', async () => {
-			const { plain, changed } = await plainAndChanged('GET /portfolios', 'answer-unknown-message');
+			const { plain, changed } = await plainAndChanged('answer-unknown-message', 'GET /portfolios');
 			expect(changed).toEqual(plain);
 			sim.reset();
 			const pai = await plainAndChanged(
-				'POST /instruments/sustainability-profile',
 				'answer-unknown-message',
+				'POST /instruments/sustainability-profile',
 			);
 			expect(pai.changed).toEqual(pai.plain);
 			sim.setFaults('PUT /portfolios/{identifier}', { sequence: ['answer-unknown-message'] });
@@ -831,24 +811,14 @@ describe('answer shapes (documented variants)', () => {
 		const known = findIsins((data) => data.known, 2000, 'GB').map((isin) => instrumentData(isin));
 		const share = (test: (data: (typeof known)[number]) => boolean) =>
 			known.filter(test).length / known.length;
-		expect(share((d) => d.vendorIndicators.fossil_fuel_sector_exposure === true)).toBeGreaterThan(
-			0.25,
-		);
-		expect(share((d) => d.vendorIndicators.fossil_fuel_sector_exposure === true)).toBeLessThan(
-			0.35,
-		);
-		expect(share((d) => d.vendorIndicators.un_global_compact_signatory === true)).toBeGreaterThan(
-			0.25,
-		);
-		expect(share((d) => d.vendorIndicators.un_global_compact_signatory === true)).toBeLessThan(
-			0.35,
-		);
-		expect(share((d) => d.vendorIndicators.violations_un_global_compact === null)).toBeGreaterThan(
-			0.15,
-		);
-		expect(share((d) => d.vendorIndicators.violations_un_global_compact === null)).toBeLessThan(
-			0.25,
-		);
+		for (const [indicator, value, above, below] of [
+			['fossil_fuel_sector_exposure', true, 0.25, 0.35],
+			['un_global_compact_signatory', true, 0.25, 0.35],
+			['violations_un_global_compact', null, 0.15, 0.25],
+		] as const) {
+			expect(share((d) => d.vendorIndicators[indicator] === value)).toBeGreaterThan(above);
+			expect(share((d) => d.vendorIndicators[indicator] === value)).toBeLessThan(below);
+		}
 		expect(share((d) => d.vendorIndicators.fossil_fuel_sector_exposure === null)).toBe(0);
 		expect(instrumentData(UNKNOWN[0]).vendorIndicators).toEqual({
 			fossil_fuel_sector_exposure: null,

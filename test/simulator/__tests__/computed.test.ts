@@ -9,7 +9,16 @@ import {
 	instrumentData,
 	startSimulator,
 } from '../index';
-import { COMPANIES, FUNDS, UNKNOWN, call, without } from './helpers';
+import {
+	COMPANIES,
+	FUNDS,
+	UNKNOWN,
+	call,
+	enumError,
+	requiredError,
+	typeError,
+	without,
+} from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const SCHEMA_MESSAGE = 'An error occurred while processing your request';
@@ -122,13 +131,7 @@ describe('sustainable investments', () => {
 		});
 		expect(noMethodology.body.data).toEqual({
 			message: SCHEMA_MESSAGE,
-			error: [
-				{
-					path: '.body.methodology_id',
-					message: "must have required property 'methodology_id'",
-					errorCode: 'required.openapi.validation',
-				},
-			],
+			error: [requiredError('.body.methodology_id')],
 		});
 		const wrongType = await call(sim.url, 'POST', path, {
 			body: {
@@ -137,18 +140,11 @@ describe('sustainable investments', () => {
 			},
 		});
 		expect(wrongType.body.data.error).toEqual([
-			{
-				path: '.body.holdings[0].instrument_type',
-				message: expect.stringMatching(
-					/^must be equal to one of the allowed values: stock, bond, etf/,
-				),
-				errorCode: 'enum.openapi.validation',
-			},
-			{
-				path: '.body.holdings[0].market_value',
-				message: 'must be number',
-				errorCode: 'type.openapi.validation',
-			},
+			enumError(
+				'.body.holdings[0].instrument_type',
+				expect.stringMatching(/^must be equal to one of the allowed values: stock, bond, etf/),
+			),
+			typeError('.body.holdings[0].market_value', 'number'),
 		]);
 		expect(
 			(await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [] } })).body,
@@ -279,11 +275,7 @@ describe('EU Taxonomy insights', () => {
 		});
 		expect(nullValue.body).toMatchObject(MISSING);
 		const noHoldings = await call(sim.url, 'POST', path, { body: {} });
-		expect(noHoldings.body.data.error[0]).toEqual({
-			path: '.body.holdings',
-			message: "must have required property 'holdings'",
-			errorCode: 'required.openapi.validation',
-		});
+		expect(noHoldings.body.data.error[0]).toEqual(requiredError('.body.holdings'));
 	});
 });
 

@@ -2,7 +2,7 @@
  * Gateway behaviour: route table, keys, body size, burst limit, quota, faults, latency, request recording.
  */
 import { SIM_KEYS, startSimulator } from '../index';
-import { COMPANIES, call, sleep } from './helpers';
+import { COMPANIES, call, requiredError, sleep } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const PROFILE = '/instruments/sustainability-profile';
@@ -363,13 +363,7 @@ describe('gateway', () => {
 			]);
 			const empty = await call(sim.url, 'POST', PROFILE, {});
 			expect(empty.status).toBe(400);
-			expect(empty.body.data.error).toEqual([
-				{
-					path: '.body.holdings',
-					message: "must have required property 'holdings'",
-					errorCode: 'required.openapi.validation',
-				},
-			]);
+			expect(empty.body.data.error).toEqual([requiredError('.body.holdings')]);
 		});
 	});
 });

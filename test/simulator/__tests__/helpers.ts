@@ -61,3 +61,20 @@ export function without<T extends object, K extends keyof T>(value: T, ...keys: 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The validator's error entries (spec: 400 with data.error), as the simulator writes them. */
+export const requiredError = (path: string) => ({
+	path,
+	message: `must have required property '${path.split('.').pop()}'`,
+	errorCode: 'required.openapi.validation',
+});
+export const typeError = (path: string, type: string) => ({
+	path,
+	message: `must be ${type}`,
+	errorCode: 'type.openapi.validation',
+});
+export const enumError = (path: string, message: unknown) => ({
+	path,
+	message,
+	errorCode: 'enum.openapi.validation',
+});

@@ -7,7 +7,7 @@ import {
 	PAI_INDICATORS,
 	instrumentData,
 } from '../index';
-import { COMPANIES, FUNDS, UNKNOWN, call } from './helpers';
+import { COMPANIES, FUNDS, UNKNOWN, call, typeError } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const PROFILE = '/instruments/sustainability-profile';
@@ -69,13 +69,7 @@ describe('instruments routes', () => {
 		expect(res.body).toEqual({
 			data: {
 				message: 'An error occurred while processing your request',
-				error: [
-					{
-						path: '.body.holdings[1].isin',
-						message: 'must be string',
-						errorCode: 'type.openapi.validation',
-					},
-				],
+				error: [typeError('.body.holdings[1].isin', 'string')],
 			},
 		});
 		const notArray = await call(sim.url, 'POST', ESG, { body: { holdings: 'x' } });

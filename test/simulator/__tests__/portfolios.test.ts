@@ -2,7 +2,7 @@
  * Portfolio snapshots: every row of the state table (spec section 3), dates, currencies, organizations.
  */
 import { SIM_KEYS } from '../index';
-import { call } from './helpers';
+import { call, enumError, requiredError, typeError } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const NOW = new Date('2025-08-15T12:00:00Z');
@@ -202,13 +202,7 @@ describe('portfolios', () => {
 		expect((await remove('2027-01-01')).body).toEqual(future);
 		expect((await remove('not a date')).body).toEqual(invalid);
 		const noDate = await call(sim.url, 'DELETE', PATH, { body: {} });
-		expect(noDate.body.data.error).toEqual([
-			{
-				path: '.body.snapshot_at',
-				message: "must have required property 'snapshot_at'",
-				errorCode: 'required.openapi.validation',
-			},
-		]);
+		expect(noDate.body.data.error).toEqual([requiredError('.body.snapshot_at')]);
 		expect(sim.portfolioState('org-a')[0].snapshots.map((s) => s.date)).toEqual([
 			'2025-03-31',
 			'2025-12-31',
@@ -272,36 +266,15 @@ describe('portfolios', () => {
 		expect(schema.status).toBe(400);
 		expect(schema.body.data.message).toBe('An error occurred while processing your request');
 		expect(schema.body.data.error).toEqual([
-			{
-				path: '.body.name',
-				message: "must have required property 'name'",
-				errorCode: 'required.openapi.validation',
-			},
-			{
-				path: '.body.holdings[1].isin',
-				message: 'must be string',
-				errorCode: 'type.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].currency',
-				message: "must have required property 'currency'",
-				errorCode: 'required.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].instrument_type',
-				message: expect.stringContaining('must be equal to one of the allowed values'),
-				errorCode: 'enum.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].weight',
-				message: 'must be number',
-				errorCode: 'type.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].market_value',
-				message: 'must be number',
-				errorCode: 'type.openapi.validation',
-			},
+			requiredError('.body.name'),
+			typeError('.body.holdings[1].isin', 'string'),
+			requiredError('.body.holdings[2].currency'),
+			enumError(
+				'.body.holdings[2].instrument_type',
+				expect.stringContaining('must be equal to one of the allowed values'),
+			),
+			typeError('.body.holdings[2].weight', 'number'),
+			typeError('.body.holdings[2].market_value', 'number'),
 		]);
 		const zero = await post(
 			createBody('2025-01-01', {

@@ -16,7 +16,16 @@ import {
 	SIM_KEYS,
 	startSimulator,
 } from '../index';
-import { COMPANIES, FUNDS, call, sleep, without } from './helpers';
+import {
+	COMPANIES,
+	FUNDS,
+	call,
+	enumError,
+	requiredError,
+	sleep,
+	typeError,
+	without,
+} from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const HAS_POPPLER = spawnSync('which', ['pdftoppm']).status === 0;
@@ -176,29 +185,14 @@ describe('reports', () => {
 		expect(missing.status).toBe(400);
 		expect(missing.body.data).toEqual({
 			message: schemaMessage,
-			error: [
-				{
-					path: '.body.identifier',
-					message: "must have required property 'identifier'",
-					errorCode: 'required.openapi.validation',
-				},
-				{
-					path: '.body.type',
-					message: "must have required property 'type'",
-					errorCode: 'required.openapi.validation',
-				},
-			],
+			error: [requiredError('.body.identifier'), requiredError('.body.type')],
 		});
 		expect((await post(reportBody({ holdings: [] }))).body).toEqual({
 			data: { message: 'Please provide at least one holding' },
 		});
 		const badType = await post(reportBody({ type: 'pdf' }));
 		expect(badType.body.data.error).toEqual([
-			{
-				path: '.body.type',
-				message: 'must be equal to one of the allowed values: esg-overview, mifid2',
-				errorCode: 'enum.openapi.validation',
-			},
+			enumError('.body.type', 'must be equal to one of the allowed values: esg-overview, mifid2'),
 		]);
 		const badIndex = await post(reportBody({ benchmark_index: 'Nikkei 225' }));
 		expect(badIndex.status).toBe(400);
@@ -207,13 +201,7 @@ describe('reports', () => {
 			errorCode: 'enum.openapi.validation',
 		});
 		const nullIsin = await post(reportBody({ holdings: [{ ...holdings(1)[0], isin: null }] }));
-		expect(nullIsin.body.data.error).toEqual([
-			{
-				path: '.body.holdings[0].isin',
-				message: 'must be string',
-				errorCode: 'type.openapi.validation',
-			},
-		]);
+		expect(nullIsin.body.data.error).toEqual([typeError('.body.holdings[0].isin', 'string')]);
 		const noWeight = without(holdings(1)[0], 'weight');
 		expect((await post(reportBody({ holdings: [noWeight] }))).body.data.error[0].path).toBe(
 			'.body.holdings[0].weight',
