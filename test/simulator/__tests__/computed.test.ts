@@ -70,36 +70,20 @@ describe('sustainable investments', () => {
 		expect(res.body.metadata).toEqual({
 			message: 'Sustainable investments insights calculated successfully',
 		});
-		expect(res.body.data).toEqual([
-			{
-				name: holdings[0].name,
-				isin: sustainable,
-				weight: 10,
-				sustainability_profile: { classification: 9, description: 'Sustainable', metadata: null },
-			},
-			{
-				name: holdings[1].name,
-				isin: moderate,
-				weight: 30,
-				sustainability_profile: { classification: 8, description: 'Moderate', metadata: null },
-			},
-			{
-				name: holdings[2].name,
-				isin: notSustainable,
-				weight: 40,
-				sustainability_profile: {
-					classification: 0,
-					description: 'Not sustainable',
-					metadata: null,
-				},
-			},
-			{
-				name: holdings[3].name,
-				isin: UNKNOWN[0],
-				weight: 20,
-				sustainability_profile: { classification: null, description: 'Uncovered', metadata: null },
-			},
-		]);
+		const expected: [number, number | null, string][] = [
+			[10, 9, 'Sustainable'],
+			[30, 8, 'Moderate'],
+			[40, 0, 'Not sustainable'],
+			[20, null, 'Uncovered'],
+		];
+		expect(res.body.data).toEqual(
+			expected.map(([weight, classification, description], i) => ({
+				name: holdings[i].name,
+				isin: holdings[i].isin,
+				weight,
+				sustainability_profile: { classification, description, metadata: null },
+			})),
+		);
 		const weighted = await call(sim.url, 'POST', '/sustainable-investments/insights', {
 			body: {
 				methodology_id: 1,
@@ -307,19 +291,19 @@ describe('temperature score', () => {
 			const locked = await call(sim.url, 'POST', path, { body: { holdings } });
 			expect(locked.status).toBe(201);
 			expect(locked.body.data.job_metadata).toEqual({ is_lock: true });
-			expect(locked.body.data.portfolio.companies).toEqual([
+			const companies = [
 				{ isin: COMPANIES[0], name: holdings[0].name, aum: 60, market_value: 600, currency: 'EUR' },
 				{ isin: UNKNOWN[0], name: holdings[2].name, aum: 10, market_value: 100, currency: 'EUR' },
-			]);
-			expect(locked.body.data.portfolio.funds).toEqual([
-				{
-					public_isin: FUNDS[0],
-					name: holdings[1].name,
-					aum: 30,
-					market_value: 300,
-					currency: 'EUR',
-				},
-			]);
+			];
+			const fundEntry = {
+				public_isin: FUNDS[0],
+				name: holdings[1].name,
+				aum: 30,
+				market_value: 300,
+				currency: 'EUR',
+			};
+			expect(locked.body.data.portfolio.companies).toEqual(companies);
+			expect(locked.body.data.portfolio.funds).toEqual([fundEntry]);
 
 			const done = await call(sim.url, 'POST', path, {
 				body: { holdings: [...holdings].reverse() },
@@ -327,42 +311,16 @@ describe('temperature score', () => {
 			expect(done.body.data.job_metadata).toEqual({ is_lock: false });
 			const company = instrumentData(COMPANIES[0]).temperature;
 			const fund = instrumentData(FUNDS[0]).temperature;
+			const scores = (of: typeof company) => ({
+				temperature_score: of.score,
+				target: of.target,
+				base_year: of.baseYear,
+			});
 			expect(done.body.data.portfolio.companies).toEqual([
-				{
-					isin: UNKNOWN[0],
-					name: holdings[2].name,
-					aum: 10,
-					market_value: 100,
-					currency: 'EUR',
-					temperature_score: null,
-					target: null,
-					base_year: null,
-					industry: null,
-				},
-				{
-					isin: COMPANIES[0],
-					name: holdings[0].name,
-					aum: 60,
-					market_value: 600,
-					currency: 'EUR',
-					temperature_score: company.score,
-					target: company.target,
-					base_year: company.baseYear,
-					industry: company.industry?.name,
-				},
+				{ ...companies[1], temperature_score: null, target: null, base_year: null, industry: null },
+				{ ...companies[0], ...scores(company), industry: company.industry?.name },
 			]);
-			expect(done.body.data.portfolio.funds).toEqual([
-				{
-					public_isin: FUNDS[0],
-					name: holdings[1].name,
-					aum: 30,
-					market_value: 300,
-					currency: 'EUR',
-					temperature_score: fund.score,
-					target: fund.target,
-					base_year: fund.baseYear,
-				},
-			]);
+			expect(done.body.data.portfolio.funds).toEqual([{ ...fundEntry, ...scores(fund) }]);
 			expect(done.body.data.portfolio.industries).toEqual([company.industry]);
 			expect(company.score).toBeGreaterThanOrEqual(1.2);
 			expect(company.score).toBeLessThanOrEqual(3.5);
