@@ -93,14 +93,9 @@ describe('instruments routes', () => {
 			expect(res.status).toBe(200);
 			const entries = res.body.data as { metadata: { isin: string; is_fund: boolean } }[];
 			expect(entries.map((entry) => entry.metadata.isin)).toEqual(expected);
-			expect(entries.map((entry) => entry.metadata.is_fund)).toEqual([
-				false,
-				false,
-				false,
-				false,
-				true,
-				true,
-			]);
+			expect(entries.map((entry) => entry.metadata.is_fund)).toEqual(
+				expected.map((isin) => FUNDS.includes(isin)),
+			);
 		}
 	});
 
