@@ -59,73 +59,36 @@ interface RouteCall {
 	setup?: boolean;
 }
 
-/** One valid request per route. */
-const CALLS: Record<RouteKey, RouteCall> = {
-	'POST /portfolios': { method: 'POST', path: '/portfolios', body: SNAPSHOT },
-	'GET /portfolios': { method: 'GET', path: '/portfolios' },
-	'PUT /portfolios/{identifier}': {
-		method: 'PUT',
-		path: PORTFOLIO_PATH,
-		body: { name: 'Renamed' },
-		setup: true,
-	},
-	'DELETE /portfolios/{identifier}': {
-		method: 'DELETE',
-		path: PORTFOLIO_PATH,
-		body: { snapshot_at: '2025-05-02' },
-		setup: true,
-	},
-	'POST /instruments/sustainability-profile': {
-		method: 'POST',
-		path: '/instruments/sustainability-profile',
-		body: INSTRUMENTS,
-	},
-	'POST /instruments/sustainability-data': {
-		method: 'POST',
-		path: '/instruments/sustainability-data',
-		body: INSTRUMENTS,
-	},
-	'POST /instruments/business-involvements': {
-		method: 'POST',
-		path: '/instruments/business-involvements',
-		body: INSTRUMENTS,
-	},
-	'POST /instruments/esg-data': {
-		method: 'POST',
-		path: '/instruments/esg-data',
-		body: INSTRUMENTS,
-	},
-	'POST /sustainable-investments/insights': {
-		method: 'POST',
-		path: '/sustainable-investments/insights',
-		body: { methodology_id: 1, holdings: HOLDINGS },
-	},
-	'GET /sustainable-investments/methodologies': {
-		method: 'GET',
-		path: '/sustainable-investments/methodologies',
-	},
-	'POST /taxonomy/insights': {
-		method: 'POST',
-		path: '/taxonomy/insights',
-		body: { holdings: HOLDINGS },
-	},
-	'POST /temperature-score/insights': {
-		method: 'POST',
-		path: '/temperature-score/insights',
-		body: { holdings: HOLDINGS },
-	},
+/** The body of one valid request per route. */
+const BODIES: Record<RouteKey, unknown> = {
+	'POST /portfolios': SNAPSHOT,
+	'GET /portfolios': undefined,
+	'PUT /portfolios/{identifier}': { name: 'Renamed' },
+	'DELETE /portfolios/{identifier}': { snapshot_at: '2025-05-02' },
+	'POST /instruments/sustainability-profile': INSTRUMENTS,
+	'POST /instruments/sustainability-data': INSTRUMENTS,
+	'POST /instruments/business-involvements': INSTRUMENTS,
+	'POST /instruments/esg-data': INSTRUMENTS,
+	'POST /sustainable-investments/insights': { methodology_id: 1, holdings: HOLDINGS },
+	'GET /sustainable-investments/methodologies': undefined,
+	'POST /taxonomy/insights': { holdings: HOLDINGS },
+	'POST /temperature-score/insights': { holdings: HOLDINGS },
 	'POST /reports': {
-		method: 'POST',
-		path: '/reports',
-		body: {
-			name: 'Answers',
-			identifier: 'answers',
-			type: 'esg-overview',
-			snapshot_at: '2025-05-10',
-			holdings: HOLDINGS,
-		},
+		name: 'Answers',
+		identifier: 'answers',
+		type: 'esg-overview',
+		snapshot_at: '2025-05-10',
+		holdings: HOLDINGS,
 	},
 };
+/** One valid request per route; a PUT or DELETE needs the portfolio SNAPSHOT creates first (`setup`). */
+const CALLS = Object.fromEntries(
+	Object.entries(BODIES).map(([route, body]) => {
+		const [method, template] = route.split(' ');
+		const path = template.replace('/{identifier}', PORTFOLIO_PATH.slice('/portfolios'.length));
+		return [route, { method, path, body, setup: template !== path }];
+	}),
+) as Record<RouteKey, RouteCall>;
 const ROUTES = Object.keys(CALLS) as RouteKey[];
 
 type Entry = Record<string, unknown>;
@@ -472,44 +435,34 @@ describe('changes of a success answer (pass-through)', () => {
 			data: [plain.data[0], duplicate, ...plain.data.slice(1)],
 		});
 
-		it('sustainability-profile and sustainable investments: another classification', async () => {
-			for (const route of [
-				'POST /instruments/sustainability-profile',
-				'POST /sustainable-investments/insights',
-			] as const) {
-				sim.reset();
-				const { plain, changed } = await plainAndChanged('answer-duplicate-isin', route);
-				const duplicate = clone(plain.data[0]);
-				const before = duplicate.sustainability_profile.classification;
-				duplicate.sustainability_profile.classification = before === 9 ? 6 : 9;
-				expect(changed).toEqual(withDuplicate(plain, duplicate));
-				expect(changed.data[1].sustainability_profile.classification).not.toBe(before);
-			}
-		});
-
-		it('sustainability-data and esg-data: every numeric value + 1', async () => {
-			for (const route of [
-				'POST /instruments/sustainability-data',
-				'POST /instruments/esg-data',
-			] as const) {
-				sim.reset();
-				const { plain, changed } = await plainAndChanged('answer-duplicate-isin', route);
-				const duplicate = clone(plain.data[0]);
-				for (const measure of Object.values(duplicate.sustainability_data) as Entry[])
-					measure.value = (measure.value as number) + 1;
-				expect(changed).toEqual(withDuplicate(plain, duplicate));
-			}
-		});
-
-		it('business-involvements: the four scores + 1, involvements as they were', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'answer-duplicate-isin',
-				'POST /instruments/business-involvements',
-			);
-			const duplicate = clone(plain.data[0]);
+		const otherClassification = (entry: Entry) => {
+			const profile = entry.sustainability_profile as Entry;
+			profile.classification = profile.classification === 9 ? 6 : 9;
+		};
+		const valuesPlusOne = (entry: Entry) => {
+			for (const measure of Object.values(entry.sustainability_data as Entry) as Entry[])
+				measure.value = (measure.value as number) + 1;
+		};
+		const scoresPlusOne = (entry: Entry) => {
+			const data = entry.sustainability_data as Record<string, number>;
 			for (const score of ['total_score', 'environment_score', 'social_score', 'governance_score'])
-				duplicate.sustainability_data[score] += 1;
+				data[score] += 1;
+		};
+
+		// Profile and sustainable investments: another classification; PAI and ESG: every numeric value + 1;
+		// business involvements: the four scores + 1, involvements as they were.
+		it.each([
+			['POST /instruments/sustainability-profile', otherClassification],
+			['POST /sustainable-investments/insights', otherClassification],
+			['POST /instruments/sustainability-data', valuesPlusOne],
+			['POST /instruments/esg-data', valuesPlusOne],
+			['POST /instruments/business-involvements', scoresPlusOne],
+		] as const)('%s', async (route, change) => {
+			const { plain, changed } = await plainAndChanged('answer-duplicate-isin', route);
+			const duplicate = clone(plain.data[0]);
+			change(duplicate);
 			expect(changed).toEqual(withDuplicate(plain, duplicate));
+			expect(changed.data[1]).not.toEqual(plain.data[0]);
 		});
 
 		it('temperature: the first company again with temperature_score + 1', async () => {
