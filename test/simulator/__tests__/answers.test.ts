@@ -96,11 +96,11 @@ const clone = <T>(value: T): T => structuredClone(value);
 
 describe('answers no client can read', () => {
 	const sim = useSimulator({ now: () => NOW, temperatureRoute: true });
+	const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 	const send = async (route: RouteKey, key?: string) => {
 		const { method, path, body, setup } = CALLS[route];
-		if (setup)
-			expect((await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT })).status).toBe(201);
+		if (setup) expect((await post('/portfolios', SNAPSHOT)).status).toBe(201);
 		return call(sim.url, method, path, { body, key });
 	};
 
@@ -309,6 +309,7 @@ function involvementsOf(isin: string, threshold?: number): Entry {
 
 describe('changes of a success answer (pass-through)', () => {
 	const sim = useSimulator({ now: () => NOW, temperatureRoute: true, temperatureLockRequests: 0 });
+	const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 	/** The answer without a fault, then with `kind` (the same request; state reset in between). */
 	async function plainAndChanged(
@@ -342,9 +343,7 @@ describe('changes of a success answer (pass-through)', () => {
 			sim.setFaults('POST /instruments/sustainability-profile', {
 				sequence: ['answer-extra-isin'],
 			});
-			const v2 = await call(sim.url, 'POST', '/instruments/sustainability-profile', {
-				body: INSTRUMENTS,
-			});
+			const v2 = await post('/instruments/sustainability-profile', INSTRUMENTS);
 			expect(v2.body.data.at(-1)).toEqual(profileOf(UNASKED_ISIN, 2));
 		});
 
@@ -414,16 +413,14 @@ describe('changes of a success answer (pass-through)', () => {
 			sim.setFaults('POST /instruments/sustainability-profile', {
 				sequence: ['answer-extra-isin'],
 			});
-			const refused = await call(sim.url, 'POST', '/instruments/sustainability-profile', {
-				body: { holdings: [] },
-			});
+			const refused = await post('/instruments/sustainability-profile', { holdings: [] });
 			expect(refused.status).toBe(400);
 			expect(refused.body).toEqual({ data: { message: 'Please provide at least one instrument' } });
 			sim.setFaults('POST /instruments/sustainability-profile', {
 				sequence: ['answer-extra-isin'],
 			});
-			const empty = await call(sim.url, 'POST', '/instruments/sustainability-profile', {
-				body: { holdings: [{ isin: null }] },
+			const empty = await post('/instruments/sustainability-profile', {
+				holdings: [{ isin: null }],
 			});
 			expect(empty.body.data).toEqual([]);
 		});
@@ -531,11 +528,11 @@ describe('changes of a success answer (pass-through)', () => {
 				'DELETE /portfolios/{identifier}',
 			] as const) {
 				sim.reset();
-				await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT });
+				await post('/portfolios', SNAPSHOT);
 				const { method, path, body } = CALLS[route];
 				const plain = await call(sim.url, method, path, { body });
 				sim.reset();
-				await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT });
+				await post('/portfolios', SNAPSHOT);
 				sim.setFaults(route, { sequence: ['answer-unknown-message'] });
 				const changed = await call(sim.url, method, path, { body });
 				expect(changed.status).toBe(200);
@@ -543,7 +540,7 @@ describe('changes of a success answer (pass-through)', () => {
 			}
 			expect(sim.portfolioState('org-a')).toEqual([]);
 			sim.reset();
-			await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT });
+			await post('/portfolios', SNAPSHOT);
 			sim.setFaults('PUT /portfolios/{identifier}', { sequence: ['answer-unknown-message'] });
 			await call(sim.url, 'PUT', PORTFOLIO_PATH, { body: { name: 'Renamed' } });
 			expect(sim.portfolioState('org-a')[0].name).toBe('Renamed');
@@ -589,6 +586,7 @@ describe('answer shapes (documented variants)', () => {
 
 	describe('temperature', () => {
 		const sim = useSimulator({ temperatureRoute: true });
+		const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 		it("'top-level': {portfolio, job_metadata, metadata}, is_lock answered as in 'wrapped'", async () => {
 			const wrapped = [await temperature(sim.url), await temperature(sim.url)];
@@ -632,7 +630,7 @@ describe('answer shapes (documented variants)', () => {
 
 		it('error answers stay as they are', async () => {
 			sim.setAnswerShape({ temperature: 'top-level' });
-			const refused = await call(sim.url, 'POST', TEMPERATURE.path, { body: { holdings: [] } });
+			const refused = await post(TEMPERATURE.path, { holdings: [] });
 			expect(refused.status).toBe(400);
 			expect(refused.body).toEqual({ data: { message: 'Please provide at least one holding' } });
 		});
@@ -663,6 +661,7 @@ describe('answer shapes (documented variants)', () => {
 
 	describe("measures: 'vendor'", () => {
 		const sim = useSimulator({ answerShape: { measures: 'vendor' } });
+		const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 		const known = findIsins((data) => data.known, 40, 'IT');
 		const body = { holdings: [...known, UNKNOWN[0]].map((isin) => ({ isin })) };
 
@@ -751,9 +750,7 @@ describe('answer shapes (documented variants)', () => {
 				'IT',
 			)[0];
 			sim.setDataVersion(2);
-			const res = await call(sim.url, 'POST', '/instruments/esg-data', {
-				body: { holdings: [{ isin: lost }] },
-			});
+			const res = await post('/instruments/esg-data', { holdings: [{ isin: lost }] });
 			expect(res.body.data[0].sustainability_data.un_global_compact_signatory).toEqual({
 				value: null,
 			});

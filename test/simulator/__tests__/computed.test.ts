@@ -37,6 +37,8 @@ function holding(isin: string | null, marketValue: number, extra: Record<string,
 
 describe('sustainable investments', () => {
 	const sim = useSimulator();
+	const post = (body: unknown) =>
+		call(sim.url, 'POST', '/sustainable-investments/insights', { body });
 
 	it('lists the methodologies', async () => {
 		const res = await call(sim.url, 'GET', '/sustainable-investments/methodologies');
@@ -63,9 +65,7 @@ describe('sustainable investments', () => {
 			holding(notSustainable, 400),
 			holding(UNKNOWN[0], 200),
 		];
-		const res = await call(sim.url, 'POST', '/sustainable-investments/insights', {
-			body: { methodology_id: 2, holdings },
-		});
+		const res = await post({ methodology_id: 2, holdings });
 		expect(res.status).toBe(201);
 		expect(res.body.metadata).toEqual({
 			message: 'Sustainable investments insights calculated successfully',
@@ -84,44 +84,34 @@ describe('sustainable investments', () => {
 				sustainability_profile: { classification, description, metadata: null },
 			})),
 		);
-		const weighted = await call(sim.url, 'POST', '/sustainable-investments/insights', {
-			body: {
-				methodology_id: 1,
-				holdings: [holding(sustainable, 100, { weight: 55.5 }), holding(moderate, 100)],
-			},
+		const weighted = await post({
+			methodology_id: 1,
+			holdings: [holding(sustainable, 100, { weight: 55.5 }), holding(moderate, 100)],
 		});
 		expect(weighted.body.data.map((entry: { weight: number }) => entry.weight)).toEqual([55.5, 50]);
 	});
 
 	it('answers the documented 400s', async () => {
-		const path = '/sustainable-investments/insights';
 		const cash = holding(null, 50, { instrument_type: 'cash' });
-		const missing = await call(sim.url, 'POST', path, {
-			body: { methodology_id: 1, holdings: [holding(COMPANIES[0], 1), cash] },
-		});
+		const missing = await post({ methodology_id: 1, holdings: [holding(COMPANIES[0], 1), cash] });
 		expect(missing.status).toBe(400);
 		expect(missing.body).toMatchObject(MISSING);
 		expect(missing.body.data.error).toEqual([{ path: '.body.holdings[1]', missing: ['isin'] }]);
 		const noName = without(holding(COMPANIES[0], 1), 'name');
-		expect(
-			(await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [noName] } })).body,
-		).toMatchObject(MISSING);
-		const unknownMethodology = await call(sim.url, 'POST', path, {
-			body: { methodology_id: 99, holdings: [holding(COMPANIES[0], 1)] },
+		expect((await post({ methodology_id: 1, holdings: [noName] })).body).toMatchObject(MISSING);
+		const unknownMethodology = await post({
+			methodology_id: 99,
+			holdings: [holding(COMPANIES[0], 1)],
 		});
 		expect(unknownMethodology.body).toEqual({ data: { message: 'Methodology not found' } });
-		const noMethodology = await call(sim.url, 'POST', path, {
-			body: { holdings: [holding(COMPANIES[0], 1)] },
-		});
+		const noMethodology = await post({ holdings: [holding(COMPANIES[0], 1)] });
 		expect(noMethodology.body.data).toEqual({
 			message: SCHEMA_MESSAGE,
 			error: [requiredError('.body.methodology_id')],
 		});
-		const wrongType = await call(sim.url, 'POST', path, {
-			body: {
-				methodology_id: 1,
-				holdings: [holding(COMPANIES[0], 1, { market_value: '1', instrument_type: 'share' })],
-			},
+		const wrongType = await post({
+			methodology_id: 1,
+			holdings: [holding(COMPANIES[0], 1, { market_value: '1', instrument_type: 'share' })],
 		});
 		expect(wrongType.body.data.error).toEqual([
 			enumError(
@@ -130,9 +120,7 @@ describe('sustainable investments', () => {
 			),
 			typeError('.body.holdings[0].market_value', 'number'),
 		]);
-		expect(
-			(await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [] } })).body,
-		).toEqual({
+		expect((await post({ methodology_id: 1, holdings: [] })).body).toEqual({
 			data: { message: 'Please provide at least one holding' },
 		});
 	});
@@ -189,9 +177,8 @@ function expectedKpis(
 }
 
 describe('EU Taxonomy insights', () => {
-	const path = '/taxonomy/insights';
-
 	const sim = useSimulator();
+	const post = (body: unknown) => call(sim.url, 'POST', '/taxonomy/insights', { body });
 
 	it('computes the portfolio KPIs (sovereign bonds 0 / excluded; unknown ISINs 0)', async () => {
 		const holdings = [
@@ -201,7 +188,7 @@ describe('EU Taxonomy insights', () => {
 			holding(UNKNOWN[0], 300),
 			holding(COMPANIES[2], 1500, { instrument_type: 'sovereign-bond' }),
 		];
-		const res = await call(sim.url, 'POST', path, { body: { holdings } });
+		const res = await post({ holdings });
 		expect(res.status).toBe(201);
 		expect(res.body.metadata).toEqual({ message: 'Taxonomy insights calculated successfully' });
 		const expected = expectedKpis(
@@ -225,8 +212,8 @@ describe('EU Taxonomy insights', () => {
 	});
 
 	it('leaves out the excluding-sovereign KPIs when only sovereign bonds are held', async () => {
-		const res = await call(sim.url, 'POST', path, {
-			body: { holdings: [holding(COMPANIES[0], 10, { instrument_type: 'sovereign-bond' })] },
+		const res = await post({
+			holdings: [holding(COMPANIES[0], 10, { instrument_type: 'sovereign-bond' })],
 		});
 		expect(res.status).toBe(201);
 		expect(
@@ -238,27 +225,17 @@ describe('EU Taxonomy insights', () => {
 	it('answers 400 when nothing is known, the total market value is 0, or a property is missing', async () => {
 		const noData = { data: { message: 'No data found for the given parameters' } };
 		expect(
-			(
-				await call(sim.url, 'POST', path, {
-					body: { holdings: [holding(UNKNOWN[0], 10), holding(UNKNOWN[1], 5)] },
-				})
-			).body,
+			(await post({ holdings: [holding(UNKNOWN[0], 10), holding(UNKNOWN[1], 5)] })).body,
 		).toEqual(noData);
-		expect(
-			(await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 0)] } })).body,
-		).toEqual(noData);
-		const cash = await call(sim.url, 'POST', path, {
-			body: {
-				holdings: [holding(COMPANIES[0], 10), holding(null, 5, { instrument_type: 'cash' })],
-			},
+		expect((await post({ holdings: [holding(COMPANIES[0], 0)] })).body).toEqual(noData);
+		const cash = await post({
+			holdings: [holding(COMPANIES[0], 10), holding(null, 5, { instrument_type: 'cash' })],
 		});
 		expect(cash.status).toBe(400);
 		expect(cash.body).toMatchObject(MISSING);
-		const nullValue = await call(sim.url, 'POST', path, {
-			body: { holdings: [holding(COMPANIES[0], 10, { market_value: null })] },
-		});
+		const nullValue = await post({ holdings: [holding(COMPANIES[0], 10, { market_value: null })] });
 		expect(nullValue.body).toMatchObject(MISSING);
-		const noHoldings = await call(sim.url, 'POST', path, { body: {} });
+		const noHoldings = await post({});
 		expect(noHoldings.body.data.error[0]).toEqual(requiredError('.body.holdings'));
 	});
 });
@@ -279,8 +256,8 @@ describe('temperature score', () => {
 
 	describe('with the route', () => {
 		const path = '/temperature-score/insights';
-
 		const sim = useSimulator({ temperatureRoute: true });
+		const post = (body: unknown) => call(sim.url, 'POST', path, { body });
 
 		it('answers is_lock=true first, then the scores', async () => {
 			const holdings = [
@@ -288,7 +265,7 @@ describe('temperature score', () => {
 				holding(FUNDS[0], 300, { instrument_type: 'etf', weight: 30 }),
 				holding(UNKNOWN[0], 100, { weight: 10 }),
 			];
-			const locked = await call(sim.url, 'POST', path, { body: { holdings } });
+			const locked = await post({ holdings });
 			expect(locked.status).toBe(201);
 			expect(locked.body.data.job_metadata).toEqual({ is_lock: true });
 			const companies = [
@@ -305,9 +282,7 @@ describe('temperature score', () => {
 			expect(locked.body.data.portfolio.companies).toEqual(companies);
 			expect(locked.body.data.portfolio.funds).toEqual([fundEntry]);
 
-			const done = await call(sim.url, 'POST', path, {
-				body: { holdings: [...holdings].reverse() },
-			});
+			const done = await post({ holdings: [...holdings].reverse() });
 			expect(done.body.data.job_metadata).toEqual({ is_lock: false });
 			const company = instrumentData(COMPANIES[0]).temperature;
 			const fund = instrumentData(FUNDS[0]).temperature;
@@ -325,7 +300,7 @@ describe('temperature score', () => {
 			expect(company.score).toBeGreaterThanOrEqual(1.2);
 			expect(company.score).toBeLessThanOrEqual(3.5);
 
-			const other = await call(sim.url, 'POST', path, { body: { holdings: holdings.slice(0, 2) } });
+			const other = await post({ holdings: holdings.slice(0, 2) });
 			expect(other.body.data.job_metadata.is_lock).toBe(true);
 		});
 
@@ -337,7 +312,7 @@ describe('temperature score', () => {
 				holding(FUNDS[1], 500, { instrument_type: 'crypto' }),
 				holding(FUNDS[2], 0, { instrument_type: 'mutual-fund' }),
 			];
-			const res = await call(sim.url, 'POST', path, { body: { holdings } });
+			const res = await post({ holdings });
 			const companies = res.body.data.portfolio.companies as { isin: string; aum: number }[];
 			const funds = res.body.data.portfolio.funds as { public_isin: string; aum: number }[];
 			expect(companies.map((c) => [c.isin, c.aum])).toEqual([
@@ -372,12 +347,10 @@ describe('temperature score', () => {
 		});
 
 		it('answers 400 for empty holdings or a missing property; 403 without the family', async () => {
-			expect((await call(sim.url, 'POST', path, { body: { holdings: [] } })).body).toEqual({
+			expect((await post({ holdings: [] })).body).toEqual({
 				data: { message: 'Please provide at least one holding' },
 			});
-			expect(
-				(await call(sim.url, 'POST', path, { body: { holdings: [holding(null, 1)] } })).body,
-			).toMatchObject(MISSING);
+			expect((await post({ holdings: [holding(null, 1)] })).body).toMatchObject(MISSING);
 			const esgOnly = await call(sim.url, 'POST', path, {
 				key: SIM_KEYS.esgOnly,
 				body: { holdings: [holding(COMPANIES[0], 1)] },

@@ -16,6 +16,7 @@ describe('control surface', () => {
 	const portfolios = async () => (await call(sim.url, 'GET', '/portfolios')).status;
 
 	const sim = useSimulator({ timeScale: 0.01 });
+	const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 	it('reports health, stats and recorded requests (without counting itself)', async () => {
 		expect((await control('GET', '/health')).body).toEqual({
@@ -23,7 +24,7 @@ describe('control surface', () => {
 			url: sim.url,
 			downloadUrl: sim.downloadUrl,
 		});
-		await call(sim.url, 'POST', PROFILE, { body: ONE });
+		await post(PROFILE, ONE);
 		await call(sim.url, 'POST', PROFILE, { body: ONE, key: SIM_KEYS.esgOnly });
 		await call(sim.url, 'GET', '/portfolios', { key: 'bogus' });
 		const stats = (await control('GET', '/stats')).body;
@@ -90,12 +91,10 @@ describe('control surface', () => {
 			holdings: [{ isin: COMPANIES[0], name: 'A', currency: 'EUR', weight: 100, market_value: 1 }],
 		};
 		expect(await set('/report-link', { template: 'https://10.0.0.1{path}' })).toBe(200);
-		const link = (await call(sim.url, 'POST', '/reports', { body: report })).body.document
-			.location_url as string;
+		const link = (await post('/reports', report)).body.document.location_url as string;
 		expect(link).toMatch(/^https:\/\/10\.0\.0\.1\/documents\/[0-9a-f]+\.pdf$/);
 		expect(await set('/report-link', { template: null })).toBe(200);
-		const usual = (await call(sim.url, 'POST', '/reports', { body: report })).body.document
-			.location_url as string;
+		const usual = (await post('/reports', report)).body.document.location_url as string;
 		expect(new URL(usual).origin).toBe(sim.downloadUrl);
 
 		expect(await set('/download-faults', { sequence: ['secret-page', null] })).toBe(200);
@@ -107,13 +106,11 @@ describe('control surface', () => {
 
 	it('lists downloads and portfolios; unknown endpoints give 404', async () => {
 		expect((await control('GET', '/downloads')).body).toEqual({ downloads: [] });
-		await call(sim.url, 'POST', '/portfolios', {
-			body: {
-				name: 'P',
-				identifier: 'p',
-				snapshot_at: '2024-02-10',
-				holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }],
-			},
+		await post('/portfolios', {
+			name: 'P',
+			identifier: 'p',
+			snapshot_at: '2024-02-10',
+			holdings: [{ name: 'x', currency: 'EUR', market_value: 5 }],
 		});
 		const portfolios = (await control('GET', '/portfolios?org=org-a')).body.portfolios;
 		expect(portfolios).toEqual([
@@ -137,8 +134,8 @@ describe('control surface', () => {
 	it('switches the instruments data to version 2 and back on reset', async () => {
 		const isin = 'US0378331005';
 		const classOf = async () =>
-			(await call(sim.url, 'POST', PROFILE, { body: { holdings: [{ isin }] } })).body.data[0]
-				.sustainability_profile.classification;
+			(await post(PROFILE, { holdings: [{ isin }] })).body.data[0].sustainability_profile
+				.classification;
 		expect(await classOf()).toBe(8);
 		expect(await set('/data-version', { version: 2 })).toBe(200);
 		expect(await classOf()).toBe(6);
@@ -150,9 +147,7 @@ describe('control surface', () => {
 	it('sets the answer shape (the shape, {"shape": ...} or null) until reset', async () => {
 		const PAI = '/instruments/sustainability-data';
 		const measures = async () =>
-			Object.keys(
-				(await call(sim.url, 'POST', PAI, { body: ONE })).body.data[0].sustainability_data,
-			);
+			Object.keys((await post(PAI, ONE)).body.data[0].sustainability_data);
 		const spec = await measures();
 		expect(spec).not.toContain('fossil_fuel_sector_exposure');
 		expect(await set('/answer-shape', { measures: 'vendor' })).toBe(200);
@@ -183,12 +178,10 @@ describe('control surface', () => {
 			route: 'POST /instruments/sustainability-profile',
 			spec: { sequence: ['unreadable-list', 'html-page', 'proxy-502-html', 'answer-extra-isin'] },
 		});
-		expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).body).toEqual([1, 2, 3]);
-		expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).headers.get('content-type')).toBe(
-			'text/html; charset=utf-8',
-		);
-		expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).status).toBe(502);
-		const extra = (await call(sim.url, 'POST', PROFILE, { body: ONE })).body.data;
+		expect((await post(PROFILE, ONE)).body).toEqual([1, 2, 3]);
+		expect((await post(PROFILE, ONE)).headers.get('content-type')).toBe('text/html; charset=utf-8');
+		expect((await post(PROFILE, ONE)).status).toBe(502);
+		const extra = (await post(PROFILE, ONE)).body.data;
 		expect(extra.map((entry: { isin: string }) => entry.isin)).toEqual([
 			COMPANIES[0],
 			UNASKED_ISIN,
