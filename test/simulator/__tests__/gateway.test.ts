@@ -12,6 +12,9 @@ describe('gateway', () => {
 	let clock = new Date('2025-08-15T12:00:00Z');
 
 	const sim = useSimulator({ now: () => clock, timeScale: 0.01 }, { reset: false }); // reset below, after the clock
+	/** The status GET /portfolios answers with `key` (the default key when not given). */
+	const listed = async (key?: string | null) =>
+		(await call(sim.url, 'GET', '/portfolios', { key })).status;
 	beforeEach(() => {
 		clock = new Date('2025-08-15T12:00:00Z');
 		sim.reset();
@@ -125,8 +128,7 @@ describe('gateway', () => {
 	describe('burst limit', () => {
 		it('answers 429 per key over the window, alternating bodies, with Retry-After', async () => {
 			sim.setBurstLimit({ requests: 3, windowMs: 400, body: 'alternate', retryAfterSeconds: 2 });
-			for (let i = 0; i < 3; i++)
-				expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			for (let i = 0; i < 3; i++) expect(await listed()).toBe(200);
 			const first = await call(sim.url, 'GET', '/portfolios');
 			expect(first.status).toBe(429);
 			expect(first.body).toEqual({ message: 'Too Many Requests' });
@@ -136,11 +138,9 @@ describe('gateway', () => {
 				status: 429,
 				error: 'Too many requests, please try again later.',
 			});
-			expect(
-				(await call(sim.url, 'GET', '/portfolios', { key: SIM_KEYS.allFamilies2 })).status,
-			).toBe(200);
+			expect(await listed(SIM_KEYS.allFamilies2)).toBe(200);
 			await sleep(450);
-			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			expect(await listed()).toBe(200);
 		});
 
 		it("uses the 'status' body and no Retry-After unless configured", async () => {
@@ -159,14 +159,13 @@ describe('gateway', () => {
 	describe('monthly quota', () => {
 		it('gives sim-quota-5 five requests per calendar month, then 429 Limit Exceeded', async () => {
 			const key = SIM_KEYS.quota5;
-			for (let i = 0; i < 5; i++)
-				expect((await call(sim.url, 'GET', '/portfolios', { key })).status).toBe(200);
+			for (let i = 0; i < 5; i++) expect(await listed(key)).toBe(200);
 			const over = await call(sim.url, 'GET', '/portfolios', { key });
 			expect(over.status).toBe(429);
 			expect(over.body).toEqual({ message: 'Limit Exceeded' });
-			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			expect(await listed()).toBe(200);
 			clock = new Date('2025-09-01T00:00:00Z');
-			expect((await call(sim.url, 'GET', '/portfolios', { key })).status).toBe(200);
+			expect(await listed(key)).toBe(200);
 		});
 
 		it('counts gateway-passed requests even when they fail later', async () => {
@@ -212,14 +211,14 @@ describe('gateway', () => {
 			expect(
 				sim.requests({ route: 'POST /instruments/sustainability-profile' }).map((r) => r.fault),
 			).toEqual(['503', null, '500', '429-message', '429-status', '429-limit', '504', null]);
-			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			expect(await listed()).toBe(200);
 		});
 
 		it("applies '*' to routes without their own spec", async () => {
 			sim.setFaults('*', { probability: 1, kinds: ['503'] });
 			sim.setFaults('GET /portfolios', { sequence: [null] });
 			expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).status).toBe(503);
-			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			expect(await listed()).toBe(200);
 			sim.setFaults('*', null);
 			expect((await call(sim.url, 'POST', PROFILE, { body: ONE })).status).toBe(200);
 		});
@@ -229,8 +228,7 @@ describe('gateway', () => {
 				sim.reset();
 				sim.setFaults('GET /portfolios', { probability: 0.5, kinds: ['500', '503'], seed: 42 });
 				const statuses: number[] = [];
-				for (let i = 0; i < 30; i++)
-					statuses.push((await call(sim.url, 'GET', '/portfolios')).status);
+				for (let i = 0; i < 30; i++) statuses.push(await listed());
 				return statuses;
 			};
 			const first = await pattern();
@@ -248,13 +246,13 @@ describe('gateway', () => {
 			const [recorded] = sim.requests({ route: 'GET /portfolios' });
 			expect(recorded.fault).toBe('drop');
 			expect(recorded.status).toBe(0);
-			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			expect(await listed()).toBe(200);
 		});
 
 		it('slows a request down, then answers normally', async () => {
 			sim.setFaults('GET /portfolios', { sequence: ['slow'], slowMs: 300 });
 			const started = Date.now();
-			expect((await call(sim.url, 'GET', '/portfolios')).status).toBe(200);
+			expect(await listed()).toBe(200);
 			expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 		});
 
