@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../../nodes/shared/base/constants';
 import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/input/dates';
@@ -35,6 +35,7 @@ import type { WeightScale } from '../../nodes/shared/input/holdingNumbers';
 import { ROUTES as API_ROUTES } from '../../nodes/shared/api/routes';
 import { showValue } from '../../nodes/shared/base/values';
 import { withCheckDigit } from '../helpers/isins';
+import { unitNode } from '../helpers/unitInput';
 import { resolveSnapshot } from '../simulator/dates';
 import { COMPUTED_HOLDING_SCHEMA } from '../simulator/routes/common';
 import { validate } from '../simulator/validation';
@@ -55,14 +56,7 @@ import {
 	runs,
 } from './arbitraries';
 
-const node: INode = {
-	id: '1',
-	name: 'Fuzz',
-	type: 'test',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = unitNode('Fuzz');
 const HOLDINGS_ROUTES = {
 	portfolios: API_ROUTES.createSnapshot,
 	reports: API_ROUTES.reports,

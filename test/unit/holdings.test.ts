@@ -1,19 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { INode } from 'n8n-workflow';
 
 import { groupItems } from '../../nodes/shared/input/grouping';
 import { normalizeInstrumentType, readHoldings } from '../../nodes/shared/input/holdings';
 import type { HoldingRow } from '../../nodes/shared/input/holdings';
 import { ROUTES } from '../../nodes/shared/api/routes';
+import { errorOf, unitNode } from '../helpers/unitInput';
 
-const node: INode = {
-	id: '1',
-	name: 'Test',
-	type: 'test',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = unitNode();
 const rows = (...json: object[]): HoldingRow[] =>
 	json.map((j, itemIndex) => ({ json: j as never, itemIndex }));
 const apple = {
@@ -24,15 +17,6 @@ const apple = {
 	weight: 50,
 	market_value: 100,
 };
-
-function errorOf(fn: () => unknown): NodeOperationError {
-	try {
-		fn();
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('expected an error');
-}
 
 describe('readHoldings', () => {
 	it('reads spreadsheet headers case- and space-insensitively and coerces numbers', () => {

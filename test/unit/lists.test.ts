@@ -1,5 +1,4 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { INode } from 'n8n-workflow';
 
 import {
 	matchColumn,
@@ -7,6 +6,7 @@ import {
 } from '../../nodes/SustainabilityInstruments/actions/changesSettings';
 import { holdingRowsFromJson } from '../../nodes/shared/input/holdings';
 import { splitIsinList } from '../../nodes/shared/input/isin';
+import { errorOf, unitNode } from '../helpers/unitInput';
 
 const A = 'US0378331005';
 const B = 'DE0007236101';
@@ -109,26 +109,10 @@ describe('splitIsinList', () => {
 	});
 });
 
-const node: INode = {
-	id: '1',
-	name: 'Test',
-	type: 'test',
-	typeVersion: 2,
-	position: [0, 0],
-	parameters: {},
-};
+const node = unitNode('Test', 2);
 const apple = { isin: A, name: 'Apple', market_value: 1000 };
 const sap = { isin: B, name: 'SAP', market_value: 500 };
 const jsonOf = (value: unknown) => holdingRowsFromJson(node, value, 3).map((row) => row.json);
-
-function errorOf(fn: () => unknown): NodeOperationError {
-	try {
-		fn();
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('no error');
-}
 
 describe('holdingRowsFromJson', () => {
 	it.each<[string, unknown]>([
