@@ -39,8 +39,8 @@ function createBody(snapshotAt: string, extra: Record<string, unknown> = {}) {
 describe('portfolios', () => {
 	const post = (body: unknown, key?: string) => call(sim.url, 'POST', '/portfolios', { body, key });
 	const list = async (key?: string) => (await call(sim.url, 'GET', '/portfolios', { key })).body;
-	const remove = (snapshotAt: string, path = PATH) =>
-		call(sim.url, 'DELETE', path, { body: { snapshot_at: snapshotAt } });
+	const remove = (snapshotAt: string, path = PATH, key?: string) =>
+		call(sim.url, 'DELETE', path, { body: { snapshot_at: snapshotAt }, key });
 
 	const sim = useSimulator({ now: () => NOW });
 
@@ -213,23 +213,13 @@ describe('portfolios', () => {
 
 	it('shares portfolios between the keys of an organization only', async () => {
 		await post(createBody('2025-05-02'));
-		expect(
-			(await list(SIM_KEYS.allFamilies2)).data.funds.map(
-				(f: { identifier: string }) => f.identifier,
-			),
-		).toEqual([ID]);
+		expect((await list(SIM_KEYS.allFamilies2)).data.funds).toMatchObject([{ identifier: ID }]);
 		expect((await list(SIM_KEYS.esgOnly)).data).toEqual({ members: 1, funds: [] });
 		expect((await list(SIM_KEYS.quota5)).data).toEqual({ members: 1, funds: [] });
 		const orgB = await post(createBody('2025-05-02'), SIM_KEYS.esgOnly);
 		expect(orgB.body.identifier).toBe('svc-portfolio:org-b_alpha');
-		expect(
-			(
-				await call(sim.url, 'DELETE', PATH, {
-					key: SIM_KEYS.esgOnly,
-					body: { snapshot_at: '2025-06-30' },
-				})
-			).body.metadata.message,
-		).toBe('Fund snapshot not found');
+		const otherOrg = await remove('2025-06-30', PATH, SIM_KEYS.esgOnly);
+		expect(otherOrg.body.metadata.message).toBe('Fund snapshot not found');
 	});
 
 	it('validates the holdings (schema, non-zero market value, at least one)', async () => {
