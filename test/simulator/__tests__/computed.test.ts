@@ -153,25 +153,20 @@ function expectedKpis(
 		result[`taxonomy_alignment_${m}_%`] = weighted(m, 'aligned', total);
 		result[`taxonomy_alignment_enabling_${m}_%`] = weighted(m, 'enabling', total);
 		result[`taxonomy_alignment_transitional_${m}_%`] = weighted(m, 'transitional', total);
-		result[`taxonomy_alignment_no_gas_and_nuclear_${m}_%`] = weighted(m, 'noGasAndNuclear', total);
-		result[`taxonomy_alignment_fossil_gas_${m}_%`] = weighted(m, 'fossilGas', total);
-		result[`taxonomy_alignment_nuclear_${m}_%`] = weighted(m, 'nuclear', total);
-		result[`taxonomy_alignment_no_gas_and_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(
-			m,
-			'noGasAndNuclear',
-			totalNonSovereign,
-		);
-		result[`taxonomy_alignment_fossil_gas_${m}_excluding_sovereign_bonds_%`] = weighted(
-			m,
-			'fossilGas',
-			totalNonSovereign,
-		);
-		if (m !== 'opex')
-			result[`taxonomy_alignment_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(
-				m,
-				'nuclear',
-				totalNonSovereign,
-			);
+		for (const [field, name] of [
+			['noGasAndNuclear', 'no_gas_and_nuclear'],
+			['fossilGas', 'fossil_gas'],
+			['nuclear', 'nuclear'],
+		] as const) {
+			result[`taxonomy_alignment_${name}_${m}_%`] = weighted(m, field, total);
+			// No nuclear opex KPI excluding sovereign bonds (spec).
+			if (field !== 'nuclear' || m !== 'opex')
+				result[`taxonomy_alignment_${name}_${m}_excluding_sovereign_bonds_%`] = weighted(
+					m,
+					field,
+					totalNonSovereign,
+				);
+		}
 	}
 	return result;
 }
