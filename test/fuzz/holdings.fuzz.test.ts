@@ -110,6 +110,16 @@ function expectNamesRow(error: unknown, rowsRead: HoldingRow[]): void {
 	expect(String(error.description ?? '').length).toBeLessThan(1500);
 }
 
+/** The rows read, or undefined when they were refused with an error naming one of them. */
+function readOrNamed(input: HoldingRow[], options: Parameters<typeof readAs>[1]) {
+	try {
+		return readAs(input, options);
+	} catch (error) {
+		expectNamesRow(error, input);
+		return undefined;
+	}
+}
+
 const policies = fc.record({
 	route: fc.constantFrom(...ROUTES),
 	invalidIsin: fc.constantFrom<InvalidIsinPolicy>('fail', 'skip', 'send'),
@@ -136,14 +146,8 @@ describe('readHoldings (every route)', () => {
 				json: entry as IDataObject,
 				itemIndex,
 			}));
-			let read: ReturnType<typeof readHoldings>;
-			try {
-				read = readAs(input, options);
-			} catch (error) {
-				expectNamesRow(error, input);
-				expectNoPollution();
-				return;
-			}
+			const read = readOrNamed(input, options);
+			if (!read) return expectNoPollution();
 			const { holdings, removed } = read;
 			// Every row once: as a holding or as a removed row, holdings in input order.
 			expect(
@@ -206,13 +210,8 @@ describe('readHoldings (every route)', () => {
 					where: 'Item 3, holding 7 of Holdings (JSON)',
 				},
 			];
-			let read: ReturnType<typeof readHoldings>;
-			try {
-				read = readAs(input, options);
-			} catch (error) {
-				expectNamesRow(error, input);
-				return;
-			}
+			const read = readOrNamed(input, options);
+			if (!read) return;
 			expect(read.holdings.length + read.removed.length).toBe(1);
 		});
 	});
@@ -269,12 +268,7 @@ describe('readHoldings (every route)', () => {
 				expect((error as NodeOperationError).context.itemIndex).toBe(itemIndex);
 				return;
 			}
-			let read: ReturnType<typeof readHoldings> | undefined;
-			try {
-				read = readAs(input, options);
-			} catch (error) {
-				expectNamesRow(error, input);
-			}
+			const read = readOrNamed(input, options);
 			if (read) expect(read.holdings.length + read.removed.length).toBe(input.length);
 			expectNoPollution();
 		});
