@@ -204,11 +204,7 @@ describe('readHoldings (every route)', () => {
 	it('reads a single fuzzed row in every route without any other kind of error', () => {
 		check(1500, row, policies, (json, options) => {
 			const input: HoldingRow[] = [
-				{
-					json: json as IDataObject,
-					itemIndex: 3,
-					where: 'Item 3, holding 7 of Holdings (JSON)',
-				},
+				{ json: json as IDataObject, itemIndex: 3, where: 'Item 3, holding 7 of Holdings (JSON)' },
 			];
 			const read = readOrNamed(input, options);
 			if (!read) return;

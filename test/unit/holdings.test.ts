@@ -96,9 +96,7 @@ describe('readHoldings', () => {
 		const { holdings, removed } = readHoldings(
 			node,
 			rows({ name: 'Cash', currency: 'EUR', market_value: 10, instrument_type: 'cash' }),
-			{
-				route: ROUTES.createSnapshot,
-			},
+			{ route: ROUTES.createSnapshot },
 		);
 		expect(removed).toEqual([]);
 		expect(holdings[0].holding.isin).toBeNull();

@@ -159,9 +159,7 @@ describe('control surface', () => {
 		expect(await set('/answer-shape', null)).toBe(200);
 		expect(await measures()).toEqual(spec);
 		expect(
-			await set('/answer-shape', {
-				shape: { measures: 'vendor', temperature: 'top-level' },
-			}),
+			await set('/answer-shape', { shape: { measures: 'vendor', temperature: 'top-level' } }),
 		).toBe(200);
 		expect(await measures()).toContain('fossil_fuel_sector_exposure');
 		const wrong = await control('POST', '/answer-shape', { shape: { measures: 'live' } });
