@@ -92,26 +92,24 @@ describe('sustainable investments', () => {
 	});
 
 	it('answers the documented 400s', async () => {
+		const one = holding(COMPANIES[0], 1);
 		const cash = holding(null, 50, { instrument_type: 'cash' });
-		const missing = await post({ methodology_id: 1, holdings: [holding(COMPANIES[0], 1), cash] });
+		const missing = await post({ methodology_id: 1, holdings: [one, cash] });
 		expect(missing.status).toBe(400);
 		expect(missing.body).toMatchObject(MISSING);
 		expect(missing.body.data.error).toEqual([{ path: '.body.holdings[1]', missing: ['isin'] }]);
-		const noName = without(holding(COMPANIES[0], 1), 'name');
+		const noName = without(one, 'name');
 		expect((await post({ methodology_id: 1, holdings: [noName] })).body).toMatchObject(MISSING);
-		const unknownMethodology = await post({
-			methodology_id: 99,
-			holdings: [holding(COMPANIES[0], 1)],
-		});
+		const unknownMethodology = await post({ methodology_id: 99, holdings: [one] });
 		expect(unknownMethodology.body).toEqual({ data: { message: 'Methodology not found' } });
-		const noMethodology = await post({ holdings: [holding(COMPANIES[0], 1)] });
+		const noMethodology = await post({ holdings: [one] });
 		expect(noMethodology.body.data).toEqual({
 			message: SCHEMA_MESSAGE,
 			error: [requiredError('.body.methodology_id')],
 		});
 		const wrongType = await post({
 			methodology_id: 1,
-			holdings: [holding(COMPANIES[0], 1, { market_value: '1', instrument_type: 'share' })],
+			holdings: [{ ...one, market_value: '1', instrument_type: 'share' }],
 		});
 		expect(wrongType.body.data.error).toEqual([
 			enumError(
