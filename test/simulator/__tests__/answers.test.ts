@@ -411,14 +411,11 @@ describe('changes of a success answer (pass-through)', () => {
 			}
 			sim.reset();
 			sim.setFaults('POST /instruments/sustainability-profile', {
-				sequence: ['answer-extra-isin'],
+				sequence: ['answer-extra-isin', 'answer-extra-isin'],
 			});
 			const refused = await post('/instruments/sustainability-profile', { holdings: [] });
 			expect(refused.status).toBe(400);
 			expect(refused.body).toEqual({ data: { message: 'Please provide at least one instrument' } });
-			sim.setFaults('POST /instruments/sustainability-profile', {
-				sequence: ['answer-extra-isin'],
-			});
 			const empty = await post('/instruments/sustainability-profile', {
 				holdings: [{ isin: null }],
 			});
