@@ -63,14 +63,9 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 		],
 		industries: [{ name: 'Technology', temperature_score: 1.8 }],
 	});
-	/** The rows for `holdings` and an answer; the last one sums up the portfolio. */
-	const rowsOf = (calc = answer, sentHoldings = holdings) =>
-		perHoldingItems(group, sentHoldings, [], calc);
-	const summaryOf = (calc = answer, sentHoldings = holdings) =>
-		rowsOf(calc, sentHoldings).at(-1)!.json;
 
 	it('pairs each listed company and fund with the input items of its ISIN (a fund by its public ISIN)', () => {
-		const rows = rowsOf();
+		const rows = perHoldingItems(group, holdings, [], answer);
 		expect(rows.map((row) => [row.json.type, row.json.isin, row.pairedItem])).toEqual([
 			['company', APPLE, [{ item: 0 }, { item: 2 }]],
 			['company', MICROSOFT, [{ item: 1 }]],
@@ -91,7 +86,7 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 	});
 
 	it('shapes each holding: group values, the documented fields, then the fields the API added', () => {
-		const [apple, , sap] = rowsOf().map((row) => row.json);
+		const [apple, , sap] = perHoldingItems(group, holdings, [], answer).map((row) => row.json);
 		expect(Object.keys(apple)).toEqual([
 			'portfolio',
 			'isin',
@@ -113,12 +108,12 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 			base_year: null,
 		});
 		expect(sap.temperature_score).toBeNull();
-		const fund = rowsOf()[3].json;
+		const fund = perHoldingItems(group, holdings, [], answer)[3].json;
 		expect(fund).not.toHaveProperty('public_isin');
 	});
 
 	it('weights the portfolio temperature by market value over the holdings with a score and a market value above 0', () => {
-		const summary = summaryOf();
+		const summary = perHoldingItems(group, holdings, [], answer).at(-1)!.json;
 		// Apple 300 × 2 + Microsoft 100 × 1.5; SAP has no score, the fund a market value of 0.
 		expect(summary).toMatchObject({
 			portfolio: 'Fund A',
@@ -148,15 +143,17 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 				{ isin: MICROSOFT, temperature_score: 2, market_value: 2 },
 			],
 		});
-		expect(summaryOf(thirds).portfolio_temperature_score).toBe(1.6667);
+		expect(
+			perHoldingItems(group, holdings, [], thirds).at(-1)!.json.portfolio_temperature_score,
+		).toBe(1.6667);
 		const unscored = calculation({
 			companies: [{ isin: APPLE, temperature_score: null, market_value: 10 }],
 		});
-		expect(summaryOf(unscored)).toMatchObject({
+		expect(perHoldingItems(group, holdings, [], unscored).at(-1)!.json).toMatchObject({
 			portfolio_temperature_score: null,
 			covered_market_value_percent: 0,
 		});
-		expect(summaryOf(calculation({}))).toMatchObject({
+		expect(perHoldingItems(group, holdings, [], calculation({})).at(-1)!.json).toMatchObject({
 			portfolio_temperature_score: null,
 			covered_market_value_percent: null,
 			total_market_value: 0,
@@ -212,7 +209,7 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 	});
 
 	it('names the currencies sent (EUR when none) and notes that several are weighted without conversion', () => {
-		const eurOnly = summaryOf(answer, [sent(0, { isin: APPLE })]);
+		const eurOnly = perHoldingItems(group, [sent(0, { isin: APPLE })], [], answer).at(-1)!.json;
 		expect(eurOnly.currencies).toEqual(['EUR']);
 		expect(eurOnly).not.toHaveProperty('currency_note');
 		const mixed = perHoldingItems(

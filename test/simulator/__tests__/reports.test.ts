@@ -103,17 +103,13 @@ describe('reports', () => {
 	});
 
 	it('picks the benchmark: index given, ETF/mutual fund ISIN first', async () => {
-		expect(
-			(await post(reportBody({ benchmark_index: 'DAX' }))).body.metadata.default_benchmark,
-		).toBe(BENCHMARK_INDICES.DAX);
-		const sek = await post(reportBody({ benchmark_index: 'Solactive SEK IG Credit Index' }));
-		expect(sek.body.metadata.default_benchmark).toBe(
-			BENCHMARK_INDICES['Solactive SEK IG Credit Index'],
-		);
-		const etf = await post(
-			reportBody({ benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] }),
-		);
-		expect(etf.body.metadata.default_benchmark).toBe(FUNDS[0]);
+		const benchmarkOf = async (extra: Record<string, unknown>) =>
+			(await post(reportBody(extra))).body.metadata.default_benchmark;
+		const sek = 'Solactive SEK IG Credit Index';
+		expect(await benchmarkOf({ benchmark_index: 'DAX' })).toBe(BENCHMARK_INDICES.DAX);
+		expect(await benchmarkOf({ benchmark_index: sek })).toBe(BENCHMARK_INDICES[sek]);
+		const etf = { benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] };
+		expect(await benchmarkOf(etf)).toBe(FUNDS[0]);
 		expect(new Set(Object.values(BENCHMARK_INDICES)).size).toBe(17);
 	});
 
