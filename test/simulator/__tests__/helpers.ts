@@ -63,18 +63,13 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** The validator's error entries (spec: 400 with data.error), as the simulator writes them. */
-export const requiredError = (path: string) => ({
-	path,
-	message: `must have required property '${path.split('.').pop()}'`,
-	errorCode: 'required.openapi.validation',
-});
-export const typeError = (path: string, type: string) => ({
-	path,
-	message: `must be ${type}`,
-	errorCode: 'type.openapi.validation',
-});
-export const enumError = (path: string, message: unknown) => ({
+const schemaError = (path: string, message: unknown, kind: string) => ({
 	path,
 	message,
-	errorCode: 'enum.openapi.validation',
+	errorCode: `${kind}.openapi.validation`,
 });
+export const requiredError = (path: string) =>
+	schemaError(path, `must have required property '${path.split('.').pop()}'`, 'required');
+export const typeError = (path: string, type: string) =>
+	schemaError(path, `must be ${type}`, 'type');
+export const enumError = (path: string, message: unknown) => schemaError(path, message, 'enum');

@@ -15,6 +15,9 @@ const PAI = '/instruments/sustainability-data';
 const INVOLVEMENTS = '/instruments/business-involvements';
 const ESG = '/instruments/esg-data';
 const ALL = [PROFILE, PAI, INVOLVEMENTS, ESG];
+/** Every measure of `units` with a null value (an unknown ISIN). */
+const nullsOf = (units: Record<string, string>) =>
+	Object.fromEntries(Object.entries(units).map(([name, unit]) => [name, { value: null, unit }]));
 const AT_LEAST_ONE = { data: { message: 'Please provide at least one instrument' } };
 
 describe('instruments routes', () => {
@@ -138,11 +141,8 @@ describe('instruments routes', () => {
 			},
 			metadata: { isin: COMPANIES[3], is_fund: false },
 		});
-		const nulls = Object.fromEntries(
-			Object.entries(PAI_INDICATORS).map(([name, unit]) => [name, { value: null, unit }]),
-		);
 		expect(res.body.data[1]).toEqual({
-			sustainability_data: nulls,
+			sustainability_data: nullsOf(PAI_INDICATORS),
 			metadata: { isin: UNKNOWN[0], is_fund: false },
 		});
 	});
@@ -158,10 +158,7 @@ describe('instruments routes', () => {
 			carbon_footprint: { value: known.esg.carbon_footprint, unit: 'tCO2e/EURm invested' },
 			percentage_of_women_managers: { value: known.esg.percentage_of_women_managers, unit: '%' },
 		});
-		const nulls = Object.fromEntries(
-			Object.entries(ESG_METRICS).map(([name, unit]) => [name, { value: null, unit }]),
-		);
-		expect(res.body.data[1].sustainability_data).toEqual(nulls);
+		expect(res.body.data[1].sustainability_data).toEqual(nullsOf(ESG_METRICS));
 	});
 
 	it('returns scores and business involvements, filtered by minimum_threshold', async () => {
