@@ -17,6 +17,8 @@ describe("snapshot dates in the workflow's time zone", () => {
 	const today = new Date('2026-11-21T10:00:00Z');
 	/** 1 October 2025, midnight in Berlin (CEST, UTC+2): still 30 September in UTC. */
 	const berlinMidnight = new Date('2025-09-30T22:00:00Z');
+	const october1 = { date: '2025-10-01', quarterEnd: '2025-12-31' };
+	const september30 = { date: '2025-09-30', quarterEnd: '2025-09-30' };
 
 	it.each([
 		// 1 October 2025, midnight in Berlin (CEST, UTC+2): still 30 September in UTC.
@@ -47,14 +49,10 @@ describe("snapshot dates in the workflow's time zone", () => {
 		const instant = DateTime.fromISO('2025-10-01T00:30:00+02:00');
 		expect(instant.isValid).toBe(true);
 		for (const zone of ['utc', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo']) {
-			expect(readSnapshotDate(instant.setZone(zone), today, 'Europe/Berlin')).toMatchObject({
-				date: '2025-10-01',
-				quarterEnd: '2025-12-31',
-			});
-			expect(readSnapshotDate(instant.setZone(zone), today, 'UTC')).toMatchObject({
-				date: '2025-09-30',
-				quarterEnd: '2025-09-30',
-			});
+			expect(readSnapshotDate(instant.setZone(zone), today, 'Europe/Berlin')).toMatchObject(
+				october1,
+			);
+			expect(readSnapshotDate(instant.setZone(zone), today, 'UTC')).toMatchObject(september30);
 		}
 		expect(readSnapshotDate(DateTime.invalid('test'), today, 'Europe/Berlin')).toEqual({
 			problem: 'unreadable',
@@ -69,10 +67,7 @@ describe("snapshot dates in the workflow's time zone", () => {
 			'2025-09-30 22:00:00.000Z',
 			'2025-09-30T17:00:00-05:00',
 		]) {
-			expect(readSnapshotDate(text, today, 'Europe/Berlin')).toMatchObject({
-				date: '2025-10-01',
-				quarterEnd: '2025-12-31',
-			});
+			expect(readSnapshotDate(text, today, 'Europe/Berlin')).toMatchObject(october1);
 		}
 		for (const timeZone of ['UTC', 'America/New_York'])
 			expect(readSnapshotDate('2025-10-01T00:30:00+02:00', today, timeZone)).toMatchObject({
@@ -86,7 +81,7 @@ describe("snapshot dates in the workflow's time zone", () => {
 		for (const timeZone of ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'UTC']) {
 			for (const text of ['2025-10-01', '2025-10-01T00:00:00', '2025-10-01 23:59:59']) {
 				const read = readSnapshotDate(text, today, timeZone);
-				expect(read).toEqual({ date: '2025-10-01', quarterEnd: '2025-12-31' });
+				expect(read).toEqual(october1);
 			}
 		}
 	});
@@ -126,10 +121,7 @@ describe("snapshot dates in the workflow's time zone", () => {
 			quarterEnd: '2025-09-30',
 			note: 'Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-09-30 in UTC: the workflow\'s time zone "Mars/Olympus_Mons" is not one this system knows',
 		});
-		expect(readSnapshotDate('2025-10-01', today, 'Mars/Olympus_Mons')).toEqual({
-			date: '2025-10-01',
-			quarterEnd: '2025-12-31',
-		});
+		expect(readSnapshotDate('2025-10-01', today, 'Mars/Olympus_Mons')).toEqual(october1);
 		expect(lastCompletedQuarterEnd(new Date('2025-09-30T23:00:00Z'), 'Mars/Olympus_Mons')).toBe(
 			'2025-09-30',
 		);
