@@ -110,12 +110,10 @@ describe('gateway', () => {
 			const res = await call(sim.url, 'POST', PROFILE, { raw: big });
 			expect(res.status).toBe(413);
 			expect(res.body).toEqual({ message: 'Request Too Long' });
-			expect((await call(sim.url, 'POST', PROFILE, { raw: big, key: 'bogus' })).body).toEqual({
-				message: 'Forbidden',
-			});
-			expect((await call(sim.url, 'POST', '/nowhere', { raw: big })).body).toEqual({
-				message: 'Missing Authentication Token',
-			});
+			const bogusKey = await call(sim.url, 'POST', PROFILE, { raw: big, key: 'bogus' });
+			expect(bogusKey.body).toEqual({ message: 'Forbidden' });
+			const nowhere = await call(sim.url, 'POST', '/nowhere', { raw: big });
+			expect(nowhere.body).toEqual({ message: 'Missing Authentication Token' });
 		});
 
 		it('accepts exactly 10 MB', async () => {
@@ -168,9 +166,8 @@ describe('gateway', () => {
 			const key = SIM_KEYS.quota5;
 			await call(sim.url, 'GET', '/portfolios', { key: 'bogus' });
 			for (let i = 0; i < 5; i++) await call(sim.url, 'POST', PROFILE, { key, raw: '{bad json' });
-			expect((await call(sim.url, 'GET', '/portfolios', { key })).body).toEqual({
-				message: 'Limit Exceeded',
-			});
+			const over = await call(sim.url, 'GET', '/portfolios', { key });
+			expect(over.body).toEqual({ message: 'Limit Exceeded' });
 		});
 
 		it('applies the monthlyQuota option to the other keys', async () => {
