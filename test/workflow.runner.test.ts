@@ -109,6 +109,12 @@ const pin = (items: IDataObject[], name = 'Input') => ({ [name]: items.map((json
 const echo = (parameters: IDataObject = {}, extra: Partial<INode> = {}) =>
 	node('Echo', ECHO, 1, parameters, { credentials: CREDENTIAL_REF, ...extra });
 
+/** Trigger -> Echo, the smallest workflow of the harness tests. */
+const triggerAndEcho = (echoNode = echo()): WorkflowInput => ({
+	nodes: [trigger(), echoNode],
+	connections: connect(['Trigger', 'Echo']),
+});
+
 function options(extra: RunWorkflowOptions = {}): RunWorkflowOptions {
 	return {
 		credentials: { sustainabilityComplianceApi: { apiKey: 'key-123', baseUrl } },
@@ -203,11 +209,7 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	});
 
 	test('a node error surfaces in status and error', async () => {
-		const workflow: WorkflowInput = {
-			nodes: [trigger(), echo({ path: '/fail' })],
-			connections: connect(['Trigger', 'Echo']),
-		};
-		const result = await runWorkflow(workflow, options());
+		const result = await runWorkflow(triggerAndEcho(echo({ path: '/fail' })), options());
 		expect(result.status).toBe('error');
 		expect(result.error).toBeDefined();
 		expect((result.error as { httpCode?: string }).httpCode).toBe('500');
@@ -218,11 +220,10 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	});
 
 	test("onError 'continueRegularOutput' turns the error into an output item", async () => {
-		const workflow: WorkflowInput = {
-			nodes: [trigger(), echo({ path: '/fail' }, { onError: 'continueRegularOutput' })],
-			connections: connect(['Trigger', 'Echo']),
-		};
-		const result = await runWorkflow(workflow, options());
+		const result = await runWorkflow(
+			triggerAndEcho(echo({ path: '/fail' }, { onError: 'continueRegularOutput' })),
+			options(),
+		);
 		expect(result.status).toBe('success');
 		expect(result.error).toBeUndefined();
 		const [item] = result.items('Echo');
@@ -231,11 +232,7 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	});
 
 	test('a credential type that is not configured makes the node fail with a clear message', async () => {
-		const workflow: WorkflowInput = {
-			nodes: [trigger(), echo()],
-			connections: connect(['Trigger', 'Echo']),
-		};
-		const result = await runWorkflow(workflow, { nodeTypes: { [ECHO]: new EchoHttp() } });
+		const result = await runWorkflow(triggerAndEcho(), { nodeTypes: { [ECHO]: new EchoHttp() } });
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(
 			/sustainabilityComplianceApi" is not configured in the workflow test harness/,
@@ -244,12 +241,11 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	});
 
 	test('timeoutMs cancels a hanging execution', async () => {
-		const workflow: WorkflowInput = {
-			nodes: [trigger(), echo({ path: '/slow' })],
-			connections: connect(['Trigger', 'Echo']),
-		};
 		const started = Date.now();
-		const result = await runWorkflow(workflow, options({ timeoutMs: 300 }));
+		const result = await runWorkflow(
+			triggerAndEcho(echo({ path: '/slow' })),
+			options({ timeoutMs: 300 }),
+		);
 		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(result.status).toBe('canceled');
 		expect(result.timedOut).toBe(true);
@@ -257,13 +253,12 @@ describe('runWorkflow with a node calling httpRequestWithAuthentication', () => 
 	});
 
 	test('an AbortSignal cancels the execution', async () => {
-		const workflow: WorkflowInput = {
-			nodes: [trigger(), echo({ path: '/slow' })],
-			connections: connect(['Trigger', 'Echo']),
-		};
 		const controller = new AbortController();
 		setTimeout(() => controller.abort(), 200);
-		const result = await runWorkflow(workflow, options({ signal: controller.signal }));
+		const result = await runWorkflow(
+			triggerAndEcho(echo({ path: '/slow' })),
+			options({ signal: controller.signal }),
+		);
 		expect(result.status).toBe('canceled');
 		expect(result.timedOut).toBe(false);
 	});
@@ -395,19 +390,12 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items('Pass')).toEqual([{ json: {}, pairedItem: { item: 0 } }]);
-		if (coreNodes === 'standIns') {
-			expect(result.standIns.sort()).toEqual([
-				'n8n-nodes-base.manualTrigger',
-				'n8n-nodes-base.noOp',
-			]);
-			expect(result.realNodes).toEqual([]);
-		} else {
-			expect(result.realNodes.sort()).toEqual([
-				'n8n-nodes-base.manualTrigger',
-				'n8n-nodes-base.noOp',
-			]);
-			expect(result.standIns).toEqual([]);
-		}
+		const [used, other] =
+			coreNodes === 'standIns'
+				? [result.standIns, result.realNodes]
+				: [result.realNodes, result.standIns];
+		expect(used.sort()).toEqual(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.noOp']);
+		expect(other).toEqual([]);
 	});
 
 	test('Schedule Trigger emits one item describing now (manual run)', async () => {
@@ -504,10 +492,6 @@ describe.each(modes)('core nodes (%s)', (coreNodes) => {
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/'n' expects a number but we got 'abc'/);
 	});
-});
-
-describe.each(modes)('core nodes of examples 06 and 07 (%s)', (coreNodes) => {
-	const run = (workflow: WorkflowInput) => runWorkflow(workflow, options({ coreNodes }));
 
 	test('If 2.2: items whose condition holds go to output 0, the others to output 1', async () => {
 		const conditions = {

@@ -75,6 +75,17 @@ function holdingsCase(
 
 const literal = (name: string, value: unknown): Param => ({ name, literal: value });
 
+/** Fuzzes one operation's holdingsCase against the simulator `numRuns` times; some runs must reach the API. */
+async function fuzzHoldings(
+	numRuns: number,
+	caseOf: Parameters<typeof holdingsCase>,
+	contract = portfolioContract,
+): Promise<void> {
+	expectReachedTheApi(
+		await fuzzOperation(() => sim, holdingsCase(...caseOf), contract, runs(numRuns)),
+	);
+}
+
 describe('fuzz: operations that send holdings, against the simulator', () => {
 	it('Portfolio Snapshots: Create or Update Snapshot', async () => {
 		const own = fc.tuple(
@@ -94,25 +105,13 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 				literal('currency', 'EUR'),
 				literal('snapshotDate', date),
 			]);
-		const tally = await fuzzOperation(
-			() => sim,
-			holdingsCase('portfolioSnapshots', 'createOrUpdateSnapshot', false, own, clean),
-			portfolioContract,
-			runs(40),
-		);
-		expectReachedTheApi(tally);
+		await fuzzHoldings(40, ['portfolioSnapshots', 'createOrUpdateSnapshot', false, own, clean]);
 	});
 
 	it('EU Taxonomy: Get Portfolio Alignment', async () => {
 		const own = fc.tuple(param('output', fc.constantFrom('summary', 'table')));
 		const clean = fc.constantFrom('summary', 'table').map((output) => [literal('output', output)]);
-		const tally = await fuzzOperation(
-			() => sim,
-			holdingsCase('euTaxonomy', 'getPortfolioAlignment', true, own, clean),
-			portfolioContract,
-			runs(35),
-		);
-		expectReachedTheApi(tally);
+		await fuzzHoldings(35, ['euTaxonomy', 'getPortfolioAlignment', true, own, clean]);
 	});
 
 	it('Sustainable Investments: Classify Holdings', async () => {
@@ -169,13 +168,11 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 		const clean = fc
 			.constantFrom(1, 2, 3)
 			.map((value) => [literal('methodology', { __rl: true, mode: 'list', value })]);
-		const tally = await fuzzOperation(
-			() => sim,
-			holdingsCase('sustainableInvestments', 'classifyHoldings', true, methodology, clean),
+		await fuzzHoldings(
+			35,
+			['sustainableInvestments', 'classifyHoldings', true, methodology, clean],
 			contract,
-			runs(35),
 		);
-		expectReachedTheApi(tally);
 	});
 
 	it('Temperature Score: Get Portfolio Temperature', async () => {
@@ -192,13 +189,7 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 				literal('pollInterval', 1),
 				literal('maxWait', 2),
 			]);
-		const tally = await fuzzOperation(
-			() => sim,
-			holdingsCase('temperatureScore', 'getPortfolioTemperature', true, own, clean),
-			portfolioContract,
-			runs(30),
-		);
-		expectReachedTheApi(tally);
+		await fuzzHoldings(30, ['temperatureScore', 'getPortfolioTemperature', true, own, clean]);
 	});
 
 	it('Sustainability Reports: Generate PDF Report', async () => {
@@ -240,12 +231,6 @@ describe('fuzz: operations that send holdings, against the simulator', () => {
 				literal('snapshotDate', '2025-03-31'),
 				literal('downloadPdf', download),
 			]);
-		const tally = await fuzzOperation(
-			() => sim,
-			holdingsCase('sustainabilityReports', 'generatePdfReport', false, own, clean),
-			portfolioContract,
-			runs(30),
-		);
-		expectReachedTheApi(tally);
+		await fuzzHoldings(30, ['sustainabilityReports', 'generatePdfReport', false, own, clean]);
 	});
 });

@@ -160,18 +160,16 @@ describe('the remembered state', () => {
 	});
 
 	it('gives each ISIN its own copy of an object value, and keeps a text that reads like JSON a text', () => {
+		const entry = () => ({
+			lastSeen: 1,
+			result: { extra: { nested: [1] }, note: '{"nested":[1]}' },
+		});
 		const shared: ChangesState = {
 			runs: 1,
 			execution: 'e1',
 			results: new Map([
-				[
-					'US0378331005',
-					{ lastSeen: 1, result: { extra: { nested: [1] }, note: '{"nested":[1]}' } },
-				],
-				[
-					'DE0007236101',
-					{ lastSeen: 1, result: { extra: { nested: [1] }, note: '{"nested":[1]}' } },
-				],
+				['US0378331005', entry()],
+				['DE0007236101', entry()],
 			]),
 		};
 		const text = encodeState(shared, SCOPE);

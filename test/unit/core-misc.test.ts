@@ -62,23 +62,18 @@ describe('checkBaseUrl', () => {
 });
 
 describe('networkErrorCode', () => {
-	it('finds a dropped connection anywhere in the cause chain, but not an HTTP answer', () => {
-		expect(networkErrorCode({ cause: { code: 'ECONNRESET' } })).toBe('ECONNRESET');
-		expect(networkErrorCode(new Error('socket hang up'))).toBe('ECONNRESET');
-		expect(networkErrorCode({ message: 'timeout of 60000ms exceeded' })).toBe('ETIMEDOUT');
-		expect(networkErrorCode({ code: 'ECONNRESET', response: { status: 500 } })).toBeUndefined();
-		expect(networkErrorCode(new Error('Node does not have credentials'))).toBeUndefined();
+	it.each<[unknown, string | undefined]>([
+		[{ cause: { code: 'ECONNRESET' } }, 'ECONNRESET'],
+		[new Error('socket hang up'), 'ECONNRESET'],
+		[{ message: 'timeout of 60000ms exceeded' }, 'ETIMEDOUT'],
+		// An HTTP answer is no dropped connection.
+		[{ code: 'ECONNRESET', response: { status: 500 } }, undefined],
+		[new Error('Node does not have credentials'), undefined],
 		// n8n-core's wrapper: the axios code in httpCode, the raw text in messages
-		expect(
-			networkErrorCode({
-				httpCode: 'ECONNRESET',
-				message: 'The connection was closed',
-				messages: [],
-			}),
-		).toBe('ECONNRESET');
-		expect(networkErrorCode({ httpCode: '500', message: 'x', messages: ['socket hang up'] })).toBe(
-			'ECONNRESET',
-		);
+		[{ httpCode: 'ECONNRESET', message: 'The connection was closed', messages: [] }, 'ECONNRESET'],
+		[{ httpCode: '500', message: 'x', messages: ['socket hang up'] }, 'ECONNRESET'],
+	])('finds a dropped connection anywhere in the cause chain: %p gives %p', (error, code) => {
+		expect(networkErrorCode(error)).toBe(code);
 	});
 });
 

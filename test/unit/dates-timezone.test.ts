@@ -17,72 +17,42 @@ describe("snapshot dates in the workflow's time zone", () => {
 	const today = new Date('2026-11-21T10:00:00Z');
 	/** 1 October 2025, midnight in Berlin (CEST, UTC+2): still 30 September in UTC. */
 	const berlinMidnight = new Date('2025-09-30T22:00:00Z');
+	const october1 = { date: '2025-10-01', quarterEnd: '2025-12-31' };
+	const september30 = { date: '2025-09-30', quarterEnd: '2025-09-30' };
 
 	it.each([
-		['Europe/Berlin', '2025-10-01', '2025-12-31'],
-		['Asia/Tokyo', '2025-10-01', '2025-12-31'],
-		['UTC', '2025-09-30', '2025-09-30'],
-		['America/New_York', '2025-09-30', '2025-09-30'],
-	])('a JS Date in %s', (timeZone, date, quarterEnd) => {
-		expect(readSnapshotDate(berlinMidnight, today, timeZone)).toMatchObject({ date, quarterEnd });
-	});
-
-	it('reads a moment late in the UTC day as the next day east of UTC and the same day west of it', () => {
-		const lateUtc = new Date('2025-12-31T20:00:00Z');
-		expect(readSnapshotDate(lateUtc, today, 'Asia/Tokyo')).toMatchObject({
-			date: '2026-01-01',
-			quarterEnd: '2026-03-31',
-		});
-		expect(readSnapshotDate(lateUtc, today, 'America/New_York')).toMatchObject({
-			date: '2025-12-31',
-			quarterEnd: '2025-12-31',
-		});
-		// Early in the UTC day: the day before in New York.
-		expect(
-			readSnapshotDate(new Date('2025-07-01T03:00:00Z'), today, 'America/New_York'),
-		).toMatchObject({
-			date: '2025-06-30',
-			quarterEnd: '2025-06-30',
-		});
-	});
-
-	it('follows daylight saving time (Berlin: UTC+1 in winter, UTC+2 in summer)', () => {
-		// 30 March 2025: clocks go from 02:00 to 03:00. 31 March 00:30 CEST is 30 March 22:30 UTC.
-		expect(
-			readSnapshotDate(new Date('2025-03-30T22:30:00Z'), today, 'Europe/Berlin'),
-		).toMatchObject({ date: '2025-03-31', quarterEnd: '2025-03-31' });
-		// 1 April 00:00 CEST is 31 March 22:00 UTC: the next quarter.
-		expect(
-			readSnapshotDate(new Date('2025-03-31T22:00:00Z'), today, 'Europe/Berlin'),
-		).toMatchObject({ date: '2025-04-01', quarterEnd: '2025-06-30' });
+		// 1 October 2025, midnight in Berlin (CEST, UTC+2): still 30 September in UTC.
+		['2025-09-30T22:00:00Z', 'Europe/Berlin', '2025-10-01', '2025-12-31'],
+		['2025-09-30T22:00:00Z', 'Asia/Tokyo', '2025-10-01', '2025-12-31'],
+		['2025-09-30T22:00:00Z', 'UTC', '2025-09-30', '2025-09-30'],
+		['2025-09-30T22:00:00Z', 'America/New_York', '2025-09-30', '2025-09-30'],
+		// Late in the UTC day: the next day east of UTC, the same day west of it; early: the day before in New York.
+		['2025-12-31T20:00:00Z', 'Asia/Tokyo', '2026-01-01', '2026-03-31'],
+		['2025-12-31T20:00:00Z', 'America/New_York', '2025-12-31', '2025-12-31'],
+		['2025-07-01T03:00:00Z', 'America/New_York', '2025-06-30', '2025-06-30'],
+		// Daylight saving time, Berlin (UTC+1 in winter, UTC+2 in summer). 30 March 2025: clocks go from 02:00 to
+		// 03:00, so 31 March 00:30 CEST is 30 March 22:30 UTC; 1 April 00:00 CEST is 31 March 22:00 UTC.
+		['2025-03-30T22:30:00Z', 'Europe/Berlin', '2025-03-31', '2025-03-31'],
+		['2025-03-31T22:00:00Z', 'Europe/Berlin', '2025-04-01', '2025-06-30'],
 		// 1 January 00:00 CET (winter, UTC+1) is 31 December 23:00 UTC; 22:59 UTC is still 31 December.
-		expect(
-			readSnapshotDate(new Date('2024-12-31T23:00:00Z'), today, 'Europe/Berlin'),
-		).toMatchObject({ date: '2025-01-01' });
-		expect(
-			readSnapshotDate(new Date('2024-12-31T22:59:59Z'), today, 'Europe/Berlin'),
-		).toMatchObject({ date: '2024-12-31' });
+		['2024-12-31T23:00:00Z', 'Europe/Berlin', '2025-01-01', '2025-03-31'],
+		['2024-12-31T22:59:59Z', 'Europe/Berlin', '2024-12-31', '2024-12-31'],
 		// New York, 2 November 2025 (EDT ends): midnight of 3 November is 05:00 UTC, not 04:00.
-		expect(calendarDateIn(new Date('2025-11-03T04:30:00Z'), 'America/New_York')).toEqual([
-			2025, 11, 2,
-		]);
-		expect(calendarDateIn(new Date('2025-11-03T05:00:00Z'), 'America/New_York')).toEqual([
-			2025, 11, 3,
-		]);
+		['2025-11-03T04:30:00Z', 'America/New_York', '2025-11-02', '2025-12-31'],
+		['2025-11-03T05:00:00Z', 'America/New_York', '2025-11-03', '2025-12-31'],
+	])('a JS Date %s in %s is %s (quarter end %s)', (moment, timeZone, date, quarterEnd) => {
+		expect(readSnapshotDate(new Date(moment), today, timeZone)).toMatchObject({ date, quarterEnd });
+		expect(calendarDateIn(new Date(moment), timeZone)).toEqual(date.split('-').map(Number));
 	});
 
 	it('reads a Luxon DateTime as its moment, whatever zone it is in', () => {
 		const instant = DateTime.fromISO('2025-10-01T00:30:00+02:00');
 		expect(instant.isValid).toBe(true);
 		for (const zone of ['utc', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo']) {
-			expect(readSnapshotDate(instant.setZone(zone), today, 'Europe/Berlin')).toMatchObject({
-				date: '2025-10-01',
-				quarterEnd: '2025-12-31',
-			});
-			expect(readSnapshotDate(instant.setZone(zone), today, 'UTC')).toMatchObject({
-				date: '2025-09-30',
-				quarterEnd: '2025-09-30',
-			});
+			expect(readSnapshotDate(instant.setZone(zone), today, 'Europe/Berlin')).toMatchObject(
+				october1,
+			);
+			expect(readSnapshotDate(instant.setZone(zone), today, 'UTC')).toMatchObject(september30);
 		}
 		expect(readSnapshotDate(DateTime.invalid('test'), today, 'Europe/Berlin')).toEqual({
 			problem: 'unreadable',
@@ -97,17 +67,12 @@ describe("snapshot dates in the workflow's time zone", () => {
 			'2025-09-30 22:00:00.000Z',
 			'2025-09-30T17:00:00-05:00',
 		]) {
-			expect(readSnapshotDate(text, today, 'Europe/Berlin')).toMatchObject({
-				date: '2025-10-01',
-				quarterEnd: '2025-12-31',
-			});
+			expect(readSnapshotDate(text, today, 'Europe/Berlin')).toMatchObject(october1);
 		}
-		expect(readSnapshotDate('2025-10-01T00:30:00+02:00', today, 'UTC')).toMatchObject({
-			date: '2025-09-30',
-		});
-		expect(readSnapshotDate('2025-10-01T00:30:00+02:00', today, 'America/New_York')).toMatchObject({
-			date: '2025-09-30',
-		});
+		for (const timeZone of ['UTC', 'America/New_York'])
+			expect(readSnapshotDate('2025-10-01T00:30:00+02:00', today, timeZone)).toMatchObject({
+				date: '2025-09-30',
+			});
 		for (const text of ['2025-10-01T25:00:00Z', '2025-10-01T1:2Z', '2025-10-01T00:00+24:00'])
 			expect(readSnapshotDate(text, today, 'UTC')).toEqual({ problem: 'unreadable' });
 	});
@@ -116,7 +81,7 @@ describe("snapshot dates in the workflow's time zone", () => {
 		for (const timeZone of ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'UTC']) {
 			for (const text of ['2025-10-01', '2025-10-01T00:00:00', '2025-10-01 23:59:59']) {
 				const read = readSnapshotDate(text, today, timeZone);
-				expect(read).toEqual({ date: '2025-10-01', quarterEnd: '2025-12-31' });
+				expect(read).toEqual(october1);
 			}
 		}
 	});
@@ -138,32 +103,25 @@ describe("snapshot dates in the workflow's time zone", () => {
 			note: "Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-10-01 in the workflow's time zone Europe/Berlin",
 		});
 		// Same date everywhere: no note.
-		expect(
-			readSnapshotDate(new Date('2025-10-01T10:00:00Z'), today, 'Europe/Berlin'),
-		).not.toHaveProperty('note');
-		expect(readSnapshotDate(berlinMidnight, today, 'UTC')).not.toHaveProperty('note');
-		expect(
-			readSnapshotDate('2025-10-01T12:00:00+02:00', today, 'Europe/Berlin'),
-		).not.toHaveProperty('note');
-		expect(readSnapshotDate('2025-10-01T00:00:00', today, 'Europe/Berlin')).not.toHaveProperty(
-			'note',
-		);
+		for (const [value, timeZone] of [
+			[new Date('2025-10-01T10:00:00Z'), 'Europe/Berlin'],
+			[berlinMidnight, 'UTC'],
+			['2025-10-01T12:00:00+02:00', 'Europe/Berlin'],
+			['2025-10-01T00:00:00', 'Europe/Berlin'],
+		] as const)
+			expect(readSnapshotDate(value, today, timeZone)).not.toHaveProperty('note');
 	});
 
 	it('reads an unknown time zone as UTC, and says so for moments', () => {
-		expect(usableTimeZone('Mars/Olympus_Mons')).toEqual({ timeZone: 'UTC', known: false });
-		expect(usableTimeZone('')).toEqual({ timeZone: 'UTC', known: false });
-		expect(usableTimeZone(undefined)).toEqual({ timeZone: 'UTC', known: false });
+		for (const unknown of ['Mars/Olympus_Mons', '', undefined])
+			expect(usableTimeZone(unknown)).toEqual({ timeZone: 'UTC', known: false });
 		expect(usableTimeZone('Europe/Berlin')).toEqual({ timeZone: 'Europe/Berlin', known: true });
 		expect(readSnapshotDate(berlinMidnight, today, 'Mars/Olympus_Mons')).toEqual({
 			date: '2025-09-30',
 			quarterEnd: '2025-09-30',
 			note: 'Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-09-30 in UTC: the workflow\'s time zone "Mars/Olympus_Mons" is not one this system knows',
 		});
-		expect(readSnapshotDate('2025-10-01', today, 'Mars/Olympus_Mons')).toEqual({
-			date: '2025-10-01',
-			quarterEnd: '2025-12-31',
-		});
+		expect(readSnapshotDate('2025-10-01', today, 'Mars/Olympus_Mons')).toEqual(october1);
 		expect(lastCompletedQuarterEnd(new Date('2025-09-30T23:00:00Z'), 'Mars/Olympus_Mons')).toBe(
 			'2025-09-30',
 		);

@@ -14,13 +14,15 @@ function verdict(url: string, base = PUBLIC_BASE): string {
 	return typeof result === 'string' ? result : `ok ${result.href}`;
 }
 
+/** The link is fetched as given (it is already in normal form). */
+const expectFetched = (url: string, base = PUBLIC_BASE) =>
+	expect(verdict(url, base)).toBe(`ok ${url}`);
+
 describe('checkDownloadTarget with a public https Base URL', () => {
 	it('fetches a pre-signed https link on a public host, as normalised', () => {
-		expect(verdict('https://reports.s3.eu-west-1.amazonaws.com/r/1.pdf?X-Amz-Signature=abc')).toBe(
-			'ok https://reports.s3.eu-west-1.amazonaws.com/r/1.pdf?X-Amz-Signature=abc',
-		);
-		expect(verdict('https://93.184.216.34/r.pdf')).toBe('ok https://93.184.216.34/r.pdf');
-		expect(verdict('https://[2606:4700::1111]/r.pdf')).toBe('ok https://[2606:4700::1111]/r.pdf');
+		expectFetched('https://reports.s3.eu-west-1.amazonaws.com/r/1.pdf?X-Amz-Signature=abc');
+		expectFetched('https://93.184.216.34/r.pdf');
+		expectFetched('https://[2606:4700::1111]/r.pdf');
 	});
 
 	it.each([
@@ -105,18 +107,12 @@ describe('checkDownloadTarget with a public https Base URL', () => {
 
 describe('checkDownloadTarget with a local Base URL (a simulator on this computer)', () => {
 	it('also takes http:// and the local host name of the Base URL, on any port', () => {
-		expect(verdict('http://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE)).toBe(
-			'ok http://127.0.0.1:4011/documents/a.pdf',
-		);
-		expect(verdict('https://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE)).toBe(
-			'ok https://127.0.0.1:4011/documents/a.pdf',
-		);
+		expectFetched('http://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE);
+		expectFetched('https://127.0.0.1:4011/documents/a.pdf', LOCAL_BASE);
 		expect(verdict('http://0x7f000001:4011/a.pdf', LOCAL_BASE)).toBe(
 			'ok http://127.0.0.1:4011/a.pdf',
 		);
-		expect(verdict('http://localhost:4011/a.pdf', 'http://localhost:4010')).toBe(
-			'ok http://localhost:4011/a.pdf',
-		);
+		expectFetched('http://localhost:4011/a.pdf', 'http://localhost:4010');
 	});
 
 	it('refuses other local host names, private and link-local addresses, and http:// to public hosts', () => {
@@ -136,9 +132,7 @@ describe('checkDownloadTarget with a local Base URL (a simulator on this compute
 		expect(verdict('http://reports.example.com/a.pdf', LOCAL_BASE)).toBe(
 			'is not an https:// address (it starts with http://, unencrypted)',
 		);
-		expect(verdict('https://reports.example.com/a.pdf', LOCAL_BASE)).toBe(
-			'ok https://reports.example.com/a.pdf',
-		);
+		expectFetched('https://reports.example.com/a.pdf', LOCAL_BASE);
 	});
 });
 
@@ -148,14 +142,12 @@ describe('checkDownloadTarget with Allow Private Network Address (a self-hosted 
 		const result = checkDownloadTarget(url, base, allow);
 		return typeof result === 'string' ? result : `ok ${result.href}`;
 	};
+	const expectAllowed = (url: string, base: string) =>
+		expect(check(url, base, true)).toBe(`ok ${url}`);
 
 	it("takes https:// links on the Base URL's own private host, and only with the option on", () => {
-		expect(check('https://gateway.corp.internal/docs/a.pdf', GATEWAY, true)).toBe(
-			'ok https://gateway.corp.internal/docs/a.pdf',
-		);
-		expect(check('https://10.1.2.3/a.pdf', 'https://10.1.2.3', true)).toBe(
-			'ok https://10.1.2.3/a.pdf',
-		);
+		expectAllowed('https://gateway.corp.internal/docs/a.pdf', GATEWAY);
+		expectAllowed('https://10.1.2.3/a.pdf', 'https://10.1.2.3');
 		expect(check('https://gateway.corp.internal/docs/a.pdf', GATEWAY, false)).toBe(
 			'points to a private network address (gateway.corp.internal)',
 		);

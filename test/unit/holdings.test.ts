@@ -1,20 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { INode } from 'n8n-workflow';
 
 import { groupItems } from '../../nodes/shared/input/grouping';
 import { normalizeInstrumentType } from '../../nodes/shared/input/holdingFields';
 import { readHoldings } from '../../nodes/shared/input/holdings';
+import type { HoldingsReadOptions } from '../../nodes/shared/input/holdings';
 import type { HoldingRow } from '../../nodes/shared/input/holdingRows';
 import { ROUTES } from '../../nodes/shared/api/routes';
+import { errorOf, unitNode } from '../helpers/unitInput';
 
-const node: INode = {
-	id: '1',
-	name: 'Test',
-	type: 'test',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = unitNode();
 const rows = (...json: object[]): HoldingRow[] =>
 	json.map((j, itemIndex) => ({ json: j as never, itemIndex }));
 const apple = {
@@ -25,15 +19,6 @@ const apple = {
 	weight: 50,
 	market_value: 100,
 };
-
-function errorOf(fn: () => unknown): NodeOperationError {
-	try {
-		fn();
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('expected an error');
-}
 
 describe('readHoldings', () => {
 	it('reads spreadsheet headers case- and space-insensitively and coerces numbers', () => {
@@ -113,9 +98,7 @@ describe('readHoldings', () => {
 		const { holdings, removed } = readHoldings(
 			node,
 			rows({ name: 'Cash', currency: 'EUR', market_value: 10, instrument_type: 'cash' }),
-			{
-				route: ROUTES.createSnapshot,
-			},
+			{ route: ROUTES.createSnapshot },
 		);
 		expect(removed).toEqual([]);
 		expect(holdings[0].holding.isin).toBeNull();
@@ -145,7 +128,7 @@ describe('readHoldings', () => {
 		expect(error.context.itemIndex).toBe(1);
 	});
 
-	it.each([
+	it.each<[object, RegExp, HoldingsReadOptions['route']?]>([
 		[{ weight: '150' }, /weight 150 is outside 0 to 100/],
 		[{ weight: -1 }, /outside 0 to 100/],
 		[{ weight: 'lots' }, /weight "lots" is not a number/],
@@ -153,10 +136,10 @@ describe('readHoldings', () => {
 		[{ currency: 'euro' }, /not a three-letter ISO 4217 code/],
 		[{ instrument_type: 'crypto' }, /instrument type "crypto" is not one the API knows/],
 		[{ isin: 'US0378331006' }, /invalid ISIN: "US0378331006" fails the ISIN check digit/],
-	])('refuses %p', (patch, message) => {
+		[{ market_value: 0 }, /market value is 0/, ROUTES.createSnapshot],
+	])('refuses %p', (patch, message, route = ROUTES.reports) => {
 		expect(
-			errorOf(() => readHoldings(node, rows({ ...apple, ...patch }), { route: ROUTES.reports }))
-				.message,
+			errorOf(() => readHoldings(node, rows({ ...apple, ...patch }), { route })).message,
 		).toMatch(message);
 	});
 
@@ -169,14 +152,6 @@ describe('readHoldings', () => {
 		expect(
 			readHoldings(node, rows(bad), { route: ROUTES.reports, invalidIsin: 'send' }).holdings,
 		).toHaveLength(1);
-	});
-
-	it('refuses a zero market value in a snapshot', () => {
-		expect(
-			errorOf(() =>
-				readHoldings(node, rows({ ...apple, market_value: 0 }), { route: ROUTES.createSnapshot }),
-			).message,
-		).toMatch(/market value is 0/);
 	});
 
 	it('passes unknown instrument types to the temperature route, which skips them itself', () => {

@@ -1,5 +1,4 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { INode } from 'n8n-workflow';
 
 import {
 	matchColumn,
@@ -7,6 +6,7 @@ import {
 } from '../../nodes/SustainabilityInstruments/actions/changesSettings';
 import { holdingRowsFromJson } from '../../nodes/shared/input/holdingRows';
 import { splitIsinList } from '../../nodes/shared/input/isin';
+import { errorOf, unitNode } from '../helpers/unitInput';
 
 const A = 'US0378331005';
 const B = 'DE0007236101';
@@ -16,12 +16,8 @@ const isinsOf = (value: unknown) =>
 	splitIsinList(value).entries.map((entry) => entry.isin ?? entry.problem);
 
 describe('splitIsinList', () => {
+	// JSON arrays (cut short, fenced, encoded twice), quoted lists and nested arrays: holdings.fuzz.test.ts.
 	it.each<[string, unknown]>([
-		['a JSON array', `["${A}", "${B}"]`],
-		['a JSON array without its closing bracket (falls back to the separators)', `["${A}", "${B}"`],
-		['a JSON array in a markdown fence', '```json\n["' + A + '", "' + B + '"]\n```'],
-		['a JSON array encoded twice', JSON.stringify(JSON.stringify([A, B]))],
-		['single quotes and brackets', `['${A}', '${B}']`],
 		['double quotes without brackets', `"${A}", "${B}"`],
 		['semicolons', `${A};${B}`],
 		['new lines and tabs', `\n${A}\r\n\t${B}\t\n`],
@@ -31,7 +27,6 @@ describe('splitIsinList', () => {
 		['an array entry with spaces inside one ISIN', `["us 0378 331005", "${B}"]`],
 		['an array entry holding two ISINs', [`${A}, ${B}`]],
 		['an array of JSON texts', [`["${A}"]`, `"${B}"`]],
-		['an array nested once', [[A], [B]]],
 		[
 			'invisible characters, also alone between separators',
 			`\uFEFF${A}\u200B, \u200B, ${B.slice(0, 6)}\u00AD${B.slice(6)}`,
@@ -109,26 +104,10 @@ describe('splitIsinList', () => {
 	});
 });
 
-const node: INode = {
-	id: '1',
-	name: 'Test',
-	type: 'test',
-	typeVersion: 2,
-	position: [0, 0],
-	parameters: {},
-};
+const node = unitNode('Test', 2);
 const apple = { isin: A, name: 'Apple', market_value: 1000 };
 const sap = { isin: B, name: 'SAP', market_value: 500 };
 const jsonOf = (value: unknown) => holdingRowsFromJson(node, value, 3).map((row) => row.json);
-
-function errorOf(fn: () => unknown): NodeOperationError {
-	try {
-		fn();
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('no error');
-}
 
 describe('holdingRowsFromJson', () => {
 	it.each<[string, unknown]>([

@@ -182,23 +182,18 @@ describe('weight scale', () => {
 describe('snapshot dates', () => {
 	const today = new Date('2026-11-21T10:00:00Z');
 
-	it('moves dates to the end of their quarter', () => {
-		expect(readSnapshotDate('2026-02-10', today)).toEqual({
-			date: '2026-02-10',
-			quarterEnd: '2026-03-31',
-		});
-		expect(readSnapshotDate('2024-05-31T00:00:00', today)).toEqual({
-			date: '2024-05-31',
-			quarterEnd: '2024-06-30',
-		});
-		expect(readSnapshotDate(new Date('2025-08-01T00:00:00Z'), today)).toMatchObject({
-			quarterEnd: '2025-09-30',
-		});
-		expect(readSnapshotDate('2025-12-01', today)).toMatchObject({ quarterEnd: '2025-12-31' });
+	it.each<[unknown, string, string]>([
+		['2026-02-10', '2026-02-10', '2026-03-31'],
+		['2024-05-31T00:00:00', '2024-05-31', '2024-06-30'],
+		[new Date('2025-08-01T00:00:00Z'), '2025-08-01', '2025-09-30'],
+		['2025-12-01', '2025-12-01', '2025-12-31'],
+		['2026-12-31', '2026-12-31', '2026-12-31'], // later this year
+		[{ toISODate: () => '2025-01-15' }, '2025-01-15', '2025-03-31'], // Luxon-like
+	])('reads %p as %s, moved to the quarter end %s', (value, date, quarterEnd) => {
+		expect(readSnapshotDate(value, today)).toEqual({ date, quarterEnd });
 	});
 
-	it('allows later dates this year and refuses future years', () => {
-		expect(readSnapshotDate('2026-12-31', today)).toMatchObject({ quarterEnd: '2026-12-31' });
+	it('refuses future years', () => {
 		expect(readSnapshotDate('2027-01-01', today)).toEqual({ problem: 'future-year' });
 	});
 
@@ -227,12 +222,6 @@ describe('snapshot dates', () => {
 		expect(describeDateProblem('unreadable', 20251231)).toMatch(
 			/a number is read as an Excel date serial only from 61 \(1900-03-01\) to 73415 \(2100-12-31\)/,
 		);
-	});
-
-	it('reads Luxon-like objects', () => {
-		expect(readSnapshotDate({ toISODate: () => '2025-01-15' }, today)).toMatchObject({
-			quarterEnd: '2025-03-31',
-		});
 	});
 
 	it('knows the last completed quarter end', () => {

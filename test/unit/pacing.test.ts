@@ -13,6 +13,23 @@ function acceptBurst(pacer: Pacer, count: number, start = 0): number {
 	return t;
 }
 
+/** `count` requests, each started at its paced slot from `now` and answered 3 ms later; the time after them. */
+function acceptPaced(pacer: Pacer, count: number, now: number): number {
+	for (let i = 0; i < count; i++) {
+		const slot = pacer.reserve(now, now);
+		now = slot.at + 3;
+		pacer.accepted(slot, now);
+	}
+	return now;
+}
+
+/** One request at its paced slot from `now`, throttled `after` ms later; the time of that answer. */
+function refusePaced(pacer: Pacer, now: number, after = 3): number {
+	const slot = pacer.reserve(now, now);
+	pacer.throttled(slot, slot.at + after);
+	return slot.at + after;
+}
+
 describe('Pacer (shared pacing per credential)', () => {
 	it('stays unpaced until a throttle; one our own rate does not explain (others spend the key) paces at 1 request per second', () => {
 		// The controller before issue 15 learned nothing from such a throttle: a process beside others that spend the
@@ -57,12 +74,7 @@ describe('Pacer (shared pacing per credential)', () => {
 		pacer.throttled(inFlight[1], t + 6);
 		expect(pacer.rate).toBe(10);
 		// 8 accepted under the learned pacing (no step up yet), then a throttle: others take the rest of the window.
-		let now = t + 6;
-		for (let i = 0; i < 8; i++) {
-			const slot = pacer.reserve(now, now);
-			now = slot.at + 3;
-			pacer.accepted(slot, now);
-		}
+		const now = acceptPaced(pacer, 8, t + 6);
 		const sent = pacer.reserve(now, now);
 		const refused = pacer.reserve(now, now);
 		const waiting = pacer.reserve(now, now);
@@ -83,11 +95,7 @@ describe('Pacer (shared pacing per credential)', () => {
 		const pacer = new Pacer({ random: () => 0 });
 		let now = acceptBurst(pacer, 20);
 		pacer.throttled(pacer.reserve(now, now), now + 1);
-		for (let i = 0; i < 20; i++) {
-			const slot = pacer.reserve(now, now);
-			now = slot.at + 5;
-			pacer.throttled(slot, now);
-		}
+		for (let i = 0; i < 20; i++) now = refusePaced(pacer, now, 5);
 		expect(pacer.rate).toBe(MIN_RATE);
 		expect([pacer.limit, pacer.windowMs]).toEqual([1, 2000]);
 	});
@@ -97,18 +105,8 @@ describe('Pacer (shared pacing per credential)', () => {
 		let t = acceptBurst(pacer, 20);
 		pacer.throttled(pacer.reserve(t, t), t + 1);
 		expect(pacer.rate).toBe(20);
-		const acceptWindows = (count: number) => {
-			for (let i = 0; i < count; i++) {
-				const slot = pacer.reserve(t, t);
-				t = slot.at + 3;
-				pacer.accepted(slot, t);
-			}
-		};
-		const refuseNext = () => {
-			const slot = pacer.reserve(t, t);
-			t = slot.at + 3;
-			pacer.throttled(slot, t);
-		};
+		const acceptWindows = (count: number) => (t = acceptPaced(pacer, count, t));
+		const refuseNext = () => (t = refusePaced(pacer, t));
 		acceptWindows(20);
 		expect(pacer.rate).toBe(20.5);
 		acceptWindows(20);

@@ -10,11 +10,7 @@ import type { SharedKeySimResult, SimProcess } from '../helpers/sharedKeySim';
 const SEEDS = [1, 2, 3];
 
 function run(limit: number, processes: SimProcess[], seed: number): SharedKeySimResult {
-	return simulateSharedKey({
-		limit: { requests: limit, windowMs: 1000 },
-		processes,
-		seed,
-	});
+	return simulateSharedKey({ limit: { requests: limit, windowMs: 1000 }, processes, seed });
 }
 
 const work = (result: SharedKeySimResult) =>

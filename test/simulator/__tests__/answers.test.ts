@@ -59,73 +59,36 @@ interface RouteCall {
 	setup?: boolean;
 }
 
-/** One valid request per route. */
-const CALLS: Record<RouteKey, RouteCall> = {
-	'POST /portfolios': { method: 'POST', path: '/portfolios', body: SNAPSHOT },
-	'GET /portfolios': { method: 'GET', path: '/portfolios' },
-	'PUT /portfolios/{identifier}': {
-		method: 'PUT',
-		path: PORTFOLIO_PATH,
-		body: { name: 'Renamed' },
-		setup: true,
-	},
-	'DELETE /portfolios/{identifier}': {
-		method: 'DELETE',
-		path: PORTFOLIO_PATH,
-		body: { snapshot_at: '2025-05-02' },
-		setup: true,
-	},
-	'POST /instruments/sustainability-profile': {
-		method: 'POST',
-		path: '/instruments/sustainability-profile',
-		body: INSTRUMENTS,
-	},
-	'POST /instruments/sustainability-data': {
-		method: 'POST',
-		path: '/instruments/sustainability-data',
-		body: INSTRUMENTS,
-	},
-	'POST /instruments/business-involvements': {
-		method: 'POST',
-		path: '/instruments/business-involvements',
-		body: INSTRUMENTS,
-	},
-	'POST /instruments/esg-data': {
-		method: 'POST',
-		path: '/instruments/esg-data',
-		body: INSTRUMENTS,
-	},
-	'POST /sustainable-investments/insights': {
-		method: 'POST',
-		path: '/sustainable-investments/insights',
-		body: { methodology_id: 1, holdings: HOLDINGS },
-	},
-	'GET /sustainable-investments/methodologies': {
-		method: 'GET',
-		path: '/sustainable-investments/methodologies',
-	},
-	'POST /taxonomy/insights': {
-		method: 'POST',
-		path: '/taxonomy/insights',
-		body: { holdings: HOLDINGS },
-	},
-	'POST /temperature-score/insights': {
-		method: 'POST',
-		path: '/temperature-score/insights',
-		body: { holdings: HOLDINGS },
-	},
+/** The body of one valid request per route. */
+const BODIES: Record<RouteKey, unknown> = {
+	'POST /portfolios': SNAPSHOT,
+	'GET /portfolios': undefined,
+	'PUT /portfolios/{identifier}': { name: 'Renamed' },
+	'DELETE /portfolios/{identifier}': { snapshot_at: '2025-05-02' },
+	'POST /instruments/sustainability-profile': INSTRUMENTS,
+	'POST /instruments/sustainability-data': INSTRUMENTS,
+	'POST /instruments/business-involvements': INSTRUMENTS,
+	'POST /instruments/esg-data': INSTRUMENTS,
+	'POST /sustainable-investments/insights': { methodology_id: 1, holdings: HOLDINGS },
+	'GET /sustainable-investments/methodologies': undefined,
+	'POST /taxonomy/insights': { holdings: HOLDINGS },
+	'POST /temperature-score/insights': { holdings: HOLDINGS },
 	'POST /reports': {
-		method: 'POST',
-		path: '/reports',
-		body: {
-			name: 'Answers',
-			identifier: 'answers',
-			type: 'esg-overview',
-			snapshot_at: '2025-05-10',
-			holdings: HOLDINGS,
-		},
+		name: 'Answers',
+		identifier: 'answers',
+		type: 'esg-overview',
+		snapshot_at: '2025-05-10',
+		holdings: HOLDINGS,
 	},
 };
+/** One valid request per route; a PUT or DELETE needs the portfolio SNAPSHOT creates first (`setup`). */
+const CALLS = Object.fromEntries(
+	Object.entries(BODIES).map(([route, body]) => {
+		const [method, template] = route.split(' ');
+		const path = template.replace('/{identifier}', PORTFOLIO_PATH.slice('/portfolios'.length));
+		return [route, { method, path, body, setup: template !== path }];
+	}),
+) as Record<RouteKey, RouteCall>;
 const ROUTES = Object.keys(CALLS) as RouteKey[];
 
 type Entry = Record<string, unknown>;
@@ -133,11 +96,11 @@ const clone = <T>(value: T): T => structuredClone(value);
 
 describe('answers no client can read', () => {
 	const sim = useSimulator({ now: () => NOW, temperatureRoute: true });
+	const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 	const send = async (route: RouteKey, key?: string) => {
 		const { method, path, body, setup } = CALLS[route];
-		if (setup)
-			expect((await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT })).status).toBe(201);
+		if (setup) expect((await post('/portfolios', SNAPSHOT)).status).toBe(201);
 		return call(sim.url, method, path, { body, key });
 	};
 
@@ -346,9 +309,14 @@ function involvementsOf(isin: string, threshold?: number): Entry {
 
 describe('changes of a success answer (pass-through)', () => {
 	const sim = useSimulator({ now: () => NOW, temperatureRoute: true, temperatureLockRequests: 0 });
+	const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 	/** The answer without a fault, then with `kind` (the same request; state reset in between). */
-	async function plainAndChanged(route: RouteKey, kind: FaultKind, body = CALLS[route].body) {
+	async function plainAndChanged(
+		kind: FaultKind,
+		route: RouteKey = 'POST /temperature-score/insights',
+		body = CALLS[route].body,
+	) {
 		const { method, path } = CALLS[route];
 		const plain = await call(sim.url, method, path, { body });
 		sim.reset();
@@ -361,45 +329,28 @@ describe('changes of a success answer (pass-through)', () => {
 	}
 
 	describe('answer-extra-isin: one more entry, for UNASKED_ISIN, with its data in the route shape', () => {
-		it('sustainability-profile (and the data version)', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /instruments/sustainability-profile',
-				'answer-extra-isin',
-			);
-			expect(changed).toEqual({ ...plain, data: [...plain.data, profileOf(UNASKED_ISIN)] });
+		it.each([
+			['POST /instruments/sustainability-profile', () => profileOf(UNASKED_ISIN)],
+			['POST /instruments/sustainability-data', () => measuresOf(UNASKED_ISIN, 'pai')],
+			['POST /instruments/esg-data', () => measuresOf(UNASKED_ISIN, 'esg')],
+		] as const)('%s', async (route, extra) => {
+			const { plain, changed } = await plainAndChanged('answer-extra-isin', route);
+			expect(changed).toEqual({ ...plain, data: [...plain.data, extra()] });
+		});
 
-			sim.reset();
+		it('sustainability-profile in data version 2', async () => {
 			sim.setDataVersion(2);
 			sim.setFaults('POST /instruments/sustainability-profile', {
 				sequence: ['answer-extra-isin'],
 			});
-			const v2 = await call(sim.url, 'POST', '/instruments/sustainability-profile', {
-				body: INSTRUMENTS,
-			});
+			const v2 = await post('/instruments/sustainability-profile', INSTRUMENTS);
 			expect(v2.body.data.at(-1)).toEqual(profileOf(UNASKED_ISIN, 2));
-		});
-
-		it('sustainability-data and esg-data', async () => {
-			const pai = await plainAndChanged(
-				'POST /instruments/sustainability-data',
-				'answer-extra-isin',
-			);
-			expect(pai.changed).toEqual({
-				...pai.plain,
-				data: [...pai.plain.data, measuresOf(UNASKED_ISIN, 'pai')],
-			});
-			sim.reset();
-			const esg = await plainAndChanged('POST /instruments/esg-data', 'answer-extra-isin');
-			expect(esg.changed).toEqual({
-				...esg.plain,
-				data: [...esg.plain.data, measuresOf(UNASKED_ISIN, 'esg')],
-			});
 		});
 
 		it('business-involvements, with the request minimum_threshold', async () => {
 			const { plain, changed } = await plainAndChanged(
-				'POST /instruments/business-involvements',
 				'answer-extra-isin',
+				'POST /instruments/business-involvements',
 				{ ...INSTRUMENTS, minimum_threshold: 20 },
 			);
 			const extra = involvementsOf(UNASKED_ISIN, 20);
@@ -411,8 +362,8 @@ describe('changes of a success answer (pass-through)', () => {
 
 		it('sustainable investments', async () => {
 			const { plain, changed } = await plainAndChanged(
-				'POST /sustainable-investments/insights',
 				'answer-extra-isin',
+				'POST /sustainable-investments/insights',
 			);
 			const { classification, description } = instrumentData(UNASKED_ISIN).sustainableInvestment;
 			expect(changed).toEqual({
@@ -430,10 +381,7 @@ describe('changes of a success answer (pass-through)', () => {
 		});
 
 		it('temperature: one more company, funds and industries as they were', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /temperature-score/insights',
-				'answer-extra-isin',
-			);
+			const { plain, changed } = await plainAndChanged('answer-extra-isin');
 			const { temperature } = instrumentData(UNASKED_ISIN);
 			const first = plain.data.portfolio.companies[0];
 			const expected = clone(plain);
@@ -458,23 +406,18 @@ describe('changes of a success answer (pass-through)', () => {
 				'GET /sustainable-investments/methodologies',
 			] as const) {
 				sim.reset();
-				const { plain, changed } = await plainAndChanged(route, 'answer-extra-isin');
+				const { plain, changed } = await plainAndChanged('answer-extra-isin', route);
 				expect(changed).toEqual(plain);
 			}
 			sim.reset();
 			sim.setFaults('POST /instruments/sustainability-profile', {
-				sequence: ['answer-extra-isin'],
+				sequence: ['answer-extra-isin', 'answer-extra-isin'],
 			});
-			const refused = await call(sim.url, 'POST', '/instruments/sustainability-profile', {
-				body: { holdings: [] },
-			});
+			const refused = await post('/instruments/sustainability-profile', { holdings: [] });
 			expect(refused.status).toBe(400);
 			expect(refused.body).toEqual({ data: { message: 'Please provide at least one instrument' } });
-			sim.setFaults('POST /instruments/sustainability-profile', {
-				sequence: ['answer-extra-isin'],
-			});
-			const empty = await call(sim.url, 'POST', '/instruments/sustainability-profile', {
-				body: { holdings: [{ isin: null }] },
+			const empty = await post('/instruments/sustainability-profile', {
+				holdings: [{ isin: null }],
 			});
 			expect(empty.body.data).toEqual([]);
 		});
@@ -486,51 +429,38 @@ describe('changes of a success answer (pass-through)', () => {
 			data: [plain.data[0], duplicate, ...plain.data.slice(1)],
 		});
 
-		it('sustainability-profile and sustainable investments: another classification', async () => {
-			for (const route of [
-				'POST /instruments/sustainability-profile',
-				'POST /sustainable-investments/insights',
-			] as const) {
-				sim.reset();
-				const { plain, changed } = await plainAndChanged(route, 'answer-duplicate-isin');
-				const duplicate = clone(plain.data[0]);
-				const before = duplicate.sustainability_profile.classification;
-				duplicate.sustainability_profile.classification = before === 9 ? 6 : 9;
-				expect(changed).toEqual(withDuplicate(plain, duplicate));
-				expect(changed.data[1].sustainability_profile.classification).not.toBe(before);
-			}
-		});
-
-		it('sustainability-data and esg-data: every numeric value + 1', async () => {
-			for (const route of [
-				'POST /instruments/sustainability-data',
-				'POST /instruments/esg-data',
-			] as const) {
-				sim.reset();
-				const { plain, changed } = await plainAndChanged(route, 'answer-duplicate-isin');
-				const duplicate = clone(plain.data[0]);
-				for (const measure of Object.values(duplicate.sustainability_data) as Entry[])
-					measure.value = (measure.value as number) + 1;
-				expect(changed).toEqual(withDuplicate(plain, duplicate));
-			}
-		});
-
-		it('business-involvements: the four scores + 1, involvements as they were', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /instruments/business-involvements',
-				'answer-duplicate-isin',
-			);
-			const duplicate = clone(plain.data[0]);
+		const otherClassification = (entry: Entry) => {
+			const profile = entry.sustainability_profile as Entry;
+			profile.classification = profile.classification === 9 ? 6 : 9;
+		};
+		const valuesPlusOne = (entry: Entry) => {
+			for (const measure of Object.values(entry.sustainability_data as Entry) as Entry[])
+				measure.value = (measure.value as number) + 1;
+		};
+		const scoresPlusOne = (entry: Entry) => {
+			const data = entry.sustainability_data as Record<string, number>;
 			for (const score of ['total_score', 'environment_score', 'social_score', 'governance_score'])
-				duplicate.sustainability_data[score] += 1;
+				data[score] += 1;
+		};
+
+		// Profile and sustainable investments: another classification; PAI and ESG: every numeric value + 1;
+		// business involvements: the four scores + 1, involvements as they were.
+		it.each([
+			['POST /instruments/sustainability-profile', otherClassification],
+			['POST /sustainable-investments/insights', otherClassification],
+			['POST /instruments/sustainability-data', valuesPlusOne],
+			['POST /instruments/esg-data', valuesPlusOne],
+			['POST /instruments/business-involvements', scoresPlusOne],
+		] as const)('%s', async (route, change) => {
+			const { plain, changed } = await plainAndChanged('answer-duplicate-isin', route);
+			const duplicate = clone(plain.data[0]);
+			change(duplicate);
 			expect(changed).toEqual(withDuplicate(plain, duplicate));
+			expect(changed.data[1]).not.toEqual(plain.data[0]);
 		});
 
 		it('temperature: the first company again with temperature_score + 1', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /temperature-score/insights',
-				'answer-duplicate-isin',
-			);
+			const { plain, changed } = await plainAndChanged('answer-duplicate-isin');
 			const expected = clone(plain);
 			const [first] = expected.data.portfolio.companies;
 			expected.data.portfolio.companies.splice(1, 0, {
@@ -555,17 +485,14 @@ describe('changes of a success answer (pass-through)', () => {
 			['POST /instruments/esg-data', (entry: Entry) => delete (entry.metadata as Entry).isin],
 			['POST /sustainable-investments/insights', (entry: Entry) => delete entry.isin],
 		] as const)('%s', async (route, removeIsin) => {
-			const { plain, changed } = await plainAndChanged(route, 'answer-entry-without-isin');
+			const { plain, changed } = await plainAndChanged('answer-entry-without-isin', route);
 			const copy = clone(plain.data[0]);
 			removeIsin(copy);
 			expect(changed).toEqual({ ...plain, data: [...plain.data, copy] });
 		});
 
 		it('temperature: a company without isin', async () => {
-			const { plain, changed } = await plainAndChanged(
-				'POST /temperature-score/insights',
-				'answer-entry-without-isin',
-			);
+			const { plain, changed } = await plainAndChanged('answer-entry-without-isin');
 			const expected = clone(plain);
 			const { isin, ...rest } = expected.data.portfolio.companies[0];
 			expect(isin).toBe(ISINS[0]);
@@ -582,8 +509,8 @@ describe('changes of a success answer (pass-through)', () => {
 
 		it('POST /portfolios', async () => {
 			const { plain, changed } = await plainAndChanged(
-				'POST /portfolios',
 				'answer-unknown-message',
+				'POST /portfolios',
 			);
 			expect(plain.metadata.message).toBe('Fund created successfully at 2025-06-30');
 			expect(changed).toEqual(changedMessage(plain));
@@ -598,11 +525,11 @@ describe('changes of a success answer (pass-through)', () => {
 				'DELETE /portfolios/{identifier}',
 			] as const) {
 				sim.reset();
-				await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT });
+				await post('/portfolios', SNAPSHOT);
 				const { method, path, body } = CALLS[route];
 				const plain = await call(sim.url, method, path, { body });
 				sim.reset();
-				await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT });
+				await post('/portfolios', SNAPSHOT);
 				sim.setFaults(route, { sequence: ['answer-unknown-message'] });
 				const changed = await call(sim.url, method, path, { body });
 				expect(changed.status).toBe(200);
@@ -610,19 +537,19 @@ describe('changes of a success answer (pass-through)', () => {
 			}
 			expect(sim.portfolioState('org-a')).toEqual([]);
 			sim.reset();
-			await call(sim.url, 'POST', '/portfolios', { body: SNAPSHOT });
+			await post('/portfolios', SNAPSHOT);
 			sim.setFaults('PUT /portfolios/{identifier}', { sequence: ['answer-unknown-message'] });
 			await call(sim.url, 'PUT', PORTFOLIO_PATH, { body: { name: 'Renamed' } });
 			expect(sim.portfolioState('org-a')[0].name).toBe('Renamed');
 		});
 
 		it('other routes and error answers stay as they are', async () => {
-			const { plain, changed } = await plainAndChanged('GET /portfolios', 'answer-unknown-message');
+			const { plain, changed } = await plainAndChanged('answer-unknown-message', 'GET /portfolios');
 			expect(changed).toEqual(plain);
 			sim.reset();
 			const pai = await plainAndChanged(
-				'POST /instruments/sustainability-profile',
 				'answer-unknown-message',
+				'POST /instruments/sustainability-profile',
 			);
 			expect(pai.changed).toEqual(pai.plain);
 			sim.setFaults('PUT /portfolios/{identifier}', { sequence: ['answer-unknown-message'] });
@@ -656,6 +583,7 @@ describe('answer shapes (documented variants)', () => {
 
 	describe('temperature', () => {
 		const sim = useSimulator({ temperatureRoute: true });
+		const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 		it("'top-level': {portfolio, job_metadata, metadata}, is_lock answered as in 'wrapped'", async () => {
 			const wrapped = [await temperature(sim.url), await temperature(sim.url)];
@@ -699,7 +627,7 @@ describe('answer shapes (documented variants)', () => {
 
 		it('error answers stay as they are', async () => {
 			sim.setAnswerShape({ temperature: 'top-level' });
-			const refused = await call(sim.url, 'POST', TEMPERATURE.path, { body: { holdings: [] } });
+			const refused = await post(TEMPERATURE.path, { holdings: [] });
 			expect(refused.status).toBe(400);
 			expect(refused.body).toEqual({ data: { message: 'Please provide at least one holding' } });
 		});
@@ -730,6 +658,7 @@ describe('answer shapes (documented variants)', () => {
 
 	describe("measures: 'vendor'", () => {
 		const sim = useSimulator({ answerShape: { measures: 'vendor' } });
+		const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 		const known = findIsins((data) => data.known, 40, 'IT');
 		const body = { holdings: [...known, UNKNOWN[0]].map((isin) => ({ isin })) };
 
@@ -818,9 +747,7 @@ describe('answer shapes (documented variants)', () => {
 				'IT',
 			)[0];
 			sim.setDataVersion(2);
-			const res = await call(sim.url, 'POST', '/instruments/esg-data', {
-				body: { holdings: [{ isin: lost }] },
-			});
+			const res = await post('/instruments/esg-data', { holdings: [{ isin: lost }] });
 			expect(res.body.data[0].sustainability_data.un_global_compact_signatory).toEqual({
 				value: null,
 			});
@@ -831,24 +758,14 @@ describe('answer shapes (documented variants)', () => {
 		const known = findIsins((data) => data.known, 2000, 'GB').map((isin) => instrumentData(isin));
 		const share = (test: (data: (typeof known)[number]) => boolean) =>
 			known.filter(test).length / known.length;
-		expect(share((d) => d.vendorIndicators.fossil_fuel_sector_exposure === true)).toBeGreaterThan(
-			0.25,
-		);
-		expect(share((d) => d.vendorIndicators.fossil_fuel_sector_exposure === true)).toBeLessThan(
-			0.35,
-		);
-		expect(share((d) => d.vendorIndicators.un_global_compact_signatory === true)).toBeGreaterThan(
-			0.25,
-		);
-		expect(share((d) => d.vendorIndicators.un_global_compact_signatory === true)).toBeLessThan(
-			0.35,
-		);
-		expect(share((d) => d.vendorIndicators.violations_un_global_compact === null)).toBeGreaterThan(
-			0.15,
-		);
-		expect(share((d) => d.vendorIndicators.violations_un_global_compact === null)).toBeLessThan(
-			0.25,
-		);
+		for (const [indicator, value, above, below] of [
+			['fossil_fuel_sector_exposure', true, 0.25, 0.35],
+			['un_global_compact_signatory', true, 0.25, 0.35],
+			['violations_un_global_compact', null, 0.15, 0.25],
+		] as const) {
+			expect(share((d) => d.vendorIndicators[indicator] === value)).toBeGreaterThan(above);
+			expect(share((d) => d.vendorIndicators[indicator] === value)).toBeLessThan(below);
+		}
 		expect(share((d) => d.vendorIndicators.fossil_fuel_sector_exposure === null)).toBe(0);
 		expect(instrumentData(UNKNOWN[0]).vendorIndicators).toEqual({
 			fossil_fuel_sector_exposure: null,

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { parseArgs } from '../cli';
 
 describe('simulator CLI', () => {
+	const root = join(__dirname, '..', '..', '..');
+	const cli = ['-r', 'ts-node/register/transpile-only', 'test/simulator/cli.ts'];
+
 	it('parses the options', () => {
 		expect(
 			parseArgs([
@@ -45,28 +48,21 @@ describe('simulator CLI', () => {
 	});
 
 	it('refuses an unreadable --answer-shape', () => {
-		const root = join(__dirname, '..', '..', '..');
 		for (const value of ['temperature=flat', 'colour=red', 'vendor']) {
-			const run = spawnSync(
-				process.execPath,
-				['-r', 'ts-node/register/transpile-only', 'test/simulator/cli.ts', '--answer-shape', value],
-				{ cwd: root, encoding: 'utf8' },
-			);
+			const run = spawnSync(process.execPath, [...cli, '--answer-shape', value], {
+				cwd: root,
+				encoding: 'utf8',
+			});
 			expect(run.status).toBe(2);
 			expect(run.stderr).toMatch(/^--answer-shape: /);
 		}
 	});
 
 	it('starts, prints its URL and key table, and stops on SIGTERM', async () => {
-		const root = join(__dirname, '..', '..', '..');
-		const child = spawn(
-			process.execPath,
-			['-r', 'ts-node/register/transpile-only', 'test/simulator/cli.ts', '--port', '0'],
-			{
-				cwd: root,
-				stdio: ['ignore', 'pipe', 'pipe'],
-			},
-		);
+		const child = spawn(process.execPath, [...cli, '--port', '0'], {
+			cwd: root,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		const url = await new Promise<string>((resolve, reject) => {
 			const timer = setTimeout(() => reject(new Error(`CLI did not start: ${output}`)), 20000);

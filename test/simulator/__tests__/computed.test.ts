@@ -9,7 +9,16 @@ import {
 	instrumentData,
 	startSimulator,
 } from '../index';
-import { COMPANIES, FUNDS, UNKNOWN, call, without } from './helpers';
+import {
+	COMPANIES,
+	FUNDS,
+	UNKNOWN,
+	call,
+	enumError,
+	requiredError,
+	typeError,
+	without,
+} from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const SCHEMA_MESSAGE = 'An error occurred while processing your request';
@@ -28,6 +37,8 @@ function holding(isin: string | null, marketValue: number, extra: Record<string,
 
 describe('sustainable investments', () => {
 	const sim = useSimulator();
+	const post = (body: unknown) =>
+		call(sim.url, 'POST', '/sustainable-investments/insights', { body });
 
 	it('lists the methodologies', async () => {
 		const res = await call(sim.url, 'GET', '/sustainable-investments/methodologies');
@@ -54,105 +65,60 @@ describe('sustainable investments', () => {
 			holding(notSustainable, 400),
 			holding(UNKNOWN[0], 200),
 		];
-		const res = await call(sim.url, 'POST', '/sustainable-investments/insights', {
-			body: { methodology_id: 2, holdings },
-		});
+		const res = await post({ methodology_id: 2, holdings });
 		expect(res.status).toBe(201);
 		expect(res.body.metadata).toEqual({
 			message: 'Sustainable investments insights calculated successfully',
 		});
-		expect(res.body.data).toEqual([
-			{
-				name: holdings[0].name,
-				isin: sustainable,
-				weight: 10,
-				sustainability_profile: { classification: 9, description: 'Sustainable', metadata: null },
-			},
-			{
-				name: holdings[1].name,
-				isin: moderate,
-				weight: 30,
-				sustainability_profile: { classification: 8, description: 'Moderate', metadata: null },
-			},
-			{
-				name: holdings[2].name,
-				isin: notSustainable,
-				weight: 40,
-				sustainability_profile: {
-					classification: 0,
-					description: 'Not sustainable',
-					metadata: null,
-				},
-			},
-			{
-				name: holdings[3].name,
-				isin: UNKNOWN[0],
-				weight: 20,
-				sustainability_profile: { classification: null, description: 'Uncovered', metadata: null },
-			},
-		]);
-		const weighted = await call(sim.url, 'POST', '/sustainable-investments/insights', {
-			body: {
-				methodology_id: 1,
-				holdings: [holding(sustainable, 100, { weight: 55.5 }), holding(moderate, 100)],
-			},
+		const expected: [number, number | null, string][] = [
+			[10, 9, 'Sustainable'],
+			[30, 8, 'Moderate'],
+			[40, 0, 'Not sustainable'],
+			[20, null, 'Uncovered'],
+		];
+		expect(res.body.data).toEqual(
+			expected.map(([weight, classification, description], i) => ({
+				name: holdings[i].name,
+				isin: holdings[i].isin,
+				weight,
+				sustainability_profile: { classification, description, metadata: null },
+			})),
+		);
+		const weighted = await post({
+			methodology_id: 1,
+			holdings: [holding(sustainable, 100, { weight: 55.5 }), holding(moderate, 100)],
 		});
 		expect(weighted.body.data.map((entry: { weight: number }) => entry.weight)).toEqual([55.5, 50]);
 	});
 
 	it('answers the documented 400s', async () => {
-		const path = '/sustainable-investments/insights';
+		const one = holding(COMPANIES[0], 1);
 		const cash = holding(null, 50, { instrument_type: 'cash' });
-		const missing = await call(sim.url, 'POST', path, {
-			body: { methodology_id: 1, holdings: [holding(COMPANIES[0], 1), cash] },
-		});
+		const missing = await post({ methodology_id: 1, holdings: [one, cash] });
 		expect(missing.status).toBe(400);
 		expect(missing.body).toMatchObject(MISSING);
 		expect(missing.body.data.error).toEqual([{ path: '.body.holdings[1]', missing: ['isin'] }]);
-		const noName = without(holding(COMPANIES[0], 1), 'name');
-		expect(
-			(await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [noName] } })).body,
-		).toMatchObject(MISSING);
-		const unknownMethodology = await call(sim.url, 'POST', path, {
-			body: { methodology_id: 99, holdings: [holding(COMPANIES[0], 1)] },
-		});
+		const noName = without(one, 'name');
+		expect((await post({ methodology_id: 1, holdings: [noName] })).body).toMatchObject(MISSING);
+		const unknownMethodology = await post({ methodology_id: 99, holdings: [one] });
 		expect(unknownMethodology.body).toEqual({ data: { message: 'Methodology not found' } });
-		const noMethodology = await call(sim.url, 'POST', path, {
-			body: { holdings: [holding(COMPANIES[0], 1)] },
-		});
+		const noMethodology = await post({ holdings: [one] });
 		expect(noMethodology.body.data).toEqual({
 			message: SCHEMA_MESSAGE,
-			error: [
-				{
-					path: '.body.methodology_id',
-					message: "must have required property 'methodology_id'",
-					errorCode: 'required.openapi.validation',
-				},
-			],
+			error: [requiredError('.body.methodology_id')],
 		});
-		const wrongType = await call(sim.url, 'POST', path, {
-			body: {
-				methodology_id: 1,
-				holdings: [holding(COMPANIES[0], 1, { market_value: '1', instrument_type: 'share' })],
-			},
+		const wrongType = await post({
+			methodology_id: 1,
+			holdings: [{ ...one, market_value: '1', instrument_type: 'share' }],
 		});
 		expect(wrongType.body.data.error).toEqual([
-			{
-				path: '.body.holdings[0].instrument_type',
-				message: expect.stringMatching(
-					/^must be equal to one of the allowed values: stock, bond, etf/,
-				),
-				errorCode: 'enum.openapi.validation',
-			},
-			{
-				path: '.body.holdings[0].market_value',
-				message: 'must be number',
-				errorCode: 'type.openapi.validation',
-			},
+			enumError(
+				'.body.holdings[0].instrument_type',
+				expect.stringMatching(/^must be equal to one of the allowed values: stock, bond, etf/),
+			),
+			typeError('.body.holdings[0].market_value', 'number'),
 		]);
-		expect(
-			(await call(sim.url, 'POST', path, { body: { methodology_id: 1, holdings: [] } })).body,
-		).toEqual({
+		expect((await post({ methodology_id: 1, holdings: [] })).body).toEqual({
 			data: { message: 'Please provide at least one holding' },
 		});
 	});
@@ -185,33 +151,27 @@ function expectedKpis(
 		result[`taxonomy_alignment_${m}_%`] = weighted(m, 'aligned', total);
 		result[`taxonomy_alignment_enabling_${m}_%`] = weighted(m, 'enabling', total);
 		result[`taxonomy_alignment_transitional_${m}_%`] = weighted(m, 'transitional', total);
-		result[`taxonomy_alignment_no_gas_and_nuclear_${m}_%`] = weighted(m, 'noGasAndNuclear', total);
-		result[`taxonomy_alignment_fossil_gas_${m}_%`] = weighted(m, 'fossilGas', total);
-		result[`taxonomy_alignment_nuclear_${m}_%`] = weighted(m, 'nuclear', total);
-		result[`taxonomy_alignment_no_gas_and_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(
-			m,
-			'noGasAndNuclear',
-			totalNonSovereign,
-		);
-		result[`taxonomy_alignment_fossil_gas_${m}_excluding_sovereign_bonds_%`] = weighted(
-			m,
-			'fossilGas',
-			totalNonSovereign,
-		);
-		if (m !== 'opex')
-			result[`taxonomy_alignment_nuclear_${m}_excluding_sovereign_bonds_%`] = weighted(
-				m,
-				'nuclear',
-				totalNonSovereign,
-			);
+		for (const [field, name] of [
+			['noGasAndNuclear', 'no_gas_and_nuclear'],
+			['fossilGas', 'fossil_gas'],
+			['nuclear', 'nuclear'],
+		] as const) {
+			result[`taxonomy_alignment_${name}_${m}_%`] = weighted(m, field, total);
+			// No nuclear opex KPI excluding sovereign bonds (spec).
+			if (field !== 'nuclear' || m !== 'opex')
+				result[`taxonomy_alignment_${name}_${m}_excluding_sovereign_bonds_%`] = weighted(
+					m,
+					field,
+					totalNonSovereign,
+				);
+		}
 	}
 	return result;
 }
 
 describe('EU Taxonomy insights', () => {
-	const path = '/taxonomy/insights';
-
 	const sim = useSimulator();
+	const post = (body: unknown) => call(sim.url, 'POST', '/taxonomy/insights', { body });
 
 	it('computes the portfolio KPIs (sovereign bonds 0 / excluded; unknown ISINs 0)', async () => {
 		const holdings = [
@@ -221,7 +181,7 @@ describe('EU Taxonomy insights', () => {
 			holding(UNKNOWN[0], 300),
 			holding(COMPANIES[2], 1500, { instrument_type: 'sovereign-bond' }),
 		];
-		const res = await call(sim.url, 'POST', path, { body: { holdings } });
+		const res = await post({ holdings });
 		expect(res.status).toBe(201);
 		expect(res.body.metadata).toEqual({ message: 'Taxonomy insights calculated successfully' });
 		const expected = expectedKpis(
@@ -245,8 +205,8 @@ describe('EU Taxonomy insights', () => {
 	});
 
 	it('leaves out the excluding-sovereign KPIs when only sovereign bonds are held', async () => {
-		const res = await call(sim.url, 'POST', path, {
-			body: { holdings: [holding(COMPANIES[0], 10, { instrument_type: 'sovereign-bond' })] },
+		const res = await post({
+			holdings: [holding(COMPANIES[0], 10, { instrument_type: 'sovereign-bond' })],
 		});
 		expect(res.status).toBe(201);
 		expect(
@@ -258,32 +218,18 @@ describe('EU Taxonomy insights', () => {
 	it('answers 400 when nothing is known, the total market value is 0, or a property is missing', async () => {
 		const noData = { data: { message: 'No data found for the given parameters' } };
 		expect(
-			(
-				await call(sim.url, 'POST', path, {
-					body: { holdings: [holding(UNKNOWN[0], 10), holding(UNKNOWN[1], 5)] },
-				})
-			).body,
+			(await post({ holdings: [holding(UNKNOWN[0], 10), holding(UNKNOWN[1], 5)] })).body,
 		).toEqual(noData);
-		expect(
-			(await call(sim.url, 'POST', path, { body: { holdings: [holding(COMPANIES[0], 0)] } })).body,
-		).toEqual(noData);
-		const cash = await call(sim.url, 'POST', path, {
-			body: {
-				holdings: [holding(COMPANIES[0], 10), holding(null, 5, { instrument_type: 'cash' })],
-			},
+		expect((await post({ holdings: [holding(COMPANIES[0], 0)] })).body).toEqual(noData);
+		const cash = await post({
+			holdings: [holding(COMPANIES[0], 10), holding(null, 5, { instrument_type: 'cash' })],
 		});
 		expect(cash.status).toBe(400);
 		expect(cash.body).toMatchObject(MISSING);
-		const nullValue = await call(sim.url, 'POST', path, {
-			body: { holdings: [holding(COMPANIES[0], 10, { market_value: null })] },
-		});
+		const nullValue = await post({ holdings: [holding(COMPANIES[0], 10, { market_value: null })] });
 		expect(nullValue.body).toMatchObject(MISSING);
-		const noHoldings = await call(sim.url, 'POST', path, { body: {} });
-		expect(noHoldings.body.data.error[0]).toEqual({
-			path: '.body.holdings',
-			message: "must have required property 'holdings'",
-			errorCode: 'required.openapi.validation',
-		});
+		const noHoldings = await post({});
+		expect(noHoldings.body.data.error[0]).toEqual(requiredError('.body.holdings'));
 	});
 });
 
@@ -303,8 +249,8 @@ describe('temperature score', () => {
 
 	describe('with the route', () => {
 		const path = '/temperature-score/insights';
-
 		const sim = useSimulator({ temperatureRoute: true });
+		const post = (body: unknown) => call(sim.url, 'POST', path, { body });
 
 		it('answers is_lock=true first, then the scores', async () => {
 			const holdings = [
@@ -312,70 +258,42 @@ describe('temperature score', () => {
 				holding(FUNDS[0], 300, { instrument_type: 'etf', weight: 30 }),
 				holding(UNKNOWN[0], 100, { weight: 10 }),
 			];
-			const locked = await call(sim.url, 'POST', path, { body: { holdings } });
+			const locked = await post({ holdings });
 			expect(locked.status).toBe(201);
 			expect(locked.body.data.job_metadata).toEqual({ is_lock: true });
-			expect(locked.body.data.portfolio.companies).toEqual([
+			const companies = [
 				{ isin: COMPANIES[0], name: holdings[0].name, aum: 60, market_value: 600, currency: 'EUR' },
 				{ isin: UNKNOWN[0], name: holdings[2].name, aum: 10, market_value: 100, currency: 'EUR' },
-			]);
-			expect(locked.body.data.portfolio.funds).toEqual([
-				{
-					public_isin: FUNDS[0],
-					name: holdings[1].name,
-					aum: 30,
-					market_value: 300,
-					currency: 'EUR',
-				},
-			]);
+			];
+			const fundEntry = {
+				public_isin: FUNDS[0],
+				name: holdings[1].name,
+				aum: 30,
+				market_value: 300,
+				currency: 'EUR',
+			};
+			expect(locked.body.data.portfolio.companies).toEqual(companies);
+			expect(locked.body.data.portfolio.funds).toEqual([fundEntry]);
 
-			const done = await call(sim.url, 'POST', path, {
-				body: { holdings: [...holdings].reverse() },
-			});
+			const done = await post({ holdings: [...holdings].reverse() });
 			expect(done.body.data.job_metadata).toEqual({ is_lock: false });
 			const company = instrumentData(COMPANIES[0]).temperature;
 			const fund = instrumentData(FUNDS[0]).temperature;
+			const scores = (of: typeof company) => ({
+				temperature_score: of.score,
+				target: of.target,
+				base_year: of.baseYear,
+			});
 			expect(done.body.data.portfolio.companies).toEqual([
-				{
-					isin: UNKNOWN[0],
-					name: holdings[2].name,
-					aum: 10,
-					market_value: 100,
-					currency: 'EUR',
-					temperature_score: null,
-					target: null,
-					base_year: null,
-					industry: null,
-				},
-				{
-					isin: COMPANIES[0],
-					name: holdings[0].name,
-					aum: 60,
-					market_value: 600,
-					currency: 'EUR',
-					temperature_score: company.score,
-					target: company.target,
-					base_year: company.baseYear,
-					industry: company.industry?.name,
-				},
+				{ ...companies[1], temperature_score: null, target: null, base_year: null, industry: null },
+				{ ...companies[0], ...scores(company), industry: company.industry?.name },
 			]);
-			expect(done.body.data.portfolio.funds).toEqual([
-				{
-					public_isin: FUNDS[0],
-					name: holdings[1].name,
-					aum: 30,
-					market_value: 300,
-					currency: 'EUR',
-					temperature_score: fund.score,
-					target: fund.target,
-					base_year: fund.baseYear,
-				},
-			]);
+			expect(done.body.data.portfolio.funds).toEqual([{ ...fundEntry, ...scores(fund) }]);
 			expect(done.body.data.portfolio.industries).toEqual([company.industry]);
 			expect(company.score).toBeGreaterThanOrEqual(1.2);
 			expect(company.score).toBeLessThanOrEqual(3.5);
 
-			const other = await call(sim.url, 'POST', path, { body: { holdings: holdings.slice(0, 2) } });
+			const other = await post({ holdings: holdings.slice(0, 2) });
 			expect(other.body.data.job_metadata.is_lock).toBe(true);
 		});
 
@@ -387,7 +305,7 @@ describe('temperature score', () => {
 				holding(FUNDS[1], 500, { instrument_type: 'crypto' }),
 				holding(FUNDS[2], 0, { instrument_type: 'mutual-fund' }),
 			];
-			const res = await call(sim.url, 'POST', path, { body: { holdings } });
+			const res = await post({ holdings });
 			const companies = res.body.data.portfolio.companies as { isin: string; aum: number }[];
 			const funds = res.body.data.portfolio.funds as { public_isin: string; aum: number }[];
 			expect(companies.map((c) => [c.isin, c.aum])).toEqual([
@@ -422,12 +340,10 @@ describe('temperature score', () => {
 		});
 
 		it('answers 400 for empty holdings or a missing property; 403 without the family', async () => {
-			expect((await call(sim.url, 'POST', path, { body: { holdings: [] } })).body).toEqual({
+			expect((await post({ holdings: [] })).body).toEqual({
 				data: { message: 'Please provide at least one holding' },
 			});
-			expect(
-				(await call(sim.url, 'POST', path, { body: { holdings: [holding(null, 1)] } })).body,
-			).toMatchObject(MISSING);
+			expect((await post({ holdings: [holding(null, 1)] })).body).toMatchObject(MISSING);
 			const esgOnly = await call(sim.url, 'POST', path, {
 				key: SIM_KEYS.esgOnly,
 				body: { holdings: [holding(COMPANIES[0], 1)] },

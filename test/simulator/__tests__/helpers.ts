@@ -61,3 +61,15 @@ export function without<T extends object, K extends keyof T>(value: T, ...keys: 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The validator's error entries (spec: 400 with data.error), as the simulator writes them. */
+const schemaError = (path: string, message: unknown, kind: string) => ({
+	path,
+	message,
+	errorCode: `${kind}.openapi.validation`,
+});
+export const requiredError = (path: string) =>
+	schemaError(path, `must have required property '${path.split('.').pop()}'`, 'required');
+export const typeError = (path: string, type: string) =>
+	schemaError(path, `must be ${type}`, 'type');
+export const enumError = (path: string, message: unknown) => schemaError(path, message, 'enum');

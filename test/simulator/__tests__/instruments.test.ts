@@ -7,7 +7,7 @@ import {
 	PAI_INDICATORS,
 	instrumentData,
 } from '../index';
-import { COMPANIES, FUNDS, UNKNOWN, call } from './helpers';
+import { COMPANIES, FUNDS, UNKNOWN, call, typeError } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const PROFILE = '/instruments/sustainability-profile';
@@ -15,17 +15,21 @@ const PAI = '/instruments/sustainability-data';
 const INVOLVEMENTS = '/instruments/business-involvements';
 const ESG = '/instruments/esg-data';
 const ALL = [PROFILE, PAI, INVOLVEMENTS, ESG];
+/** Every measure of `units` with a null value (an unknown ISIN). */
+const nullsOf = (units: Record<string, string>) =>
+	Object.fromEntries(Object.entries(units).map(([name, unit]) => [name, { value: null, unit }]));
 const AT_LEAST_ONE = { data: { message: 'Please provide at least one instrument' } };
 
 describe('instruments routes', () => {
 	const sim = useSimulator();
+	const post = (path: string, body: unknown) => call(sim.url, 'POST', path, { body });
 
 	it('refuses more than 10,000 entries with 403 and accepts 10,000', async () => {
 		const holdings = Array.from({ length: 10001 }, (_, i) => ({
 			isin: COMPANIES[i % COMPANIES.length],
 		}));
 		for (const path of ALL) {
-			const res = await call(sim.url, 'POST', path, { body: { holdings } });
+			const res = await post(path, { holdings });
 			expect(res.status).toBe(403);
 			expect(res.body).toEqual({
 				data: {
@@ -33,14 +37,14 @@ describe('instruments routes', () => {
 				},
 			});
 		}
-		const ok = await call(sim.url, 'POST', PROFILE, { body: { holdings: holdings.slice(1) } });
+		const ok = await post(PROFILE, { holdings: holdings.slice(1) });
 		expect(ok.status).toBe(200);
 		expect(ok.body.data).toHaveLength(10000);
 	});
 
 	it('answers 400 for empty holdings on every route', async () => {
 		for (const path of ALL) {
-			const res = await call(sim.url, 'POST', path, { body: { holdings: [] } });
+			const res = await post(path, { holdings: [] });
 			expect(res.status).toBe(400);
 			expect(res.body).toEqual(AT_LEAST_ONE);
 		}
@@ -48,42 +52,35 @@ describe('instruments routes', () => {
 
 	it('without any isin: empty list for the SFDR profile, 400 elsewhere', async () => {
 		const holdings = [{ name: 'cash' }, { isin: null }, {}];
-		const profile = await call(sim.url, 'POST', PROFILE, { body: { holdings } });
+		const profile = await post(PROFILE, { holdings });
 		expect(profile.status).toBe(200);
 		expect(profile.body).toEqual({
 			data: [],
 			metadata: { message: 'Sustainability profile of instruments fetched successfully' },
 		});
 		for (const path of [PAI, INVOLVEMENTS, ESG]) {
-			const res = await call(sim.url, 'POST', path, { body: { holdings } });
+			const res = await post(path, { holdings });
 			expect(res.status).toBe(400);
 			expect(res.body).toEqual(AT_LEAST_ONE);
 		}
 	});
 
 	it('rejects an isin of another type and a holdings that is not an array', async () => {
-		const res = await call(sim.url, 'POST', PAI, {
-			body: { holdings: [{ isin: COMPANIES[0] }, { isin: 12 }] },
-		});
+		const res = await post(PAI, { holdings: [{ isin: COMPANIES[0] }, { isin: 12 }] });
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({
 			data: {
 				message: 'An error occurred while processing your request',
-				error: [
-					{
-						path: '.body.holdings[1].isin',
-						message: 'must be string',
-						errorCode: 'type.openapi.validation',
-					},
-				],
+				error: [typeError('.body.holdings[1].isin', 'string')],
 			},
 		});
-		const notArray = await call(sim.url, 'POST', ESG, { body: { holdings: 'x' } });
+		const notArray = await post(ESG, { holdings: 'x' });
 		expect(notArray.body.data.error).toEqual([
 			{ path: '.body.holdings', message: 'must be array', errorCode: 'type.openapi.validation' },
 		]);
-		const threshold = await call(sim.url, 'POST', INVOLVEMENTS, {
-			body: { holdings: [{ isin: COMPANIES[0] }], minimum_threshold: '5' },
+		const threshold = await post(INVOLVEMENTS, {
+			holdings: [{ isin: COMPANIES[0] }],
+			minimum_threshold: '5',
 		});
 		expect(threshold.body.data.error[0].path).toBe('.body.minimum_threshold');
 	});
@@ -92,28 +89,21 @@ describe('instruments routes', () => {
 		const sent = [FUNDS[0], COMPANIES[0], null, UNKNOWN[0], FUNDS[1], COMPANIES[0], COMPANIES[1]];
 		const holdings = sent.map((isin) => ({ isin }));
 		const expected = [COMPANIES[0], UNKNOWN[0], COMPANIES[0], COMPANIES[1], FUNDS[0], FUNDS[1]];
-		const profile = await call(sim.url, 'POST', PROFILE, { body: { holdings } });
+		const profile = await post(PROFILE, { holdings });
 		expect(profile.body.data.map((entry: { isin: string }) => entry.isin)).toEqual(expected);
 		for (const path of [PAI, INVOLVEMENTS, ESG]) {
-			const res = await call(sim.url, 'POST', path, { body: { holdings } });
+			const res = await post(path, { holdings });
 			expect(res.status).toBe(200);
 			const entries = res.body.data as { metadata: { isin: string; is_fund: boolean } }[];
 			expect(entries.map((entry) => entry.metadata.isin)).toEqual(expected);
-			expect(entries.map((entry) => entry.metadata.is_fund)).toEqual([
-				false,
-				false,
-				false,
-				false,
-				true,
-				true,
-			]);
+			expect(entries.map((entry) => entry.metadata.is_fund)).toEqual(
+				expected.map((isin) => FUNDS.includes(isin)),
+			);
 		}
 	});
 
 	it('returns the SFDR classification, or nulls for an unknown ISIN', async () => {
-		const res = await call(sim.url, 'POST', PROFILE, {
-			body: { holdings: [{ isin: COMPANIES[2] }, { isin: UNKNOWN[1] }] },
-		});
+		const res = await post(PROFILE, { holdings: [{ isin: COMPANIES[2] }, { isin: UNKNOWN[1] }] });
 		const known = instrumentData(COMPANIES[2]);
 		expect(res.body.data).toEqual([
 			{
@@ -134,9 +124,7 @@ describe('instruments routes', () => {
 	});
 
 	it('returns the PAI indicators with units', async () => {
-		const res = await call(sim.url, 'POST', PAI, {
-			body: { holdings: [{ isin: COMPANIES[3] }, { isin: UNKNOWN[0] }] },
-		});
+		const res = await post(PAI, { holdings: [{ isin: COMPANIES[3] }, { isin: UNKNOWN[0] }] });
 		const known = instrumentData(COMPANIES[3]);
 		expect(res.body.metadata).toEqual({
 			message: 'Sustainability data of instruments fetched successfully',
@@ -153,19 +141,14 @@ describe('instruments routes', () => {
 			},
 			metadata: { isin: COMPANIES[3], is_fund: false },
 		});
-		const nulls = Object.fromEntries(
-			Object.entries(PAI_INDICATORS).map(([name, unit]) => [name, { value: null, unit }]),
-		);
 		expect(res.body.data[1]).toEqual({
-			sustainability_data: nulls,
+			sustainability_data: nullsOf(PAI_INDICATORS),
 			metadata: { isin: UNKNOWN[0], is_fund: false },
 		});
 	});
 
 	it('returns ESG metrics with a top-level message', async () => {
-		const res = await call(sim.url, 'POST', ESG, {
-			body: { holdings: [{ isin: COMPANIES[4] }, { isin: UNKNOWN[0] }] },
-		});
+		const res = await post(ESG, { holdings: [{ isin: COMPANIES[4] }, { isin: UNKNOWN[0] }] });
 		const known = instrumentData(COMPANIES[4]);
 		expect(res.body.message).toBe('ESG data of instruments fetched successfully');
 		expect(res.body.metadata).toBeUndefined();
@@ -175,15 +158,12 @@ describe('instruments routes', () => {
 			carbon_footprint: { value: known.esg.carbon_footprint, unit: 'tCO2e/EURm invested' },
 			percentage_of_women_managers: { value: known.esg.percentage_of_women_managers, unit: '%' },
 		});
-		const nulls = Object.fromEntries(
-			Object.entries(ESG_METRICS).map(([name, unit]) => [name, { value: null, unit }]),
-		);
-		expect(res.body.data[1].sustainability_data).toEqual(nulls);
+		expect(res.body.data[1].sustainability_data).toEqual(nullsOf(ESG_METRICS));
 	});
 
 	it('returns scores and business involvements, filtered by minimum_threshold', async () => {
 		const holdings = [...COMPANIES, ...UNKNOWN.slice(0, 1)].map((isin) => ({ isin }));
-		const all = await call(sim.url, 'POST', INVOLVEMENTS, { body: { holdings } });
+		const all = await post(INVOLVEMENTS, { holdings });
 		expect(all.body.message).toBe('Business involvements of instruments fetched successfully');
 		for (const entry of all.body.data) {
 			const data = instrumentData(entry.metadata.isin);
@@ -208,9 +188,7 @@ describe('instruments routes', () => {
 				Object.keys(BUSINESS_INVOLVEMENT_CATEGORIES).sort(),
 			);
 		}
-		const filtered = await call(sim.url, 'POST', INVOLVEMENTS, {
-			body: { holdings, minimum_threshold: 10 },
-		});
+		const filtered = await post(INVOLVEMENTS, { holdings, minimum_threshold: 10 });
 		for (const entry of filtered.body.data) {
 			const data = instrumentData(entry.metadata.isin);
 			const expected = Object.fromEntries(
@@ -221,11 +199,9 @@ describe('instruments routes', () => {
 	});
 
 	it('answers the same values for an ISIN whatever else is requested', async () => {
-		const alone = await call(sim.url, 'POST', ESG, {
-			body: { holdings: [{ isin: COMPANIES[5] }] },
-		});
-		const mixed = await call(sim.url, 'POST', ESG, {
-			body: { holdings: [{ isin: FUNDS[2] }, { isin: COMPANIES[6] }, { isin: COMPANIES[5] }] },
+		const alone = await post(ESG, { holdings: [{ isin: COMPANIES[5] }] });
+		const mixed = await post(ESG, {
+			holdings: [{ isin: FUNDS[2] }, { isin: COMPANIES[6] }, { isin: COMPANIES[5] }],
 		});
 		expect(mixed.body.data[1]).toEqual(alone.body.data[0]);
 	});

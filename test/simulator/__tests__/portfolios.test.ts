@@ -2,7 +2,7 @@
  * Portfolio snapshots: every row of the state table (spec section 3), dates, currencies, organizations.
  */
 import { SIM_KEYS } from '../index';
-import { call } from './helpers';
+import { call, enumError, requiredError, typeError } from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const NOW = new Date('2025-08-15T12:00:00Z');
@@ -23,6 +23,9 @@ function cashAndStock(marketValue = 100) {
 	];
 }
 
+/** A portfolio route's success answer. */
+const answer = (message: string, identifier = ID) => ({ identifier, metadata: { message } });
+
 function createBody(snapshotAt: string, extra: Record<string, unknown> = {}) {
 	return {
 		name: 'Alpha',
@@ -36,18 +39,15 @@ function createBody(snapshotAt: string, extra: Record<string, unknown> = {}) {
 describe('portfolios', () => {
 	const post = (body: unknown, key?: string) => call(sim.url, 'POST', '/portfolios', { body, key });
 	const list = async (key?: string) => (await call(sim.url, 'GET', '/portfolios', { key })).body;
-	const remove = (snapshotAt: string, path = PATH) =>
-		call(sim.url, 'DELETE', path, { body: { snapshot_at: snapshotAt } });
+	const remove = (snapshotAt: string, path = PATH, key?: string) =>
+		call(sim.url, 'DELETE', path, { body: { snapshot_at: snapshotAt }, key });
 
 	const sim = useSimulator({ now: () => NOW });
 
 	it('creates a portfolio with one snapshot at the quarter end (identifier unknown => created)', async () => {
 		const res = await post(createBody('2025-05-02'));
 		expect(res.status).toBe(201);
-		expect(res.body).toEqual({
-			identifier: ID,
-			metadata: { message: 'Fund created successfully at 2025-06-30' },
-		});
+		expect(res.body).toEqual(answer('Fund created successfully at 2025-06-30'));
 		expect(await list()).toEqual({
 			data: { members: 3, funds: [{ identifier: ID, name: 'Alpha', snapshots: ['2025-06-30'] }] },
 			metadata: { message: 'Organization metadata successfully retrieved' },
@@ -68,10 +68,7 @@ describe('portfolios', () => {
 			}),
 		);
 		expect(res.status).toBe(201);
-		expect(res.body).toEqual({
-			identifier: ID,
-			metadata: { message: 'Fund updated successfully at 2025-06-30' },
-		});
+		expect(res.body).toEqual(answer('Fund updated successfully at 2025-06-30'));
 		const [state] = sim.portfolioState('org-a');
 		expect(state).toMatchObject({ name: 'Alpha', currency: 'SEK' });
 		expect(state.snapshots).toEqual([
@@ -93,10 +90,7 @@ describe('portfolios', () => {
 		await post(createBody('2025-05-02'));
 		const renamed = await call(sim.url, 'PUT', PATH, { body: { name: 'Beta' } });
 		expect(renamed.status).toBe(200);
-		expect(renamed.body).toEqual({
-			identifier: ID,
-			metadata: { message: `Fund metadata updated successfully with id: ${ID}` },
-		});
+		expect(renamed.body).toEqual(answer(`Fund metadata updated successfully with id: ${ID}`));
 		await call(sim.url, 'PUT', PATH, { body: { currency: 'chf' } });
 		expect(sim.portfolioState('org-a')[0]).toMatchObject({ name: 'Beta', currency: 'CHF' });
 		const ignored = await call(sim.url, 'PUT', PATH, { body: { currency: 'ABC', name: 'Gamma' } });
@@ -123,10 +117,7 @@ describe('portfolios', () => {
 		await post(createBody('2025-01-15'));
 		const res = await remove('2025-02-28');
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({
-			identifier: ID,
-			metadata: { message: 'Fund snapshot deleted successfully' },
-		});
+		expect(res.body).toEqual(answer('Fund snapshot deleted successfully'));
 		expect((await list()).data.funds[0].snapshots).toEqual(['2025-06-30']);
 	});
 
@@ -135,10 +126,7 @@ describe('portfolios', () => {
 		await post(createBody('2019-05-02'));
 		expect((await list()).data.funds[0].snapshots).toEqual(['2025-06-30']);
 		const res = await remove('2025-06-30');
-		expect(res.body).toEqual({
-			identifier: ID,
-			metadata: { message: 'Fund deleted successfully with all snapshots' },
-		});
+		expect(res.body).toEqual(answer('Fund deleted successfully with all snapshots'));
 		expect((await list()).data.funds).toEqual([]);
 		expect(sim.portfolioState('org-a')).toEqual([]);
 	});
@@ -150,10 +138,7 @@ describe('portfolios', () => {
 			{ date: '2020-06-30', listed: false, holdings: cashAndStock() },
 		]);
 		const res = await remove('2024-01-01');
-		expect(res.body).toEqual({
-			identifier: ID,
-			metadata: { message: 'Fund deleted successfully' },
-		});
+		expect(res.body).toEqual(answer('Fund deleted successfully'));
 		expect((await list()).data.funds).toEqual([]);
 	});
 
@@ -169,20 +154,14 @@ describe('portfolios', () => {
 		for (const date of ['2024-06-30', '2019-03-31']) {
 			const res = await remove(date);
 			expect(res.status).toBe(200);
-			expect(res.body).toEqual({
-				identifier: ID,
-				metadata: { message: 'Fund snapshot not found' },
-			});
+			expect(res.body).toEqual(answer('Fund snapshot not found'));
 		}
 		expect(sim.portfolioState('org-a')[0].snapshots.map((s) => s.date)).toEqual([
 			'2019-03-31',
 			'2025-06-30',
 		]);
 		const unknown = await remove('2025-06-30', '/portfolios/svc-portfolio%3Aorg-a_nope');
-		expect(unknown.body).toEqual({
-			identifier: 'svc-portfolio:org-a_nope',
-			metadata: { message: 'Fund snapshot not found' },
-		});
+		expect(unknown.body).toEqual(answer('Fund snapshot not found', 'svc-portfolio:org-a_nope'));
 	});
 
 	it('applies the date rules on POST and DELETE', async () => {
@@ -202,13 +181,7 @@ describe('portfolios', () => {
 		expect((await remove('2027-01-01')).body).toEqual(future);
 		expect((await remove('not a date')).body).toEqual(invalid);
 		const noDate = await call(sim.url, 'DELETE', PATH, { body: {} });
-		expect(noDate.body.data.error).toEqual([
-			{
-				path: '.body.snapshot_at',
-				message: "must have required property 'snapshot_at'",
-				errorCode: 'required.openapi.validation',
-			},
-		]);
+		expect(noDate.body.data.error).toEqual([requiredError('.body.snapshot_at')]);
 		expect(sim.portfolioState('org-a')[0].snapshots.map((s) => s.date)).toEqual([
 			'2025-03-31',
 			'2025-12-31',
@@ -230,10 +203,9 @@ describe('portfolios', () => {
 		const first = await post(createBody('2025-05-02', { identifier: undefined, name: 'One' }));
 		const second = await post(createBody('2025-01-02', { identifier: undefined, name: 'Two' }));
 		expect(first.body.identifier).toBe('svc-portfolio:org-a_');
-		expect(second.body).toEqual({
-			identifier: 'svc-portfolio:org-a_',
-			metadata: { message: 'Fund updated successfully at 2025-03-31' },
-		});
+		expect(second.body).toEqual(
+			answer('Fund updated successfully at 2025-03-31', 'svc-portfolio:org-a_'),
+		);
 		expect((await list()).data.funds).toEqual([
 			{ identifier: 'svc-portfolio:org-a_', name: 'One', snapshots: ['2025-03-31', '2025-06-30'] },
 		]);
@@ -241,23 +213,13 @@ describe('portfolios', () => {
 
 	it('shares portfolios between the keys of an organization only', async () => {
 		await post(createBody('2025-05-02'));
-		expect(
-			(await list(SIM_KEYS.allFamilies2)).data.funds.map(
-				(f: { identifier: string }) => f.identifier,
-			),
-		).toEqual([ID]);
+		expect((await list(SIM_KEYS.allFamilies2)).data.funds).toMatchObject([{ identifier: ID }]);
 		expect((await list(SIM_KEYS.esgOnly)).data).toEqual({ members: 1, funds: [] });
 		expect((await list(SIM_KEYS.quota5)).data).toEqual({ members: 1, funds: [] });
 		const orgB = await post(createBody('2025-05-02'), SIM_KEYS.esgOnly);
 		expect(orgB.body.identifier).toBe('svc-portfolio:org-b_alpha');
-		expect(
-			(
-				await call(sim.url, 'DELETE', PATH, {
-					key: SIM_KEYS.esgOnly,
-					body: { snapshot_at: '2025-06-30' },
-				})
-			).body.metadata.message,
-		).toBe('Fund snapshot not found');
+		const otherOrg = await remove('2025-06-30', PATH, SIM_KEYS.esgOnly);
+		expect(otherOrg.body.metadata.message).toBe('Fund snapshot not found');
 	});
 
 	it('validates the holdings (schema, non-zero market value, at least one)', async () => {
@@ -272,36 +234,15 @@ describe('portfolios', () => {
 		expect(schema.status).toBe(400);
 		expect(schema.body.data.message).toBe('An error occurred while processing your request');
 		expect(schema.body.data.error).toEqual([
-			{
-				path: '.body.name',
-				message: "must have required property 'name'",
-				errorCode: 'required.openapi.validation',
-			},
-			{
-				path: '.body.holdings[1].isin',
-				message: 'must be string',
-				errorCode: 'type.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].currency',
-				message: "must have required property 'currency'",
-				errorCode: 'required.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].instrument_type',
-				message: expect.stringContaining('must be equal to one of the allowed values'),
-				errorCode: 'enum.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].weight',
-				message: 'must be number',
-				errorCode: 'type.openapi.validation',
-			},
-			{
-				path: '.body.holdings[2].market_value',
-				message: 'must be number',
-				errorCode: 'type.openapi.validation',
-			},
+			requiredError('.body.name'),
+			typeError('.body.holdings[1].isin', 'string'),
+			requiredError('.body.holdings[2].currency'),
+			enumError(
+				'.body.holdings[2].instrument_type',
+				expect.stringContaining('must be equal to one of the allowed values'),
+			),
+			typeError('.body.holdings[2].weight', 'number'),
+			typeError('.body.holdings[2].market_value', 'number'),
 		]);
 		const zero = await post(
 			createBody('2025-01-01', {

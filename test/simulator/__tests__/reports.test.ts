@@ -16,7 +16,16 @@ import {
 	SIM_KEYS,
 	startSimulator,
 } from '../index';
-import { COMPANIES, FUNDS, call, sleep, without } from './helpers';
+import {
+	COMPANIES,
+	FUNDS,
+	call,
+	enumError,
+	requiredError,
+	sleep,
+	typeError,
+	without,
+} from './helpers';
 import { useSimulator } from '../../helpers/simulator';
 
 const HAS_POPPLER = spawnSync('which', ['pdftoppm']).status === 0;
@@ -94,17 +103,13 @@ describe('reports', () => {
 	});
 
 	it('picks the benchmark: index given, ETF/mutual fund ISIN first', async () => {
-		expect(
-			(await post(reportBody({ benchmark_index: 'DAX' }))).body.metadata.default_benchmark,
-		).toBe(BENCHMARK_INDICES.DAX);
-		const sek = await post(reportBody({ benchmark_index: 'Solactive SEK IG Credit Index' }));
-		expect(sek.body.metadata.default_benchmark).toBe(
-			BENCHMARK_INDICES['Solactive SEK IG Credit Index'],
-		);
-		const etf = await post(
-			reportBody({ benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] }),
-		);
-		expect(etf.body.metadata.default_benchmark).toBe(FUNDS[0]);
+		const benchmarkOf = async (extra: Record<string, unknown>) =>
+			(await post(reportBody(extra))).body.metadata.default_benchmark;
+		const sek = 'Solactive SEK IG Credit Index';
+		expect(await benchmarkOf({ benchmark_index: 'DAX' })).toBe(BENCHMARK_INDICES.DAX);
+		expect(await benchmarkOf({ benchmark_index: sek })).toBe(BENCHMARK_INDICES[sek]);
+		const etf = { benchmark_index: 'DAX', benchmark_etf_mutual_fund: FUNDS[0] };
+		expect(await benchmarkOf(etf)).toBe(FUNDS[0]);
 		expect(new Set(Object.values(BENCHMARK_INDICES)).size).toBe(17);
 	});
 
@@ -176,29 +181,11 @@ describe('reports', () => {
 		expect(missing.status).toBe(400);
 		expect(missing.body.data).toEqual({
 			message: schemaMessage,
-			error: [
-				{
-					path: '.body.identifier',
-					message: "must have required property 'identifier'",
-					errorCode: 'required.openapi.validation',
-				},
-				{
-					path: '.body.type',
-					message: "must have required property 'type'",
-					errorCode: 'required.openapi.validation',
-				},
-			],
-		});
-		expect((await post(reportBody({ holdings: [] }))).body).toEqual({
-			data: { message: 'Please provide at least one holding' },
+			error: [requiredError('.body.identifier'), requiredError('.body.type')],
 		});
 		const badType = await post(reportBody({ type: 'pdf' }));
 		expect(badType.body.data.error).toEqual([
-			{
-				path: '.body.type',
-				message: 'must be equal to one of the allowed values: esg-overview, mifid2',
-				errorCode: 'enum.openapi.validation',
-			},
+			enumError('.body.type', 'must be equal to one of the allowed values: esg-overview, mifid2'),
 		]);
 		const badIndex = await post(reportBody({ benchmark_index: 'Nikkei 225' }));
 		expect(badIndex.status).toBe(400);
@@ -207,26 +194,18 @@ describe('reports', () => {
 			errorCode: 'enum.openapi.validation',
 		});
 		const nullIsin = await post(reportBody({ holdings: [{ ...holdings(1)[0], isin: null }] }));
-		expect(nullIsin.body.data.error).toEqual([
-			{
-				path: '.body.holdings[0].isin',
-				message: 'must be string',
-				errorCode: 'type.openapi.validation',
-			},
-		]);
+		expect(nullIsin.body.data.error).toEqual([typeError('.body.holdings[0].isin', 'string')]);
 		const noWeight = without(holdings(1)[0], 'weight');
 		expect((await post(reportBody({ holdings: [noWeight] }))).body.data.error[0].path).toBe(
 			'.body.holdings[0].weight',
 		);
-		expect((await post(reportBody({ snapshot_at: '2026-03-01' }))).body).toEqual({
-			data: { message: 'Snapshot date cannot be higher than actual date' },
-		});
-		expect((await post(reportBody({ snapshot_at: '31.03.2025' }))).body).toEqual({
-			data: { message: 'You are not using a valid date as snapshot parameter' },
-		});
-		expect((await post(reportBody({ type: 'mifid2', methodology_id: 42 }))).body).toEqual({
-			data: { message: 'Methodology not found' },
-		});
+		for (const [extra, message] of [
+			[{ holdings: [] }, 'Please provide at least one holding'],
+			[{ snapshot_at: '2026-03-01' }, 'Snapshot date cannot be higher than actual date'],
+			[{ snapshot_at: '31.03.2025' }, 'You are not using a valid date as snapshot parameter'],
+			[{ type: 'mifid2', methodology_id: 42 }, 'Methodology not found'],
+		] as const)
+			expect((await post(reportBody(extra))).body).toEqual({ data: { message } });
 		expect(sim.downloads()).toEqual([]);
 	});
 
