@@ -1,0 +1,81 @@
+/**
+ * What the EU Taxonomy and Sustainable Investments workflow tests share: both send a portfolio's holdings to one
+ * POST route, so they run the same way and refuse the same things before (or after) one request.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSimulator } from '../simulator';
+import type { Simulator, SimulatorOptions } from '../simulator';
+import { runWorkflow } from '../workflow/runner';
+import { chainWorkflow, credentialsFor } from './workflows';
+import type { NodeSpec } from './workflows';
+
+export type PortfolioNode = (parameters?: IDataObject, onError?: NodeSpec['onError']) => NodeSpec;
+
+/** `items` -> the node, against `sim` (or another Base URL / key). */
+export function portfolioRunner(sim: Simulator) {
+	return async (
+		items: IDataObject[],
+		node: NodeSpec,
+		options: { baseUrl?: string; apiKey?: string } = {},
+	) =>
+		await runWorkflow(chainWorkflow(items, node), {
+			credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey),
+		});
+}
+
+export interface PortfolioRouteGuards {
+	node: PortfolioNode;
+	/** Holdings with a cash row, and the error "Stop With an Error" for cash rows gives for them. */
+	portfolio: IDataObject[];
+	cashRowError: RegExp;
+	/** A simulator on which the route takes longer than the API allows, and the node's message for it. */
+	slowSimulator: SimulatorOptions;
+	timeoutMessage: string;
+	/** Bad input, each refused naming the item and the field before any request. */
+	badInput: Array<[string, IDataObject[], RegExp]>;
+}
+
+/** The tests both portfolio routes share, one `it` per behaviour with each node's own inputs and messages. */
+export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteGuards): void {
+	const run = portfolioRunner(sim);
+
+	it('"Stop With an Error" for cash rows: the error names the row and nothing is sent', async () => {
+		const result = await run(guards.portfolio, guards.node({ cashRows: 'error' }));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(guards.cashRowError);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('403 for a key without the family: the plain message, one request', async () => {
+		const result = await run(guards.portfolio, guards.node(), { apiKey: 'sim-esg-only' });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(
+			"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
+		);
+		expect(sim.requestCount()).toBe(1);
+	});
+
+	it('504: "send fewer holdings", exactly one request (no blind retry)', async () => {
+		const slow = await startSimulator(guards.slowSimulator);
+		try {
+			const result = await run(guards.portfolio, guards.node(), { baseUrl: slow.url });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(guards.timeoutMessage);
+			expect(slow.requestCount()).toBe(1);
+			expect(slow.requests()[0].status).toBe(504);
+		} finally {
+			await slow.close();
+		}
+	});
+
+	it.each(guards.badInput)(
+		'bad input (%s): 0 requests, the message names the item and the field',
+		async (_, items, message) => {
+			const result = await run(items, guards.node());
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(message);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
+}
