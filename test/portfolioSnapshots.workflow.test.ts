@@ -48,12 +48,14 @@ function holdingRows(portfolioId: string, portfolioName: string, date: string, s
 		[makeIsin('US', 1), 'Apple Inc.', 'Stock', 'USD', 60, 600 * scale],
 		[makeIsin('DE', 2), 'SAP SE', 'stock', 'EUR', 35, '350.00'],
 		['', 'Cash EUR', 'cash', 'EUR', 5, 50],
-	].map((row) => ({
-		portfolio_id: portfolioId,
-		portfolio_name: portfolioName,
-		date,
-		...holding(row),
-	}));
+	].map(
+		(row): IDataObject => ({
+			portfolio_id: portfolioId,
+			portfolio_name: portfolioName,
+			date,
+			...holding(row),
+		}),
+	);
 }
 
 /** Two portfolios x three quarters, three holdings each: 18 rows, 6 groups. */
