@@ -23,51 +23,32 @@ import {
 	SIM_KEYS,
 	findIsins,
 } from './simulator';
-import type { Simulator } from './simulator';
+import type { FaultKind, Simulator } from './simulator';
 import { chainWorkflow, inTimeZone } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 
-const NODE_TYPE = `${PACKAGE_NAME}.sustainabilityReports`;
 const ROUTE = 'POST /reports' as const;
 const ISINS = findIsins((data) => data.known && !data.isFund, 4, 'SE');
 const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'IE');
 
-const HOLDINGS: IDataObject[] = [
-	{
-		isin: ISINS[0],
-		name: 'Alpha AB',
-		instrument_type: 'Stock',
-		currency: 'SEK',
-		'Weight %': '40%',
-		'Market Value': '400 000',
-	},
-	{
-		isin: ISINS[1],
-		name: 'Beta AB',
-		instrument_type: 'Stock',
-		currency: 'SEK',
-		'Weight %': 35,
-		'Market Value': 350000,
-	},
-	{
-		isin: '',
-		name: 'Cash SEK',
-		instrument_type: 'Cash',
-		currency: 'SEK',
-		'Weight %': 5,
-		'Market Value': 50000,
-	},
-	{
-		isin: ISINS[2],
-		name: 'Gamma AB',
-		instrument_type: 'Stock',
-		currency: 'SEK',
-		'Weight %': 20,
-		'Market Value': 200000,
-	},
-];
+/** Holdings as a sheet gives them (Weight % / Market Value headers), in Swedish crowns. */
+const HOLDINGS: IDataObject[] = (
+	[
+		[ISINS[0], 'Alpha AB', 'Stock', '40%', '400 000'],
+		[ISINS[1], 'Beta AB', 'Stock', 35, 350000],
+		['', 'Cash SEK', 'Cash', 5, 50000],
+		[ISINS[2], 'Gamma AB', 'Stock', 20, 200000],
+	] as const
+).map(([isin, name, type, weight, marketValue]) => ({
+	isin,
+	name,
+	instrument_type: type,
+	currency: 'SEK',
+	'Weight %': weight,
+	'Market Value': marketValue,
+}));
 
 interface Flow {
 	email?: boolean;
@@ -121,7 +102,6 @@ async function run(
 			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl },
 			smtp: { host: 'localhost', port: 25, user: '', password: '', secure: false },
 		},
-		nodeTypes: { [NODE_TYPE]: new SustainabilityReports() },
 		coreNodes: 'standIns',
 	});
 }
@@ -178,32 +158,20 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		});
 		expect(body).not.toHaveProperty('benchmark_etf_mutual_fund');
 		expect(body).not.toHaveProperty('methodology_id');
-		expect(body.holdings).toEqual([
-			{
-				isin: ISINS[0],
-				name: 'Alpha AB',
+		expect(body.holdings).toEqual(
+			[
+				[ISINS[0], 'Alpha AB', 40, 400000],
+				[ISINS[1], 'Beta AB', 35, 350000],
+				[ISINS[2], 'Gamma AB', 20, 200000],
+			].map(([isin, name, weight, market_value]) => ({
+				isin,
+				name,
 				instrument_type: 'stock',
 				currency: 'SEK',
-				weight: 40,
-				market_value: 400000,
-			},
-			{
-				isin: ISINS[1],
-				name: 'Beta AB',
-				instrument_type: 'stock',
-				currency: 'SEK',
-				weight: 35,
-				market_value: 350000,
-			},
-			{
-				isin: ISINS[2],
-				name: 'Gamma AB',
-				instrument_type: 'stock',
-				currency: 'SEK',
-				weight: 20,
-				market_value: 200000,
-			},
-		]);
+				weight,
+				market_value,
+			})),
+		);
 
 		const [report] = result.items('Report');
 		expect(result.items('Report')).toHaveLength(1);
@@ -398,43 +366,52 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 	});
 
 	describe('bad input fails before any request, naming the item and the field', () => {
-		it('missing weight', async () => {
-			const rows = HOLDINGS.map((row) => ({ ...row }));
-			delete rows[3]['Weight %'];
-			const result = await run(sim, rows, {});
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(/^Item 3: the weight is missing/);
-			expect(sim.requestCount()).toBe(0);
-		});
+		const year = new Date().getUTCFullYear() + 1;
+		const withoutWeight = HOLDINGS.map((row) => ({ ...row }));
+		delete withoutWeight[3]['Weight %'];
+		const secondGroupWithoutCurrency: IDataObject[] = HOLDINGS.map((row, index) => ({
+			...row,
+			portfolio: index < 2 ? 'A' : 'B',
+		}));
+		delete secondGroupWithoutCurrency[3].currency;
 
-		it('invalid benchmark fund ISIN', async () => {
-			const result = await run(sim, HOLDINGS, { benchmarkFundIsin: 'IE00B5BMR088' });
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(
+		it.each<[string, IDataObject[], IDataObject, string | RegExp]>([
+			['missing weight', withoutWeight, {}, /^Item 3: the weight is missing/],
+			[
+				'invalid benchmark fund ISIN',
+				HOLDINGS,
+				{ benchmarkFundIsin: 'IE00B5BMR088' },
 				'Item 0: Benchmark Fund ISIN is not valid: "IE00B5BMR088" fails the ISIN check digit (a typo?)',
-			);
-			expect(sim.requestCount()).toBe(0);
-		});
-
-		it('snapshot date in a future year', async () => {
-			const year = new Date().getUTCFullYear() + 1;
-			const result = await run(sim, HOLDINGS, { snapshotDate: `${year}-03-31T00:00:00` });
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(
+			],
+			[
+				'snapshot date in a future year',
+				HOLDINGS,
+				{ snapshotDate: `${year}-03-31T00:00:00` },
 				`Item 0: Snapshot Date "${year}-03-31T00:00:00" is in a future year; the API only accepts snapshot dates up to the end of the current year`,
-			);
-			expect(sim.requestCount()).toBe(0);
-		});
-
-		it('a bad second group stops the run before the first group is sent', async () => {
-			const rows: IDataObject[] = HOLDINGS.map((row, index) => ({
-				...row,
-				portfolio: index < 2 ? 'A' : 'B',
-			}));
-			delete rows[3].currency;
-			const result = await run(sim, rows, { groupBy: 'portfolio' });
+			],
+			[
+				'a bad second group (the first group is not sent either)',
+				secondGroupWithoutCurrency,
+				{ groupBy: 'portfolio' },
+				/^Item 3: the currency is missing/,
+			],
+			[
+				'a Report ID over 200 characters',
+				HOLDINGS,
+				{ downloadPdf: false, reportId: 'r'.repeat(20_000) },
+				/^Item 0: Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted$/,
+			],
+			[
+				'Other Index with an empty name',
+				HOLDINGS,
+				{ downloadPdf: false, benchmarkIndex: 'other', benchmarkIndexName: '' },
+				'Item 0: Benchmark Index Name is empty',
+			],
+		])('%s', async (_, rows, parameters, message) => {
+			const result = await run(sim, rows, parameters);
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(/^Item 3: the currency is missing/);
+			if (typeof message === 'string') expect(result.error?.message).toBe(message);
+			else expect(result.error?.message).toMatch(message);
 			expect(sim.requestCount()).toBe(0);
 		});
 	});
@@ -481,43 +458,34 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			};
 		}
 
-		async function runAgainst(url: string) {
-			return await runWorkflow(workflow(HOLDINGS, { snapshotDate: '2025-05-05' }), {
-				credentials: {
-					sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: url },
-				},
-				nodeTypes: { [NODE_TYPE]: new SustainabilityReports() },
-			});
+		async function runAgainstFlakyApi(plan: Array<'drop' | number>) {
+			const api = await flakyApi(plan);
+			try {
+				const result = await run(sim, HOLDINGS, { snapshotDate: '2025-05-05' }, {}, api.url);
+				return { result, downloads: api.downloads };
+			} finally {
+				await api.close();
+			}
 		}
 
 		it('a dropped connection and a 503 are retried, then the PDF is returned', async () => {
-			const api = await flakyApi(['drop', 503]);
-			try {
-				const result = await runAgainst(api.url);
-				expect(result.error).toBeUndefined();
-				expect(api.downloads.map((download) => download.answer)).toEqual(['drop', 503, 200]);
-				expect(api.downloads.every((download) => download.apiKey === undefined)).toBe(true);
-				expect((await result.binary('Report')).toString('latin1')).toBe('%PDF-1.4\n%flaky\n');
-			} finally {
-				await api.close();
-			}
+			const { result, downloads } = await runAgainstFlakyApi(['drop', 503]);
+			expect(result.error).toBeUndefined();
+			expect(downloads.map((download) => download.answer)).toEqual(['drop', 503, 200]);
+			expect(downloads.every((download) => download.apiKey === undefined)).toBe(true);
+			expect((await result.binary('Report')).toString('latin1')).toBe('%PDF-1.4\n%flaky\n');
 		});
 
 		it('after three failed tries, an error with the request ID', async () => {
-			const api = await flakyApi(['drop', 'drop', 'drop', 200]);
-			try {
-				const result = await runAgainst(api.url);
-				expect(result.status).toBe('error');
-				expect(api.downloads).toHaveLength(3);
-				expect(result.error?.message).toMatch(
-					/^The report was created, but the PDF download kept failing \(.+\) after 3 tries/,
-				);
-				expect((result.error as { description?: string }).description).toContain(
-					'Request ID (quote it to support): req-flaky-1',
-				);
-			} finally {
-				await api.close();
-			}
+			const { result, downloads } = await runAgainstFlakyApi(['drop', 'drop', 'drop', 200]);
+			expect(result.status).toBe('error');
+			expect(downloads).toHaveLength(3);
+			expect(result.error?.message).toMatch(
+				/^The report was created, but the PDF download kept failing \(.+\) after 3 tries/,
+			);
+			expect((result.error as { description?: string }).description).toContain(
+				'Request ID (quote it to support): req-flaky-1',
+			);
 		});
 	});
 
@@ -698,32 +666,37 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 				);
 		});
 
-		it('an uncertain outcome (dropped after it was carried out) is not sent again by the retry, and fails again', async () => {
-			sim.setFaults(ROUTE, { sequence: [null, null, 'processed-drop'] });
-			const result = await run(sim, THREE, GROUPED, { settings: RETRY });
-			expect(result.status).toBe('error');
-			expect(sim.requestCount({ route: ROUTE })).toBe(3);
-			expect(result.error?.message).toContain('whether the API carried it out is not known');
-			expect(result.error?.message).toContain(
-				'Of 3 reports, before the run stopped: 2 generated (',
-			);
-			expect(result.error?.message).toContain('1 outcome unknown (may have been generated: ');
-			expect(result.error?.message).toContain('0 not generated');
-			const description = (result.error as { description?: string }).description;
-			expect(description).toContain('may have been generated');
-			expect(description).toContain('Retry On Fail did not send this report again');
-		});
-
-		it('a 504 (the report may still have been generated) is not sent again by the retry either', async () => {
-			sim.setFaults(ROUTE, { sequence: [null, null, '504'] });
-			const result = await run(sim, THREE, GROUPED, { settings: RETRY });
-			expect(result.status).toBe('error');
-			expect(sim.requestCount({ route: ROUTE })).toBe(3);
-			expect(result.error?.message).toContain('It may still have been generated');
-			expect((result.error as { description?: string }).description).toContain(
-				'Retry On Fail did not send this report again',
-			);
-		});
+		it.each<[string, FaultKind, string[], string[]]>([
+			[
+				'an uncertain outcome (dropped after it was carried out)',
+				'processed-drop',
+				[
+					'whether the API carried it out is not known',
+					'Of 3 reports, before the run stopped: 2 generated (',
+					'1 outcome unknown (may have been generated: ',
+					'0 not generated',
+				],
+				['may have been generated'],
+			],
+			[
+				'a 504 (the report may still have been generated)',
+				'504',
+				['It may still have been generated'],
+				[],
+			],
+		])(
+			'%s is not sent again by the retry, and fails again',
+			async (_, fault, inMessage, inDescription) => {
+				sim.setFaults(ROUTE, { sequence: [null, null, fault] });
+				const result = await run(sim, THREE, GROUPED, { settings: RETRY });
+				expect(result.status).toBe('error');
+				expect(sim.requestCount({ route: ROUTE })).toBe(3);
+				for (const text of inMessage) expect(result.error?.message).toContain(text);
+				const description = (result.error as { description?: string }).description;
+				for (const text of [...inDescription, 'Retry On Fail did not send this report again'])
+					expect(description).toContain(text);
+			},
+		);
 
 		it('a failed download: the retry downloads the report already generated, without a second POST', async () => {
 			sim.setDownloadFaults([null, null, 'redirect']);
@@ -813,23 +786,5 @@ describe('benchmark index: the SEK index, names not in the list, names of earlie
 			benchmarkIndex: '={{ "Vendor New Index 2026" }}',
 		});
 		expect(sentIndex()).toBe('Vendor New Index 2026');
-	});
-
-	it('a Report ID over 200 characters is an input error naming the item and the field, nothing sent', async () => {
-		const result = await run(sim, HOLDINGS, { downloadPdf: false, reportId: 'r'.repeat(20_000) });
-		expect(result.error?.message).toMatch(
-			/^Item 0: Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted$/,
-		);
-		expect(sim.requestCount()).toBe(0);
-	});
-
-	it('Other Index with an empty name: an input error, nothing sent', async () => {
-		const result = await run(sim, HOLDINGS, {
-			downloadPdf: false,
-			benchmarkIndex: 'other',
-			benchmarkIndexName: '',
-		});
-		expect(result.error?.message).toBe('Item 0: Benchmark Index Name is empty');
-		expect(sim.requestCount()).toBe(0);
 	});
 });

@@ -3,14 +3,12 @@
  */
 import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
 
-import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
-import { SIM_KEYS, findIsins, instrumentData, startSimulator } from './simulator';
+import { findIsins, instrumentData, startSimulator } from './simulator';
 import type { Simulator } from './simulator';
-import { chainWorkflow } from './helpers/workflows';
-import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 
-const NODE_TYPE = `${PACKAGE_NAME}.temperatureScore`;
 const ROUTE = 'POST /temperature-score/insights' as const;
 const COMPANIES = findIsins(
 	(data) => data.known && !data.isFund && data.temperature.score !== null,
@@ -19,31 +17,19 @@ const COMPANIES = findIsins(
 );
 const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'LU');
 
-function workflow(
-	rows: IDataObject[],
-	parameters: IDataObject,
-	options: { onError?: INode['onError'] } = {},
-) {
-	return chainWorkflow(rows, {
-		type: 'temperatureScore',
-		name: 'Temperature',
-		parameters: { operation: 'getPortfolioTemperature', ...parameters },
-		onError: options.onError,
-	});
-}
-
 async function run(
 	sim: Simulator,
 	rows: IDataObject[],
 	parameters: IDataObject,
-	options: { onError?: INode['onError'] } = {},
+	onError?: INode['onError'],
 ) {
-	return await runWorkflow(workflow(rows, parameters, options), {
-		credentials: {
-			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: sim.url },
-		},
-		nodeTypes: { [NODE_TYPE]: new TemperatureScore() },
-	});
+	const node = {
+		type: 'temperatureScore',
+		name: 'Temperature',
+		parameters: { operation: 'getPortfolioTemperature', ...parameters },
+		onError,
+	};
+	return await runWorkflow(chainWorkflow(rows, node), { credentials: credentialsFor(sim.url) });
 }
 
 function paired(item: { pairedItem?: unknown }): number[] {
@@ -93,10 +79,8 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			[FUND, 'fund', [3]],
 		]);
 		for (const item of holdings) {
-			const expected = instrumentData(item.json.isin as string).temperature;
-			expect(item.json.temperature_score).toBe(expected.score);
-			expect(item.json.target).toBe(expected.target);
-			expect(item.json.base_year).toBe(expected.baseYear);
+			const { score, target, baseYear } = instrumentData(item.json.isin as string).temperature;
+			expect(item.json).toMatchObject({ temperature_score: score, target, base_year: baseYear });
 			expect(item.json).toHaveProperty('industry');
 			expect(item.json).toHaveProperty('aum');
 			expect(item.json).not.toHaveProperty('calculating');
@@ -114,18 +98,20 @@ describe('Temperature Score node (workflow, simulator)', () => {
 		const total = scores.reduce((sum, [mv]) => sum + mv, 0);
 		const expected = scores.reduce((sum, [mv, t]) => sum + mv * t, 0) / total;
 		expect(summary.json.portfolio_temperature_score).toBeCloseTo(expected, 4);
-		expect(summary.json.covered_market_value_percent).toBe(100);
-		expect(summary.json.companies_count).toBe(2);
-		expect(summary.json.funds_count).toBe(1);
-		expect(summary.json.scored_count).toBe(3);
-		expect(summary.json.requests).toBe(3);
-		expect(summary.json.currencies).toEqual(['EUR']);
 		// Every input item is accounted for: the cash row was removed, the crypto holding skipped by the API.
-		expect(summary.json.removed_count).toBe(1);
+		expect(summary.json).toMatchObject({
+			covered_market_value_percent: 100,
+			companies_count: 2,
+			funds_count: 1,
+			scored_count: 3,
+			requests: 3,
+			currencies: ['EUR'],
+			removed_count: 1,
+			skipped_count: 1,
+		});
 		expect(summary.json.removed_rows).toEqual([
 			{ item: 2, name: 'Cash EUR', isin: null, reason: 'cash row' },
 		]);
-		expect(summary.json.skipped_count).toBe(1);
 		expect((summary.json.skipped_rows as IDataObject[])[0]).toMatchObject({
 			item: 4,
 			isin: COMPANIES[2],
@@ -206,7 +192,7 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			sim,
 			rows,
 			{ groupBy: 'portfolio', pollInterval: 1 },
-			{ onError: 'continueRegularOutput' },
+			'continueRegularOutput',
 		);
 		expect(result.status).toBe('success');
 		const items = result.items('Temperature');
