@@ -457,27 +457,15 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			expect(out[1].pairedItem).toEqual({ item: 1 });
 		});
 	});
-
-	it('Holdings (JSON): the array is one portfolio', async () => {
-		const holdings = [holding(stocks[0], 'A', 100), holding(null, 'Cash', 100)];
-		const result = await run(
-			[{ any: 1 }],
-			taxonomy({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }),
-		);
-		expect(result.error).toBeUndefined();
-		expect(sentHoldings()).toEqual([holdings[0]]);
-		const out = result.items('Node');
-		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({ holdings_count: 1, removed_count: 1 });
-		expect(out[0].pairedItem).toEqual([{ item: 0 }]);
-	});
 });
 
-describe('Holdings (JSON) as AI models write it ($fromAI)', () => {
+describe('Holdings (JSON): the array is one portfolio, also as AI models write it ($fromAI)', () => {
 	const holdings = [holding(stocks[0], 'A', 100), holding(stocks[1], 'B', 300)];
 	const list = JSON.stringify(holdings, null, 2);
+	const cash = holding(null, 'Cash', 100);
 
-	it.each<[string, string, IDataObject[]]>([
+	it.each<[string, string, IDataObject[], number?]>([
+		['a list with a cash row (removed)', JSON.stringify([holdings[0], cash]), [holdings[0]], 1],
 		['an object wrapping the list', JSON.stringify({ holdings }), holdings],
 		['a list in a ```json fence', '```json\n' + list + '\n```', holdings],
 		[
@@ -492,15 +480,15 @@ describe('Holdings (JSON) as AI models write it ($fromAI)', () => {
 		],
 		['the list encoded twice', JSON.stringify(list), holdings],
 		['one holding as an object (a portfolio of one)', JSON.stringify(holdings[0]), [holdings[0]]],
-	])('%s: the holdings reach the API as given', async (_, holdingsJson, sent) => {
+	])('%s: the holdings reach the API as given', async (_, holdingsJson, sent, removed = 0) => {
 		const result = await run([{ any: 1 }], taxonomy({ holdingsSource: 'json', holdingsJson }));
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(1);
 		expect(sentHoldings()).toEqual(sent);
-		expect(result.items('Node')[0].json).toMatchObject({
-			holdings_count: sent.length,
-			removed_count: 0,
-		});
+		const out = result.items('Node');
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toMatchObject({ holdings_count: sent.length, removed_count: removed });
+		expect(out[0].pairedItem).toEqual([{ item: 0 }]);
 	});
 
 	it.each<[string, string, RegExp]>([

@@ -659,70 +659,57 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 		return { result, out: result.items('Node') };
 	}
 
-	it.each([
+	const inBerlin = "read as 2025-10-01 in the workflow's time zone Europe/Berlin";
+	const [OCT_1, SEP_30, Q4] = ['2025-10-01', '2025-09-30', '2025-12-31'];
+	// Time zone, Snapshot Date, what it is, the date sent, the quarter end stored, the note: null for none, undefined
+	// where it depends on the process's time zone (in which n8n's expression gives a DateTime).
+	it.each<[string, string, string, string, string, string | null | undefined]>([
+		['Europe/Berlin', BERLIN_MIDNIGHT, 'a JS Date', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', LUXON_BERLIN, 'a Luxon DateTime', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', '2025-10-01T00:30:00+02:00', 'a text with an offset', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', OCT_1, 'a date as text', OCT_1, Q4, null],
+		['Europe/Berlin', '2025-10-01T00:00:00', "the date picker's value", OCT_1, Q4, null],
+		['UTC', BERLIN_MIDNIGHT, 'a JS Date', SEP_30, SEP_30, null],
+		['America/New_York', LUXON_BERLIN, 'a Luxon DateTime', SEP_30, SEP_30, undefined],
 		[
+			'Asia/Tokyo',
+			"={{ new Date('2025-09-30T16:00:00Z') }}",
 			'a JS Date',
-			BERLIN_MIDNIGHT,
-			"Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-10-01 in the workflow's time zone Europe/Berlin",
+			OCT_1,
+			Q4,
+			"Snapshot Date 2025-09-30T16:00:00.000Z read as 2025-10-01 in the workflow's time zone Asia/Tokyo",
 		],
-		[
-			'a Luxon DateTime',
-			LUXON_BERLIN,
-			"read as 2025-10-01 in the workflow's time zone Europe/Berlin",
-		],
-		[
-			'a text with an offset',
-			'2025-10-01T00:30:00+02:00',
-			"read as 2025-10-01 in the workflow's time zone Europe/Berlin",
-		],
-		['a date as text', '2025-10-01', undefined],
-		["the date picker's value", '2025-10-01T00:00:00', undefined],
+		['America/New_York', OCT_1, 'a date as text', OCT_1, Q4, null],
 	])(
-		'Europe/Berlin: %s for 1 October 00:00 reaches the API as 2025-10-01, stored at 2025-12-31',
-		async (_kind, snapshotDate, note) => {
+		'%s: %s (%s) reaches the API as %s, stored at %s',
+		async (timezone, snapshotDate, _kind, date, quarterEnd, note) => {
 			const { result, out } = await runIn(
-				'Europe/Berlin',
+				timezone,
 				holdingRows('fund-tz', 'Fund TZ', 'unused'),
 				createSnapshot({ snapshotDate, groupBy: '' }),
 			);
 			expect(result.error).toBeUndefined();
 			expect(sim.requests({ route: POST }).map((r) => (r.body as IDataObject).snapshot_at)).toEqual(
-				['2025-10-01'],
+				[date],
 			);
 			expect(state()[id('fund-tz')].snapshots.map((snapshot) => snapshot.date)).toEqual([
-				'2025-12-31',
+				quarterEnd,
 			]);
 			expect(out).toHaveLength(1);
 			expect(out[0].json).toMatchObject({
 				outcome: 'created',
-				quarter_end: '2025-12-31',
-				snapshot_date: '2025-10-01',
+				quarter_end: quarterEnd,
+				snapshot_date: date,
 			});
 			if (note) {
 				expect(out[0].json.snapshot_date_note).toContain(note);
 				expect(hintsOf(result)).toEqual([out[0].json.snapshot_date_note]);
-			} else {
+			} else if (note === null) {
 				expect(out[0].json).not.toHaveProperty('snapshot_date_note');
 				expect(hintsOf(result)).toEqual([]);
 			}
 		},
 	);
-
-	it.each([
-		['UTC', BERLIN_MIDNIGHT, '2025-09-30', '2025-09-30'],
-		['America/New_York', LUXON_BERLIN, '2025-09-30', '2025-09-30'],
-		['Asia/Tokyo', "={{ new Date('2025-09-30T16:00:00Z') }}", '2025-10-01', '2025-12-31'],
-		['America/New_York', '2025-10-01', '2025-10-01', '2025-12-31'],
-	])('%s: %s is sent as %s (quarter end %s)', async (timezone, snapshotDate, date, quarterEnd) => {
-		const { result, out } = await runIn(
-			timezone,
-			holdingRows('fund-tz', 'Fund TZ', 'unused'),
-			createSnapshot({ snapshotDate, groupBy: '' }),
-		);
-		expect(result.error).toBeUndefined();
-		expect((sim.requests({ route: POST })[0].body as IDataObject).snapshot_at).toBe(date);
-		expect(out[0].json).toMatchObject({ quarter_end: quarterEnd, snapshot_date: date });
-	});
 
 	it('Delete Snapshot: a Date at midnight in Berlin deletes the snapshot of its quarter in Berlin (Q4), noted once', async () => {
 		await runIn(
