@@ -72,17 +72,8 @@ const HOLDINGS: IDataObject[] = (
 	'Market Value': marketValue,
 	Weight,
 }));
-const ISIN_OF_ROW = [
-	fund,
-	sustainable,
-	null,
-	notSustainable,
-	fund,
-	uncovered,
-	null,
-	sustainable,
-	moderate,
-];
+/** The ISIN each row stands for; null for the cash row and the row without ISIN. */
+const ISIN_OF_ROW = HOLDINGS.map((row) => (row.row === 4 ? fund : (row.ISIN as string) || null));
 
 describe('labels, matching and methodologies (units)', () => {
 	it.each([
@@ -191,15 +182,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			expect(sim.requestCount()).toBe(1);
 			const body = sentBody();
 			expect(body.methodology_id).toBe(1);
-			expect(body.holdings.map((h) => h.isin)).toEqual([
-				fund,
-				sustainable,
-				notSustainable,
-				fund,
-				uncovered,
-				sustainable,
-				moderate,
-			]);
+			expect(body.holdings.map((h) => h.isin)).toEqual(ISIN_OF_ROW.filter((isin) => isin));
 			expect(body.holdings[0]).toEqual({
 				isin: fund,
 				name: 'Fund F',
