@@ -3,7 +3,7 @@
  */
 import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
 
-import { findIsins, instrumentData, startSimulator } from './simulator';
+import { findIsins, instrumentData } from './simulator';
 import type { Simulator } from './simulator';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
@@ -50,6 +50,9 @@ const PORTFOLIO: IDataObject[] = [
 
 describe('Temperature Score node (workflow, simulator)', () => {
 	const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 2 });
+	const slow = useSimulator({ temperatureRoute: true, temperatureLockRequests: 100 });
+	/** An API address without the temperature route, as production is. */
+	const production = useSimulator({});
 
 	it('waits while is_lock is true (locks + 1 requests), then returns one item per holding paired by ISIN and a portfolio summary', async () => {
 		const result = await run(sim, PORTFOLIO, { pollInterval: 1, maxWait: 30 });
@@ -120,17 +123,12 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	});
 
 	it('stops with a clear error past Max Wait', async () => {
-		const slow = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 100 });
-		try {
-			const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(
-				/still calculating the temperature scores after .* \(2 requests\); Max Wait is 2\.0 s/,
-			);
-			expect(slow.requestCount({ route: ROUTE })).toBe(2);
-		} finally {
-			await slow.close();
-		}
+		const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(
+			/still calculating the temperature scores after .* \(2 requests\); Max Wait is 2\.0 s/,
+		);
+		expect(slow.requestCount({ route: ROUTE })).toBe(2);
 	});
 
 	it('with Wait for Calculation off, returns the answer at once marked calculating = true (one request)', async () => {
@@ -206,20 +204,15 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	});
 
 	it('on an address without the route (production), says so in plain words', async () => {
-		const production = await startSimulator({});
-		try {
-			const result = await run(production, PORTFOLIO, {});
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(
-				'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
-			);
-			expect((result.error as { description?: string }).description).toContain(
-				'Missing Authentication Token',
-			);
-			expect(production.requestCount({ route: ROUTE })).toBe(0);
-			expect(production.requestCount()).toBe(1);
-		} finally {
-			await production.close();
-		}
+		const result = await run(production, PORTFOLIO, {});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(
+			'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
+		);
+		expect((result.error as { description?: string }).description).toContain(
+			'Missing Authentication Token',
+		);
+		expect(production.requestCount({ route: ROUTE })).toBe(0);
+		expect(production.requestCount()).toBe(1);
 	});
 });
