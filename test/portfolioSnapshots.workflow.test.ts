@@ -345,38 +345,34 @@ describe('Portfolio Snapshots: Update', () => {
 		expect(state()[id('fund-a')]).toMatchObject({ name: 'Only Name', currency: 'GBP' });
 	});
 
-	it('refuses an unknown currency code locally (the API would ignore it): 0 requests', async () => {
-		await storeHistory();
-		const { result } = await run(
-			[{ identifier: id('fund-a'), ccy: 'XYZ' }],
-			snapshotsNode('update', {
-				portfolio: ITEM_PORTFOLIO,
-				updateFields: { name: 'N', currency: '={{ $json.ccy }}' },
-			}),
-		);
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(
+	it.each<[string, IDataObject, IDataObject, RegExp]>([
+		[
+			'an unknown currency code (the API would ignore it)',
+			{ identifier: id('fund-a'), ccy: 'XYZ' },
+			{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N', currency: '={{ $json.ccy }}' } },
 			/^Item 0: Update Fields > Currency "XYZ" is not an ISO 4217 currency code/,
-		);
-		expect(sim.requestCount({ route: PUT })).toBe(0);
+		],
+		[
+			// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
+			'a client identifier that is not the returned form',
+			{ identifier: 'fund-a' },
+			{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N' } },
+			/^Item 0: Portfolio "fund-a" is not a portfolio identifier/,
+		],
+		[
+			'an update with no field',
+			{},
+			{ portfolio: byIdentifier(id('fund-a')), updateFields: {} },
+			/^Item 0: nothing to update/,
+		],
+	])('refuses %s locally: nothing sent', async (_, item, parameters, message) => {
+		await storeHistory();
+		const sentBefore = sim.requestCount();
+		const { result } = await run([item], snapshotsNode('update', parameters));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
+		expect(sim.requestCount()).toBe(sentBefore);
 		expect(state()[id('fund-a')].name).toBe('Fund A');
-	});
-
-	it('refuses a client identifier that is not the returned form, and an update with no field: 0 requests', async () => {
-		// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
-		const noPrefix = await run(
-			[{ identifier: 'fund-a' }],
-			snapshotsNode('update', { portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N' } }),
-		);
-		expect(noPrefix.result.error?.message).toMatch(
-			/Item 0: Portfolio "fund-a" is not a portfolio identifier/,
-		);
-		const nothing = await run(
-			[{}],
-			snapshotsNode('update', { portfolio: byIdentifier(id('fund-a')), updateFields: {} }),
-		);
-		expect(nothing.result.error?.message).toMatch(/Item 0: nothing to update/);
-		expect(sim.requestCount()).toBe(0);
 	});
 });
 

@@ -8,7 +8,7 @@ import {
 	ClassificationMatcher,
 	sustainabilityLabel,
 } from '../nodes/SustainableInvestments/actions/classification';
-import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/api/methodologies';
+import { readMethodologies } from '../nodes/shared/api/methodologies';
 import { METHODOLOGIES, findIsins, instrumentData, makeIsin } from './simulator';
 import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
 import {
@@ -117,11 +117,6 @@ describe('labels, matching and methodologies (units)', () => {
 	});
 
 	it.each([
-		[
-			'the simulator shape',
-			{ data: METHODOLOGIES },
-			METHODOLOGIES.map((m) => [m.id, m.name, m.description]),
-		],
 		['a bare array', [{ id: 4, name: 'Four' }], [[4, 'Four', undefined]]],
 		[
 			'under methodologies',
@@ -151,13 +146,6 @@ describe('labels, matching and methodologies (units)', () => {
 		const read = readMethodologies(body);
 		const parsed = 'methodologies' in read ? read.methodologies : [];
 		expect(parsed.map((m) => [m.id, m.name, m.description])).toEqual(expected);
-	});
-
-	it('methodologyIdForRequest sends numeric ids as numbers', () => {
-		expect(methodologyIdForRequest(' 3 ')).toBe(3);
-		expect(methodologyIdForRequest(2)).toBe(2);
-		expect(methodologyIdForRequest('sfdr-std')).toBe('sfdr-std');
-		expect(methodologyIdForRequest('')).toBeUndefined();
 	});
 });
 
