@@ -413,32 +413,30 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		],
 	});
 
-	describe('bad input in a group', () => {
-		it('also when the bad row is in a later group', async () => {
-			const items = [
-				{ ...good(0), portfolio: 'A' },
-				{ ...good(1), portfolio: 'B', market_value: undefined },
-			];
-			const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
-			expect(result.error?.message).toMatch(/^Item 1: the market value is missing/);
-			expect(sim.requestCount()).toBe(0);
-		});
+	it('also when the bad row is in a later group', async () => {
+		const items = [
+			{ ...good(0), portfolio: 'A' },
+			{ ...good(1), portfolio: 'B', market_value: undefined },
+		];
+		const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
+		expect(result.error?.message).toMatch(/^Item 1: the market value is missing/);
+		expect(sim.requestCount()).toBe(0);
+	});
 
-		it('under continueOnFail the bad group becomes error items and the others are computed', async () => {
-			const items = [
-				{ ...good(0), portfolio: 'A' },
-				{ ...good(1), portfolio: 'B', instrument_type: 'crypto' },
-				{ ...good(2), portfolio: 'A' },
-			];
-			const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
-			expect(result.error).toBeUndefined();
-			expect(sim.requestCount()).toBe(1);
-			const out = result.items('Node');
-			expect(out).toHaveLength(2);
-			expect(out[0].json).toMatchObject({ portfolio: 'A', found: true, holdings_count: 2 });
-			expect(out[1].json.error).toMatch(/^Item 1: instrument type "crypto"/);
-			expect(out[1].pairedItem).toEqual({ item: 1 });
-		});
+	it('under continueOnFail the bad group becomes error items and the others are computed', async () => {
+		const items = [
+			{ ...good(0), portfolio: 'A' },
+			{ ...good(1), portfolio: 'B', instrument_type: 'crypto' },
+			{ ...good(2), portfolio: 'A' },
+		];
+		const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(1);
+		const out = result.items('Node');
+		expect(out).toHaveLength(2);
+		expect(out[0].json).toMatchObject({ portfolio: 'A', found: true, holdings_count: 2 });
+		expect(out[1].json.error).toMatch(/^Item 1: instrument type "crypto"/);
+		expect(out[1].pairedItem).toEqual({ item: 1 });
 	});
 });
 

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { lastCompletedQuarterEnd } from '../nodes/shared/input/dates';
 import { SustainabilityReports } from '../nodes/SustainabilityReports/SustainabilityReports.node';
@@ -28,6 +28,7 @@ import { chainWorkflow, inTimeZone } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
+import { pairedTo as paired } from './helpers/portfolioRouteTests';
 
 const ROUTE = 'POST /reports' as const;
 const ISINS = findIsins((data) => data.known && !data.isFund, 4, 'SE');
@@ -106,13 +107,6 @@ async function run(
 		},
 		coreNodes: 'standIns',
 	});
-}
-
-function paired(item: { pairedItem?: unknown }): number[] {
-	const list = (
-		Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]
-	) as IPairedItemData[];
-	return list.map((entry) => entry.item).sort((a, b) => a - b);
 }
 
 function renderPdf(pdf: Buffer): string[] {

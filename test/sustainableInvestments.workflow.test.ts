@@ -359,24 +359,22 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		],
 	});
 
-	describe('bad input in a group', () => {
-		it('under continueOnFail: the bad group becomes error items, the other group is classified', async () => {
-			const items = [
-				{ ...good, book: 'a' },
-				{ ...good, Type: 'Crypto', book: 'b' },
-				{ ...HOLDINGS[8], book: 'a' },
-			];
-			const result = await run(items, classify({ groupBy: 'book' }, 'continueRegularOutput'));
-			expect(result.error).toBeUndefined();
-			expect(sim.requestCount()).toBe(1);
-			const out = result.items('Node');
-			expect(out.map((item) => item.json.label ?? item.json.error)).toEqual([
-				'Sustainable',
-				expect.stringMatching(/^Item 1: instrument type "Crypto"/),
-				'Moderate',
-			]);
-			expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		});
+	it('under continueOnFail: the bad group becomes error items, the other group is classified', async () => {
+		const items = [
+			{ ...good, book: 'a' },
+			{ ...good, Type: 'Crypto', book: 'b' },
+			{ ...HOLDINGS[8], book: 'a' },
+		];
+		const result = await run(items, classify({ groupBy: 'book' }, 'continueRegularOutput'));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(1);
+		const out = result.items('Node');
+		expect(out.map((item) => item.json.label ?? item.json.error)).toEqual([
+			'Sustainable',
+			expect.stringMatching(/^Item 1: instrument type "Crypto"/),
+			'Moderate',
+		]);
+		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
 
 	it('Holdings (JSON): one item per holding, paired to the input item', async () => {

@@ -1,13 +1,14 @@
 /**
  * Temperature Score node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator over HTTP.
  */
-import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { findIsins, instrumentData } from './simulator';
 import type { Simulator } from './simulator';
 import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
+import { pairedTo as paired } from './helpers/portfolioRouteTests';
 
 const ROUTE = 'POST /temperature-score/insights' as const;
 const COMPANIES = findIsins(
@@ -30,13 +31,6 @@ async function run(
 		onError,
 	};
 	return await runWorkflow(chainWorkflow(rows, node), { credentials: credentialsFor(sim.url) });
-}
-
-function paired(item: { pairedItem?: unknown }): number[] {
-	const list = (
-		Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]
-	) as IPairedItemData[];
-	return list.map((entry) => entry.item).sort((a, b) => a - b);
 }
 
 /** A portfolio: three companies, a fund, a cash row without ISIN and a holding of a type the route skips. */

@@ -1,14 +1,19 @@
-/**
- * What the EU Taxonomy and Sustainable Investments workflow tests share: both send a portfolio's holdings to one
- * POST route, so they run the same way and refuse the same things before (or after) one request.
- */
-import type { IDataObject } from 'n8n-workflow';
+/** What the portfolio routes' workflow tests share (EU Taxonomy and Sustainable Investments: the same guards). */
+import type { IDataObject, IPairedItemData } from 'n8n-workflow';
 
 import { startSimulator } from '../simulator';
 import type { Simulator, SimulatorOptions } from '../simulator';
 import { runWorkflow } from '../workflow/runner';
 import { chainWorkflow, credentialsFor } from './workflows';
 import type { NodeSpec } from './workflows';
+
+/** The input items an output item is paired to, in ascending order. */
+export function pairedTo(item: { pairedItem?: unknown }): number[] {
+	const list = (
+		Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]
+	) as IPairedItemData[];
+	return list.map((entry) => entry.item).sort((a, b) => a - b);
+}
 
 export type PortfolioNode = (parameters?: IDataObject, onError?: NodeSpec['onError']) => NodeSpec;
 
