@@ -406,19 +406,6 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 			{ credentials: credentialsFor(baseUrl, apiKey) },
 		);
 
-	it('Get Methodologies: one item per methodology with id, name, description, paired to item 0', async () => {
-		const result = await getMethodologies([{ a: 1 }, { a: 2 }]);
-		expect(result.error).toBeUndefined();
-		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(1);
-		const out = result.items('Node');
-		expect(out.map((item) => item.json)).toEqual(
-			METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: m.description })),
-		);
-		expect(
-			out.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 })),
-		).toBe(true);
-	});
-
 	it('Get Methodologies without the family: the plain 403 message', async () => {
 		const result = await getMethodologies([{ a: 1 }], sim.url, 'sim-esg-only');
 		expect(result.error?.message).toMatch(
@@ -457,59 +444,43 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		return new LoadOptionsContext(workflow, node, additionalData, 'methodology');
 	}
 
-	it('loadOptions getMethodologies and listSearch searchMethodologies read the API', async () => {
-		const node = new SustainableInvestments();
-		const options = await node.methods.loadOptions.getMethodologies.call(loadOptionsContext());
-		expect(options).toEqual(
-			METHODOLOGIES.map((m) => ({ name: m.name, value: m.id, description: m.description })),
-		);
-		const search = await node.methods.listSearch.searchMethodologies.call(
-			loadOptionsContext(),
-			'mifid',
-		);
-		expect(search.results.map((r) => r.value)).toEqual([3]);
-		const all = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext());
-		expect(all.results).toHaveLength(METHODOLOGIES.length);
-		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(3);
-	});
-
 	describe.each([
+		['the simulator\'s own shape ({"data": [records]})', undefined, true],
 		['an object keyed by id ({"data": {"1": "<name>"}})', 'id-keyed' as const, false],
 		['an object keyed by id with records', 'id-keyed-records' as const, true],
 		['a bare list', 'bare-array' as const, true],
 	])('the API answers the list as %s', (_, shape, withDescription) => {
 		const shaped = useSimulator({ methodologiesShape: shape });
-		const expected = METHODOLOGIES.map((m) => ({
-			id: m.id,
-			name: m.name,
-			description: withDescription ? m.description : undefined,
-		}));
+		const descriptionOf = (m: (typeof METHODOLOGIES)[number]) =>
+			withDescription ? m.description : null;
 
-		it('Get Methodologies outputs one item per methodology', async () => {
-			const result = await getMethodologies([{ a: 1 }], shaped.url);
+		it('Get Methodologies: one item per methodology (id, name, description), each paired to item 0', async () => {
+			const result = await getMethodologies([{ a: 1 }, { a: 2 }], shaped.url);
 			expect(result.error).toBeUndefined();
-			expect(
-				result.items('Node').map((item) => ({
-					id: item.json.id,
-					name: item.json.name,
-					description: item.json.description ?? undefined,
-				})),
-			).toEqual(expected);
+			expect(shaped.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(1);
+			const out = result.items('Node');
+			expect(out.map((item) => item.json)).toEqual(
+				METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: descriptionOf(m) })),
+			);
+			for (const item of out) expect(item.pairedItem).toEqual({ item: 0 });
 		});
 
-		it('the dropdown and the list search list them', async () => {
+		it('the dropdown and the list search list them, one request each', async () => {
 			const node = new SustainableInvestments();
-			const options = await node.methods.loadOptions.getMethodologies.call(
-				loadOptionsContext('sim-all-families', shaped.url),
+			const context = () => loadOptionsContext('sim-all-families', shaped.url);
+			const options = await node.methods.loadOptions.getMethodologies.call(context());
+			expect(options).toEqual(
+				METHODOLOGIES.map((m) => ({
+					name: m.name,
+					value: m.id,
+					description: descriptionOf(m) ?? undefined,
+				})),
 			);
-			expect(
-				options.map((o) => ({ id: o.value, name: o.name, description: o.description })),
-			).toEqual(expected);
-			const search = await node.methods.listSearch.searchMethodologies.call(
-				loadOptionsContext('sim-all-families', shaped.url),
-				'mifid',
-			);
+			const search = await node.methods.listSearch.searchMethodologies.call(context(), 'mifid');
 			expect(search.results.map((r) => r.value)).toEqual([3]);
+			const all = await node.methods.listSearch.searchMethodologies.call(context());
+			expect(all.results).toHaveLength(METHODOLOGIES.length);
+			expect(shaped.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(3);
 		});
 	});
 
