@@ -34,30 +34,21 @@ const FIELD_OF_SCOPE = {
 	'no gas and nuclear': 'noGasAndNuclear',
 } as const;
 
-interface Position {
-	isin: string;
-	instrument_type: string;
-	market_value: number;
-}
+type Position = { isin: string; instrument_type: string; market_value: number };
 
 /**
  * Market-value weighted average of the instruments' values, in percent: sovereign bonds and instruments
  * without data count as 0; the `excluding sovereign bonds` KPIs leave sovereign bonds out of the total.
  * The measure-less KPIs are the turnover ones.
  */
-function expectedPercent(
-	positions: Position[],
-	scope: string,
-	measure: string,
-	excludingSovereign: boolean,
-): number {
+function expectedPercent(held: Position[], scope: string, measure: string, excluding: boolean) {
 	const field = FIELD_OF_SCOPE[scope as keyof typeof FIELD_OF_SCOPE];
 	const m = (measure === 'total' ? 'turnover' : measure) as 'turnover' | 'capex' | 'opex';
 	let numerator = 0;
 	let denominator = 0;
-	for (const position of positions) {
+	for (const position of held) {
 		const sovereign = position.instrument_type === 'sovereign-bond';
-		if (!(excludingSovereign && sovereign)) denominator += position.market_value;
+		if (!(excluding && sovereign)) denominator += position.market_value;
 		const data = instrumentData(position.isin).taxonomy;
 		if (!sovereign && data) numerator += position.market_value * data[m][field];
 	}
