@@ -461,7 +461,7 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		return rows;
 	}
 
-	const cases: Array<[string, (row: IDataObject, index: number) => void, RegExp]> = [
+	it.each<[string, (row: IDataObject, index: number) => void, RegExp]>([
 		[
 			'bad Portfolio ID characters',
 			(row) => (row.portfolio_id = 'fund a/1'),
@@ -487,9 +487,7 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 			(row, index) => index === 2 && (row.market_value = '0,00'),
 			/^Item 5: the market value is 0/,
 		],
-	];
-
-	it.each(cases)(
+	])(
 		'%s in the middle group: error naming the item and field, nothing stored',
 		async (_label, change, message) => {
 			const { result } = await run(withBadMiddleGroup(change), createSnapshot());
