@@ -4,7 +4,7 @@
  * Sustainability Reports node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator over HTTP:
  * the report is created, the PDF downloaded from the second (download) listener and attached to an email.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -111,15 +111,13 @@ async function run(
 
 /** How many pages poppler's pdftoppm renders of `pdf`; undefined where pdftoppm is not installed. */
 function renderedPages(pdf: Buffer): number | undefined {
+	if (spawnSync('pdftoppm', ['-v']).error) return undefined;
 	const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
 	try {
 		const file = join(dir, 'report.pdf');
 		writeFileSync(file, pdf);
 		execFileSync('pdftoppm', ['-png', '-r', '50', file, join(dir, 'page')], { stdio: 'pipe' });
 		return readdirSync(dir).filter((name) => name.endsWith('.png')).length;
-	} catch (error) {
-		if ((error as { code?: string }).code === 'ENOENT') return undefined;
-		throw error;
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
