@@ -1,5 +1,5 @@
 import { LoadOptionsContext } from 'n8n-core';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
@@ -10,7 +10,7 @@ import {
 } from '../nodes/SustainableInvestments/actions/classification';
 import { readMethodologies } from '../nodes/shared/api/methodologies';
 import { METHODOLOGIES, findIsins, instrumentData, makeIsin } from './simulator';
-import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import {
 	HarnessCredentialTypes,
 	HarnessCredentialsHelper,
@@ -18,7 +18,7 @@ import {
 } from './workflow/credentials-helper';
 import { HarnessNodeTypes } from './workflow/node-types';
 import { startProxy } from './helpers/proxy';
-import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 import { portfolioRouteGuardTests, portfolioRunner } from './helpers/portfolioRouteTests';
 import type { PortfolioNode } from './helpers/portfolioRouteTests';
@@ -415,27 +415,13 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 
 	/** The node's list methods, called the way n8n's editor does: in n8n-core's LoadOptionsContext. */
 	function loadOptionsContext(apiKey = 'sim-all-families', baseUrl = sim.url): LoadOptionsContext {
-		const type = `${PACKAGE_NAME}.sustainableInvestments`;
-		const nodeTypes = new HarnessNodeTypes().add(type, new SustainableInvestments());
-		const node: INode = {
-			id: 'si',
-			name: 'Sustainable Investments',
-			type,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {
-				operation: 'classifyHoldings',
-				methodology: { __rl: true, mode: 'list', value: '' },
-			},
-			credentials: CREDENTIAL_REF,
-		};
-		const workflow = new Workflow({
-			id: 'load-options',
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes,
-		});
+		const methodology = { __rl: true, mode: 'list', value: '' };
+		const [, , node] = chainWorkflow([], {
+			type: 'sustainableInvestments',
+			parameters: { operation: 'classifyHoldings', methodology },
+		}).nodes;
+		const nodeTypes = new HarnessNodeTypes().add(node.type, new SustainableInvestments());
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 		const credentialsHelper = new HarnessCredentialsHelper(
 			new HarnessCredentialTypes([new SustainabilityComplianceApi()]),
 			credentialsFor(baseUrl, apiKey),
