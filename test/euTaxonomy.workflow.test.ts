@@ -278,11 +278,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			});
 			expect(
 				rows.find((row) => row.json.kpi === 'taxonomy_alignment_biodiversity_turnover_%')!.json,
-			).toMatchObject({
-				measure: null,
-				scope: null,
-				percent: 1.25,
-			});
+			).toMatchObject({ measure: null, scope: null, percent: 1.25 });
 		} finally {
 			await proxy.close();
 		}

@@ -282,10 +282,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const body = sim.requests({ route: ROUTE })[0].body as IDataObject;
 			expect(body.snapshot_at).toBe('2025-10-01');
 			const [report] = result.items('Report');
-			expect(report.json).toMatchObject({
-				snapshot_at: '2025-12-31',
-				snapshot_date: '2025-10-01',
-			});
+			expect(report.json).toMatchObject({ snapshot_at: '2025-12-31', snapshot_date: '2025-10-01' });
 			expect(String(report.json.snapshot_date_note)).toMatch(
 				/^Snapshot Date \S+ read as 2025-10-01 in the workflow's time zone Europe\/Berlin$/,
 			);
@@ -741,10 +738,7 @@ describe('benchmark index: the SEK index, names not in the list, names of earlie
 	});
 
 	it('an expression may give any index name: it is not refused locally', async () => {
-		await run(HOLDINGS, {
-			downloadPdf: false,
-			benchmarkIndex: '={{ "Vendor New Index 2026" }}',
-		});
+		await run(HOLDINGS, { downloadPdf: false, benchmarkIndex: '={{ "Vendor New Index 2026" }}' });
 		expect(sentIndex()).toBe('Vendor New Index 2026');
 	});
 });
