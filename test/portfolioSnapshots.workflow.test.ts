@@ -79,8 +79,10 @@ function snapshotsNode(
 	return { type: 'portfolioSnapshots', parameters: { operation, ...parameters }, onError };
 }
 
-async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
-	const result = await runWorkflow(chainWorkflow(items, spec), {
+/** `items` -> the node, with `apiKey`, in a workflow whose Timezone setting is `timezone` (default: none). */
+async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY, timezone?: string) {
+	const flow = chainWorkflow(items, spec);
+	const result = await runWorkflow(timezone ? inTimeZone(flow, timezone) : flow, {
 		credentials: credentialsFor(sim.url, apiKey),
 	});
 	return { result, out: result.items('Node') };
@@ -645,13 +647,8 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 			.map((hint) => hint.message)
 			.filter((message) => message.startsWith('Snapshot Date'));
 
-	async function runIn(timezone: string | undefined, items: IDataObject[], spec: NodeSpec) {
-		const flow = chainWorkflow(items, spec);
-		const result = await runWorkflow(timezone ? inTimeZone(flow, timezone) : flow, {
-			credentials: credentialsFor(sim.url, KEY),
-		});
-		return { result, out: result.items('Node') };
-	}
+	const runIn = (timezone: string, items: IDataObject[], spec: NodeSpec) =>
+		run(items, spec, KEY, timezone);
 
 	const inBerlin = "read as 2025-10-01 in the workflow's time zone Europe/Berlin";
 	const [OCT_1, SEP_30, Q4] = ['2025-10-01', '2025-09-30', '2025-12-31'];
