@@ -370,10 +370,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		node: taxonomy,
 		portfolio: PORTFOLIO,
 		cashRowError: /^Item 6: this cash row cannot be sent/,
-		slowSimulator: {
-			latency: { [TAXONOMY]: { baseMs: 1_000, perHoldingMs: 5_000 } },
-			timeScale: 0.001,
-		},
+		route: TAXONOMY,
 		timeoutMessage:
 			'The EU Taxonomy alignment took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
 		badInput: [

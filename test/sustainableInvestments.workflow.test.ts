@@ -333,10 +333,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		node: classify,
 		portfolio: HOLDINGS,
 		cashRowError: /^Item 2: this cash row cannot be sent/,
-		slowSimulator: {
-			latency: { [INSIGHTS]: { baseMs: 0, perHoldingMs: 10_000 } },
-			timeScale: 0.001,
-		},
+		route: INSIGHTS,
 		timeoutMessage:
 			'The sustainable investments classification took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
 		badInput: [

@@ -1,8 +1,7 @@
 /** What the portfolio routes' workflow tests share (EU Taxonomy and Sustainable Investments: the same guards). */
 import type { IDataObject, IPairedItemData } from 'n8n-workflow';
 
-import { startSimulator } from '../simulator';
-import type { Simulator, SimulatorOptions } from '../simulator';
+import type { RouteKey, Simulator } from '../simulator';
 import { runWorkflow } from '../workflow/runner';
 import { chainWorkflow, credentialsFor } from './workflows';
 import type { NodeSpec } from './workflows';
@@ -34,8 +33,8 @@ export interface PortfolioRouteGuards {
 	/** Holdings with a cash row, and the error "Stop With an Error" for cash rows gives for them. */
 	portfolio: IDataObject[];
 	cashRowError: RegExp;
-	/** A simulator on which the route takes longer than the API allows, and the node's message for it. */
-	slowSimulator: SimulatorOptions;
+	/** The route, and the node's message when its answer takes longer than the API allows (the gateway's 504). */
+	route: RouteKey;
 	timeoutMessage: string;
 	/** Bad input, each refused naming the item and the field before any request. */
 	badInput: Array<[string, IDataObject[], RegExp]>;
@@ -62,16 +61,12 @@ export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteG
 	});
 
 	it('504: "send fewer holdings", exactly one request (no blind retry)', async () => {
-		const slow = await startSimulator(guards.slowSimulator);
-		try {
-			const result = await run(guards.portfolio, guards.node(), { baseUrl: slow.url });
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(guards.timeoutMessage);
-			expect(slow.requestCount()).toBe(1);
-			expect(slow.requests()[0].status).toBe(504);
-		} finally {
-			await slow.close();
-		}
+		sim.setFaults(guards.route, { sequence: ['504'] });
+		const result = await run(guards.portfolio, guards.node());
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(guards.timeoutMessage);
+		expect(sim.requestCount()).toBe(1);
+		expect(sim.requests()[0].status).toBe(504);
 	});
 
 	it.each(guards.badInput)(
