@@ -88,11 +88,7 @@ function holding(isin: string | null, name: string, marketValue: unknown, extra:
 	return { isin, name, instrument_type: type, market_value: marketValue, ...extra } as IDataObject;
 }
 /** A stock position (for the recomputation) of `marketValue`. */
-const stock = (isin: string, marketValue: number): Position => ({
-	isin,
-	instrument_type: 'stock',
-	market_value: marketValue,
-});
+const stock = (isin: string, mv: number) => ({ isin, instrument_type: 'stock', market_value: mv });
 
 /** A sheet-like portfolio: stocks, a fund, a sovereign bond, an unknown ISIN, a cash row and a row without ISIN. */
 const PORTFOLIO: IDataObject[] = [

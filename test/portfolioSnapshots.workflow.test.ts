@@ -8,7 +8,7 @@ import {
 	chainWorkflow,
 	credentialsFor,
 	inTimeZone,
-	snapshotSpec,
+	snapshotSpec as createSnapshot,
 } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
@@ -67,7 +67,6 @@ function historyRows(): IDataObject[] {
 	);
 }
 
-const createSnapshot = snapshotSpec;
 /** The Portfolio parameter in By Identifier mode, read from the item's `identifier`. */
 const ITEM_PORTFOLIO = byIdentifier('={{ $json.identifier }}');
 
@@ -109,12 +108,8 @@ describe('Portfolio Snapshots: description', () => {
 			usableAsTool: true,
 		});
 		const operation = node.description.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual([
-			'createOrUpdateSnapshot',
-			'deleteSnapshot',
-			'getMany',
-			'update',
-		]);
+		const values = operation.options!.map((o) => (o as { value: string }).value);
+		expect(values).toEqual(['createOrUpdateSnapshot', 'deleteSnapshot', 'getMany', 'update']);
 		expect(node.methods.listSearch.searchPortfolios).toBe(searchPortfolios);
 	});
 });

@@ -1,6 +1,4 @@
-/**
- * Temperature Score node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator over HTTP.
- */
+/** Temperature Score node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator. */
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { findIsins, instrumentData } from './simulator';
@@ -11,11 +9,7 @@ import { useSimulator } from './helpers/simulator';
 import { pairedTo as paired } from './helpers/portfolioRouteTests';
 
 const ROUTE = 'POST /temperature-score/insights' as const;
-const COMPANIES = findIsins(
-	(data) => data.known && !data.isFund && data.temperature.score !== null,
-	3,
-	'DE',
-);
+const COMPANIES = findIsins((d) => d.known && !d.isFund && d.temperature.score !== null, 3, 'DE');
 const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'LU');
 
 async function run(
@@ -56,17 +50,11 @@ describe('Temperature Score node (workflow, simulator)', () => {
 
 		// Nothing invented: no currency column, so no currency is sent (the API assumes EUR); no weight either.
 		const sent = (sim.requests({ route: ROUTE })[0].body as { holdings: IDataObject[] }).holdings;
-		expect(sent).toHaveLength(4);
+		expect(sent.map((h) => h.instrument_type)).toEqual(['stock', 'stock', 'etf', 'crypto']);
 		for (const holding of sent) {
 			expect(holding).not.toHaveProperty('currency');
 			expect(holding).not.toHaveProperty('weight');
 		}
-		expect(sent.map((holding) => holding.instrument_type)).toEqual([
-			'stock',
-			'stock',
-			'etf',
-			'crypto',
-		]);
 
 		const items = result.items('Temperature');
 		const holdings = items.filter((item) => item.json.type !== 'portfolio');
