@@ -1,34 +1,22 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { parseTaxonomyKpi } from '../nodes/EuTaxonomy/actions/kpis';
-import { findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
-import type { NodeSpec } from './helpers/workflows';
+import { findIsins, instrumentData, makeIsin } from './simulator';
 import { startProxy } from './helpers/proxy';
-import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
+import { portfolioRouteGuardTests, portfolioRunner } from './helpers/portfolioRouteTests';
+import type { PortfolioNode } from './helpers/portfolioRouteTests';
 
 const TAXONOMY = 'POST /taxonomy/insights' as const;
 
 const sim = useSimulator();
+const run = portfolioRunner(sim);
 
-function taxonomy(parameters: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
-	return {
-		type: 'euTaxonomy',
-		parameters: { operation: 'getPortfolioAlignment', ...parameters },
-		onError,
-	};
-}
-
-async function run(
-	items: IDataObject[],
-	node: NodeSpec,
-	options: { baseUrl?: string; apiKey?: string } = {},
-) {
-	return await runWorkflow(chainWorkflow(items, node), {
-		credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey),
-	});
-}
+const taxonomy: PortfolioNode = (parameters = {}, onError) => ({
+	type: 'euTaxonomy',
+	parameters: { operation: 'getPortfolioAlignment', ...parameters },
+	onError,
+});
 
 function sentHoldings(index = 0): IDataObject[] {
 	return (sim.requests({ route: TAXONOMY })[index].body as { holdings: IDataObject[] }).holdings;
@@ -36,15 +24,7 @@ function sentHoldings(index = 0): IDataObject[] {
 
 // ---- Independent recomputation from the simulator's per-instrument data ------------------------------------
 
-type Field =
-	| 'eligible'
-	| 'aligned'
-	| 'enabling'
-	| 'transitional'
-	| 'fossilGas'
-	| 'nuclear'
-	| 'noGasAndNuclear';
-const FIELD_OF_SCOPE: Record<string, Field> = {
+const FIELD_OF_SCOPE = {
 	eligible: 'eligible',
 	aligned: 'aligned',
 	enabling: 'enabling',
@@ -52,32 +32,23 @@ const FIELD_OF_SCOPE: Record<string, Field> = {
 	'fossil gas': 'fossilGas',
 	nuclear: 'nuclear',
 	'no gas and nuclear': 'noGasAndNuclear',
-};
+} as const;
 
-interface Position {
-	isin: string;
-	instrument_type: string;
-	market_value: number;
-}
+type Position = { isin: string; instrument_type: string; market_value: number };
 
 /**
  * Market-value weighted average of the instruments' values, in percent: sovereign bonds and instruments
  * without data count as 0; the `excluding sovereign bonds` KPIs leave sovereign bonds out of the total.
  * The measure-less KPIs are the turnover ones.
  */
-function expectedPercent(
-	positions: Position[],
-	scope: string,
-	measure: string,
-	excludingSovereign: boolean,
-): number {
-	const field = FIELD_OF_SCOPE[scope];
+function expectedPercent(held: Position[], scope: string, measure: string, excluding: boolean) {
+	const field = FIELD_OF_SCOPE[scope as keyof typeof FIELD_OF_SCOPE];
 	const m = (measure === 'total' ? 'turnover' : measure) as 'turnover' | 'capex' | 'opex';
 	let numerator = 0;
 	let denominator = 0;
-	for (const position of positions) {
+	for (const position of held) {
 		const sovereign = position.instrument_type === 'sovereign-bond';
-		if (!(excludingSovereign && sovereign)) denominator += position.market_value;
+		if (!(excluding && sovereign)) denominator += position.market_value;
 		const data = instrumentData(position.isin).taxonomy;
 		if (!sovereign && data) numerator += position.market_value * data[m][field];
 	}
@@ -85,38 +56,39 @@ function expectedPercent(
 }
 
 /** Every KPI key of spec 4.11. */
-const SPEC_KEYS: string[] = (() => {
-	const keys = [
-		'taxonomy_alignment_%',
-		'taxonomy_alignment_enabling_%',
-		'taxonomy_alignment_transitional_%',
-	];
-	for (const m of ['turnover', 'capex', 'opex']) {
-		for (const prefix of [
-			'taxonomy_eligible',
-			'taxonomy_alignment',
-			'taxonomy_alignment_enabling',
-			'taxonomy_alignment_transitional',
-			'taxonomy_alignment_no_gas_and_nuclear',
-			'taxonomy_alignment_fossil_gas',
-			'taxonomy_alignment_nuclear',
-		]) {
-			keys.push(`${prefix}_${m}_%`);
-		}
-	}
-	for (const m of ['turnover', 'capex', 'opex']) {
-		keys.push(`taxonomy_alignment_no_gas_and_nuclear_${m}_excluding_sovereign_bonds_%`);
-		keys.push(`taxonomy_alignment_fossil_gas_${m}_excluding_sovereign_bonds_%`);
-	}
-	keys.push('taxonomy_alignment_nuclear_turnover_excluding_sovereign_bonds_%');
-	keys.push('taxonomy_alignment_nuclear_capex_excluding_sovereign_bonds_%');
-	return keys;
-})();
+const SPEC_KEYS: string[] = [
+	'taxonomy_alignment_%',
+	'taxonomy_alignment_enabling_%',
+	'taxonomy_alignment_transitional_%',
+	...['turnover', 'capex', 'opex'].flatMap((m) => [
+		...['eligible', 'alignment', 'alignment_enabling', 'alignment_transitional'].map(
+			(prefix) => `taxonomy_${prefix}_${m}_%`,
+		),
+		...['no_gas_and_nuclear', 'fossil_gas', 'nuclear'].map(
+			(scope) => `taxonomy_alignment_${scope}_${m}_%`,
+		),
+	]),
+	...['turnover', 'capex', 'opex'].flatMap((m) =>
+		['no_gas_and_nuclear', 'fossil_gas'].map(
+			(scope) => `taxonomy_alignment_${scope}_${m}_excluding_sovereign_bonds_%`,
+		),
+	),
+	'taxonomy_alignment_nuclear_turnover_excluding_sovereign_bonds_%',
+	'taxonomy_alignment_nuclear_capex_excluding_sovereign_bonds_%',
+];
 
 const stocks = findIsins((d) => d.known && !d.isFund && d.taxonomy !== null, 4);
 const [fund] = findIsins((d) => d.known && d.isFund, 1);
 const [sovereign] = findIsins((d) => d.known && !d.isFund, 1, 'DE');
 const unknownIsins = [makeIsin('XX', 1), makeIsin('XX', 2)];
+
+/** A holding as the API's own column names give it. */
+function holding(isin: string | null, name: string, marketValue: unknown, extra: IDataObject = {}) {
+	const type = isin === null ? 'cash' : 'stock';
+	return { isin, name, instrument_type: type, market_value: marketValue, ...extra } as IDataObject;
+}
+/** A stock position (for the recomputation) of `marketValue`. */
+const stock = (isin: string, mv: number) => ({ isin, instrument_type: 'stock', market_value: mv });
 
 /** A sheet-like portfolio: stocks, a fund, a sovereign bond, an unknown ISIN, a cash row and a row without ISIN. */
 const PORTFOLIO: IDataObject[] = [
@@ -186,48 +158,21 @@ describe('parseTaxonomyKpi', () => {
 		// not listed by the spec, but of the same grammar
 		['taxonomy_alignment_nuclear_opex_excluding_sovereign_bonds_%', 'opex', 'nuclear', true],
 		['taxonomy_eligible_%', 'total', 'eligible', false],
-	])('%s → %s / %s / excluding sovereign bonds %s', (key, measure, scope, excluding) => {
+		// unknown keys are kept with measure and scope null, still flagged when they exclude sovereign bonds
+		['taxonomy_alignment_biodiversity_turnover_%', null, null, false],
+		['taxonomy_alignment_turnover', null, null, false],
+		['taxonomy_eligible_enabling_turnover_%', null, null, false],
+		['Taxonomy_Alignment_%', null, null, false],
+		['taxonomy_alignment_turnover_%_v2', null, null, false],
+		['portfolio_coverage_%', null, null, false],
+		['', null, null, false],
+		['taxonomy_alignment_water_capex_excluding_sovereign_bonds_%', null, null, true],
+	])('%j → %s / %s / excluding sovereign bonds %s', (key, measure, scope, excluding) => {
 		expect(parseTaxonomyKpi(key)).toEqual({
 			kpi: key,
 			measure,
 			scope,
 			excluding_sovereign_bonds: excluding,
-		});
-	});
-
-	it('reads every key of spec 4.11 without a null', () => {
-		expect(SPEC_KEYS).toHaveLength(32);
-		for (const key of SPEC_KEYS) {
-			const parsed = parseTaxonomyKpi(key);
-			expect(parsed.measure).not.toBeNull();
-			expect(parsed.scope).not.toBeNull();
-			expect(parsed.excluding_sovereign_bonds).toBe(key.includes('_excluding_sovereign_bonds_'));
-		}
-	});
-
-	it.each([
-		'taxonomy_alignment_biodiversity_turnover_%',
-		'taxonomy_alignment_turnover',
-		'taxonomy_eligible_enabling_turnover_%',
-		'Taxonomy_Alignment_%',
-		'taxonomy_alignment_turnover_%_v2',
-		'portfolio_coverage_%',
-		'',
-	])('keeps the unknown key %j with measure and scope null', (key) => {
-		expect(parseTaxonomyKpi(key)).toEqual({
-			kpi: key,
-			measure: null,
-			scope: null,
-			excluding_sovereign_bonds: false,
-		});
-	});
-
-	it('still flags an unknown key that excludes sovereign bonds', () => {
-		expect(parseTaxonomyKpi('taxonomy_alignment_water_capex_excluding_sovereign_bonds_%')).toEqual({
-			kpi: 'taxonomy_alignment_water_capex_excluding_sovereign_bonds_%',
-			measure: null,
-			scope: null,
-			excluding_sovereign_bonds: true,
 		});
 	});
 });
@@ -271,6 +216,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(1);
 		const rows = result.items('Node');
+		expect(SPEC_KEYS).toHaveLength(32);
 		expect(rows).toHaveLength(SPEC_KEYS.length);
 		expect(rows.map((row) => row.json.kpi).sort()).toEqual([...SPEC_KEYS].sort());
 		for (const row of rows) {
@@ -278,16 +224,9 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 				row.json as IDataObject & { kpi: string };
 			expect(percent).toBe(summary[kpi]);
 			expect(['turnover', 'capex', 'opex', 'total']).toContain(measure);
-			expect([
-				'aligned',
-				'eligible',
-				'enabling',
-				'transitional',
-				'fossil gas',
-				'nuclear',
-				'no gas and nuclear',
-			]).toContain(scope);
+			expect(Object.keys(FIELD_OF_SCOPE)).toContain(scope);
 			expect(excluding_sovereign_bonds).toBe(kpi.includes('excluding_sovereign_bonds'));
+			expect(row.json).toMatchObject(parseTaxonomyKpi(kpi));
 			expect(percent as number).toBeCloseTo(
 				expectedPercent(
 					PORTFOLIO_POSITIONS,
@@ -300,22 +239,11 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			expect(row.json).toMatchObject({ holdings_count: 6, removed_count: 2 });
 			expect(row.pairedItem).toEqual(PORTFOLIO.map((_, item) => ({ item })));
 		}
-		const total = rows.find((row) => row.json.kpi === 'taxonomy_alignment_%')!.json;
-		expect(total).toMatchObject({
-			measure: 'total',
-			scope: 'aligned',
-			excluding_sovereign_bonds: false,
-		});
-		const excl = rows.find(
-			(row) => row.json.kpi === 'taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%',
-		)!.json;
-		expect(excl).toMatchObject({
-			measure: 'capex',
-			scope: 'fossil gas',
-			excluding_sovereign_bonds: true,
-		});
 		// the sovereign bond makes "excluding sovereign bonds" differ from the plain KPI
-		expect(excl.percent).not.toBe(summary['taxonomy_alignment_fossil_gas_capex_%']);
+		const excl = 'taxonomy_alignment_fossil_gas_capex_excluding_sovereign_bonds_%';
+		expect(rows.find((row) => row.json.kpi === excl)!.json.percent).not.toBe(
+			summary['taxonomy_alignment_fossil_gas_capex_%'],
+		);
 	});
 
 	it('keeps KPI keys it does not know, in Summary and in Table (measure and scope null)', async () => {
@@ -346,11 +274,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			});
 			expect(
 				rows.find((row) => row.json.kpi === 'taxonomy_alignment_biodiversity_turnover_%')!.json,
-			).toMatchObject({
-				measure: null,
-				scope: null,
-				percent: 1.25,
-			});
+			).toMatchObject({ measure: null, scope: null, percent: 1.25 });
 		} finally {
 			await proxy.close();
 		}
@@ -358,35 +282,11 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 
 	it('Group By: one request per portfolio, each output carries its group values and pairs to its own items', async () => {
 		const items: IDataObject[] = [
-			{
-				portfolio: 'Alpha',
-				isin: stocks[0],
-				name: 'A0',
-				instrument_type: 'stock',
-				market_value: 100,
-			},
-			{
-				portfolio: 'Beta',
-				isin: stocks[1],
-				name: 'B1',
-				instrument_type: 'stock',
-				market_value: 200,
-			},
-			{
-				portfolio: 'Alpha',
-				isin: stocks[2],
-				name: 'A2',
-				instrument_type: 'stock',
-				market_value: 300,
-			},
-			{ portfolio: 'Beta', isin: null, name: 'Cash', instrument_type: 'cash', market_value: 5 },
-			{
-				portfolio: 'Beta',
-				isin: stocks[3],
-				name: 'B4',
-				instrument_type: 'stock',
-				market_value: 400,
-			},
+			holding(stocks[0], 'A0', 100, { portfolio: 'Alpha' }),
+			holding(stocks[1], 'B1', 200, { portfolio: 'Beta' }),
+			holding(stocks[2], 'A2', 300, { portfolio: 'Alpha' }),
+			holding(null, 'Cash', 5, { portfolio: 'Beta' }),
+			holding(stocks[3], 'B4', 400, { portfolio: 'Beta' }),
 		];
 		const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
 		expect(result.error).toBeUndefined();
@@ -400,14 +300,8 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		expect(out[1].pairedItem).toEqual([{ item: 1 }, { item: 3 }, { item: 4 }]);
 		expect(out[0].json).toMatchObject({ holdings_count: 2, removed_count: 0, removed_rows: [] });
 		expect(out[1].json).toMatchObject({ holdings_count: 2, removed_count: 1 });
-		expectKpisMatch(out[0].json, [
-			{ isin: stocks[0], instrument_type: 'stock', market_value: 100 },
-			{ isin: stocks[2], instrument_type: 'stock', market_value: 300 },
-		]);
-		expectKpisMatch(out[1].json, [
-			{ isin: stocks[1], instrument_type: 'stock', market_value: 200 },
-			{ isin: stocks[3], instrument_type: 'stock', market_value: 400 },
-		]);
+		expectKpisMatch(out[0].json, [stock(stocks[0], 100), stock(stocks[2], 300)]);
+		expectKpisMatch(out[1].json, [stock(stocks[1], 200), stock(stocks[3], 400)]);
 
 		sim.reset();
 		const table = (await run(items, taxonomy({ groupBy: 'portfolio', output: 'table' }))).items(
@@ -420,18 +314,8 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		).toEqual(SPEC_KEYS.map(() => 1));
 	});
 
-	it('"Stop With an Error" for cash rows: the error names the row and nothing is sent', async () => {
-		const result = await run(PORTFOLIO, taxonomy({ cashRows: 'error' }));
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/^Item 6: this cash row cannot be sent/);
-		expect(sim.requestCount()).toBe(0);
-	});
-
 	it('a portfolio with only cash is refused locally', async () => {
-		const result = await run(
-			[{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 1 }],
-			taxonomy(),
-		);
+		const result = await run([holding(null, 'Cash', 1)], taxonomy());
 		expect(result.error?.message).toMatch(
 			/^Item 0: no holding is left to send: all 1 rows are cash or have no ISIN/,
 		);
@@ -439,12 +323,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 	});
 
 	describe('"No data found for the given parameters"', () => {
-		const noData: IDataObject[] = unknownIsins.map((isin, i) => ({
-			isin,
-			name: `U${i}`,
-			instrument_type: 'stock',
-			market_value: 10,
-		}));
+		const noData = unknownIsins.map((isin, i) => holding(isin, `U${i}`, 10));
 
 		it('is a clear error', async () => {
 			const result = await run(noData, taxonomy());
@@ -461,13 +340,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		it('under continueOnFail: an item with found = false for that group, the other groups go on', async () => {
 			const items = [
 				...noData.map((row) => ({ ...row, portfolio: 'Empty' })),
-				{
-					portfolio: 'Real',
-					isin: stocks[0],
-					name: 'A',
-					instrument_type: 'stock',
-					market_value: 100,
-				},
+				holding(stocks[0], 'A', 100, { portfolio: 'Real' }),
 			];
 			const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
 			expect(result.error).toBeUndefined();
@@ -488,41 +361,15 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		});
 	});
 
-	it('403 for a key without the EU Taxonomy family: the plain message, one request', async () => {
-		const result = await run(PORTFOLIO, taxonomy(), { apiKey: 'sim-esg-only' });
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(
-			"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
-		);
-		expect(sim.requestCount()).toBe(1);
-	});
-
-	it('504: "send fewer holdings", exactly one request (no blind retry)', async () => {
-		const slow = await startSimulator({
-			latency: { [TAXONOMY]: { baseMs: 1_000, perHoldingMs: 5_000 } },
-			timeScale: 0.001,
-		});
-		try {
-			const result = await run(PORTFOLIO, taxonomy(), { baseUrl: slow.url });
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(
-				'The EU Taxonomy alignment took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
-			);
-			expect(slow.requestCount()).toBe(1);
-			expect(slow.requests()[0].status).toBe(504);
-		} finally {
-			await slow.close();
-		}
-	});
-
-	describe('bad input stops before any request, naming the item and the field', () => {
-		const good = (i: number): IDataObject => ({
-			isin: stocks[i],
-			name: `S${i}`,
-			instrument_type: 'stock',
-			market_value: 100,
-		});
-		it.each([
+	const good = (i: number): IDataObject => holding(stocks[i], `S${i}`, 100);
+	portfolioRouteGuardTests(sim, {
+		node: taxonomy,
+		portfolio: PORTFOLIO,
+		cashRowError: /^Item 6: this cash row cannot be sent/,
+		route: TAXONOMY,
+		timeoutMessage:
+			'The EU Taxonomy alignment took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
+		badInput: [
 			[
 				'missing market value',
 				[good(0), { isin: stocks[1], name: 'S1', instrument_type: 'stock' }],
@@ -543,86 +390,66 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 				[good(0), { ...good(1), market_value: 'n/a' }],
 				/^Item 1: market value "n\/a" is not a number/,
 			],
-		])('%s', async (_, items, message) => {
-			const result = await run(items as IDataObject[], taxonomy());
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(message);
-			expect(sim.requestCount()).toBe(0);
-		});
-
-		it('also when the bad row is in a later group', async () => {
-			const items = [
-				{ ...good(0), portfolio: 'A' },
-				{ ...good(1), portfolio: 'B', market_value: undefined },
-			];
-			const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
-			expect(result.error?.message).toMatch(/^Item 1: the market value is missing/);
-			expect(sim.requestCount()).toBe(0);
-		});
-
-		it('under continueOnFail the bad group becomes error items and the others are computed', async () => {
-			const items = [
-				{ ...good(0), portfolio: 'A' },
-				{ ...good(1), portfolio: 'B', instrument_type: 'crypto' },
-				{ ...good(2), portfolio: 'A' },
-			];
-			const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
-			expect(result.error).toBeUndefined();
-			expect(sim.requestCount()).toBe(1);
-			const out: INodeExecutionData[] = result.items('Node');
-			expect(out).toHaveLength(2);
-			expect(out[0].json).toMatchObject({ portfolio: 'A', found: true, holdings_count: 2 });
-			expect(out[1].json.error).toMatch(/^Item 1: instrument type "crypto"/);
-			expect(out[1].pairedItem).toEqual({ item: 1 });
-		});
+		],
 	});
 
-	it('Holdings (JSON): the array is one portfolio', async () => {
-		const holdings = [
-			{ isin: stocks[0], name: 'A', instrument_type: 'stock', market_value: 100 },
-			{ isin: null, name: 'Cash', instrument_type: 'cash', market_value: 100 },
+	it('also when the bad row is in a later group', async () => {
+		const items = [
+			{ ...good(0), portfolio: 'A' },
+			{ ...good(1), portfolio: 'B', market_value: undefined },
 		];
-		const result = await run(
-			[{ any: 1 }],
-			taxonomy({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings) }),
-		);
+		const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
+		expect(result.error?.message).toMatch(/^Item 1: the market value is missing/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('under continueOnFail the bad group becomes error items and the others are computed', async () => {
+		const items = [
+			{ ...good(0), portfolio: 'A' },
+			{ ...good(1), portfolio: 'B', instrument_type: 'crypto' },
+			{ ...good(2), portfolio: 'A' },
+		];
+		const result = await run(items, taxonomy({ groupBy: 'portfolio' }, 'continueRegularOutput'));
 		expect(result.error).toBeUndefined();
-		expect(sentHoldings()).toEqual([holdings[0]]);
+		expect(sim.requestCount()).toBe(1);
 		const out = result.items('Node');
-		expect(out).toHaveLength(1);
-		expect(out[0].json).toMatchObject({ holdings_count: 1, removed_count: 1 });
-		expect(out[0].pairedItem).toEqual([{ item: 0 }]);
+		expect(out).toHaveLength(2);
+		expect(out[0].json).toMatchObject({ portfolio: 'A', found: true, holdings_count: 2 });
+		expect(out[1].json.error).toMatch(/^Item 1: instrument type "crypto"/);
+		expect(out[1].pairedItem).toEqual({ item: 1 });
 	});
 });
 
-describe('Holdings (JSON) as AI models write it ($fromAI)', () => {
-	const holdings = [
-		{ isin: stocks[0], name: 'A', instrument_type: 'stock', market_value: 100 },
-		{ isin: stocks[1], name: 'B', instrument_type: 'stock', market_value: 300 },
-	];
+describe('Holdings (JSON): the array is one portfolio, also as AI models write it ($fromAI)', () => {
+	const holdings = [holding(stocks[0], 'A', 100), holding(stocks[1], 'B', 300)];
 	const list = JSON.stringify(holdings, null, 2);
+	const cash = holding(null, 'Cash', 100);
 
-	it.each<[string, string]>([
-		['an object wrapping the list', JSON.stringify({ holdings })],
-		['a list in a ```json fence', '```json\n' + list + '\n```'],
-		['an object wrapping the list, fenced', '```json\n' + JSON.stringify({ holdings }) + '\n```'],
-		['the only list of an object', JSON.stringify({ portfolio: 'Main', positions: holdings })],
-		['the list encoded twice', JSON.stringify(list)],
-	])('%s: the holdings reach the API as given', async (_, holdingsJson) => {
+	it.each<[string, string, IDataObject[], number?]>([
+		['a list with a cash row (removed)', JSON.stringify([holdings[0], cash]), [holdings[0]], 1],
+		['an object wrapping the list', JSON.stringify({ holdings }), holdings],
+		['a list in a ```json fence', '```json\n' + list + '\n```', holdings],
+		[
+			'an object wrapping the list, fenced',
+			'```json\n' + JSON.stringify({ holdings }) + '\n```',
+			holdings,
+		],
+		[
+			'the only list of an object',
+			JSON.stringify({ portfolio: 'Main', positions: holdings }),
+			holdings,
+		],
+		['the list encoded twice', JSON.stringify(list), holdings],
+		['one holding as an object (a portfolio of one)', JSON.stringify(holdings[0]), [holdings[0]]],
+	])('%s: the holdings reach the API as given', async (_, holdingsJson, sent, removed = 0) => {
 		const result = await run([{ any: 1 }], taxonomy({ holdingsSource: 'json', holdingsJson }));
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(1);
-		expect(sentHoldings()).toEqual(holdings);
-		expect(result.items('Node')[0].json).toMatchObject({ holdings_count: 2, removed_count: 0 });
-	});
-
-	it('one holding as an object is a portfolio of one', async () => {
-		const result = await run(
-			[{ any: 1 }],
-			taxonomy({ holdingsSource: 'json', holdingsJson: JSON.stringify(holdings[0]) }),
-		);
-		expect(result.error).toBeUndefined();
-		expect(sentHoldings()).toEqual([holdings[0]]);
+		expect(sentHoldings()).toEqual(sent);
+		const out = result.items('Node');
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toMatchObject({ holdings_count: sent.length, removed_count: removed });
+		expect(out[0].pairedItem).toEqual([{ item: 0 }]);
 	});
 
 	it.each<[string, string, RegExp]>([

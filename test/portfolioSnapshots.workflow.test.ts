@@ -8,7 +8,7 @@ import {
 	chainWorkflow,
 	credentialsFor,
 	inTimeZone,
-	snapshotSpec,
+	snapshotSpec as createSnapshot,
 } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
@@ -37,48 +37,25 @@ const QUARTERS = [
 
 const sim = useSimulator();
 
-function holdingRows(
-	portfolioId: string,
-	portfolioName: string,
-	date: string,
-	scale = 1,
-): IDataObject[] {
+const HOLDING_FIELDS = ['isin', 'name', 'instrument_type', 'currency', 'weight', 'market_value'];
+/** A holding from its isin, name, instrument type, currency, weight and market value. */
+const holding = (values: readonly unknown[]) =>
+	Object.fromEntries(HOLDING_FIELDS.map((field, index) => [field, values[index]])) as IDataObject;
+
+/** Apple, SAP and a cash row (no ISIN, allowed on POST /portfolios), as a sheet gives them. */
+function holdingRows(portfolioId: string, portfolioName: string, date: string, scale = 1) {
 	return [
-		{
+		[makeIsin('US', 1), 'Apple Inc.', 'Stock', 'USD', 60, 600 * scale],
+		[makeIsin('DE', 2), 'SAP SE', 'stock', 'EUR', 35, '350.00'],
+		['', 'Cash EUR', 'cash', 'EUR', 5, 50],
+	].map(
+		(row): IDataObject => ({
 			portfolio_id: portfolioId,
 			portfolio_name: portfolioName,
 			date,
-			isin: makeIsin('US', 1),
-			name: 'Apple Inc.',
-			instrument_type: 'Stock',
-			currency: 'USD',
-			weight: 60,
-			market_value: 600 * scale,
-		},
-		{
-			portfolio_id: portfolioId,
-			portfolio_name: portfolioName,
-			date,
-			isin: makeIsin('DE', 2),
-			name: 'SAP SE',
-			instrument_type: 'stock',
-			currency: 'EUR',
-			weight: 35,
-			market_value: '350.00',
-		},
-		// Cash: no ISIN, allowed on POST /portfolios.
-		{
-			portfolio_id: portfolioId,
-			portfolio_name: portfolioName,
-			date,
-			isin: '',
-			name: 'Cash EUR',
-			instrument_type: 'cash',
-			currency: 'EUR',
-			weight: 5,
-			market_value: 50,
-		},
-	];
+			...holding(row),
+		}),
+	);
 }
 
 /** Two portfolios x three quarters, three holdings each: 18 rows, 6 groups. */
@@ -90,10 +67,21 @@ function historyRows(): IDataObject[] {
 	);
 }
 
-const createSnapshot = snapshotSpec;
+/** The Portfolio parameter in By Identifier mode, read from the item's `identifier`. */
+const ITEM_PORTFOLIO = byIdentifier('={{ $json.identifier }}');
 
-async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
-	const result = await runWorkflow(chainWorkflow(items, spec), {
+function snapshotsNode(
+	operation: string,
+	parameters: IDataObject = {},
+	onError?: NodeSpec['onError'],
+): NodeSpec {
+	return { type: 'portfolioSnapshots', parameters: { operation, ...parameters }, onError };
+}
+
+/** `items` -> the node, with `apiKey`, in a workflow whose Timezone setting is `timezone` (default: none). */
+async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY, timezone?: string) {
+	const flow = chainWorkflow(items, spec);
+	const result = await runWorkflow(timezone ? inTimeZone(flow, timezone) : flow, {
 		credentials: credentialsFor(sim.url, apiKey),
 	});
 	return { result, out: result.items('Node') };
@@ -120,12 +108,8 @@ describe('Portfolio Snapshots: description', () => {
 			usableAsTool: true,
 		});
 		const operation = node.description.properties.find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value)).toEqual([
-			'createOrUpdateSnapshot',
-			'deleteSnapshot',
-			'getMany',
-			'update',
-		]);
+		const values = operation.options!.map((o) => (o as { value: string }).value);
+		expect(values).toEqual(['createOrUpdateSnapshot', 'deleteSnapshot', 'getMany', 'update']);
 		expect(node.methods.listSearch.searchPortfolios).toBe(searchPortfolios);
 	});
 });
@@ -164,31 +148,10 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 			currency: 'EUR',
 			snapshot_at: `${LAST_YEAR}-08-01`,
 			holdings: [
-				{
-					isin: makeIsin('US', 1),
-					name: 'Apple Inc.',
-					instrument_type: 'stock',
-					currency: 'USD',
-					weight: 60,
-					market_value: 600,
-				},
-				{
-					isin: makeIsin('DE', 2),
-					name: 'SAP SE',
-					instrument_type: 'stock',
-					currency: 'EUR',
-					weight: 35,
-					market_value: 350,
-				},
-				{
-					isin: null,
-					name: 'Cash EUR',
-					instrument_type: 'cash',
-					currency: 'EUR',
-					weight: 5,
-					market_value: 50,
-				},
-			],
+				[makeIsin('US', 1), 'Apple Inc.', 'stock', 'USD', 60, 600],
+				[makeIsin('DE', 2), 'SAP SE', 'stock', 'EUR', 35, 350],
+				[null, 'Cash EUR', 'cash', 'EUR', 5, 50],
+			].map(holding),
 		});
 
 		const stored = state();
@@ -231,7 +194,6 @@ describe('Portfolio Snapshots: Create or Update Snapshot', () => {
 			snapshot_date: `${LAST_YEAR}-05-02`,
 		});
 		// Spec 3: the portfolio keeps its first name; the output does not claim the sheet's name, and says so.
-		expect(state()[id('fund-a')].name).toBe('Fund A');
 		expect(out[0].json).toMatchObject({ name: null, name_in_request: 'Renamed? No: name is kept' });
 		expect(out[0].json.name_note).toMatch(
 			/^Not applied: the API keeps the name the portfolio already has\. Rename it with the Update operation\.$/,
@@ -300,7 +262,7 @@ describe('Portfolio Snapshots: Get Many', () => {
 		for (const apiKey of [KEY, KEY_2]) {
 			const { result, out } = await run(
 				[{ x: 1 }, { x: 2 }],
-				{ type: 'portfolioSnapshots', parameters: { operation: 'getMany', returnAll: true } },
+				snapshotsNode('getMany', { returnAll: true }),
 				apiKey,
 			);
 			expect(result.error).toBeUndefined();
@@ -321,15 +283,12 @@ describe('Portfolio Snapshots: Get Many', () => {
 
 	it('filters by name (contains, case ignored) and limits', async () => {
 		await storeHistory();
-		const filtered = await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: { operation: 'getMany', returnAll: true, options: { nameContains: ' b' } },
-		});
+		const filtered = await run(
+			[{}],
+			snapshotsNode('getMany', { returnAll: true, options: { nameContains: ' b' } }),
+		);
 		expect(filtered.out.map((item) => item.json.identifier)).toEqual([id('fund-b')]);
-		const limited = await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: { operation: 'getMany', returnAll: false, limit: 1 },
-		});
+		const limited = await run([{}], snapshotsNode('getMany', { returnAll: false, limit: 1 }));
 		expect(limited.out.map((item) => item.json.identifier)).toEqual([id('fund-a')]);
 	});
 });
@@ -342,17 +301,13 @@ describe('Portfolio Snapshots: Update', () => {
 				{ identifier: id('fund-a'), new_name: 'Global Equity' },
 				{ identifier: id('fund-b'), new_name: 'Nordic Credit' },
 			],
-			{
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation: 'update',
-					portfolio: byIdentifier('={{ $json.identifier }}'),
-					updateFields: {
-						name: '={{ $json.new_name }}',
-						currency: '={{ $itemIndex === 1 ? "sek" : "GBP" }}',
-					},
+			snapshotsNode('update', {
+				portfolio: ITEM_PORTFOLIO,
+				updateFields: {
+					name: '={{ $json.new_name }}',
+					currency: '={{ $itemIndex === 1 ? "sek" : "GBP" }}',
 				},
-			},
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: PUT })).toBe(2);
@@ -362,137 +317,98 @@ describe('Portfolio Snapshots: Update', () => {
 			{ name: 'Global Equity', currency: 'GBP' },
 			{ name: 'Nordic Credit', currency: 'SEK' },
 		]);
-		expect(out.map((item) => item.json)).toEqual([
-			{
-				identifier: id('fund-a'),
-				message: `Fund metadata updated successfully with id: ${id('fund-a')}`,
-				name: 'Global Equity',
-				currency: 'GBP',
-			},
-			{
-				identifier: id('fund-b'),
-				message: `Fund metadata updated successfully with id: ${id('fund-b')}`,
-				name: 'Nordic Credit',
-				currency: 'SEK',
-			},
-		]);
+		expect(out.map((item) => item.json)).toEqual(
+			[
+				['fund-a', 'Global Equity', 'GBP'],
+				['fund-b', 'Nordic Credit', 'SEK'],
+			].map(([clientId, name, currency]) => ({
+				identifier: id(clientId),
+				message: `Fund metadata updated successfully with id: ${id(clientId)}`,
+				name,
+				currency,
+			})),
+		);
 		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(state()[id('fund-a')]).toMatchObject({ name: 'Global Equity', currency: 'GBP' });
 		expect(state()[id('fund-b')]).toMatchObject({ name: 'Nordic Credit', currency: 'SEK' });
 
 		// Only the name: the currency is not sent.
-		await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'update',
-				portfolio: { __rl: true, mode: 'list', value: id('fund-a') },
-				updateFields: { name: 'Only Name' },
-			},
-		});
+		const fromList = { __rl: true, mode: 'list', value: id('fund-a') };
+		await run(
+			[{}],
+			snapshotsNode('update', { portfolio: fromList, updateFields: { name: 'Only Name' } }),
+		);
 		expect(sim.requests({ route: PUT })[2].body).toEqual({ name: 'Only Name' });
 		expect(state()[id('fund-a')]).toMatchObject({ name: 'Only Name', currency: 'GBP' });
 	});
 
-	it('refuses an unknown currency code locally (the API would ignore it): 0 requests', async () => {
-		await storeHistory();
-		const { result } = await run([{ identifier: id('fund-a'), ccy: 'XYZ' }], {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'update',
-				portfolio: byIdentifier('={{ $json.identifier }}'),
-				updateFields: { name: 'N', currency: '={{ $json.ccy }}' },
-			},
-		});
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(
+	it.each<[string, IDataObject, IDataObject, RegExp]>([
+		[
+			'an unknown currency code (the API would ignore it)',
+			{ identifier: id('fund-a'), ccy: 'XYZ' },
+			{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N', currency: '={{ $json.ccy }}' } },
 			/^Item 0: Update Fields > Currency "XYZ" is not an ISO 4217 currency code/,
-		);
-		expect(sim.requestCount({ route: PUT })).toBe(0);
+		],
+		[
+			// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
+			'a client identifier that is not the returned form',
+			{ identifier: 'fund-a' },
+			{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N' } },
+			/^Item 0: Portfolio "fund-a" is not a portfolio identifier/,
+		],
+		[
+			'an update with no field',
+			{},
+			{ portfolio: byIdentifier(id('fund-a')), updateFields: {} },
+			/^Item 0: nothing to update/,
+		],
+	])('refuses %s locally: nothing sent', async (_, item, parameters, message) => {
+		await storeHistory();
+		const sentBefore = sim.requestCount();
+		const { result } = await run([item], snapshotsNode('update', parameters));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
+		expect(sim.requestCount()).toBe(sentBefore);
 		expect(state()[id('fund-a')].name).toBe('Fund A');
-	});
-
-	it('refuses a client identifier that is not the returned form, and an update with no field: 0 requests', async () => {
-		// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
-		const noPrefix = await run([{ client_id: 'fund-a' }], {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'update',
-				portfolio: byIdentifier('={{ $json.client_id }}'),
-				updateFields: { name: 'N' },
-			},
-		});
-		expect(noPrefix.result.error?.message).toMatch(
-			/Item 0: Portfolio "fund-a" is not a portfolio identifier/,
-		);
-		const nothing = await run([{}], {
-			type: 'portfolioSnapshots',
-			parameters: { operation: 'update', portfolio: byIdentifier(id('fund-a')), updateFields: {} },
-		});
-		expect(nothing.result.error?.message).toMatch(/Item 0: nothing to update/);
-		expect(sim.requestCount()).toBe(0);
 	});
 });
 
 describe('Portfolio Snapshots: Delete Snapshot', () => {
-	const deleteNode = (onError?: NodeSpec['onError']): NodeSpec => ({
-		type: 'portfolioSnapshots',
-		parameters: {
-			operation: 'deleteSnapshot',
-			portfolio: byIdentifier('={{ $json.identifier }}'),
-			snapshotDate: '={{ $json.date }}',
-		},
-		...(onError ? { onError } : {}),
-	});
+	const deleteNode = (onError?: NodeSpec['onError']) =>
+		snapshotsNode(
+			'deleteSnapshot',
+			{ portfolio: ITEM_PORTFOLIO, snapshotDate: '={{ $json.date }}' },
+			onError,
+		);
 
 	it('deletes snapshots down to the portfolio, and says not_found for an unlisted quarter', async () => {
 		await storeHistory();
+		const day = (monthDay: string) => `${LAST_YEAR}-${monthDay}`;
+		// Date sent, its quarter end, outcome, message.
+		const deletes = [
+			['02-10', '03-31', 'snapshot_deleted', 'Fund snapshot deleted successfully'],
+			['06-30', '06-30', 'snapshot_deleted', 'Fund snapshot deleted successfully'],
+			['12-31', '12-31', 'not_found', 'Fund snapshot not found'],
+			['09-30', '09-30', 'portfolio_deleted', 'Fund deleted successfully with all snapshots'],
+		];
 		const { result, out } = await run(
-			[
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-02-10` },
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-06-30` },
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-12-31` },
-				{ identifier: id('fund-b'), date: `${LAST_YEAR}-09-30` },
-			],
+			deletes.map(([date]) => ({ identifier: id('fund-b'), date: day(date) })),
 			deleteNode(),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: DELETE })).toBe(4);
-		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual([
-			{ snapshot_at: `${LAST_YEAR}-02-10` },
-			{ snapshot_at: `${LAST_YEAR}-06-30` },
-			{ snapshot_at: `${LAST_YEAR}-12-31` },
-			{ snapshot_at: `${LAST_YEAR}-09-30` },
-		]);
-		expect(out.map((item) => item.json)).toEqual([
-			{
+		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual(
+			deletes.map(([date]) => ({ snapshot_at: day(date) })),
+		);
+		expect(out.map((item) => item.json)).toEqual(
+			deletes.map(([date, quarterEnd, outcome, message]) => ({
 				identifier: id('fund-b'),
-				outcome: 'snapshot_deleted',
-				message: 'Fund snapshot deleted successfully',
-				quarter_end: `${LAST_YEAR}-03-31`,
-				snapshot_date: `${LAST_YEAR}-02-10`,
-			},
-			{
-				identifier: id('fund-b'),
-				outcome: 'snapshot_deleted',
-				message: 'Fund snapshot deleted successfully',
-				quarter_end: `${LAST_YEAR}-06-30`,
-				snapshot_date: `${LAST_YEAR}-06-30`,
-			},
-			{
-				identifier: id('fund-b'),
-				outcome: 'not_found',
-				message: 'Fund snapshot not found',
-				quarter_end: `${LAST_YEAR}-12-31`,
-				snapshot_date: `${LAST_YEAR}-12-31`,
-			},
-			{
-				identifier: id('fund-b'),
-				outcome: 'portfolio_deleted',
-				message: 'Fund deleted successfully with all snapshots',
-				quarter_end: `${LAST_YEAR}-09-30`,
-				snapshot_date: `${LAST_YEAR}-09-30`,
-			},
-		]);
+				outcome,
+				message,
+				quarter_end: day(quarterEnd),
+				snapshot_date: day(date),
+			})),
+		);
 		expect(out.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(Object.keys(state())).toEqual([id('fund-a')]);
 	});
@@ -542,7 +458,7 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		return rows;
 	}
 
-	const cases: Array<[string, (row: IDataObject, index: number) => void, RegExp]> = [
+	it.each<[string, (row: IDataObject, index: number) => void, RegExp]>([
 		[
 			'bad Portfolio ID characters',
 			(row) => (row.portfolio_id = 'fund a/1'),
@@ -568,9 +484,7 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 			(row, index) => index === 2 && (row.market_value = '0,00'),
 			/^Item 5: the market value is 0/,
 		],
-	];
-
-	it.each(cases)(
+	])(
 		'%s in the middle group: error naming the item and field, nothing stored',
 		async (_label, change, message) => {
 			const { result } = await run(withBadMiddleGroup(change), createSnapshot());
@@ -580,34 +494,41 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		},
 	);
 
-	it('refuses an empty Snapshot Date and an empty Portfolio ID', async () => {
-		const noDate = await run(
+	it.each<[string, IDataObject[], IDataObject, RegExp]>([
+		[
+			'an empty Snapshot Date',
 			holdingRows('fund-a', 'A', ''),
-			createSnapshot({ groupBy: 'portfolio_id' }),
-		);
-		expect(noDate.result.error?.message).toMatch(
+			{ groupBy: 'portfolio_id' },
 			/^Item 0 \(first of the group portfolio_id = "fund-a"\): Snapshot Date is empty/,
-		);
-		const noId = await run(
+		],
+		[
+			'an empty Portfolio ID',
 			holdingRows('', 'A', `${LAST_YEAR}-01-01`),
-			createSnapshot({ groupBy: '' }),
-		);
-		expect(noId.result.error?.message).toMatch(/^Item 0: Portfolio ID is empty/);
-		expect(sim.requestCount()).toBe(0);
-	});
-
-	it('refuses two groups that would land in the same quarter of the same portfolio, naming both', async () => {
-		const rows = [
-			...holdingRows('fund-a', 'A', `${LAST_YEAR}-01-15`),
-			...holdingRows('fund-a', 'A', `${LAST_YEAR}-04-01`),
-			...holdingRows(' fund-a ', 'A', `${LAST_YEAR}-02-20`),
-		];
-		const { result } = await run(rows, createSnapshot());
-		expect(result.error?.message).toMatch(
+			{ groupBy: '' },
+			/^Item 0: Portfolio ID is empty/,
+		],
+		[
+			'a Portfolio ID over 200 characters',
+			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
+			{},
+			/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
+		],
+		[
+			'two groups that would land in the same quarter of the same portfolio (naming both)',
+			[
+				...holdingRows('fund-a', 'A', `${LAST_YEAR}-01-15`),
+				...holdingRows('fund-a', 'A', `${LAST_YEAR}-04-01`),
+				...holdingRows(' fund-a ', 'A', `${LAST_YEAR}-02-20`),
+			],
+			{},
 			new RegExp(
 				`^Item 0 \\(first of the group .*\\) and Item 6 \\(first of the group .*\\) would all store portfolio "fund-a" at the same quarter end ${LAST_YEAR}-03-31`,
 			),
-		);
+		],
+	])('refuses %s: an input error, nothing sent', async (_, rows, extra, message) => {
+		const { result } = await run(rows, createSnapshot(extra));
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -647,15 +568,11 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		await storeHistory();
 		const { result, out } = await run(
 			[{ identifier: id('no-such-fund') }, { identifier: id('fund-b') }],
-			{
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation: 'update',
-					portfolio: byIdentifier('={{ $json.identifier }}'),
-					updateFields: { name: 'Renamed' },
-				},
-				onError: 'continueRegularOutput',
-			},
+			snapshotsNode(
+				'update',
+				{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'Renamed' } },
+				'continueRegularOutput',
+			),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount({ route: PUT })).toBe(2);
@@ -674,14 +591,11 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 	])(
 		'%s: a 20,000-character portfolio identifier is an input error naming the item and the field',
 		async (operation, extra) => {
-			const { result } = await run([{ ok: 1 }, { identifier: LONG_IDENTIFIER }], {
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation,
-					portfolio: byIdentifier('={{ $json.identifier ?? "svc-portfolio:org-a_short" }}'),
-					...extra,
-				},
-			});
+			const portfolio = byIdentifier('={{ $json.identifier ?? "svc-portfolio:org-a_short" }}');
+			const { result } = await run(
+				[{ ok: 1 }, { identifier: LONG_IDENTIFIER }],
+				snapshotsNode(operation, { portfolio, ...extra }),
+			);
 			expect(result.error?.message).toMatch(
 				/^Item 1: Portfolio is 20\d{3} characters long \("svc-portfolio:org-a_x{20}…"\)/,
 			);
@@ -689,17 +603,6 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 			expect(sim.requestCount()).toBe(0);
 		},
 	);
-
-	it('Create or Update Snapshot: a Portfolio ID over 200 characters is an input error, nothing sent', async () => {
-		const { result } = await run(
-			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
-			createSnapshot(),
-		);
-		expect(result.error?.message).toMatch(
-			/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
-		);
-		expect(sim.requestCount()).toBe(0);
-	});
 
 	it('a 1 MB ISIN in a holding: refused even with Invalid ISINs "Send Anyway"; with "Skip" the row is reported by a short prefix', async () => {
 		const rows = holdingRows('fund-l', 'Long ISIN', QUARTERS[0].date);
@@ -739,78 +642,60 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 			.map((hint) => hint.message)
 			.filter((message) => message.startsWith('Snapshot Date'));
 
-	async function runIn(timezone: string | undefined, items: IDataObject[], spec: NodeSpec) {
-		const flow = chainWorkflow(items, spec);
-		const result = await runWorkflow(timezone ? inTimeZone(flow, timezone) : flow, {
-			credentials: credentialsFor(sim.url, KEY),
-		});
-		return { result, out: result.items('Node') };
-	}
+	const runIn = (timezone: string, items: IDataObject[], spec: NodeSpec) =>
+		run(items, spec, KEY, timezone);
 
-	it.each([
+	const inBerlin = "read as 2025-10-01 in the workflow's time zone Europe/Berlin";
+	const [OCT_1, SEP_30, Q4] = ['2025-10-01', '2025-09-30', '2025-12-31'];
+	// Time zone, Snapshot Date, what it is, the date sent, the quarter end stored, the note: null for none, undefined
+	// where it depends on the process's time zone (in which n8n's expression gives a DateTime).
+	it.each<[string, string, string, string, string, string | null | undefined]>([
+		['Europe/Berlin', BERLIN_MIDNIGHT, 'a JS Date', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', LUXON_BERLIN, 'a Luxon DateTime', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', '2025-10-01T00:30:00+02:00', 'a text with an offset', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', OCT_1, 'a date as text', OCT_1, Q4, null],
+		['Europe/Berlin', '2025-10-01T00:00:00', "the date picker's value", OCT_1, Q4, null],
+		['UTC', BERLIN_MIDNIGHT, 'a JS Date', SEP_30, SEP_30, null],
+		['America/New_York', LUXON_BERLIN, 'a Luxon DateTime', SEP_30, SEP_30, undefined],
 		[
+			'Asia/Tokyo',
+			"={{ new Date('2025-09-30T16:00:00Z') }}",
 			'a JS Date',
-			BERLIN_MIDNIGHT,
-			"Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-10-01 in the workflow's time zone Europe/Berlin",
+			OCT_1,
+			Q4,
+			"Snapshot Date 2025-09-30T16:00:00.000Z read as 2025-10-01 in the workflow's time zone Asia/Tokyo",
 		],
-		[
-			'a Luxon DateTime',
-			LUXON_BERLIN,
-			"read as 2025-10-01 in the workflow's time zone Europe/Berlin",
-		],
-		[
-			'a text with an offset',
-			'2025-10-01T00:30:00+02:00',
-			"read as 2025-10-01 in the workflow's time zone Europe/Berlin",
-		],
-		['a date as text', '2025-10-01', undefined],
-		["the date picker's value", '2025-10-01T00:00:00', undefined],
+		['America/New_York', OCT_1, 'a date as text', OCT_1, Q4, null],
 	])(
-		'Europe/Berlin: %s for 1 October 00:00 reaches the API as 2025-10-01, stored at 2025-12-31',
-		async (_kind, snapshotDate, note) => {
+		'%s: %s (%s) reaches the API as %s, stored at %s',
+		async (timezone, snapshotDate, _kind, date, quarterEnd, note) => {
 			const { result, out } = await runIn(
-				'Europe/Berlin',
+				timezone,
 				holdingRows('fund-tz', 'Fund TZ', 'unused'),
 				createSnapshot({ snapshotDate, groupBy: '' }),
 			);
 			expect(result.error).toBeUndefined();
 			expect(sim.requests({ route: POST }).map((r) => (r.body as IDataObject).snapshot_at)).toEqual(
-				['2025-10-01'],
+				[date],
 			);
 			expect(state()[id('fund-tz')].snapshots.map((snapshot) => snapshot.date)).toEqual([
-				'2025-12-31',
+				quarterEnd,
 			]);
 			expect(out).toHaveLength(1);
 			expect(out[0].json).toMatchObject({
 				outcome: 'created',
-				quarter_end: '2025-12-31',
-				snapshot_date: '2025-10-01',
+				quarter_end: quarterEnd,
+				snapshot_date: date,
 			});
 			if (note) {
 				expect(out[0].json.snapshot_date_note).toContain(note);
 				expect(hintsOf(result)).toEqual([out[0].json.snapshot_date_note]);
-			} else {
+			} else if (note === null) {
 				expect(out[0].json).not.toHaveProperty('snapshot_date_note');
 				expect(hintsOf(result)).toEqual([]);
 			}
 		},
 	);
-
-	it.each([
-		['UTC', BERLIN_MIDNIGHT, '2025-09-30', '2025-09-30'],
-		['America/New_York', LUXON_BERLIN, '2025-09-30', '2025-09-30'],
-		['Asia/Tokyo', "={{ new Date('2025-09-30T16:00:00Z') }}", '2025-10-01', '2025-12-31'],
-		['America/New_York', '2025-10-01', '2025-10-01', '2025-12-31'],
-	])('%s: %s is sent as %s (quarter end %s)', async (timezone, snapshotDate, date, quarterEnd) => {
-		const { result, out } = await runIn(
-			timezone,
-			holdingRows('fund-tz', 'Fund TZ', 'unused'),
-			createSnapshot({ snapshotDate, groupBy: '' }),
-		);
-		expect(result.error).toBeUndefined();
-		expect((sim.requests({ route: POST })[0].body as IDataObject).snapshot_at).toBe(date);
-		expect(out[0].json).toMatchObject({ quarter_end: quarterEnd, snapshot_date: date });
-	});
 
 	it('Delete Snapshot: a Date at midnight in Berlin deletes the snapshot of its quarter in Berlin (Q4), noted once', async () => {
 		await runIn(
@@ -828,14 +713,7 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 		const { result, out } = await runIn(
 			'Europe/Berlin',
 			[{ identifier: id('fund-tz') }, { identifier: id('fund-tz') }],
-			{
-				type: 'portfolioSnapshots',
-				parameters: {
-					operation: 'deleteSnapshot',
-					portfolio: byIdentifier('={{ $json.identifier }}'),
-					snapshotDate: BERLIN_MIDNIGHT,
-				},
-			},
+			snapshotsNode('deleteSnapshot', { portfolio: ITEM_PORTFOLIO, snapshotDate: BERLIN_MIDNIGHT }),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requests({ route: DELETE }).map((r) => r.body)).toEqual([

@@ -1,5 +1,5 @@
 import { LoadOptionsContext } from 'n8n-core';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../credentials/SustainabilityComplianceApi.credentials';
@@ -8,10 +8,9 @@ import {
 	ClassificationMatcher,
 	sustainabilityLabel,
 } from '../nodes/SustainableInvestments/actions/classification';
-import { methodologyIdForRequest, readMethodologies } from '../nodes/shared/api/methodologies';
-import { METHODOLOGIES, findIsins, instrumentData, makeIsin, startSimulator } from './simulator';
-import { CREDENTIAL_REF, chainWorkflow, credentialsFor } from './helpers/workflows';
-import type { NodeSpec } from './helpers/workflows';
+import { readMethodologies } from '../nodes/shared/api/methodologies';
+import { METHODOLOGIES, findIsins, instrumentData, makeIsin } from './simulator';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import {
 	HarnessCredentialTypes,
 	HarnessCredentialsHelper,
@@ -19,109 +18,62 @@ import {
 } from './workflow/credentials-helper';
 import { HarnessNodeTypes } from './workflow/node-types';
 import { startProxy } from './helpers/proxy';
-import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
+import { portfolioRouteGuardTests, portfolioRunner } from './helpers/portfolioRouteTests';
+import type { PortfolioNode } from './helpers/portfolioRouteTests';
 
 const INSIGHTS = 'POST /sustainable-investments/insights' as const;
 const METHODOLOGIES_ROUTE = 'GET /sustainable-investments/methodologies' as const;
 
 const sim = useSimulator();
+const run = portfolioRunner(sim);
 
 const LIST_1 = { __rl: true, mode: 'list', value: 1, cachedResultName: METHODOLOGIES[0].name };
 
-function classify(parameters: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
-	return {
-		type: 'sustainableInvestments',
-		parameters: { operation: 'classifyHoldings', methodology: LIST_1, ...parameters },
-		onError,
-	};
-}
+const classify: PortfolioNode = (parameters = {}, onError) => ({
+	type: 'sustainableInvestments',
+	parameters: { operation: 'classifyHoldings', methodology: LIST_1, ...parameters },
+	onError,
+});
 
-async function run(
-	items: IDataObject[],
-	node: NodeSpec,
-	options: { baseUrl?: string; apiKey?: string } = {},
-) {
-	return await runWorkflow(chainWorkflow(items, node), {
-		credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey),
-	});
-}
-
-function sentBody(index = 0): { methodology_id: unknown; holdings: IDataObject[] } {
-	return sim.requests({ route: INSIGHTS })[index].body as {
-		methodology_id: unknown;
-		holdings: IDataObject[];
-	};
-}
+type SentBody = { methodology_id: unknown; holdings: IDataObject[] };
+const sentBody = (index = 0) => sim.requests({ route: INSIGHTS })[index].body as SentBody;
 
 const LABEL_OF_CODE = (code: unknown) =>
-	code === 9
-		? 'Sustainable'
-		: code === 8
-			? 'Moderate'
-			: code === null
-				? 'Uncovered'
-				: 'Not sustainable';
+	({ 9: 'Sustainable', 8: 'Moderate', null: 'Uncovered' })[String(code)] ?? 'Not sustainable';
 
 const [fund] = findIsins((d) => d.known && d.isFund, 1);
-const [sustainable] = findIsins(
-	(d) => d.known && !d.isFund && d.sustainableInvestment.classification === 9,
-	1,
-);
-const [notSustainable] = findIsins(
-	(d) => d.known && !d.isFund && d.sustainableInvestment.classification === 0,
-	1,
-);
-const [moderate] = findIsins(
-	(d) => d.known && !d.isFund && d.sustainableInvestment.classification === 8,
-	1,
+/** A known company of each classification code: 9 (sustainable), 0 (not sustainable) and 8 (moderate). */
+const [sustainable, notSustainable, moderate] = [9, 0, 8].map(
+	(code) =>
+		findIsins((d) => d.known && !d.isFund && d.sustainableInvestment.classification === code, 1)[0],
 );
 const uncovered = makeIsin('XX', 7);
 
 /** Funds first, duplicates (one pasted in lower case with spaces), cash and a row without ISIN. */
-const HOLDINGS: IDataObject[] = [
-	{ row: 0, ISIN: fund, Name: 'Fund F', Type: 'ETF', 'Market Value': 1000, Weight: 10 },
-	{ row: 1, ISIN: sustainable, Name: 'Green Co', Type: 'Stock', 'Market Value': 2000, Weight: 20 },
-	{ row: 2, ISIN: null, Name: 'Cash EUR', Type: 'Cash', 'Market Value': 500, Weight: 5 },
-	{
-		row: 3,
-		ISIN: notSustainable,
-		Name: 'Brown Co',
-		Type: 'Stock',
-		'Market Value': 1500,
-		Weight: 15,
-	},
-	{
-		row: 4,
-		ISIN: ` ${fund.slice(0, 6).toLowerCase()} ${fund.slice(6)} `,
-		Name: 'Fund F (2nd lot)',
-		Type: 'ETF',
-		'Market Value': 500,
-		Weight: 5,
-	},
-	{ row: 5, ISIN: uncovered, Name: 'Unknown Co', Type: 'Stock', 'Market Value': 700, Weight: 7 },
-	{ row: 6, ISIN: '', Name: 'Private loan', Type: 'Other', 'Market Value': 300, Weight: 3 },
-	{
-		row: 7,
-		ISIN: sustainable,
-		Name: 'Green Co (2nd lot)',
-		Type: 'Stock',
-		'Market Value': 1000,
-		Weight: 10,
-	},
-	{ row: 8, ISIN: moderate, Name: 'Amber Co', Type: 'Stock', 'Market Value': 2500, Weight: 25 },
-];
-const ISIN_OF_ROW = [
-	fund,
-	sustainable,
-	null,
-	notSustainable,
-	fund,
-	uncovered,
-	null,
-	sustainable,
-	moderate,
-];
+const HOLDINGS: IDataObject[] = (
+	[
+		[fund, 'Fund F', 'ETF', 1000, 10],
+		[sustainable, 'Green Co', 'Stock', 2000, 20],
+		[null, 'Cash EUR', 'Cash', 500, 5],
+		[notSustainable, 'Brown Co', 'Stock', 1500, 15],
+		[` ${fund.slice(0, 6).toLowerCase()} ${fund.slice(6)} `, 'Fund F (2nd lot)', 'ETF', 500, 5],
+		[uncovered, 'Unknown Co', 'Stock', 700, 7],
+		['', 'Private loan', 'Other', 300, 3],
+		[sustainable, 'Green Co (2nd lot)', 'Stock', 1000, 10],
+		[moderate, 'Amber Co', 'Stock', 2500, 25],
+	] as const
+).map(([ISIN, Name, Type, marketValue, Weight], row) => ({
+	row,
+	ISIN,
+	Name,
+	Type,
+	'Market Value': marketValue,
+	Weight,
+}));
+/** The ISIN each row stands for; null for the cash row and the row without ISIN. */
+const ISIN_OF_ROW = HOLDINGS.map((row) => (row.row === 4 ? fund : (row.ISIN as string) || null));
 
 describe('labels, matching and methodologies (units)', () => {
 	it.each([
@@ -165,11 +117,6 @@ describe('labels, matching and methodologies (units)', () => {
 	});
 
 	it.each([
-		[
-			'the simulator shape',
-			{ data: METHODOLOGIES },
-			METHODOLOGIES.map((m) => [m.id, m.name, m.description]),
-		],
 		['a bare array', [{ id: 4, name: 'Four' }], [[4, 'Four', undefined]]],
 		[
 			'under methodologies',
@@ -200,13 +147,6 @@ describe('labels, matching and methodologies (units)', () => {
 		const parsed = 'methodologies' in read ? read.methodologies : [];
 		expect(parsed.map((m) => [m.id, m.name, m.description])).toEqual(expected);
 	});
-
-	it('methodologyIdForRequest sends numeric ids as numbers', () => {
-		expect(methodologyIdForRequest(' 3 ')).toBe(3);
-		expect(methodologyIdForRequest(2)).toBe(2);
-		expect(methodologyIdForRequest('sfdr-std')).toBe('sfdr-std');
-		expect(methodologyIdForRequest('')).toBeUndefined();
-	});
 });
 
 describe('Sustainable Investments: Classify Holdings inside n8n', () => {
@@ -230,15 +170,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			expect(sim.requestCount()).toBe(1);
 			const body = sentBody();
 			expect(body.methodology_id).toBe(1);
-			expect(body.holdings.map((h) => h.isin)).toEqual([
-				fund,
-				sustainable,
-				notSustainable,
-				fund,
-				uncovered,
-				sustainable,
-				moderate,
-			]);
+			expect(body.holdings.map((h) => h.isin)).toEqual(ISIN_OF_ROW.filter((isin) => isin));
 			expect(body.holdings[0]).toEqual({
 				isin: fund,
 				name: 'Fund F',
@@ -396,40 +328,15 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		]);
 	});
 
-	it('"Stop With an Error" for cash rows: 0 requests, the error names the row', async () => {
-		const result = await run(HOLDINGS, classify({ cashRows: 'error' }));
-		expect(result.error?.message).toMatch(/^Item 2: this cash row cannot be sent/);
-		expect(sim.requestCount()).toBe(0);
-	});
-
-	it('403 for a key without the family: the plain message, one request', async () => {
-		const result = await run(HOLDINGS, classify(), { apiKey: 'sim-esg-only' });
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(
-			"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
-		);
-		expect(sim.requestCount()).toBe(1);
-	});
-
-	it('504: "send fewer holdings", exactly one request', async () => {
-		const slow = await startSimulator({
-			latency: { [INSIGHTS]: { baseMs: 0, perHoldingMs: 10_000 } },
-			timeScale: 0.001,
-		});
-		try {
-			const result = await run(HOLDINGS, classify(), { baseUrl: slow.url });
-			expect(result.error?.message).toBe(
-				'The sustainable investments classification took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
-			);
-			expect(slow.requestCount()).toBe(1);
-		} finally {
-			await slow.close();
-		}
-	});
-
-	describe('bad input: 0 requests, the message names the item and the field', () => {
-		const good = HOLDINGS[1];
-		it.each([
+	const good = HOLDINGS[1];
+	portfolioRouteGuardTests(sim, {
+		node: classify,
+		portfolio: HOLDINGS,
+		cashRowError: /^Item 2: this cash row cannot be sent/,
+		route: INSIGHTS,
+		timeoutMessage:
+			'The sustainable investments classification took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
+		badInput: [
 			[
 				'missing market value',
 				[good, { ISIN: moderate, Name: 'X', Type: 'stock' }],
@@ -446,30 +353,25 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 				/^Item 2: invalid ISIN: "DE000716460O"/,
 			],
 			['missing name', [{ ...good, Name: '' }], /^Item 0: the name is missing/],
-		])('%s', async (_, items, message) => {
-			const result = await run(items as IDataObject[], classify());
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(message);
-			expect(sim.requestCount()).toBe(0);
-		});
+		],
+	});
 
-		it('under continueOnFail: the bad group becomes error items, the other group is classified', async () => {
-			const items = [
-				{ ...good, book: 'a' },
-				{ ...good, Type: 'Crypto', book: 'b' },
-				{ ...HOLDINGS[8], book: 'a' },
-			];
-			const result = await run(items, classify({ groupBy: 'book' }, 'continueRegularOutput'));
-			expect(result.error).toBeUndefined();
-			expect(sim.requestCount()).toBe(1);
-			const out = result.items('Node');
-			expect(out.map((item) => item.json.label ?? item.json.error)).toEqual([
-				'Sustainable',
-				expect.stringMatching(/^Item 1: instrument type "Crypto"/),
-				'Moderate',
-			]);
-			expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		});
+	it('under continueOnFail: the bad group becomes error items, the other group is classified', async () => {
+		const items = [
+			{ ...good, book: 'a' },
+			{ ...good, Type: 'Crypto', book: 'b' },
+			{ ...HOLDINGS[8], book: 'a' },
+		];
+		const result = await run(items, classify({ groupBy: 'book' }, 'continueRegularOutput'));
+		expect(result.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(1);
+		const out = result.items('Node');
+		expect(out.map((item) => item.json.label ?? item.json.error)).toEqual([
+			'Sustainable',
+			expect.stringMatching(/^Item 1: instrument type "Crypto"/),
+			'Moderate',
+		]);
+		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
 
 	it('Holdings (JSON): one item per holding, paired to the input item', async () => {
@@ -492,33 +394,17 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 });
 
 describe('Sustainable Investments: Get Methodologies and the methodology list', () => {
-	it('Get Methodologies: one item per methodology with id, name, description, paired to item 0', async () => {
-		const result = await runWorkflow(
-			chainWorkflow([{ a: 1 }, { a: 2 }], {
+	const getMethodologies = async (items: IDataObject[], baseUrl = sim.url, apiKey?: string) =>
+		await runWorkflow(
+			chainWorkflow(items, {
 				type: 'sustainableInvestments',
 				parameters: { operation: 'getMethodologies' },
 			}),
-			{ credentials: credentialsFor(sim.url) },
+			{ credentials: credentialsFor(baseUrl, apiKey) },
 		);
-		expect(result.error).toBeUndefined();
-		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(1);
-		const out = result.items('Node');
-		expect(out.map((item) => item.json)).toEqual(
-			METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: m.description })),
-		);
-		expect(
-			out.every((item) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: 0 })),
-		).toBe(true);
-	});
 
 	it('Get Methodologies without the family: the plain 403 message', async () => {
-		const result = await runWorkflow(
-			chainWorkflow([{ a: 1 }], {
-				type: 'sustainableInvestments',
-				parameters: { operation: 'getMethodologies' },
-			}),
-			{ credentials: credentialsFor(sim.url, 'sim-esg-only') },
-		);
+		const result = await getMethodologies([{ a: 1 }], sim.url, 'sim-esg-only');
 		expect(result.error?.message).toMatch(
 			/^Your organization's subscription does not include this data family/,
 		);
@@ -526,27 +412,13 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 
 	/** The node's list methods, called the way n8n's editor does: in n8n-core's LoadOptionsContext. */
 	function loadOptionsContext(apiKey = 'sim-all-families', baseUrl = sim.url): LoadOptionsContext {
-		const type = `${PACKAGE_NAME}.sustainableInvestments`;
-		const nodeTypes = new HarnessNodeTypes().add(type, new SustainableInvestments());
-		const node: INode = {
-			id: 'si',
-			name: 'Sustainable Investments',
-			type,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {
-				operation: 'classifyHoldings',
-				methodology: { __rl: true, mode: 'list', value: '' },
-			},
-			credentials: CREDENTIAL_REF,
-		};
-		const workflow = new Workflow({
-			id: 'load-options',
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes,
-		});
+		const methodology = { __rl: true, mode: 'list', value: '' };
+		const [, , node] = chainWorkflow([], {
+			type: 'sustainableInvestments',
+			parameters: { operation: 'classifyHoldings', methodology },
+		}).nodes;
+		const nodeTypes = new HarnessNodeTypes().add(node.type, new SustainableInvestments());
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 		const credentialsHelper = new HarnessCredentialsHelper(
 			new HarnessCredentialTypes([new SustainabilityComplianceApi()]),
 			credentialsFor(baseUrl, apiKey),
@@ -555,65 +427,43 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		return new LoadOptionsContext(workflow, node, additionalData, 'methodology');
 	}
 
-	it('loadOptions getMethodologies and listSearch searchMethodologies read the API', async () => {
-		const node = new SustainableInvestments();
-		const options = await node.methods.loadOptions.getMethodologies.call(loadOptionsContext());
-		expect(options).toEqual(
-			METHODOLOGIES.map((m) => ({ name: m.name, value: m.id, description: m.description })),
-		);
-		const search = await node.methods.listSearch.searchMethodologies.call(
-			loadOptionsContext(),
-			'mifid',
-		);
-		expect(search.results.map((r) => r.value)).toEqual([3]);
-		const all = await node.methods.listSearch.searchMethodologies.call(loadOptionsContext());
-		expect(all.results).toHaveLength(METHODOLOGIES.length);
-		expect(sim.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(3);
-	});
-
 	describe.each([
+		['the simulator\'s own shape ({"data": [records]})', undefined, true],
 		['an object keyed by id ({"data": {"1": "<name>"}})', 'id-keyed' as const, false],
 		['an object keyed by id with records', 'id-keyed-records' as const, true],
 		['a bare list', 'bare-array' as const, true],
 	])('the API answers the list as %s', (_, shape, withDescription) => {
 		const shaped = useSimulator({ methodologiesShape: shape });
-		const expected = METHODOLOGIES.map((m) => ({
-			id: m.id,
-			name: m.name,
-			description: withDescription ? m.description : undefined,
-		}));
+		const descriptionOf = (m: (typeof METHODOLOGIES)[number]) =>
+			withDescription ? m.description : null;
 
-		it('Get Methodologies outputs one item per methodology', async () => {
-			const result = await runWorkflow(
-				chainWorkflow([{ a: 1 }], {
-					type: 'sustainableInvestments',
-					parameters: { operation: 'getMethodologies' },
-				}),
-				{ credentials: credentialsFor(shaped.url) },
-			);
+		it('Get Methodologies: one item per methodology (id, name, description), each paired to item 0', async () => {
+			const result = await getMethodologies([{ a: 1 }, { a: 2 }], shaped.url);
 			expect(result.error).toBeUndefined();
-			expect(
-				result.items('Node').map((item) => ({
-					id: item.json.id,
-					name: item.json.name,
-					description: item.json.description ?? undefined,
-				})),
-			).toEqual(expected);
+			expect(shaped.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(1);
+			const out = result.items('Node');
+			expect(out.map((item) => item.json)).toEqual(
+				METHODOLOGIES.map((m) => ({ id: m.id, name: m.name, description: descriptionOf(m) })),
+			);
+			for (const item of out) expect(item.pairedItem).toEqual({ item: 0 });
 		});
 
-		it('the dropdown and the list search list them', async () => {
+		it('the dropdown and the list search list them, one request each', async () => {
 			const node = new SustainableInvestments();
-			const options = await node.methods.loadOptions.getMethodologies.call(
-				loadOptionsContext('sim-all-families', shaped.url),
+			const context = () => loadOptionsContext('sim-all-families', shaped.url);
+			const options = await node.methods.loadOptions.getMethodologies.call(context());
+			expect(options).toEqual(
+				METHODOLOGIES.map((m) => ({
+					name: m.name,
+					value: m.id,
+					description: descriptionOf(m) ?? undefined,
+				})),
 			);
-			expect(
-				options.map((o) => ({ id: o.value, name: o.name, description: o.description })),
-			).toEqual(expected);
-			const search = await node.methods.listSearch.searchMethodologies.call(
-				loadOptionsContext('sim-all-families', shaped.url),
-				'mifid',
-			);
+			const search = await node.methods.listSearch.searchMethodologies.call(context(), 'mifid');
 			expect(search.results.map((r) => r.value)).toEqual([3]);
+			const all = await node.methods.listSearch.searchMethodologies.call(context());
+			expect(all.results).toHaveLength(METHODOLOGIES.length);
+			expect(shaped.requestCount({ route: METHODOLOGIES_ROUTE })).toBe(3);
 		});
 	});
 
@@ -621,13 +471,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 		const shaped = useSimulator({ methodologiesShape: 'unreadable' });
 
 		it('Get Methodologies: an error naming the top-level keys, not 0 items', async () => {
-			const result = await runWorkflow(
-				chainWorkflow([{ a: 1 }], {
-					type: 'sustainableInvestments',
-					parameters: { operation: 'getMethodologies' },
-				}),
-				{ credentials: credentialsFor(shaped.url) },
-			);
+			const result = await getMethodologies([{ a: 1 }], shaped.url);
 			expect(result.error?.message).toMatch(
 				/^The API's answer to the list of methodologies request cannot be read: no list of methodologies in it \(top-level keys: payload, metadata/,
 			);

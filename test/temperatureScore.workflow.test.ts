@@ -1,56 +1,30 @@
-/**
- * Temperature Score node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator over HTTP.
- */
-import type { IDataObject, INode, IPairedItemData } from 'n8n-workflow';
+/** Temperature Score node, run inside n8n's engine (test/workflow/runner.ts) against the API simulator. */
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
-import { SIM_KEYS, findIsins, instrumentData, startSimulator } from './simulator';
+import { findIsins, instrumentData } from './simulator';
 import type { Simulator } from './simulator';
-import { chainWorkflow } from './helpers/workflows';
-import { PACKAGE_NAME, runWorkflow } from './workflow/runner';
+import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
+import { pairedTo as paired } from './helpers/portfolioRouteTests';
 
-const NODE_TYPE = `${PACKAGE_NAME}.temperatureScore`;
 const ROUTE = 'POST /temperature-score/insights' as const;
-const COMPANIES = findIsins(
-	(data) => data.known && !data.isFund && data.temperature.score !== null,
-	3,
-	'DE',
-);
+const COMPANIES = findIsins((d) => d.known && !d.isFund && d.temperature.score !== null, 3, 'DE');
 const [FUND] = findIsins((data) => data.known && data.isFund, 1, 'LU');
-
-function workflow(
-	rows: IDataObject[],
-	parameters: IDataObject,
-	options: { onError?: INode['onError'] } = {},
-) {
-	return chainWorkflow(rows, {
-		type: 'temperatureScore',
-		name: 'Temperature',
-		parameters: { operation: 'getPortfolioTemperature', ...parameters },
-		onError: options.onError,
-	});
-}
 
 async function run(
 	sim: Simulator,
 	rows: IDataObject[],
 	parameters: IDataObject,
-	options: { onError?: INode['onError'] } = {},
+	onError?: INode['onError'],
 ) {
-	return await runWorkflow(workflow(rows, parameters, options), {
-		credentials: {
-			sustainabilityComplianceApi: { apiKey: SIM_KEYS.allFamilies, baseUrl: sim.url },
-		},
-		nodeTypes: { [NODE_TYPE]: new TemperatureScore() },
-	});
-}
-
-function paired(item: { pairedItem?: unknown }): number[] {
-	const list = (
-		Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem]
-	) as IPairedItemData[];
-	return list.map((entry) => entry.item).sort((a, b) => a - b);
+	const node = {
+		type: 'temperatureScore',
+		name: 'Temperature',
+		parameters: { operation: 'getPortfolioTemperature', ...parameters },
+		onError,
+	};
+	return await runWorkflow(chainWorkflow(rows, node), { credentials: credentialsFor(sim.url) });
 }
 
 /** A portfolio: three companies, a fund, a cash row without ISIN and a holding of a type the route skips. */
@@ -64,6 +38,9 @@ const PORTFOLIO: IDataObject[] = [
 
 describe('Temperature Score node (workflow, simulator)', () => {
 	const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 2 });
+	const slow = useSimulator({ temperatureRoute: true, temperatureLockRequests: 100 });
+	/** An API address without the temperature route, as production is. */
+	const production = useSimulator({});
 
 	it('waits while is_lock is true (locks + 1 requests), then returns one item per holding paired by ISIN and a portfolio summary', async () => {
 		const result = await run(sim, PORTFOLIO, { pollInterval: 1, maxWait: 30 });
@@ -73,17 +50,11 @@ describe('Temperature Score node (workflow, simulator)', () => {
 
 		// Nothing invented: no currency column, so no currency is sent (the API assumes EUR); no weight either.
 		const sent = (sim.requests({ route: ROUTE })[0].body as { holdings: IDataObject[] }).holdings;
-		expect(sent).toHaveLength(4);
+		expect(sent.map((h) => h.instrument_type)).toEqual(['stock', 'stock', 'etf', 'crypto']);
 		for (const holding of sent) {
 			expect(holding).not.toHaveProperty('currency');
 			expect(holding).not.toHaveProperty('weight');
 		}
-		expect(sent.map((holding) => holding.instrument_type)).toEqual([
-			'stock',
-			'stock',
-			'etf',
-			'crypto',
-		]);
 
 		const items = result.items('Temperature');
 		const holdings = items.filter((item) => item.json.type !== 'portfolio');
@@ -93,10 +64,8 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			[FUND, 'fund', [3]],
 		]);
 		for (const item of holdings) {
-			const expected = instrumentData(item.json.isin as string).temperature;
-			expect(item.json.temperature_score).toBe(expected.score);
-			expect(item.json.target).toBe(expected.target);
-			expect(item.json.base_year).toBe(expected.baseYear);
+			const { score, target, baseYear } = instrumentData(item.json.isin as string).temperature;
+			expect(item.json).toMatchObject({ temperature_score: score, target, base_year: baseYear });
 			expect(item.json).toHaveProperty('industry');
 			expect(item.json).toHaveProperty('aum');
 			expect(item.json).not.toHaveProperty('calculating');
@@ -114,18 +83,20 @@ describe('Temperature Score node (workflow, simulator)', () => {
 		const total = scores.reduce((sum, [mv]) => sum + mv, 0);
 		const expected = scores.reduce((sum, [mv, t]) => sum + mv * t, 0) / total;
 		expect(summary.json.portfolio_temperature_score).toBeCloseTo(expected, 4);
-		expect(summary.json.covered_market_value_percent).toBe(100);
-		expect(summary.json.companies_count).toBe(2);
-		expect(summary.json.funds_count).toBe(1);
-		expect(summary.json.scored_count).toBe(3);
-		expect(summary.json.requests).toBe(3);
-		expect(summary.json.currencies).toEqual(['EUR']);
 		// Every input item is accounted for: the cash row was removed, the crypto holding skipped by the API.
-		expect(summary.json.removed_count).toBe(1);
+		expect(summary.json).toMatchObject({
+			covered_market_value_percent: 100,
+			companies_count: 2,
+			funds_count: 1,
+			scored_count: 3,
+			requests: 3,
+			currencies: ['EUR'],
+			removed_count: 1,
+			skipped_count: 1,
+		});
 		expect(summary.json.removed_rows).toEqual([
 			{ item: 2, name: 'Cash EUR', isin: null, reason: 'cash row' },
 		]);
-		expect(summary.json.skipped_count).toBe(1);
 		expect((summary.json.skipped_rows as IDataObject[])[0]).toMatchObject({
 			item: 4,
 			isin: COMPANIES[2],
@@ -134,17 +105,12 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	});
 
 	it('stops with a clear error past Max Wait', async () => {
-		const slow = await startSimulator({ temperatureRoute: true, temperatureLockRequests: 100 });
-		try {
-			const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(
-				/still calculating the temperature scores after .* \(2 requests\); Max Wait is 2\.0 s/,
-			);
-			expect(slow.requestCount({ route: ROUTE })).toBe(2);
-		} finally {
-			await slow.close();
-		}
+		const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(
+			/still calculating the temperature scores after .* \(2 requests\); Max Wait is 2\.0 s/,
+		);
+		expect(slow.requestCount({ route: ROUTE })).toBe(2);
 	});
 
 	it('with Wait for Calculation off, returns the answer at once marked calculating = true (one request)', async () => {
@@ -206,7 +172,7 @@ describe('Temperature Score node (workflow, simulator)', () => {
 			sim,
 			rows,
 			{ groupBy: 'portfolio', pollInterval: 1 },
-			{ onError: 'continueRegularOutput' },
+			'continueRegularOutput',
 		);
 		expect(result.status).toBe('success');
 		const items = result.items('Temperature');
@@ -220,20 +186,15 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	});
 
 	it('on an address without the route (production), says so in plain words', async () => {
-		const production = await startSimulator({});
-		try {
-			const result = await run(production, PORTFOLIO, {});
-			expect(result.status).toBe('error');
-			expect(result.error?.message).toBe(
-				'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
-			);
-			expect((result.error as { description?: string }).description).toContain(
-				'Missing Authentication Token',
-			);
-			expect(production.requestCount({ route: ROUTE })).toBe(0);
-			expect(production.requestCount()).toBe(1);
-		} finally {
-			await production.close();
-		}
+		const result = await run(production, PORTFOLIO, {});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe(
+			'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
+		);
+		expect((result.error as { description?: string }).description).toContain(
+			'Missing Authentication Token',
+		);
+		expect(production.requestCount({ route: ROUTE })).toBe(0);
+		expect(production.requestCount()).toBe(1);
 	});
 });
