@@ -181,8 +181,11 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		const pdf = await result.binary('Report', 0, 'data');
 		expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 		expect(report.json.file_size).toBe(pdf.length);
-		// A PDF that renders (where poppler's pdftoppm is installed).
-		expect(renderedPages(pdf) ?? 1).toBeGreaterThan(0);
+		// A PDF that renders; said aloud where poppler's pdftoppm is not installed (CI has it).
+		const pages = renderedPages(pdf);
+		if (pages !== undefined) expect(pages).toBeGreaterThan(0);
+		// eslint-disable-next-line no-console -- a check left out is said, not passed in silence
+		else console.warn('pdftoppm is not installed: the report PDF was not rendered');
 
 		// The download went to the other host, without the API key.
 		const downloads = sim.downloads();
