@@ -1,0 +1,74 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { byIdentifier, chainWorkflow, credentialsFor } from './workflows';
+import type { NodeSpec } from './workflows';
+import { runWorkflow } from '../workflow/runner';
+import type { RunWorkflowOptions, WorkflowRunResult } from '../workflow/runner';
+
+export const LAST_YEAR = new Date().getUTCFullYear() - 1;
+
+/** The identifier the simulator gives portfolio `clientId` of organisation org-a (the simulator keys' organisation). */
+export const portfolioIdentifier = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
+
+/** The Sustainability Instruments node running `operation` with more `parameters`; `spec` sets onError, name, ... */
+export const instrumentsSpec = (
+	operation: string,
+	parameters: IDataObject = {},
+	spec: Partial<NodeSpec> = {},
+): NodeSpec => ({
+	type: 'sustainabilityInstruments',
+	parameters: { operation, ...parameters },
+	...spec,
+});
+
+/** Generate PDF Report of the report "Nordic Fund" (id nordic), with more `parameters`. */
+export const reportSpec = (
+	parameters: IDataObject = {},
+	spec: Partial<NodeSpec> = {},
+): NodeSpec => ({
+	type: 'sustainabilityReports',
+	parameters: {
+		operation: 'generatePdfReport',
+		reportName: 'Nordic Fund',
+		reportId: 'nordic',
+		...parameters,
+	},
+	...spec,
+});
+
+/** Delete Snapshot of the portfolio and the date each item names in `identifier` and `date`. */
+export const DELETE_SNAPSHOT: NodeSpec = {
+	type: 'portfolioSnapshots',
+	parameters: {
+		operation: 'deleteSnapshot',
+		portfolio: byIdentifier('={{ $json.identifier }}'),
+		snapshotDate: '={{ $json.date }}',
+	},
+};
+
+/**
+ * Trigger -> Input (`items`) -> `specs` (the first named 'Node'), run against the API at `url` (the simulator, or a
+ * proxy in front of it) with `apiKey`; `out` is what 'Node' gave.
+ */
+export async function runNode(
+	url: string,
+	items: IDataObject[],
+	specs: NodeSpec | NodeSpec[],
+	{ apiKey, ...options }: Omit<RunWorkflowOptions, 'credentials'> & { apiKey?: string } = {},
+): Promise<{ result: WorkflowRunResult; out: INodeExecutionData[] }> {
+	const result = await runWorkflow(chainWorkflow(items, ...[specs].flat()), {
+		credentials: credentialsFor(url, apiKey),
+		...options,
+	});
+	return { result, out: result.items('Node') };
+}
+
+/** The messages of the execution hints of every run of `node`. */
+export function hintMessages(result: WorkflowRunResult, node = 'Node'): string[] {
+	const tasks = (result.runData[node] ?? []) as Array<{ hints?: Array<{ message: string }> }>;
+	return tasks.flatMap((task) => (task.hints ?? []).map((hint) => hint.message));
+}
+
+/** The description of an error (NodeApiError, NodeOperationError), if it has one. */
+export const descriptionOf = (error: unknown): string | undefined =>
+	(error as { description?: string } | undefined)?.description;
