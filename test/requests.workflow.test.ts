@@ -390,14 +390,3 @@ describe('Reports keep the PDFs generated before a later group fails (item 7)', 
 		);
 	});
 });
-
-describe('the quota message', () => {
-	it('does not assert a quota size the API did not state', async () => {
-		sim.setFaults(SFDR, { sequence: ['429-limit'] });
-		const result = await run(isinItems(1), lookup({}));
-		expect(result.error?.message).toMatch(
-			/^This API key's monthly request quota is used up \(the API answered 429 "Limit Exceeded"\)/,
-		);
-		expect(result.error?.message).not.toMatch(/10,000|10000/);
-	});
-});
