@@ -9,9 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { METHODOLOGIES, findIsins } from './simulator';
 import type { FaultKind, RouteKey } from './simulator';
 import { makeIsins } from './helpers/isins';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { LAST_YEAR, runNode } from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
@@ -19,7 +18,6 @@ const KEY = 'sim-all-families';
 
 const sim = useSimulator({ temperatureRoute: true });
 
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
 /** Companies every group route has data for (taxonomy, temperature score). */
 const COMPANIES = findIsins(
 	(data) => data.known && !data.isFund && data.taxonomy !== null && data.temperature.score !== null,
@@ -36,11 +34,8 @@ function lookup(options: IDataObject, onError?: NodeSpec['onError'], name?: stri
 	};
 }
 
-async function run(items: IDataObject[], ...specs: NodeSpec[]) {
-	return await runWorkflow(chainWorkflow(items, ...specs), {
-		credentials: credentialsFor(sim.url, KEY),
-	});
-}
+const run = async (items: IDataObject[], ...specs: NodeSpec[]) =>
+	(await runNode(sim.url, items, specs, { apiKey: KEY })).result;
 
 const isinItems = (count: number) => makeIsins(count, 1000, 'US').map((isin) => ({ isin }));
 const hasError = (json: IDataObject) => typeof json.error === 'string';
@@ -81,25 +76,23 @@ describe('instruments: a failed batch keeps the paid ones (item 3)', () => {
 		expect(sim.requestCount({ route: SFDR })).toBe(301);
 	});
 
-	it('a batch failing with 500 twice becomes error items for its own ISINs; the other batches carry their data', async () => {
-		sim.setFaults(SFDR, { sequence: [null, '500', '500'] });
-		const items = isinItems(4);
-		const result = await run(items, lookup({ batchSize: 1 }, 'continueRegularOutput'));
-		const out = result.items('Node');
-		expect(out.map((item) => hasError(item.json))).toEqual([false, true, false, false]);
-		expect(out[1].json).toMatchObject({ isin: items[1].isin, http_code: '500' });
-		expect(sim.requestCount({ route: SFDR })).toBe(5);
-	});
-
-	it('One Item per Instrument: the failed batch gives error rows for its ISINs only', async () => {
-		sim.setFaults(SFDR, { sequence: [null, '500', '500'] });
-		const items = isinItems(4);
-		const result = await run(items, lookup({ batchSize: 2 }, 'continueRegularOutput'));
-		const out = result.items('Node');
-		expect(out.map((item) => [item.json.isin, hasError(item.json)])).toEqual(
-			items.map((item, index) => [item.isin, index >= 2]),
-		);
-	});
+	it.each([
+		[1, [false, true, false, false], 5],
+		[2, [false, false, true, true], 3],
+	])(
+		'at Batch Size %s, a batch failing with 500 twice becomes error items for its own ISINs; the other batches carry their data',
+		async (batchSize, failed, requests) => {
+			sim.setFaults(SFDR, { sequence: [null, '500', '500'] });
+			const items = isinItems(4);
+			const result = await run(items, lookup({ batchSize }, 'continueRegularOutput'));
+			const out = result.items('Node');
+			expect(out.map((item) => [item.json.isin, hasError(item.json)])).toEqual(
+				items.map((item, index) => [item.isin, failed[index]]),
+			);
+			expect(out[failed.indexOf(true)].json.http_code).toBe('500');
+			expect(sim.requestCount({ route: SFDR })).toBe(requests);
+		},
+	);
 
 	it('without continue on fail: the API error first, then how many ISINs had an answer and what a re-run costs', async () => {
 		sim.setMonthlyQuota(5);

@@ -48,7 +48,7 @@ export const DELETE_SNAPSHOT: NodeSpec = {
 
 /**
  * Trigger -> Input (`items`) -> `specs` (the first named 'Node'), run against the API at `url` (the simulator, or a
- * proxy in front of it) with `apiKey`; `out` is what 'Node' gave.
+ * proxy in front of it) with `apiKey`; `out` is what the first of `specs` gave.
  */
 export async function runNode(
 	url: string,
@@ -56,11 +56,12 @@ export async function runNode(
 	specs: NodeSpec | NodeSpec[],
 	{ apiKey, ...options }: Omit<RunWorkflowOptions, 'credentials'> & { apiKey?: string } = {},
 ): Promise<{ result: WorkflowRunResult; out: INodeExecutionData[] }> {
-	const result = await runWorkflow(chainWorkflow(items, ...[specs].flat()), {
+	const chain = [specs].flat();
+	const result = await runWorkflow(chainWorkflow(items, ...chain), {
 		credentials: credentialsFor(url, apiKey),
 		...options,
 	});
-	return { result, out: result.items('Node') };
+	return { result, out: result.items(chain[0].name ?? 'Node') };
 }
 
 /** The messages of the execution hints of every run of `node`. */
