@@ -1,4 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling runs in Node, outside n8n's sandbox */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { FaultKind } from './simulator';
 import { makeIsins } from './helpers/isins';
 import { instrumentsSpec, runNode } from './helpers/lookupRuns';
@@ -14,7 +16,7 @@ const sim = useSimulator();
 
 const isins = makeIsins(3, 100, 'US');
 const SFDR_NODE = instrumentsSpec('getSfdrClassification');
-const run = async (items: Array<{ isin: string }>, spec: NodeSpec, url = sim.url) =>
+const run = async (items: IDataObject[], spec: NodeSpec, url = sim.url) =>
 	(await runNode(url, items, spec)).result;
 async function lookup(
 	apiKey = 'sim-all-families',
