@@ -15,9 +15,8 @@ const SFDR = 'POST /instruments/sustainability-profile' as const;
 const sim = useSimulator();
 
 const isins = makeIsins(3, 100, 'US');
-const SFDR_NODE = instrumentsSpec('getSfdrClassification');
-const run = async (items: IDataObject[], spec: NodeSpec, url = sim.url) =>
-	(await runNode(url, items, spec)).result;
+const run = async (items: IDataObject[], spec: NodeSpec) =>
+	(await runNode(sim.url, items, spec)).result;
 async function lookup(
 	apiKey = 'sim-all-families',
 	options: Record<string, unknown> = {},
@@ -100,15 +99,6 @@ describe('transport policy', () => {
 		expect(sim.requestCount({ route: SFDR })).toBe(seen);
 	});
 
-	it('does not retry a 504 blindly: one ISIN cannot be split, so it fails after one request', async () => {
-		expect((await run([{ isin: isins[0] }], SFDR_NODE)).error).toBeUndefined();
-		sim.reset();
-		faults('504');
-		const failed = await run([{ isin: isins[0] }], SFDR_NODE);
-		expect(failed.error?.message).toMatch(/took longer than the API allows \(29 seconds\)/);
-		expect(sim.requestCount({ route: SFDR })).toBe(1);
-	});
-
 	it.each([
 		['sim-disabled', /This API key is disabled/, 'You must provide an active API key'],
 		['sim-gateway-only', /does not recognise this API key/, 'You must provide a valid API key'],
@@ -142,11 +132,6 @@ describe('transport policy', () => {
 			'The portfolio snapshot request would be 10.1 MB; the API accepts at most 10 MB',
 		);
 		expect(sim.requestCount()).toBe(0);
-	});
-
-	it('refuses plain http to a non-loopback Base URL before sending anything', async () => {
-		const result = await run([{ isin: isins[0] }], SFDR_NODE, 'http://api.example.com');
-		expect(result.error?.message).toMatch(/must start with https:\/\//);
 	});
 });
 
