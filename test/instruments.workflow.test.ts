@@ -115,16 +115,6 @@ describe('Sustainability Instruments inside n8n', () => {
 		expect(typeof json.esg_total_score_unit).toBe('string');
 	});
 
-	it('refuses an invalid ISIN before any request, naming the item', async () => {
-		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'US0378331006' }];
-		const result = await runItems(items, instruments('getSfdrClassification'));
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(
-			/^Item 1: invalid ISIN: "US0378331006" fails the ISIN check digit/,
-		);
-		expect(sim.requestCount()).toBe(0);
-	});
-
 	it('sends an ISIN pasted with a zero-width space clean, and refuses a Cyrillic look-alike naming it, before any request', async () => {
 		const clean = await runItems(
 			[{ isin: 'US0378\u200B331005' }, { isin: '\uFEFFＤＥ０００７１６４６００' }],
