@@ -14,13 +14,8 @@ import { ROUTES } from '../nodes/shared/api/routes';
 import type { HoldingsRoute } from '../nodes/shared/api/routes';
 import SAMPLE from '../examples/holdings.sample.json';
 import { useSimulator } from './helpers/simulator';
-import {
-	bracketed,
-	chainWorkflow,
-	credentialsFor,
-	manualHoldingColumns,
-} from './helpers/workflows';
-import type { NodeSpec } from './helpers/workflows';
+import { bracketed, credentialsFor, manualHoldingColumns } from './helpers/workflows';
+import { descriptionOf, runNode } from './helpers/lookupRuns';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { RouteKey } from './simulator';
 
@@ -101,13 +96,10 @@ async function run(
 	typeVersion: number,
 	parameters: IDataObject = {},
 ) {
-	const spec: NodeSpec = {
+	const { result } = await runNode(sim.url, rows, {
 		type: node.type,
 		typeVersion,
 		parameters: { ...node.parameters, ...parameters },
-	};
-	const result = await runWorkflow(chainWorkflow(rows, spec), {
-		credentials: credentialsFor(sim.url),
 	});
 	// What differs between two runs of the same request: the report's identifiers and link, the time waited.
 	const out = result.items('Node').map(({ json }) => {
@@ -145,7 +137,7 @@ describe('Holding Columns (version 2): Map Automatically', () => {
 			2,
 		);
 		expect(error?.message).toContain('Item 0: the market value is missing (looked for a column');
-		expect((error as { description?: string }).description).toContain(
+		expect(descriptionOf(error)).toContain(
 			'set Mapping Column Mode to "Map Each Column Manually" and map Market Value',
 		);
 		expect(bodies(node.route)).toHaveLength(0);
@@ -263,7 +255,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 		expect(error?.message).toBe(
 			'Item 1: the market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
 		);
-		expect((error as { description?: string }).description).toBe(
+		expect(descriptionOf(error)).toBe(
 			'Fill in the market value for this row, or map Market Value under Values to Send to the column that holds it. Nothing was sent.',
 		);
 		expect(sim.requests()).toHaveLength(0);
@@ -306,7 +298,7 @@ describe('Holding Columns (version 2): Options', () => {
 		expect(refused.error?.message).toBe(
 			'Item 2: this row has no ISIN and cannot be sent to this route',
 		);
-		expect((refused.error as { description?: string }).description).toBe(
+		expect(descriptionOf(refused.error)).toBe(
 			'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to Skip and Report. Nothing was sent.',
 		);
 		sim.reset();
@@ -437,7 +429,7 @@ describe('Holdings (JSON) in version 2', () => {
 			]),
 		});
 		expect(error?.message).toMatch(/the market value is missing \(looked for a field named /);
-		expect((error as { description?: string }).description).toBe(
+		expect(descriptionOf(error)).toBe(
 			'Fill in the market value for this row, or check the "market_value" field of each entry of Holdings (JSON). Nothing was sent.',
 		);
 		expect(sim.requests()).toHaveLength(0);

@@ -8,9 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import holdingsSample from '../examples/holdings.sample.json';
 import { findIsins, instrumentData } from './simulator';
 import type { InstrumentData } from './simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import { instrumentsSpec, runNode } from './helpers/lookupRuns';
 import { useSimulator } from './helpers/simulator';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
@@ -20,21 +19,10 @@ const ESG = 'POST /instruments/esg-data' as const;
 
 const sim = useSimulator();
 
-function summaryNode(
-	operation: string,
-	extra: IDataObject = {},
-	onError?: NodeSpec['onError'],
-): NodeSpec {
-	return {
-		type: 'sustainabilityInstruments',
-		parameters: { operation, outputMode: 'portfolioSummary', ...extra },
-		onError,
-	};
-}
-
-async function run(rows: IDataObject[], node: NodeSpec) {
-	return await runWorkflow(chainWorkflow(rows, node), { credentials: credentialsFor(sim.url) });
-}
+const summaryNode = (operation: string, extra: IDataObject = {}, spec: Partial<NodeSpec> = {}) =>
+	instrumentsSpec(operation, { outputMode: 'portfolioSummary', ...extra }, spec);
+const run = async (rows: IDataObject[], node: NodeSpec) =>
+	(await runNode(sim.url, rows, node)).result;
 
 const sentIsins = (route: typeof SFDR | typeof PAI | typeof INVOLVEMENTS | typeof ESG) =>
 	sim
@@ -460,7 +448,7 @@ describe('Portfolio Summary: a failed batch', () => {
 			summaryNode(
 				'getSfdrClassification',
 				{ groupBy: 'book', options: { batchSize: 2 } },
-				'continueRegularOutput',
+				{ onError: 'continueRegularOutput' },
 			),
 		);
 		expect(result.status).toBe('success');
