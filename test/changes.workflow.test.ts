@@ -8,6 +8,7 @@ import { makeIsin } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
 import { INPUT_NODE, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
+import { descriptionOf, hintMessages as hintsOf } from './helpers/lookupRuns';
 import { runWorkflow } from './workflow/runner';
 import type { RunWorkflowOptions, WorkflowInput, WorkflowRunResult } from './workflow/runner';
 
@@ -34,7 +35,8 @@ class Runs {
 	staticData: IDataObject = {};
 	last?: WorkflowRunResult;
 
-	async run(
+	/** A run that may fail. */
+	async attempt(
 		workflow: WorkflowInput,
 		{ mode = 'trigger', version = 1 }: { mode?: Mode; version?: DataVersion } = {},
 	): Promise<WorkflowRunResult> {
@@ -43,26 +45,26 @@ class Runs {
 			{ ...workflow, staticData: this.staticData },
 			{ credentials: credentialsFor(sim.url), mode },
 		);
-		expect(result.error).toBeUndefined();
 		this.staticData = result.savedStaticData;
 		this.last = result;
 		return result;
 	}
 
+	async run(...args: Parameters<Runs['attempt']>): Promise<WorkflowRunResult> {
+		const result = await this.attempt(...args);
+		expect(result.error).toBeUndefined();
+		return result;
+	}
+
 	/** The node's remembered results per ISIN, read back. */
 	results(node = 'Node'): ReturnType<typeof decodeState>['state']['results'] {
-		const text = (this.staticData[`node:${node}`] as IDataObject | undefined)?.lastResults;
-		return decodeState(text, this.remembered(node).scope).state.results;
+		const { lastResults } = this.staticData[`node:${node}`] as IDataObject;
+		return decodeState(lastResults, this.remembered(node).scope).state.results;
 	}
 
 	/** The node's remembered results, as kept in its static data. */
 	remembered(node = 'Node'): { isins: Record<string, unknown[]>; run: number; scope: string } {
-		const text = (this.staticData[`node:${node}`] as IDataObject | undefined)?.lastResults;
-		return JSON.parse(text as string) as {
-			isins: Record<string, unknown[]>;
-			run: number;
-			scope: string;
-		};
+		return JSON.parse((this.staticData[`node:${node}`] as IDataObject).lastResults as string);
 	}
 }
 
@@ -133,11 +135,6 @@ function sfdrHoldings(): { isins: Record<string, string>; rows: IDataObject[] } 
 	rows.push({ name: 'down98 again', isin: down98.toLowerCase() });
 	return { isins, rows };
 }
-
-const hintsOf = (result: WorkflowRunResult, node = 'Node'): string[] =>
-	(
-		(result.runData[node]?.[0] as { hints?: Array<{ message: string }> } | undefined)?.hints ?? []
-	).map((hint) => hint.message);
 
 describe('Only Changes Since Last Run inside n8n', () => {
 	it('reports every SFDR direction between two runs of the active workflow, and nothing that did not change', async () => {
@@ -295,9 +292,8 @@ describe('Only Changes Since Last Run inside n8n', () => {
 			]);
 		}
 
-		const typo = await runWorkflow(
+		const typo = await new Runs().attempt(
 			chainWorkflow(rows, watchNode('getSfdrClassification', { compareFields: 'clasification' })),
-			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
 		);
 		expect(typo.error?.message).toMatch(
 			/Fields to Compare: "clasification" is not a result column/,
@@ -359,19 +355,16 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		}
 
 		// An unknown name is refused by name, listing the columns; nothing is remembered.
-		const unknown = await runWorkflow(
+		const unknown = await new Runs().attempt(
 			chainWorkflow(
 				rows,
 				watchNode('getPaiIndicators', { compareFields: 'Carbon Footprint, Carbon Print' }),
 			),
-			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
 		);
 		expect(unknown.error?.message).toBe(
 			'Fields to Compare: "Carbon Print" is not a result column of the PAI indicators',
 		);
-		expect((unknown.error as { description?: string } | undefined)?.description).toMatch(
-			/carbon_footprint, carbon_footprint_unit/,
-		);
+		expect(descriptionOf(unknown.error)).toMatch(/carbon_footprint, carbon_footprint_unit/);
 		expect(unknown.staticDataSaved).toBe(false);
 	});
 
@@ -634,22 +627,15 @@ describe('Only Changes Since Last Run inside n8n', () => {
 				parameters: { operation: 'getEsgData', isinField: 'missing' },
 			},
 		);
-		const failing = await runWorkflow(workflow, {
-			credentials: credentialsFor(sim.url),
-			mode: 'trigger',
-		});
+		const runs = new Runs();
+		const failing = await runs.attempt(workflow);
 		expect(failing.status).toBe('error');
 		expect(failing.error?.message).toMatch(/No input item has an ISIN/);
 		expect(failing.items('Node')).toHaveLength(2);
 		expect(failing.staticDataSaved).toBe(true);
 
 		// The next run has nothing new to say: the changes the failed node received are not reported again.
-		const next = await runWorkflow(
-			{ ...workflow, staticData: failing.savedStaticData },
-			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
-		);
-		expect(next.error).toBeUndefined();
-		expect(next.items('Node')).toEqual([]);
+		expect((await runs.run(workflow)).items('Node')).toEqual([]);
 	});
 
 	it('Simplify gives flat previous_ and current_ columns of the compared fields and changed_fields', async () => {
