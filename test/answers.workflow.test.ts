@@ -4,30 +4,27 @@
  * own message naming what came; the documented variants (temperature without `data`, true/false and null indicator
  * values) are read; partly readable answers are reported in the output.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { byIdentifier, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import {
 	DELETE_SNAPSHOT,
+	HOLDINGS_NODES,
 	LAST_YEAR,
 	hintMessages as hintsOf,
 	instrumentsSpec as lookup,
 	portfolioIdentifier as id,
 	runNode,
 } from './helpers/lookupRuns';
-import {
-	METHODOLOGIES,
-	UNASKED_ISIN,
-	VENDOR_PAI_BOOLEANS,
-	findIsins,
-	instrumentData,
-} from './simulator';
+import { UNASKED_ISIN, VENDOR_PAI_BOOLEANS, findIsins, instrumentData } from './simulator';
 import type { FaultKind, RouteKey, Simulator } from './simulator';
 import { useSimulator } from './helpers/simulator';
 
 const KEY = 'sim-all-families';
 const SFDR = 'POST /instruments/sustainability-profile' as const;
+const TEMPERATURE = 'POST /temperature-score/insights' as const;
+const POLL_AT_ONCE = { pollInterval: 1, maxWait: 30 };
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 
@@ -75,54 +72,19 @@ const ROUTE_CASES: RouteCase[] = [
 		spec: lookup(operation),
 		status: 200,
 	})),
-	{
-		route: 'POST /sustainable-investments/insights',
+	...HOLDINGS_NODES.map(({ route, type, parameters }) => ({
+		route,
 		items: HOLDINGS,
-		spec: {
-			type: 'sustainableInvestments',
-			parameters: {
-				operation: 'classifyHoldings',
-				methodology: {
-					__rl: true,
-					mode: 'list',
-					value: 1,
-					cachedResultName: METHODOLOGIES[0].name,
-				},
-			},
-		},
+		// Polled at once while the temperature is calculating (is_lock), see 'documented variants'.
+		spec: { type, parameters: { ...parameters, ...(route === TEMPERATURE ? POLL_AT_ONCE : {}) } },
 		status: 201,
-	},
+	})),
 	{
 		route: 'GET /sustainable-investments/methodologies',
 		items: [{}],
 		spec: { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } },
 		status: 200,
 	},
-	{
-		route: 'POST /taxonomy/insights',
-		items: HOLDINGS,
-		spec: { type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment' } },
-		status: 201,
-	},
-	{
-		route: 'POST /temperature-score/insights',
-		items: HOLDINGS,
-		spec: {
-			type: 'temperatureScore',
-			parameters: { operation: 'getPortfolioTemperature', pollInterval: 1, maxWait: 30 },
-		},
-		status: 201,
-	},
-	{
-		route: 'POST /reports',
-		items: HOLDINGS,
-		spec: {
-			type: 'sustainabilityReports',
-			parameters: { operation: 'generatePdfReport', reportName: 'Answers', reportId: 'answers' },
-		},
-		status: 201,
-	},
-	{ route: 'POST /portfolios', items: HOLDINGS, spec: snapshot, status: 201 },
 	{
 		route: 'GET /portfolios',
 		items: [{}],
@@ -254,9 +216,10 @@ describe('Continue On Fail keeps the answers already received', () => {
 	});
 });
 
-const temperature = ROUTE_CASES.find(
-	(entry) => entry.route === 'POST /temperature-score/insights',
-)!;
+const temperature = ROUTE_CASES.find((entry) => entry.route === TEMPERATURE)!;
+/** The portfolio item of Temperature Score's output. */
+const summaryOf = (out: INodeExecutionData[]) =>
+	out.find((item) => item.json.type === 'portfolio')!.json;
 
 describe('documented variants', () => {
 	it('temperature without the data wrapper: the same portfolio temperature, and is_lock waited on', async () => {
@@ -266,8 +229,6 @@ describe('documented variants', () => {
 		sim.setAnswerShape({ temperature: 'top-level' });
 		const topLevel = await run(temperature.items, temperature.spec);
 		expect(topLevel.result.error).toBeUndefined();
-		const summaryOf = (out: typeof wrapped.out) =>
-			out.find((item) => item.json.type === 'portfolio')!.json;
 		expect(summaryOf(topLevel.out).portfolio_temperature_score).toEqual(
 			summaryOf(wrapped.out).portfolio_temperature_score,
 		);
@@ -300,7 +261,7 @@ describe('documented variants', () => {
 			const { result, out } = await run(temperature.items, temperature.spec, locking);
 			expect(result.error).toBeUndefined();
 			expect(locking.requestCount({ route: temperature.route })).toBe(3);
-			const summary = out.find((item) => item.json.type === 'portfolio')!.json;
+			const summary = summaryOf(out);
 			expect(summary.calculating).toBeUndefined();
 			expect(summary.portfolio_temperature_score).toEqual(expect.any(Number));
 		});
@@ -381,8 +342,6 @@ describe('partly readable answers are reported, not hidden', () => {
 		sim.setFaults(temperature.route, { sequence: ['answer-extra-isin'] });
 		const faulted = await run(temperature.items, temperature.spec);
 		expect(faulted.result.error).toBeUndefined();
-		const summaryOf = (out: typeof plain.out) =>
-			out.find((item) => item.json.type === 'portfolio')!.json;
 		expect(summaryOf(faulted.out).portfolio_temperature_score).toBe(
 			summaryOf(plain.out).portfolio_temperature_score,
 		);

@@ -10,89 +10,30 @@ import { SustainableInvestments } from '../nodes/SustainableInvestments/Sustaina
 import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
 import { INSTRUMENT_TYPES } from '../nodes/shared/base/constants';
 import { HOLDING_COLUMNS_METHOD, plainFieldReference } from '../nodes/shared/input/holdingColumns';
-import { ROUTES } from '../nodes/shared/api/routes';
-import type { HoldingsRoute } from '../nodes/shared/api/routes';
 import SAMPLE from '../examples/holdings.sample.json';
 import { useSimulator } from './helpers/simulator';
 import { bracketed, credentialsFor, manualHoldingColumns } from './helpers/workflows';
-import { descriptionOf, runNode } from './helpers/lookupRuns';
+import { HOLDINGS_NODES, descriptionOf, runNode } from './helpers/lookupRuns';
+import type { HoldingsNode } from './helpers/lookupRuns';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { RouteKey } from './simulator';
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 
-interface HoldingsNodeCase {
-	label: string;
-	type: string;
-	/** The simulator's name of the route the holdings go to. */
-	route: RouteKey;
-	holdingsRoute: HoldingsRoute;
-	parameters: IDataObject;
-	nodeType: INodeType;
-}
-
-const HOLDINGS_NODES: HoldingsNodeCase[] = [
-	{
-		label: 'Sustainable Investments',
-		type: 'sustainableInvestments',
-		route: 'POST /sustainable-investments/insights',
-		holdingsRoute: ROUTES.sustainableInvestments,
-		parameters: {
-			operation: 'classifyHoldings',
-			methodology: { __rl: true, mode: 'list', value: 1 },
-		},
-		nodeType: new SustainableInvestments(),
-	},
-	{
-		label: 'EU Taxonomy',
-		type: 'euTaxonomy',
-		route: 'POST /taxonomy/insights',
-		holdingsRoute: ROUTES.taxonomy,
-		parameters: { operation: 'getPortfolioAlignment' },
-		nodeType: new EuTaxonomy(),
-	},
-	{
-		label: 'Temperature Score',
-		type: 'temperatureScore',
-		route: 'POST /temperature-score/insights',
-		holdingsRoute: ROUTES.temperature,
-		parameters: { operation: 'getPortfolioTemperature' },
-		nodeType: new TemperatureScore(),
-	},
-	{
-		label: 'Sustainability Reports',
-		type: 'sustainabilityReports',
-		route: 'POST /reports',
-		holdingsRoute: ROUTES.reports,
-		parameters: {
-			operation: 'generatePdfReport',
-			reportName: 'Sample Fund',
-			reportId: 'sample-fund',
-			downloadPdf: false,
-		},
-		nodeType: new SustainabilityReports(),
-	},
-	{
-		label: 'Portfolio Snapshots',
-		type: 'portfolioSnapshots',
-		route: 'POST /portfolios',
-		holdingsRoute: ROUTES.createSnapshot,
-		parameters: {
-			operation: 'createOrUpdateSnapshot',
-			portfolioId: 'sample-fund',
-			portfolioName: 'Sample Fund',
-			snapshotDate: '2024-03-31',
-			currency: 'EUR',
-		},
-		nodeType: new PortfolioSnapshots(),
-	},
-];
+/** Each holdings node with its node type (for its resourceMapping method). */
+const HOLDINGS_NODE_TYPES: Record<string, INodeType> = {
+	sustainableInvestments: new SustainableInvestments(),
+	euTaxonomy: new EuTaxonomy(),
+	temperatureScore: new TemperatureScore(),
+	sustainabilityReports: new SustainabilityReports(),
+	portfolioSnapshots: new PortfolioSnapshots(),
+};
 
 const byLabel = (label: string) => HOLDINGS_NODES.find((node) => node.label === label)!;
 
 async function run(
 	rows: IDataObject[],
-	node: HoldingsNodeCase,
+	node: HoldingsNode,
 	typeVersion: number,
 	parameters: IDataObject = {},
 ) {
@@ -335,7 +276,8 @@ describe('Holding Columns: the resourceMapping method', () => {
 	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
 		'%s: six typed fields, required where its route requires them',
 		async (_label, node) => {
-			const method = node.nodeType.methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
+			const method =
+				HOLDINGS_NODE_TYPES[node.type].methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
 			expect(method).toBeDefined();
 			const { fields } = await method!.call({} as ILoadOptionsFunctions);
 			expect(fields.map((field) => [field.id, field.type, field.required])).toEqual(

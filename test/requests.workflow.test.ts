@@ -6,10 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { METHODOLOGIES, findIsins } from './simulator';
+import { findIsins } from './simulator';
 import type { FaultKind, RouteKey } from './simulator';
 import { makeIsins } from './helpers/isins';
-import { LAST_YEAR, runNode } from './helpers/lookupRuns';
+import { HOLDINGS_NODES, LAST_YEAR, runNode } from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
 import { useSimulator } from './helpers/simulator';
 
@@ -218,73 +218,29 @@ function snapshots(extra: IDataObject = {}, onError?: NodeSpec['onError']): Node
 	};
 }
 
-const GROUP_OPERATIONS: Array<
-	[string, RouteKey, (options: IDataObject, onError?: NodeSpec['onError']) => NodeSpec]
-> = [
-	[
-		'Portfolio Snapshots, Create or Update',
-		'POST /portfolios',
-		(options, onError) => snapshots({ options }, onError),
-	],
-	[
-		'Sustainable Investments, Classify',
-		'POST /sustainable-investments/insights',
-		(options, onError) => ({
-			type: 'sustainableInvestments',
-			parameters: {
-				operation: 'classifyHoldings',
-				methodology: {
-					__rl: true,
-					mode: 'list',
-					value: 1,
-					cachedResultName: METHODOLOGIES[0].name,
-				},
-				groupBy: 'group',
-				options,
-			},
-			onError,
-		}),
-	],
-	[
-		'EU Taxonomy',
-		'POST /taxonomy/insights',
-		(options, onError) => ({
-			type: 'euTaxonomy',
-			parameters: { operation: 'getPortfolioAlignment', groupBy: 'group', options },
-			onError,
-		}),
-	],
-	[
-		'Temperature Score',
-		'POST /temperature-score/insights',
-		(options, onError) => ({
-			type: 'temperatureScore',
-			parameters: {
-				operation: 'getPortfolioTemperature',
-				groupBy: 'group',
-				waitForCalculation: false,
-				options,
-			},
-			onError,
-		}),
-	],
-	[
-		'Reports',
-		'POST /reports',
-		(options, onError) => ({
-			type: 'sustainabilityReports',
-			parameters: {
-				operation: 'generatePdfReport',
-				reportName: '={{ $json.portfolio_name }}',
-				reportId: '={{ $json.group }}',
-				groupBy: 'group',
-				downloadPdf: false,
-				options,
-			},
-			onError,
-		}),
-	],
-];
+/** What each holdings node reads of the items to send one portfolio per group. */
+const PER_GROUP: Record<string, IDataObject> = {
+	temperatureScore: { waitForCalculation: false },
+	sustainabilityReports: {
+		reportName: '={{ $json.portfolio_name }}',
+		reportId: '={{ $json.group }}',
+	},
+};
+const GROUP_OPERATIONS = HOLDINGS_NODES.map(
+	({ label, type, route, parameters }) =>
+		[
+			label,
+			route,
+			(options: IDataObject, onError?: NodeSpec['onError']): NodeSpec =>
+				type === 'portfolioSnapshots'
+					? snapshots({ options }, onError)
+					: {
+							type,
+							parameters: { ...parameters, groupBy: 'group', ...PER_GROUP[type], options },
+							onError,
+						},
+		] as const,
+);
 
 describe('group operations stop at Limit Exceeded (item 5)', () => {
 	it('1,000 groups with a quota of 300: after the Limit Exceeded answer not one more POST arrives', async () => {

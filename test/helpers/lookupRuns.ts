@@ -1,5 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { ROUTES } from '../../nodes/shared/api/routes';
+import type { HoldingsRoute } from '../../nodes/shared/api/routes';
+import type { RouteKey } from '../simulator';
 import { byIdentifier, chainWorkflow, credentialsFor } from './workflows';
 import type { NodeSpec } from './workflows';
 import { runWorkflow } from '../workflow/runner';
@@ -73,3 +76,66 @@ export function hintMessages(result: WorkflowRunResult, node = 'Node'): string[]
 /** The description of an error (NodeApiError, NodeOperationError), if it has one. */
 export const descriptionOf = (error: unknown): string | undefined =>
 	(error as { description?: string } | undefined)?.description;
+
+export interface HoldingsNode {
+	label: string;
+	type: string;
+	/** The simulator's name of the route the holdings go to. */
+	route: RouteKey;
+	holdingsRoute: HoldingsRoute;
+	/** The operation and what else it requires, for one portfolio. */
+	parameters: IDataObject;
+}
+
+/** The five nodes that send holdings. */
+export const HOLDINGS_NODES: HoldingsNode[] = [
+	{
+		label: 'Sustainable Investments',
+		type: 'sustainableInvestments',
+		route: 'POST /sustainable-investments/insights',
+		holdingsRoute: ROUTES.sustainableInvestments,
+		parameters: {
+			operation: 'classifyHoldings',
+			methodology: { __rl: true, mode: 'list', value: 1 },
+		},
+	},
+	{
+		label: 'EU Taxonomy',
+		type: 'euTaxonomy',
+		route: 'POST /taxonomy/insights',
+		holdingsRoute: ROUTES.taxonomy,
+		parameters: { operation: 'getPortfolioAlignment' },
+	},
+	{
+		label: 'Temperature Score',
+		type: 'temperatureScore',
+		route: 'POST /temperature-score/insights',
+		holdingsRoute: ROUTES.temperature,
+		parameters: { operation: 'getPortfolioTemperature' },
+	},
+	{
+		label: 'Sustainability Reports',
+		type: 'sustainabilityReports',
+		route: 'POST /reports',
+		holdingsRoute: ROUTES.reports,
+		parameters: {
+			operation: 'generatePdfReport',
+			reportName: 'Sample Fund',
+			reportId: 'sample-fund',
+			downloadPdf: false,
+		},
+	},
+	{
+		label: 'Portfolio Snapshots',
+		type: 'portfolioSnapshots',
+		route: 'POST /portfolios',
+		holdingsRoute: ROUTES.createSnapshot,
+		parameters: {
+			operation: 'createOrUpdateSnapshot',
+			portfolioId: 'sample-fund',
+			portfolioName: 'Sample Fund',
+			snapshotDate: '2024-03-31',
+			currency: 'EUR',
+		},
+	},
+];
