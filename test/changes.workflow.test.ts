@@ -68,6 +68,13 @@ class Runs {
 	}
 }
 
+/** The chain Trigger -> Input (an item per ISIN) -> `nodes`. */
+const watching = (isins: string[], ...nodes: NodeSpec[]) =>
+	chainWorkflow(
+		isins.map((isin) => ({ isin })),
+		...nodes,
+	);
+
 const outputOf = (result: WorkflowRunResult, node = 'Node') =>
 	result.items(node).map((item) => item.json);
 
@@ -176,12 +183,11 @@ describe('Only Changes Since Last Run inside n8n', () => {
 	it('on the first run, remembers only by default, or outputs every ISIN as new; later-joining ISINs likewise', async () => {
 		const [a, b, c, d] = findIsins((data) => data.known, 4);
 		const [unknown] = findIsins((data) => !data.known && !v2(data.isin).known);
-		const rows = (isins: string[]) => isins.map((isin) => ({ isin }));
 
 		// Output as New.
 		const asNew = new Runs();
 		const node = watchNode('getSfdrClassification', { firstSeen: 'outputAsNew' });
-		const first = await asNew.run(chainWorkflow(rows([a, b, unknown]), node));
+		const first = await asNew.run(watching([a, b, unknown], node));
 		expect(outputOf(first)).toEqual(
 			[a, b, unknown].map((isin) => {
 				const current = sfdrColumns(v1(isin));
@@ -197,18 +203,16 @@ describe('Only Changes Since Last Run inside n8n', () => {
 				};
 			}),
 		);
-		const joined = await asNew.run(chainWorkflow(rows([a, b, unknown, c]), node));
+		const joined = await asNew.run(watching([a, b, unknown, c], node));
 		expect(outputOf(joined).map((json) => [json.isin, json.status])).toEqual([[c, 'new']]);
 
 		// Remember Only (the default): nothing on the first run, nothing for a later-joining ISIN, whose change is
 		// then reported.
 		const rememberOnly = new Runs();
 		const quiet = watchNode('getSfdrClassification');
-		expect((await rememberOnly.run(chainWorkflow(rows([a, b]), quiet))).items('Node')).toEqual([]);
-		expect(
-			(await rememberOnly.run(chainWorkflow(rows([a, b, c, d]), quiet))).items('Node'),
-		).toEqual([]);
-		const later = await rememberOnly.run(chainWorkflow(rows([a, b, c, d]), quiet), {
+		expect((await rememberOnly.run(watching([a, b], quiet))).items('Node')).toEqual([]);
+		expect((await rememberOnly.run(watching([a, b, c, d], quiet))).items('Node')).toEqual([]);
+		const later = await rememberOnly.run(watching([a, b, c, d], quiet), {
 			version: 2,
 		});
 		expect(outputOf(later).map((json) => json.isin)).toEqual(
@@ -238,8 +242,8 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		expect(above.length).toBeGreaterThan(1);
 		expect(above.length).toBeLessThan(isins.length - 1);
 
-		const workflow = chainWorkflow(
-			isins.map((isin) => ({ isin })),
+		const workflow = watching(
+			isins,
 			watchNode('getPaiIndicators', {
 				compareFields: 'carbon_footprint',
 				numericTolerance: tolerance,
@@ -264,8 +268,8 @@ describe('Only Changes Since Last Run inside n8n', () => {
 
 		// Without a tolerance every move counts.
 		const exact = new Runs();
-		const noTolerance = chainWorkflow(
-			isins.map((isin) => ({ isin })),
+		const noTolerance = watching(
+			isins,
 			watchNode('getPaiIndicators', { compareFields: 'carbon_footprint' }),
 		);
 		await exact.run(noTolerance);
@@ -374,11 +378,7 @@ describe('Only Changes Since Last Run inside n8n', () => {
 			forgetAfterRuns: 2,
 			firstSeen: 'outputAsNew',
 		});
-		const input = (...isins: string[]) =>
-			chainWorkflow(
-				isins.map((isin) => ({ isin })),
-				node,
-			);
+		const input = (...isins: string[]) => watching(isins, node);
 		const runs = new Runs();
 		await runs.run(input(a, b, c)); // run 1: all three
 		await runs.run(input(a, c)); // run 2: b missing (1 run)
@@ -560,13 +560,10 @@ describe('Only Changes Since Last Run inside n8n', () => {
 
 	it('keeps the remembered results of a failed batch (Continue on error) and reports their changes on the next run', async () => {
 		const isins = findIsins((d) => d.known && v2(d.isin).sfdr !== d.sfdr, 4);
-		const workflow = chainWorkflow(
-			isins.map((isin) => ({ isin })),
-			{
-				...watchNode('getSfdrClassification', { options: { batchSize: 2, concurrency: 1 } }),
-				onError: 'continueRegularOutput',
-			},
-		);
+		const workflow = watching(isins, {
+			...watchNode('getSfdrClassification', { options: { batchSize: 2, concurrency: 1 } }),
+			onError: 'continueRegularOutput',
+		});
 		const runs = new Runs();
 		await runs.run(workflow);
 		const rememberedBefore = runs.results();
@@ -669,12 +666,7 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		async (operation) => {
 			const isins = Array.from({ length: 10_000 }, (_, i) => makeIsin('US', i + 1));
 			const runs = new Runs();
-			await runs.run(
-				chainWorkflow(
-					isins.map((isin) => ({ isin })),
-					watchNode(operation),
-				),
-			);
+			await runs.run(watching(isins, watchNode(operation)));
 			expect(runs.results().size).toBe(10_000);
 			// What n8n writes to its database: the static data as JSON (measured: 0.40 MB for SFDR, 0.87 MB for PAI).
 			expect(Buffer.byteLength(JSON.stringify(runs.staticData))).toBeLessThan(1_200_000);

@@ -15,6 +15,7 @@ const sim = useSimulator();
 /** The holdings of each request to `route`, in order. */
 const batches = (route: typeof SFDR | typeof PAI) =>
 	sim.requests({ route }).map((request) => (request.body as { holdings: unknown[] }).holdings);
+const SFDR_NODE = instruments('getSfdrClassification');
 const runItems = async (items: IDataObject[], spec: NodeSpec) =>
 	(await runNode(sim.url, items, spec)).result;
 
@@ -25,7 +26,7 @@ describe('Sustainability Instruments inside n8n', () => {
 			row: i,
 			isin: distinctIsins[i % 20_000].toLowerCase(),
 		}));
-		const { result } = await runNode(sim.url, items, instruments('getSfdrClassification'), {
+		const { result } = await runNode(sim.url, items, SFDR_NODE, {
 			timeoutMs: 120_000,
 		});
 		expect(result.error).toBeUndefined();
@@ -118,7 +119,7 @@ describe('Sustainability Instruments inside n8n', () => {
 	it('sends an ISIN pasted with a zero-width space clean, and refuses a Cyrillic look-alike naming it, before any request', async () => {
 		const clean = await runItems(
 			[{ isin: 'US0378\u200B331005' }, { isin: '\uFEFFＤＥ０００７１６４６００' }],
-			instruments('getSfdrClassification'),
+			SFDR_NODE,
 		);
 		expect(clean.error).toBeUndefined();
 		expect(batches(SFDR)).toEqual([[{ isin: 'US0378331005' }, { isin: 'DE0007164600' }]]);
@@ -130,7 +131,7 @@ describe('Sustainability Instruments inside n8n', () => {
 		sim.reset();
 		const lookAlike = await runItems(
 			[{ isin: 'DE0007164600' }, { isin: 'US03783З1005' }],
-			instruments('getSfdrClassification'),
+			SFDR_NODE,
 		);
 		expect(lookAlike.status).toBe('error');
 		expect(lookAlike.error?.message).toBe(
@@ -157,7 +158,7 @@ describe('Sustainability Instruments inside n8n', () => {
 
 		sim.reset();
 		const cont = await runItems(items, {
-			...instruments('getSfdrClassification'),
+			...SFDR_NODE,
 			onError: 'continueRegularOutput',
 		});
 		expect(cont.status).toBe('success');
@@ -169,7 +170,7 @@ describe('Sustainability Instruments inside n8n', () => {
 
 	it('follows each route rule when no item has an ISIN: SFDR answers empty, the others refuse, without a request', async () => {
 		const items = [{ name: 'no isin' }];
-		const sfdr = await runItems(items, instruments('getSfdrClassification'));
+		const sfdr = await runItems(items, SFDR_NODE);
 		expect(sfdr.status).toBe('success');
 		expect(sfdr.items('Node')[0].json.sfdr).toMatchObject({ found: false });
 		const pai = await runItems(items, instruments('getPaiIndicators'));
@@ -190,7 +191,7 @@ describe('Sustainability Instruments inside n8n', () => {
 			const { result } = await runNode(
 				slow.url,
 				isins.map((isin) => ({ isin })),
-				instruments('getSfdrClassification'),
+				SFDR_NODE,
 			);
 			expect(result.error).toBeUndefined();
 			const sizes = slow
@@ -210,12 +211,9 @@ describe('Sustainability Instruments inside n8n', () => {
 	});
 
 	it('says in plain words that the key has no access to the family, and keeps the API words', async () => {
-		const { result } = await runNode(
-			sim.url,
-			[{ isin: makeIsin('XS', 3) }],
-			instruments('getSfdrClassification'),
-			{ apiKey: 'sim-esg-only' },
-		);
+		const { result } = await runNode(sim.url, [{ isin: makeIsin('XS', 3) }], SFDR_NODE, {
+			apiKey: 'sim-esg-only',
+		});
 		expect(result.error?.message).toMatch(/subscription does not include this data family/);
 		expect((result.error as { description?: string }).description).toMatch(
 			/You don't have access to any of the frameworks requested\./,

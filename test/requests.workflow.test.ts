@@ -179,8 +179,7 @@ describe('Max Requests per Run (item 5)', () => {
 	});
 
 	it('a Group By giving more groups than the budget is refused before any request', async () => {
-		const rows = Array.from({ length: 501 }, (_, index) => holding(`p${index}`, index));
-		const result = await run(rows, snapshots());
+		const result = await run(groups(501), snapshots());
 		expect(result.error?.message).toBe(
 			'This run would send 501 requests to the API (501 groups × 1 request); Max Requests per Run is 500',
 		);
@@ -201,6 +200,10 @@ function holding(group: string, index: number): IDataObject {
 		market_value: 1000,
 	};
 }
+
+/** One holding in each of `count` groups, p0, p1, ... */
+const groups = (count: number) =>
+	Array.from({ length: count }, (_, index) => holding(`p${index}`, index));
 
 function snapshots(extra: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
 	return {
@@ -245,9 +248,8 @@ const GROUP_OPERATIONS = HOLDINGS_NODES.map(
 describe('group operations stop at Limit Exceeded (item 5)', () => {
 	it('1,000 groups with a quota of 300: after the Limit Exceeded answer not one more POST arrives', async () => {
 		sim.setMonthlyQuota(300);
-		const rows = Array.from({ length: 1000 }, (_, index) => holding(`p${index}`, index));
 		const result = await run(
-			rows,
+			groups(1000),
 			snapshots({ options: { maxRequests: 0 } }, 'continueRegularOutput'),
 		);
 		expect(sim.requestCount({ route: 'POST /portfolios' })).toBe(301);
@@ -263,8 +265,7 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 		'%s: stops at Limit Exceeded and says what was done',
 		async (_name, route, spec) => {
 			sim.setMonthlyQuota(2);
-			const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
-			const result = await run(rows, spec({}));
+			const result = await run(groups(6), spec({}));
 			expect(sim.requestCount({ route })).toBe(3);
 			expect(requestsAfterFirstLimitExceeded()).toBe(0);
 			expect(result.error?.message).toMatch(
@@ -277,8 +278,7 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 		'%s, continuing on fail: no POST after Limit Exceeded; the rest become error items',
 		async (_name, route, spec) => {
 			sim.setMonthlyQuota(2);
-			const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
-			const result = await run(rows, spec({}, 'continueRegularOutput'));
+			const result = await run(groups(6), spec({}, 'continueRegularOutput'));
 			expect(sim.requestCount({ route })).toBe(3);
 			const errors = result.items('Node').filter((item) => hasError(item.json));
 			expect(errors.map((item) => item.pairedItem)).toEqual([2, 3, 4, 5].map((item) => ({ item })));
@@ -291,8 +291,7 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 	it.each(GROUP_OPERATIONS)(
 		'%s: refuses a plan above Max Requests per Run before any request',
 		async (_name, _route, spec) => {
-			const rows = Array.from({ length: 4 }, (_, index) => holding(`p${index}`, index));
-			const result = await run(rows, spec({ maxRequests: 3 }));
+			const result = await run(groups(4), spec({ maxRequests: 3 }));
 			expect(result.error?.message).toMatch(
 				/^This run would send 4 requests to the API \(4 (groups|reports) × 1 request\); Max Requests per Run is 3$/,
 			);
