@@ -166,17 +166,6 @@ describe.each(ROUTE_CASES)('$route', ({ route, items, spec, status }) => {
 });
 
 describe('an HTML page from a proxy', () => {
-	it('502 and 503 pages are asked again like a 503', async () => {
-		sim.setFaults(SFDR, {
-			sequence: ['proxy-502-html', 'proxy-503-html'],
-		});
-		const { result, out } = await run(ISIN_ITEMS, lookup('getSfdrClassification'));
-		expect(result.error).toBeUndefined();
-		expect(out).toHaveLength(3);
-		expect(out.every((item) => (item.json.sfdr as IDataObject).found === true)).toBe(true);
-		expect(sim.requestCount({ route: SFDR })).toBe(3);
-	});
-
 	it('when it stays, the error says an HTML page came, never the page itself', async () => {
 		sim.setFaults(SFDR, { sequence: ['html-page'] });
 		const { result } = await run(

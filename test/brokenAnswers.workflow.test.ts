@@ -57,15 +57,18 @@ function expectNoRawText(error: unknown): void {
 
 const ONCE_THEN_FINE: FaultKind[] = [...WIRE_FAULT_KINDS, 'proxy-502-html'];
 
-describe('a lookup meets a broken answer or a 502 page once', () => {
-	it.each(ONCE_THEN_FINE)('%s: asked again once, and succeeds', async (kind) => {
-		sim.setFaults(SFDR, { sequence: [kind] });
-		const { result, out } = await run(ISIN_ITEMS, lookup());
-		expect(result.error).toBeUndefined();
-		expect(sim.requests({ route: SFDR }).map((request) => request.fault)).toEqual([kind, null]);
-		expect(out).toHaveLength(3);
-		expect(out.every((item) => (item.json.sfdr as IDataObject).found === true)).toBe(true);
-	});
+describe('a lookup meets a broken answer, a 502 or a 503 page once', () => {
+	it.each<FaultKind>([...ONCE_THEN_FINE, 'proxy-503-html'])(
+		'%s: asked again once, and succeeds',
+		async (kind) => {
+			sim.setFaults(SFDR, { sequence: [kind] });
+			const { result, out } = await run(ISIN_ITEMS, lookup());
+			expect(result.error).toBeUndefined();
+			expect(sim.requests({ route: SFDR }).map((request) => request.fault)).toEqual([kind, null]);
+			expect(out).toHaveLength(3);
+			expect(out.every((item) => (item.json.sfdr as IDataObject).found === true)).toBe(true);
+		},
+	);
 });
 
 describe('a lookup that keeps meeting it', () => {
