@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_ANSWER_BYTES, MAX_OUTPUT_TEXT_LENGTH } from '../nodes/shared/base/constants';
-import { DEFAULT_RETRY_POLICY } from '../nodes/shared/run/transport';
+import { DEFAULT_RETRY_POLICY } from '../nodes/shared/api/transport';
 import { makeIsin, makeIsins } from './helpers/isins';
 import {
 	LAST_YEAR,

@@ -60,7 +60,7 @@ describe('architecture', () => {
 	it('reads the import graph of the shipped sources', () => {
 		expect(graph.size).toBeGreaterThan(50);
 		expect(graph.get(ROUTE_TABLE)).toContain('nodes/shared/api/answerShapes.ts');
-		expect(graph.get('nodes/shared/run/transport.ts')).toContain(ROUTE_TABLE);
+		expect(graph.get('nodes/shared/api/transport.ts')).toContain(ROUTE_TABLE);
 	});
 
 	it('has no import cycle among nodes/ and credentials/', () => {
@@ -95,11 +95,11 @@ describe('architecture', () => {
 	it('finds an import into a layer above and a file outside the layer folders', () => {
 		const upward = importGraph(root, SHIPPED, {
 			'nodes/shared/api/errors.ts': `import type { Holding } from '../input/holdings';\nexport type H = Holding;\n`,
-			'nodes/shared/ui/builderHints.ts': `import { apiRequest } from '../run/transport';\nexport const f = apiRequest;\n`,
+			'nodes/shared/ui/builderHints.ts': `import { routeOperation } from '../run/execution';\nexport const f = routeOperation;\n`,
 		});
 		expect(layerViolations(upward)).toEqual([
 			'nodes/shared/api/errors.ts -> nodes/shared/input/holdings.ts',
-			'nodes/shared/ui/builderHints.ts -> nodes/shared/run/transport.ts',
+			'nodes/shared/ui/builderHints.ts -> nodes/shared/run/execution.ts',
 		]);
 		const flat = new Map([['nodes/shared/loose.ts', ['nodes/shared/base/values.ts']]]);
 		expect(layerViolations(flat)).toEqual(['nodes/shared/loose.ts is outside the layer folders']);

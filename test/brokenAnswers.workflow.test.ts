@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY } from '../nodes/shared/run/transport';
+import { DEFAULT_RETRY_POLICY } from '../nodes/shared/api/transport';
 import { makeIsin } from './helpers/isins';
 import {
 	LAST_YEAR,

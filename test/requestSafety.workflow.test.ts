@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY } from '../nodes/shared/run/transport';
+import { DEFAULT_RETRY_POLICY } from '../nodes/shared/api/transport';
 import { pacerFor } from '../nodes/shared/api/pacing';
 import { makeIsin, makeIsins } from './helpers/isins';
 import {

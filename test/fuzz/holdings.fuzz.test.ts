@@ -11,14 +11,12 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { INSTRUMENT_TYPES } from '../../nodes/shared/base/constants';
 import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/input/dates';
 import { groupItems } from '../../nodes/shared/input/grouping';
-import {
-	holdingRowsFromJson,
-	normalizeInstrumentType,
-	readHoldings,
-} from '../../nodes/shared/input/holdings';
+import { normalizeInstrumentType } from '../../nodes/shared/input/holdingFields';
+import { holdingRowsFromJson } from '../../nodes/shared/input/holdingRows';
+import { readHoldings } from '../../nodes/shared/input/holdings';
+import type { HoldingRow } from '../../nodes/shared/input/holdingRows';
 import type {
 	CashRowPolicy,
-	HoldingRow,
 	HoldingsReadOptions,
 	InvalidIsinPolicy,
 } from '../../nodes/shared/input/holdings';

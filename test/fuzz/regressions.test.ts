@@ -4,7 +4,7 @@
  */
 
 import { readSnapshotDate, describeDateProblem } from '../../nodes/shared/input/dates';
-import { normalizeInstrumentType } from '../../nodes/shared/input/holdings';
+import { normalizeInstrumentType } from '../../nodes/shared/input/holdingFields';
 import { objectOf } from './arbitraries';
 import { fuzzWorkflow, pairedIndices, runCase } from './harness';
 import { runWorkflow } from '../workflow/runner';

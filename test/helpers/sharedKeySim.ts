@@ -12,7 +12,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	retryAfterMs,
 	throttleRetryFloor,
-} from '../../nodes/shared/run/transport';
+} from '../../nodes/shared/api/transport';
 import { BurstLimiter } from '../simulator/gateway';
 import { seededRandom } from '../simulator/faults';
 

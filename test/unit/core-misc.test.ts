@@ -4,7 +4,7 @@ import {
 	backoffDelay,
 	checkBaseUrl,
 	throttleRetryFloor,
-} from '../../nodes/shared/run/transport';
+} from '../../nodes/shared/api/transport';
 import { methodologyIdForRequest, readMethodologies } from '../../nodes/shared/api/methodologies';
 import { chunk, distinct } from '../../nodes/shared/run/batching';
 import { apiAnswerOf, apiErrorFor, inputError } from '../../nodes/shared/api/errors';

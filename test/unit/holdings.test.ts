@@ -2,8 +2,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
 import { groupItems } from '../../nodes/shared/input/grouping';
-import { normalizeInstrumentType, readHoldings } from '../../nodes/shared/input/holdings';
-import type { HoldingRow } from '../../nodes/shared/input/holdings';
+import { normalizeInstrumentType } from '../../nodes/shared/input/holdingFields';
+import { readHoldings } from '../../nodes/shared/input/holdings';
+import type { HoldingRow } from '../../nodes/shared/input/holdingRows';
 import { ROUTES } from '../../nodes/shared/api/routes';
 
 const node: INode = {

@@ -5,7 +5,7 @@ import {
 	matchColumn,
 	splitFieldNames,
 } from '../../nodes/SustainabilityInstruments/actions/changesSettings';
-import { holdingRowsFromJson } from '../../nodes/shared/input/holdings';
+import { holdingRowsFromJson } from '../../nodes/shared/input/holdingRows';
 import { splitIsinList } from '../../nodes/shared/input/isin';
 
 const A = 'US0378331005';

@@ -16,10 +16,11 @@ import type { HoldingsInput } from '../../shared/input/parameters';
 import { apiAnswerOf, asNodeError, inputError } from '../../shared/api/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
-import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 import { parseTaxonomyKpi } from './kpis';
+import type { TaxonomyKpi } from './kpis';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
 
 const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
@@ -76,22 +77,7 @@ export async function execute(
 	const groups = (prepareGroups<ItemGroup, HoldingsInput>).call(
 		this,
 		portfolioGroups.call(this, items),
-		(group) => {
-			const input = readHoldingsParameters.call(this, ROUTES.taxonomy, items, group.itemIndices);
-			if (input.holdings.length === 0) {
-				throw inputError(
-					this.getNode(),
-					group.itemIndices[0],
-					`no holding is left to send${groupSuffix(group.values)}: ${
-						input.removed.length
-							? `all ${input.removed.length} rows are cash or have no ISIN`
-							: 'there are no holdings'
-					}`,
-					'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value.',
-				);
-			}
-			return input;
-		},
+		(group) => readGroupHoldings.call(this, items, group),
 	);
 
 	const toSend = groups.filter((group) => !group.error).length;
@@ -122,72 +108,88 @@ export async function execute(
 				kpis = body.data;
 			} catch (error) {
 				if (!isNoDataFound(error)) throw asNodeError(this.getNode(), error);
-				const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings.length} holding${
-					holdings.length === 1 ? ' has' : 's has'
-				} taxonomy data or a market value`;
-				const explanation = `The API answered "${ROUTES.taxonomy.noDataAnswer}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
-				if (!this.continueOnFail()) {
-					throw new NodeApiError(
-						this.getNode(),
-						{ message: ROUTES.taxonomy.noDataAnswer } as JsonObject,
-						{
-							message,
-							description: explanation,
-							httpCode: '400',
-							itemIndex: first,
-						},
-					);
-				}
-				const json: IDataObject = {
-					...values,
-					found: false,
-					message,
-					error_details: explanation,
-					...counts,
-				};
+				const json = noDataFound.call(this, values, holdings.length, first, counts);
 				if (output === 'table') delete json.removed_rows;
 				return [{ json, pairedItem }];
 			}
-
-			if (output === 'table') {
-				// The API may leave out any KPI: an answer without any still gives the group one row, so its items are not lost.
-				if (Object.keys(kpis).length === 0) {
-					return [
-						{
-							json: {
-								...values,
-								measure: null,
-								scope: null,
-								excluding_sovereign_bonds: null,
-								percent: null,
-								kpi: null,
-								holdings_count: counts.holdings_count,
-								removed_count: counts.removed_count,
-							},
-							pairedItem,
-						},
-					];
-				}
-				return Object.entries(kpis).map(([key, percent]) => {
-					const { kpi, measure, scope, excluding_sovereign_bonds } = parseTaxonomyKpi(key);
-					return {
-						json: {
-							...values,
-							measure,
-							scope,
-							excluding_sovereign_bonds,
-							percent: percent ?? null,
-							kpi,
-							holdings_count: counts.holdings_count,
-							removed_count: counts.removed_count,
-						},
-						pairedItem,
-					};
-				});
-			}
+			if (output === 'table')
+				return kpiRows(kpis, values, counts).map((json) => ({ json, pairedItem }));
 			return [{ json: { ...values, found: true, ...kpis, ...counts }, pairedItem }];
 		},
 		(done) =>
 			`${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their alignment before the run stopped; nothing is output when the node stops with an error.`,
 	);
+}
+
+/** A group's holdings, read before any request; a group with none left to send is refused. */
+function readGroupHoldings(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	group: ItemGroup,
+): HoldingsInput {
+	const input = readHoldingsParameters.call(this, ROUTES.taxonomy, items, group.itemIndices);
+	if (input.holdings.length === 0) {
+		throw inputError(
+			this.getNode(),
+			group.itemIndices[0],
+			`no holding is left to send${groupSuffix(group.values)}: ${
+				input.removed.length
+					? `all ${input.removed.length} rows are cash or have no ISIN`
+					: 'there are no holdings'
+			}`,
+			'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value.',
+		);
+	}
+	return input;
+}
+
+/**
+ * The API's "no data" answer for a portfolio: an error naming the portfolio, or under Continue (using error output)
+ * the group's item that says so.
+ */
+function noDataFound(
+	this: IExecuteFunctions,
+	values: Record<string, unknown>,
+	holdings: number,
+	itemIndex: number,
+	counts: IDataObject,
+): IDataObject {
+	const message = `No EU Taxonomy data for this portfolio${groupSuffix(values)}: none of its ${holdings} holding${
+		holdings === 1 ? ' has' : 's has'
+	} taxonomy data or a market value`;
+	const explanation = `The API answered "${ROUTES.taxonomy.noDataAnswer}": it found neither EU Taxonomy data for these ISINs nor market values to weight them with. Check that the holdings are companies or funds with taxonomy data and that their market values are filled in and not all 0.`;
+	if (!this.continueOnFail()) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: ROUTES.taxonomy.noDataAnswer } as JsonObject,
+			{
+				message,
+				description: explanation,
+				httpCode: '400',
+				itemIndex,
+			},
+		);
+	}
+	return { ...values, found: false, message, error_details: explanation, ...counts };
+}
+
+/** Output "One Row per KPI": a row per KPI the API answered, or one empty row so that the group's items are not lost. */
+function kpiRows(
+	kpis: IDataObject,
+	values: Record<string, unknown>,
+	counts: IDataObject,
+): IDataObject[] {
+	const row = (kpi: TaxonomyKpi | undefined, percent: unknown) => ({
+		...values,
+		measure: kpi?.measure ?? null,
+		scope: kpi?.scope ?? null,
+		excluding_sovereign_bonds: kpi?.excluding_sovereign_bonds ?? null,
+		percent: percent ?? null,
+		kpi: kpi?.kpi ?? null,
+		holdings_count: counts.holdings_count,
+		removed_count: counts.removed_count,
+	});
+	// The API may leave out any KPI: an answer without any still gives the group one row.
+	if (Object.keys(kpis).length === 0) return [row(undefined, null)];
+	return Object.entries(kpis).map(([key, percent]) => row(parseTaxonomyKpi(key), percent));
 }

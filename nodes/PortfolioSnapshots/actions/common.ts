@@ -8,7 +8,7 @@ import type {
 import { MAX_IDENTIFIER_LENGTH } from '../../shared/base/constants';
 import { inputError } from '../../shared/api/errors';
 import { listNames, prepareGroups, runGroups } from '../../shared/run/execution';
-import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { hasLoneSurrogate, showValue } from '../../shared/base/values';
 
 /** The start of an identifier as POST and GET /portfolios return it: svc-portfolio:<organization>_<Portfolio ID>. */

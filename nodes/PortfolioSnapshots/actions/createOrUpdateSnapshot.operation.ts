@@ -20,7 +20,7 @@ import {
 } from '../../shared/input/parameters';
 import { asNodeError, inputError } from '../../shared/api/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/run/execution';
-import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
 import { apiRequestSettled } from '../../shared/run/settle';

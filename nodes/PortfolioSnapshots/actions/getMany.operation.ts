@@ -9,7 +9,7 @@ import type {
 import { numberParameterValue, textParameterValue } from '../../shared/input/parameters';
 import { parsePortfolioListing } from '../../shared/run/methods';
 import { ROUTES } from '../../shared/api/routes';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 
 const displayOptions = { show: { operation: ['getMany'] } };
 

@@ -11,7 +11,7 @@ import { requestOptions } from '../../shared/ui/descriptions';
 import { textParameterValue } from '../../shared/input/parameters';
 import { inputError } from '../../shared/api/errors';
 import { ROUTES } from '../../shared/api/routes';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 import {
 	perItem,
 	portfolioLocator,

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { errorJson, pairedTo } from '../../shared/run/execution';
 import { addRunNote } from '../../shared/base/hints';
 import { uniformRows } from '../../shared/input/rows';
-import { ownValue, setOwn } from '../../shared/base/values';
+import { countOf, ownValue, setOwn } from '../../shared/base/values';
 import { compareResults, sfdrDirection, withoutIsin } from './changesCompare';
 import type { FieldChange } from './changesCompare';
 import { resolveCompareFields } from './changesSettings';
@@ -21,9 +21,6 @@ export const LARGE_STATE_BYTES = 5_000_000;
 function addHint(this: IExecuteFunctions, message: string, short?: string): void {
 	addRunNote(this, message, 'info', { short });
 }
-
-const count = (n: number, what: string) =>
-	`${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 
 interface IsinRow {
 	isin: string;
@@ -89,7 +86,7 @@ export function outputChanges<TEntry>(
 		// Kept short (an execution hint); docs/nodes/sustainability-instruments.md "Only Changes Since Last Run" says why and what to do.
 		addRunNote(
 			this,
-			`Remembered results: ${(stateBytes / 1_000_000).toFixed(1)} MB of static data (${count(next.size, 'ISIN')}), over ${LARGE_STATE_BYTES / 1_000_000} MB: watch fewer ISINs per node.`,
+			`Remembered results: ${(stateBytes / 1_000_000).toFixed(1)} MB of static data (${countOf(next.size, 'ISIN')}), over ${LARGE_STATE_BYTES / 1_000_000} MB: watch fewer ISINs per node.`,
 		);
 	}
 	noteRun.call(this, current, byIsin.size, settings, tally);
@@ -254,12 +251,12 @@ function noteRun(
 	const manual = this.getMode() === 'manual';
 	const summary = [
 		firstRun
-			? `First run with nothing remembered: ${count(isins, 'ISIN')} ${settings.firstSeen === 'outputAsNew' ? 'output as new' : 'remembered, none output'}.`
-			: `Compared ${count(isins, 'ISIN')} with the remembered results: ${tally.changed} changed, ${tally.new} new.`,
+			? `First run with nothing remembered: ${countOf(isins, 'ISIN')} ${settings.firstSeen === 'outputAsNew' ? 'output as new' : 'remembered, none output'}.`
+			: `Compared ${countOf(isins, 'ISIN')} with the remembered results: ${tally.changed} changed, ${tally.new} new.`,
 		tally.notChecked ? `${tally.notChecked} not checked.` : '',
-		tally.missing ? `${count(tally.missing, 'remembered ISIN')} not in this input (kept).` : '',
+		tally.missing ? `${countOf(tally.missing, 'remembered ISIN')} not in this input (kept).` : '',
 		tally.forgotten
-			? `${count(tally.forgotten, 'ISIN')} not in the input for ${count(settings.forgetAfterRuns, 'run')} in a row forgotten.`
+			? `${countOf(tally.forgotten, 'ISIN')} not in the input for ${countOf(settings.forgetAfterRuns, 'run')} in a row forgotten.`
 			: '',
 	]
 		.filter(Boolean)

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../shared/api/errors';
-import { compactKey } from '../../shared/input/holdings';
+import { compactKey } from '../../shared/input/holdingFields';
 import { numberParameterValue } from '../../shared/input/parameters';
 import { kindOf, showValue } from '../../shared/base/values';
 import type { InstrumentOperationSpec } from './lookupTypes';

@@ -16,11 +16,11 @@ import {
 	maxRequestsOption,
 	maxThrottleWaitOption,
 } from '../../shared/ui/descriptions';
-import { compactKey } from '../../shared/input/holdings';
+import { compactKey } from '../../shared/input/holdingFields';
 import { numberParameterValue, readTextParameter } from '../../shared/input/parameters';
 import { inputError } from '../../shared/api/errors';
 import { countAnswers, countLeftOut } from '../../shared/base/hints';
-import { planRequests } from '../../shared/run/requestBudget';
+import { planRequests } from '../../shared/run/requestPlan';
 import {
 	describeInvalidIsin,
 	givenIsin,
@@ -345,16 +345,14 @@ function applyInvalidIsinPolicy(
 	}
 }
 
-export async function executeInstrumentOperation<TEntry>(
+/** The lookup's settings, read and checked at item 0 (options an expression may set too) before anything is sent. */
+function readLookupSettings<TEntry>(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
 	spec: InstrumentOperationSpec<TEntry>,
-): Promise<INodeExecutionData[]> {
+) {
 	const node = this.getNode();
 	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
-	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const invalidPolicy = readInvalidIsinPolicy.call(this, options);
 	const chosenOutput = this.getNodeParameter(
 		'outputMode',
 		0,
@@ -363,19 +361,32 @@ export async function executeInstrumentOperation<TEntry>(
 	// A typed list has no input rows to add to or weight: a value kept from the field source means one item per ISIN.
 	const outputMode: InstrumentOutputMode =
 		source === 'list' && chosenOutput !== 'changesSinceLastRun' ? 'perInstrument' : chosenOutput;
+	return {
+		source,
+		outputMode,
+		simplify: this.getNodeParameter('simplify', 0, false) as boolean,
+		invalidPolicy: readInvalidIsinPolicy.call(this, options),
+		batchSize: numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
+			min: 1,
+			max: MAX_INSTRUMENTS_PER_REQUEST,
+			integer: true,
+		}),
+		concurrency: numberParameterValue(node, options.concurrency, 0, 'Options > Concurrency', {
+			min: 1,
+			max: 8,
+			integer: true,
+		}),
+		extraBody: spec.extraBody?.call(this),
+	};
+}
 
-	// Options and extra body fields an expression may set, checked before anything is sent.
-	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
-		min: 1,
-		max: MAX_INSTRUMENTS_PER_REQUEST,
-		integer: true,
-	});
-	const concurrency = numberParameterValue(node, options.concurrency, 0, 'Options > Concurrency', {
-		min: 1,
-		max: 8,
-		integer: true,
-	});
-	const extraBody = spec.extraBody?.call(this);
+export async function executeInstrumentOperation<TEntry>(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	spec: InstrumentOperationSpec<TEntry>,
+): Promise<INodeExecutionData[]> {
+	const { source, outputMode, simplify, invalidPolicy, batchSize, concurrency, extraBody } =
+		(readLookupSettings<TEntry>).call(this, spec);
 
 	// Each item's ISIN, checked locally before any request is spent.
 	const { perItem, listPositions } = readIsinEntries.call(this, items, source);

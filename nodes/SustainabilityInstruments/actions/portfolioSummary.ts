@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -13,15 +14,14 @@ import {
 	HOLDING_FIELDS,
 	holdingFieldParameter,
 	normalizeInstrumentType,
-	removedRow,
-	uniformRemovedRows,
-} from '../../shared/input/holdings';
+} from '../../shared/input/holdingFields';
+import { removedRow, uniformRemovedRows } from '../../shared/input/holdings';
 import type { RemovedRow } from '../../shared/input/holdings';
 import { normalizeIsin } from '../../shared/input/isin';
 import { numberFormatOption } from '../../shared/ui/descriptions';
 import { readHoldingNumber, settledByColumnNote } from '../../shared/input/holdingNumbers';
 import { columnFormat } from '../../shared/input/numbers';
-import type { NumberFormat } from '../../shared/input/numbers';
+import type { ColumnFormat, NumberFormat } from '../../shared/input/numbers';
 import {
 	noteAboutInput,
 	numberParameterValue,
@@ -120,6 +120,17 @@ export interface PreparedSummary {
 
 const BASIS_LABEL: Record<WeightBasis, string> = { marketValue: 'market value', weight: 'weight' };
 
+/** How a Portfolio Summary weighs rows: by market value or weight, from which column, read in which format. */
+interface Weighing {
+	basis: WeightBasis;
+	key: 'weight' | 'market_value';
+	label: string;
+	resolver: FieldResolver;
+	column: ColumnFormat;
+	/** Values read by the column's format rather than their own look: the first one, and how many. */
+	settled?: { value: string; where: string; read: number; count: number };
+}
+
 /**
  * Reads each row's market value (or weight) and the groups; rows that cannot be weighted (no ISIN, cash, no market
  * value) get a `problem` in `perItem` so their ISIN is not sent for them, and are reported in the summary.
@@ -131,110 +142,29 @@ export function prepareSummary<TEntry>(
 	spec: InstrumentOperationSpec<TEntry>,
 ): PreparedSummary {
 	const node = this.getNode();
-	const basis =
-		(this.getNodeParameter('weightBy', 0, 'marketValue') as string) === 'weight'
-			? 'weight'
-			: 'marketValue';
-	const key = basis === 'weight' ? 'weight' : 'market_value';
-	const fieldParameter = basis === 'weight' ? 'weightField' : 'marketValueField';
-	const chosenField = readTextParameter.call(this, fieldParameter, 0, holdingFieldParameter(key), {
-		fallback: '',
-	});
-	const isinField =
-		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
-	// The ISIN Field is read by the lookup; here only to show an ISIN that was not sent in removed_rows.
-	const resolver = new FieldResolver({ [key]: chosenField, isin: isinField });
-	const label = BASIS_LABEL[basis];
+	const weighing = summaryWeighing.call(this, items);
 	const groups = groupItems(
 		node,
 		items,
 		splitFieldList(this.getNodeParameter('groupBy', 0, '')),
 	).filter((group) => group.itemIndices.length > 0);
 
-	const valueOfItem = (json: IDataObject) => {
-		const field = resolver.resolve(json)[key];
-		return field === undefined ? undefined : json[field];
-	};
-	const column = columnFormat(
-		items.map((item, index) => ({ value: valueOfItem(item.json), where: `Item ${index}` })),
-		this.getNodeParameter('numberFormat', 0, 'detect') as NumberFormat,
-	);
-	let settled: { value: string; where: string; read: number; count: number } | undefined;
-
 	const prepared: SummaryGroup[] = groups.map((group) => {
 		const rows: WeightedRow[] = [];
 		const removed: RemovedRow[] = [];
 		for (const index of group.itemIndices) {
-			const json = items[index].json;
-			const fields = resolver.resolve(json);
-			const valueOf = (field: keyof typeof HOLDING_FIELDS) =>
-				fields[field] === undefined ? undefined : json[fields[field]!];
-			const entry = perItem[index];
-			const name = scalarText(valueOf('name'))?.trim() || null;
-			const rawIsin = valueOf('isin');
-			const normalised =
-				entry.isin ??
-				entry.normalised ??
-				(typeof rawIsin === 'string' || typeof rawIsin === 'number'
-					? normalizeIsin(rawIsin) || null
-					: null);
-			const remove = (reason: string) => {
-				removed.push(
-					removedRow(
-						index,
-						name,
-						entry.given !== undefined ? entry.given : rawIsin,
-						normalised,
-						reason,
-					),
-				);
-				perItem[index] = {
-					problem: reason,
-					given: entry.given,
-					normalised: normalised ?? undefined,
-				};
-			};
-
-			if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') {
-				remove('cash row');
+			const weighed = weighItem(node, items[index].json, index, perItem[index], weighing);
+			if ('weight' in weighed) {
+				rows.push(weighed);
 				continue;
 			}
-			if (!entry.isin) {
-				remove(entry.problem ?? 'no ISIN');
-				continue;
-			}
-			const raw = valueOf(key);
-			if (isBlank(raw)) {
-				remove(
-					fields[key] === undefined
-						? `no ${label} (looked for a field named ${resolver.lookedFor(key)})`
-						: `no ${label} in field "${fields[key]}"`,
-				);
-				continue;
-			}
-			const read = readHoldingNumber(raw, key, column, fields[key]);
-			if ('message' in read) {
-				throw inputError(
-					node,
-					index,
-					read.message,
-					`${read.fix} Or set ${holdingFieldParameter(key)} to the column that holds it.`,
-				);
-			}
-			if (read.byColumn) {
-				if (settled) settled.count++;
-				else settled = { value: String(raw), where: `Item ${index}`, read: read.value, count: 1 };
-			}
-			const weight = read.value;
-			if (weight < 0) {
-				remove(`negative ${label} (short position): a summary weights long positions only`);
-				continue;
-			}
-			rows.push({ item: index, isin: entry.isin, weight });
+			removed.push(weighed.removed);
+			perItem[index] = weighed.unsent;
 		}
 		return { values: group.values, itemIndices: group.itemIndices, rows, removed };
 	});
 
+	const { settled, key, column, basis } = weighing;
 	const notes = settled ? [settledByColumnNote(key, settled, settled.count, column)] : [];
 	for (const note of notes) noteAboutInput.call(this, note);
 
@@ -251,6 +181,100 @@ export function prepareSummary<TEntry>(
 		);
 	}
 	return { basis, notes, groups: prepared };
+}
+
+/** The Weight Holdings By setting, its column, and the column's number format decided from all the items. */
+function summaryWeighing(this: IExecuteFunctions, items: INodeExecutionData[]): Weighing {
+	const basis =
+		(this.getNodeParameter('weightBy', 0, 'marketValue') as string) === 'weight'
+			? 'weight'
+			: 'marketValue';
+	const key = basis === 'weight' ? 'weight' : 'market_value';
+	const fieldParameter = basis === 'weight' ? 'weightField' : 'marketValueField';
+	const chosenField = readTextParameter.call(this, fieldParameter, 0, holdingFieldParameter(key), {
+		fallback: '',
+	});
+	const isinField =
+		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
+	// The ISIN Field is read by the lookup; here only to show an ISIN that was not sent in removed_rows.
+	const resolver = new FieldResolver({ [key]: chosenField, isin: isinField });
+	const valueOfItem = (json: IDataObject) => {
+		const field = resolver.resolve(json)[key];
+		return field === undefined ? undefined : json[field];
+	};
+	const column = columnFormat(
+		items.map((item, index) => ({ value: valueOfItem(item.json), where: `Item ${index}` })),
+		this.getNodeParameter('numberFormat', 0, 'detect') as NumberFormat,
+	);
+	return { basis, key, label: BASIS_LABEL[basis], resolver, column };
+}
+
+/**
+ * The row's ISIN and weight, or why it is left out (cash, no ISIN, no or a negative value) with what the lookup
+ * then knows of its ISIN (not sent for it). A value that cannot be read is an error.
+ */
+function weighItem(
+	node: INode,
+	json: IDataObject,
+	index: number,
+	entry: ItemIsin,
+	weighing: Weighing,
+): WeightedRow | { removed: RemovedRow; unsent: ItemIsin } {
+	const { key, label, resolver, column } = weighing;
+	const fields = resolver.resolve(json);
+	const valueOf = (field: keyof typeof HOLDING_FIELDS) =>
+		fields[field] === undefined ? undefined : json[fields[field]!];
+	const name = scalarText(valueOf('name'))?.trim() || null;
+	const rawIsin = valueOf('isin');
+	const normalised =
+		entry.isin ??
+		entry.normalised ??
+		(typeof rawIsin === 'string' || typeof rawIsin === 'number'
+			? normalizeIsin(rawIsin) || null
+			: null);
+	const leftOut = (reason: string) => ({
+		removed: removedRow(
+			index,
+			name,
+			entry.given !== undefined ? entry.given : rawIsin,
+			normalised,
+			reason,
+		),
+		unsent: { problem: reason, given: entry.given, normalised: normalised ?? undefined },
+	});
+
+	if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') return leftOut('cash row');
+	if (!entry.isin) return leftOut(entry.problem ?? 'no ISIN');
+	const raw = valueOf(key);
+	if (isBlank(raw)) {
+		return leftOut(
+			fields[key] === undefined
+				? `no ${label} (looked for a field named ${resolver.lookedFor(key)})`
+				: `no ${label} in field "${fields[key]}"`,
+		);
+	}
+	const read = readHoldingNumber(raw, key, column, fields[key]);
+	if ('message' in read) {
+		throw inputError(
+			node,
+			index,
+			read.message,
+			`${read.fix} Or set ${holdingFieldParameter(key)} to the column that holds it.`,
+		);
+	}
+	if (read.byColumn) {
+		if (weighing.settled) weighing.settled.count++;
+		else
+			weighing.settled = {
+				value: String(raw),
+				where: `Item ${index}`,
+				read: read.value,
+				count: 1,
+			};
+	}
+	if (read.value < 0)
+		return leftOut(`negative ${label} (short position): a summary weights long positions only`);
+	return { item: index, isin: entry.isin, weight: read.value };
 }
 
 /** One item per group, paired with the group's input items. */

@@ -19,11 +19,11 @@ import { prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
 import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
 import type { ItemGroup } from '../../shared/input/grouping';
-import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { retriesOnFail, retryMemory } from '../../shared/base/retryMemory';
 import type { RetryMemory } from '../../shared/base/retryMemory';
 import { ROUTES } from '../../shared/api/routes';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 import { reportItems } from './reportItems';
 import {
 	isUncertain,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 
 import { downloadFile, MAX_DOWNLOAD_BYTES } from '../../shared/api/httpClient';
 import type { DownloadResult } from '../../shared/api/httpClient';
-import { DEFAULT_RETRY_POLICY, megabytes } from '../../shared/run/transport';
+import { DEFAULT_RETRY_POLICY, megabytes } from '../../shared/api/transport';
 import { formatSeconds } from '../../shared/base/values';
 
 /**

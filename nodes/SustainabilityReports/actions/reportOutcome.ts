@@ -4,7 +4,7 @@ import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { listNames } from '../../shared/run/execution';
 import { addRunNote } from '../../shared/base/hints';
 import type { Remembered } from '../../shared/base/retryMemory';
-import { UncertainOutcomeError } from '../../shared/run/transport';
+import { UncertainOutcomeError } from '../../shared/api/transport';
 import type { ReportRequest } from './reportRequest';
 
 export interface ReportAnswer {

@@ -20,10 +20,10 @@ import type { HoldingsInput } from '../../shared/input/parameters';
 import { inputError } from '../../shared/api/errors';
 import { prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
-import { planOneRequestEach } from '../../shared/run/requestBudget';
+import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { noteAboutAnswer } from '../../shared/api/answers';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 import type { ClassificationEntry } from './classification';
 
@@ -91,56 +91,17 @@ export async function execute(
 		groups,
 		async (prepared) => {
 			if (prepared.error) throw prepared.error;
-			const { methodologyId, holdings, removed, notes } = prepared.input!;
-			const inputNotes = notes.length > 0 ? { input_notes: notes } : {};
-			const first = prepared.itemIndices[0] ?? 0;
-			const out: Array<{ item: number; json: IDataObject }> = [];
-
-			if (holdings.length > 0) {
-				const body = await (apiRequest<{ data: ClassificationEntry[] }>).call(
-					this,
-					ROUTES.sustainableInvestments,
-					{
-						body: { methodology_id: methodologyId, holdings: holdingsBody(holdings) },
-						itemIndex: first,
-					},
-				);
-				const matcher = new ClassificationMatcher(body.data);
-				const answerNote = matcher
-					.tallyUnasked(holdings.map(({ holding }) => holding.isin as string))
-					.describe(ROUTES.sustainableInvestments);
-				if (answerNote)
-					noteAboutAnswer.call(
-						this,
-						answerNote,
-						"Part of the API's answer was not used: see answer_note in the output.",
-					);
-				for (const { itemIndex, holding } of holdings) {
-					const isin = holding.isin as string;
-					const original = fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json;
-					out.push({
-						item: itemIndex,
-						json: {
-							...original,
-							...classificationColumns(isin, matcher.next(isin)),
-							methodology_id: methodologyId,
-							removed: false,
-							removed_reason: null,
-							...inputNotes,
-							...(answerNote ? { answer_note: answerNote } : {}),
-						},
-					});
-				}
-			}
-
-			for (const row of removed) {
-				const original = fromJson
-					? ({ name: row.name, isin: row.isin } as IDataObject)
-					: items[row.item].json;
-				out.push({
+			const { methodologyId, removed, notes } = prepared.input!;
+			const common = {
+				methodology_id: methodologyId,
+				inputNotes: (notes.length > 0 ? { input_notes: notes } : {}) as IDataObject,
+			};
+			const out = [
+				...(await classifiedRows.call(this, items, prepared, fromJson, common)),
+				...removed.map((row) => ({
 					item: row.item,
 					json: {
-						...original,
+						...(fromJson ? { name: row.name, isin: row.isin } : items[row.item].json),
 						isin: row.isin,
 						classification: null,
 						label: LABELS.notClassified,
@@ -148,11 +109,10 @@ export async function execute(
 						methodology_id: methodologyId,
 						removed: true,
 						removed_reason: row.reason,
-						...inputNotes,
+						...common.inputNotes,
 					},
-				});
-			}
-
+				})),
+			];
 			return out.map(({ item, json }) => ({
 				json,
 				pairedItem: { item },
@@ -166,4 +126,52 @@ export async function execute(
 	// JSON source every row belongs to the first item and keeps the array's order, classified rows first).
 	const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
 	return output.sort((a, b) => itemOf(a) - itemOf(b));
+}
+
+/** The group's holdings classified by the API (one request), each matched to its answer by ISIN. */
+async function classifiedRows(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	prepared: PreparedGroup<ItemGroup, GroupInput>,
+	fromJson: boolean,
+	{
+		methodology_id,
+		inputNotes,
+	}: { methodology_id: GroupInput['methodologyId']; inputNotes: IDataObject },
+): Promise<Array<{ item: number; json: IDataObject }>> {
+	const { holdings } = prepared.input!;
+	if (holdings.length === 0) return [];
+	const body = await (apiRequest<{ data: ClassificationEntry[] }>).call(
+		this,
+		ROUTES.sustainableInvestments,
+		{
+			body: { methodology_id, holdings: holdingsBody(holdings) },
+			itemIndex: prepared.itemIndices[0] ?? 0,
+		},
+	);
+	const matcher = new ClassificationMatcher(body.data);
+	const answerNote = matcher
+		.tallyUnasked(holdings.map(({ holding }) => holding.isin as string))
+		.describe(ROUTES.sustainableInvestments);
+	if (answerNote)
+		noteAboutAnswer.call(
+			this,
+			answerNote,
+			"Part of the API's answer was not used: see answer_note in the output.",
+		);
+	return holdings.map(({ itemIndex, holding }) => {
+		const isin = holding.isin as string;
+		return {
+			item: itemIndex,
+			json: {
+				...(fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json),
+				...classificationColumns(isin, matcher.next(isin)),
+				methodology_id,
+				removed: false,
+				removed_reason: null,
+				...inputNotes,
+				...(answerNote ? { answer_note: answerNote } : {}),
+			},
+		};
+	});
 }

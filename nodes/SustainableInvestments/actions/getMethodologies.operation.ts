@@ -7,7 +7,7 @@ import type {
 
 import { parseMethodologies } from '../../shared/api/methodologies';
 import { ROUTES } from '../../shared/api/routes';
-import { apiRequest } from '../../shared/run/transport';
+import { apiRequest } from '../../shared/api/transport';
 
 export const runsOnce = true;
 

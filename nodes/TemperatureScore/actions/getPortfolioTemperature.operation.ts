@@ -18,11 +18,11 @@ import type { HoldingsInput } from '../../shared/input/parameters';
 import { inputError } from '../../shared/api/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
-import { planRequests } from '../../shared/run/requestBudget';
+import { planRequests } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { noteAboutAnswer } from '../../shared/api/answers';
-import { apiRequest } from '../../shared/run/transport';
-import { formatSeconds } from '../../shared/base/values';
+import { apiRequest } from '../../shared/api/transport';
+import { countOf, formatSeconds } from '../../shared/base/values';
 import { sleepUnlessCancelled } from '../../shared/base/sleep';
 import { groupFields, perHoldingItems } from './summary';
 import type { Calculation, TemperatureData } from './summary';
@@ -149,7 +149,7 @@ export async function execute(
 	const toSend = groups.filter((group) => !group.error).length;
 	planRequests.call(this, {
 		requests: toSend * perGroup,
-		breakdown: `${toSend.toLocaleString('en-US')} group${toSend === 1 ? '' : 's'} × ${perGroup === 1 ? '1 request' : `up to ${perGroup} requests (one poll every Poll Interval while the API calculates, up to Max Wait)`}`,
+		breakdown: `${countOf(toSend, 'group')} × ${perGroup === 1 ? '1 request' : `up to ${perGroup} requests (one poll every Poll Interval while the API calculates, up to Max Wait)`}`,
 		fewerRequests: `Group By a field with fewer distinct values (one calculation per group)${perGroup > 1 ? ', or raise Poll Interval or lower Max Wait' : ''}`,
 		isMaximum: perGroup > 1,
 	});

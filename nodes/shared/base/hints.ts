@@ -1,4 +1,5 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
+import { countOf } from './values';
 
 /** n8n's limit for the text of a hint; a longer note is shown cut, whole in the log. */
 export const MAX_HINT_LENGTH = 120;
@@ -156,9 +157,6 @@ export function countStillCalculating(context: object): void {
 /** Waits shorter than this are not worth a note. */
 const NOTED_WAIT_MS = 1_000;
 
-const plural = (count: number, noun: string) =>
-	`${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-
 /** The notes of the run's tally (rows left out, answers missing, waits, calculations): one each, at the run's end. */
 export function noteRunTally(context: NoteContext): void {
 	const tally = tallies.get(context);
@@ -169,33 +167,33 @@ export function noteRunTally(context: NoteContext): void {
 		const why = [...leftOut.byReason]
 			.map(([reason, count]) => `${count} ${count === 1 ? reason : pluralReason(reason)}`)
 			.join(', ');
-		const note = `${plural(total, leftOut.noun)} ${leftOut.verb} (${why}): see ${leftOut.listedIn} in the output.`;
+		const note = `${countOf(total, leftOut.noun)} ${leftOut.verb} (${why}): see ${leftOut.listedIn} in the output.`;
 		addRunNote(context, note, 'warning', {
 			kind: 'left-out',
 			short:
 				note.length > MAX_HINT_LENGTH
-					? `${plural(total, leftOut.noun)} ${leftOut.verb}: see ${leftOut.listedIn} in the output.`
+					? `${countOf(total, leftOut.noun)} ${leftOut.verb}: see ${leftOut.listedIn} in the output.`
 					: undefined,
 		});
 	}
 	if (tally.unanswered > 0)
 		addRunNote(
 			context,
-			`${plural(tally.unanswered, 'ISIN')} not answered: a request failed (see error in the output).`,
+			`${countOf(tally.unanswered, 'ISIN')} not answered: a request failed (see error in the output).`,
 			'warning',
 			{ kind: 'unanswered' },
 		);
 	if (tally.noData > 0)
 		addRunNote(
 			context,
-			`No data for ${tally.noData.toLocaleString('en-US')} of ${plural(tally.asked, 'ISIN')} asked (found = false).`,
+			`No data for ${tally.noData.toLocaleString('en-US')} of ${countOf(tally.asked, 'ISIN')} asked (found = false).`,
 			'warning',
 			{ kind: 'no-data' },
 		);
 	if (tally.skippedByApi > 0)
 		addRunNote(
 			context,
-			`${plural(tally.skippedByApi, 'holding')} sent but not in the API's answer: see ${tally.skippedListedIn} in the output.`,
+			`${countOf(tally.skippedByApi, 'holding')} sent but not in the API's answer: see ${tally.skippedListedIn} in the output.`,
 			'warning',
 			{ kind: 'skipped-by-api' },
 		);

@@ -99,3 +99,8 @@ export function ordinal(position: number): string {
 		lastTwo >= 11 && lastTwo <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][position % 10] ?? 'th');
 	return `${position.toLocaleString('en-US')}${suffix}`;
 }
+
+/** A count and its noun, plural unless 1: "1 request", "10,000 requests". */
+export function countOf(value: number, noun: string): string {
+	return `${value.toLocaleString('en-US')} ${noun}${value === 1 ? '' : 's'}`;
+}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { inputError } from '../api/errors';
-import { compactKey } from './holdings';
+import { compactKey } from './holdingFields';
 import { isBlank, showValue } from '../base/values';
 
 export interface ItemGroup {

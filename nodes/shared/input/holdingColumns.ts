@@ -5,8 +5,10 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { HOLDING_FIELDS, HOLDING_KEYS } from './holdings';
-import type { FieldMappingWords, HoldingKey, HoldingRow } from './holdings';
+import { HOLDING_FIELDS, HOLDING_KEYS } from './holdingFields';
+import type { FieldMappingWords } from './holdingFields';
+import type { HoldingRow } from './holdingRows';
+import type { HoldingKey } from './holdings';
 import { isBlank, ownValue, showValue } from '../base/values';
 
 export const HOLDING_COLUMNS = 'holdingColumns';

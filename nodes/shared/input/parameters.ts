@@ -15,18 +15,14 @@ import {
 	readManuallyMappedRows,
 	usesManualMapping,
 } from './holdingColumns';
-import {
-	FieldResolver,
-	holdingNumberColumns,
-	holdingRowsFromItems,
-	holdingRowsFromJson,
-	readHoldings,
-} from './holdings';
+import { FieldResolver } from './holdingFields';
+import { holdingRowsFromItems, holdingRowsFromJson } from './holdingRows';
+import { holdingNumberColumns, readHoldings } from './holdings';
 import type { NumberColumns, WeightScale } from './holdingNumbers';
+import type { HoldingRow } from './holdingRows';
 import type {
 	CashRowPolicy,
 	HoldingKey,
-	HoldingRow,
 	HoldingsReadOptions,
 	InvalidIsinPolicy,
 	RemovedRow,

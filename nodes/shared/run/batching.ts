@@ -8,8 +8,8 @@ import { asNodeError } from '../api/errors';
 import { runTasks, withProgress } from './execution';
 import type { RunError } from './execution';
 import type { ApiRoute } from '../api/routes';
-import { apiRequest } from './transport';
-import type { RetryPolicy } from './transport';
+import { apiRequest } from '../api/transport';
+import type { RetryPolicy } from '../api/transport';
 
 export interface InstrumentLookupOptions<TEntry = unknown, TValue = TEntry> {
 	/** ISINs per request, at most 10,000 (the API refuses more). */

@@ -9,7 +9,13 @@ import type {
 
 import { asNodeError } from '../api/errors';
 import type { Operation } from '../base/operation';
-import { isStopError, reportRequestsSpent, requestsPlanned, requestsSent } from './requestBudget';
+import { countOf } from '../base/values';
+import {
+	isStopError,
+	reportRequestsSpent,
+	requestsPlanned,
+	requestsSent,
+} from '../api/requestBudget';
 import { executeAsTool, isToolExecution } from './tool';
 
 /**
@@ -160,7 +166,7 @@ export function withProgress(this: IExecuteFunctions, error: RunError, done: str
 	const cost =
 		sent === undefined
 			? ''
-			: ` This run sent ${sent.toLocaleString('en-US')} request${sent === 1 ? '' : 's'}; running it again sends up to ${planned.toLocaleString('en-US')}.`;
+			: ` This run sent ${countOf(sent, 'request')}; running it again sends up to ${planned.toLocaleString('en-US')}.`;
 	error.message = `${error.message.replace(/\.?$/, '.')} ${done}${cost}`;
 	return error;
 }

@@ -8,12 +8,12 @@ import type {
 } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../base/constants';
-import { HOLDING_FIELDS, HOLDING_KEYS } from '../input/holdings';
+import { HOLDING_FIELDS, HOLDING_KEYS } from '../input/holdingFields';
 import type { HoldingKey } from '../api/holdingKey';
 import { parseMethodologies } from '../api/methodologies';
 import { ROUTES } from '../api/routes';
 import type { HoldingsRoute } from '../api/routes';
-import { apiRequest } from './transport';
+import { apiRequest } from '../api/transport';
 
 export interface PortfolioListing {
 	identifier: string;

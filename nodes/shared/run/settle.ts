@@ -6,8 +6,8 @@ import { parsePortfolioListing } from './methods';
 import type { PortfolioListing } from './methods';
 import { ROUTES } from '../api/routes';
 import type { ApiRoute } from '../api/routes';
-import { apiRequest, UncertainOutcomeError } from './transport';
-import type { ApiRequestOptions } from './transport';
+import { apiRequest, UncertainOutcomeError } from '../api/transport';
+import type { ApiRequestOptions } from '../api/transport';
 import { showValue } from '../base/values';
 
 /**

@@ -22,7 +22,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 
 import { QUOTA_USED_UP } from '../api/errors';
 import type { Operation } from '../base/operation';
-import { reportRequestsSpent } from './requestBudget';
+import { reportRequestsSpent } from '../api/requestBudget';
 
 /** n8n's `NodeConnectionTypes.AiTool` (a string here: the export moved between n8n-workflow versions). */
 const AI_TOOL = 'ai_tool';

@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from '../base/constants';
 import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from '../input/holdingColumns';
-import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from '../input/holdings';
+import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from '../input/holdingFields';
 import type { HoldingKey } from '../api/holdingKey';
 import { removesRows } from '../api/routes';
 import type { HoldingsRoute } from '../api/routes';

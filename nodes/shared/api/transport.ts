@@ -1,13 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 
-import {
-	boundTexts,
-	isGatewayPage,
-	isProxyPage,
-	noteAboutAnswer,
-	readAnswer,
-} from '../api/answers';
+import { boundTexts, isGatewayPage, isProxyPage, noteAboutAnswer, readAnswer } from './answers';
 import {
 	CREDENTIAL_NAME,
 	MAX_ANSWER_BYTES,
@@ -22,18 +16,18 @@ import {
 	inputError,
 	isHtmlAnswer,
 	isQuotaExhausted,
-} from '../api/errors';
-import type { ApiResponse } from '../api/errors';
-import { networkFailureOf, sendApiRequest, tryDeadline } from '../api/httpClient';
-import { checkBaseUrlText } from '../api/baseUrl';
-import type { ApiAnswer, NetworkFailure, RequestContext } from '../api/httpClient';
-import { RECHECK_MS, pacerFor } from '../api/pacing';
+} from './errors';
+import type { ApiResponse } from './errors';
+import { networkFailureOf, sendApiRequest, tryDeadline } from './httpClient';
+import { checkBaseUrlText } from './baseUrl';
+import type { ApiAnswer, NetworkFailure, RequestContext } from './httpClient';
+import { RECHECK_MS, pacerFor } from './pacing';
 import { afterEachAnswer, refusalBeforeTry } from './requestBudget';
 import { countWaited } from '../base/hints';
 import { sleepUnlessCancelled } from '../base/sleep';
-import type { PaceSlot } from '../api/pacing';
-import type { ApiRoute } from '../api/routes';
-import { formatSeconds, hasLoneSurrogate, showValue } from '../base/values';
+import type { Pacer, PaceSlot } from './pacing';
+import type { ApiRoute } from './routes';
+import { countOf, formatSeconds, hasLoneSurrogate, showValue } from '../base/values';
 
 export interface RetryPolicy {
 	/** Retries after the first try, for 503 and dropped connections together. */
@@ -85,34 +79,11 @@ export async function apiRequest<T = IDataObject>(
 	options: ApiRequestOptions = {},
 ): Promise<T> {
 	const node = this.getNode();
+	const { itemIndex } = options;
 	const policy = { ...DEFAULT_RETRY_POLICY, ...userRetryLimits(this), ...options.retry };
-	const { baseUrl, apiKey } = await resolveCredential.call(this, options.itemIndex);
-	if (options.identifier !== undefined && hasLoneSurrogate(options.identifier)) {
-		// encodeURIComponent would throw "URI malformed": refuse by name, nothing is sent.
-		throw inputError(
-			node,
-			options.itemIndex,
-			`the portfolio identifier "${showValue(options.identifier)}" contains a broken character and cannot be put in the address of the ${route.label} request`,
-			'The text has half of a two-part character (for example an emoji cut in two). Correct the identifier.',
-			{ atRequest: true },
-		);
-	}
-	const path =
-		options.identifier === undefined
-			? route.path
-			: route.path.replace('{identifier}', encodeURIComponent(options.identifier));
-	if (options.body !== undefined) assertBodySize(node, route, options.body, options.itemIndex);
-
+	const { baseUrl, apiKey } = await resolveCredential.call(this, itemIndex);
+	const request = requestOf(node, route, baseUrl, policy, options);
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	const request: IHttpRequestOptions = {
-		method: route.method,
-		url: `${baseUrl}${path}`,
-		json: true,
-		// Idle bound of the connection; the deadline of a try is tryDeadline's, below.
-		timeout: policy.requestTimeoutMs,
-		headers: { accept: 'application/json' },
-		...(options.body !== undefined ? { body: options.body } : {}),
-	};
 
 	// Every request of the credential in this process shares one pacing (see pacing.ts): unpaced until the API
 	// throttles us, then at most the learned number of request starts per second. The wait for the first slot counts
@@ -122,47 +93,25 @@ export async function apiRequest<T = IDataObject>(
 	let waitedMs = Math.max(0, slot.at - Date.now());
 	if (waitedMs > policy.maxTotalWaitMs) {
 		pacer.release(slot);
-		throw pacingWaitError(node, route, waitedMs, policy.maxTotalWaitMs, pacer, options.itemIndex);
+		throw pacingWaitError(node, route, waitedMs, policy.maxTotalWaitMs, pacer, itemIndex);
 	}
 	countWaited(this, waitedMs);
 	await waitForSlot(pacer, slot, signal);
 
-	let retries = 0;
-	let serverErrorRetries = 0;
-	let networkRetries = 0;
-	let unavailableRetries = 0;
-	let throttles = 0;
+	const tries = new RetryAllowance(policy, route);
 	for (let attempt = 1; ; attempt++) {
-		let response: ApiAnswer | undefined;
-		let failure: NetworkFailure | undefined;
 		const sentAt = Date.now();
-		// Request accounting (requestBudget.ts): nothing is sent after a used-up quota or over Max Requests per Run.
-		const refusal = refusalBeforeTry(this, node, pacer, route.label, options.itemIndex);
-		if (refusal) {
-			pacer.release(slot);
-			throw refusal;
-		}
-		const deadline = tryDeadline(policy.requestTimeoutMs, signal);
-		try {
-			response = await sendApiRequest.call(this, request, deadline.signal);
-		} catch (error) {
-			failure = deadline.expired()
-				? { code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' }
-				: signal?.aborted
-					? undefined
-					: networkFailureOf(error);
-			if (!failure) {
-				pacer.accepted(slot);
-				throw redactError(asNodeError(node, error), apiKey);
-			}
-		} finally {
-			deadline.dispose();
-		}
-		if (response) response = { ...response, body: redactKey(response.body, apiKey, response.text) };
-		// A proxy's 502 page: the proxy got no usable answer from the API, which may have carried the request out.
-		if (response && !response.tooLarge && isGatewayPage(response))
-			failure = gatewayPageFailure(response);
-
+		const { response, failure } = await sendOnce.call(this, {
+			node,
+			route,
+			request,
+			pacer,
+			slot,
+			policy,
+			signal,
+			apiKey,
+			itemIndex,
+		});
 		// A try that timed out was time spent waiting, as much as a pause between tries.
 		if (failure?.kind === 'timeout') waitedMs += Date.now() - sentAt;
 		if (response) afterEachAnswer(this, pacer, isQuotaExhausted(response));
@@ -173,26 +122,12 @@ export async function apiRequest<T = IDataObject>(
 		else pacer.accepted(slot);
 		// Not sent again: the same request would most likely get the same answer.
 		if (response?.tooLarge)
-			throw answerTooLargeError(
-				node,
-				route,
-				response.statusCode,
-				response.tooLarge,
-				options.itemIndex,
-			);
+			throw answerTooLargeError(node, route, response.statusCode, response.tooLarge, itemIndex);
 		// A proxy's or maintenance page (HTML with 200, any page that is not JSON with 503) is no answer of the API:
 		// taken like a 503.
 		const proxyPage = !!response && isProxyPage(response);
-		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage) {
-			const bounded = boundTexts(readAnswer(node, route, response, options.itemIndex));
-			if (bounded.cut > 0 && 'addExecutionHints' in this)
-				noteAboutAnswer.call(
-					this,
-					`The API's answer to the ${route.label} request held ${bounded.cut} text${bounded.cut === 1 ? '' : 's'} longer than ${MAX_OUTPUT_TEXT_LENGTH.toLocaleString('en-US')} characters: cut there in the output, each marked "(truncated, N characters)".`,
-					`The answer held ${bounded.cut} text${bounded.cut === 1 ? '' : 's'} longer than ${MAX_OUTPUT_TEXT_LENGTH.toLocaleString('en-US')} characters: cut in the output, marked "(truncated…)".`,
-				);
-			return bounded.value as T;
-		}
+		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage)
+			return answerBody.call(this, node, route, response, itemIndex) as T;
 
 		if (failure?.reached === 'maybe' && route.onUncertainOutcome !== 'send-again') {
 			throw new UncertainOutcomeError(
@@ -201,35 +136,22 @@ export async function apiRequest<T = IDataObject>(
 				failure,
 				attempt,
 				policy.requestTimeoutMs,
-				options.itemIndex,
+				itemIndex,
 			);
 		}
 
-		let retryable = false;
-		if (failure) {
-			const limit =
-				failure.kind === 'secure-connection'
-					? 0
-					: failure.kind === 'host-not-found'
-						? HOST_NOT_FOUND_RETRIES
-						: policy.maxNetworkRetries;
-			retryable = networkRetries++ < limit && retries < policy.maxRetries;
-		} else if (throttled) {
-			throttles++;
-			retryable = retries < policy.maxThrottleRetries;
-		} else if (response!.statusCode === 503 || proxyPage) {
-			retryable =
-				unavailableRetries++ < (route.maxUnavailableRetries ?? policy.maxRetries) &&
-				retries < policy.maxRetries;
-		} else if (response!.statusCode === 500) {
-			retryable = serverErrorRetries++ < policy.maxServerErrorRetries;
-		}
-
+		const retryable = tries.allowAnother(failure, throttled, response, proxyPage);
 		const floor = !retryable
 			? 0
 			: throttled
-				? throttleRetryFloor(policy, retries, throttles, response!.headers, pacer.windowMs)
-				: backoffDelay(policy, retries, response?.headers);
+				? throttleRetryFloor(
+						policy,
+						tries.retries,
+						tries.throttles,
+						response!.headers,
+						pacer.windowMs,
+					)
+				: backoffDelay(policy, tries.retries, response?.headers);
 		let next: PaceSlot | undefined;
 		let delay = floor;
 		if (retryable) {
@@ -240,26 +162,22 @@ export async function apiRequest<T = IDataObject>(
 		// Max Wait 0 means no retry at all, even when the next slot is free at once.
 		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs || policy.maxTotalWaitMs <= 0) {
 			if (next) pacer.release(next);
-			if (failure)
-				throw networkError(
-					node,
-					route,
-					baseUrl,
-					failure,
+			throw lastTryError(
+				node,
+				route,
+				baseUrl,
+				policy,
+				{ response, failure, proxyPage },
+				{
 					attempt,
 					waitedMs,
-					policy.requestTimeoutMs,
-					options.itemIndex,
-				);
-			if (proxyPage)
-				throw proxyPageError(node, route, response!, attempt, waitedMs, options.itemIndex);
-			if (retries > 0 && (response!.statusCode === 429 || response!.statusCode === 503)) {
-				throw exhaustedRetriesError(node, route, response!, attempt, waitedMs, options.itemIndex);
-			}
-			throw apiErrorFor(node, route, response!, options.itemIndex);
+					retried: tries.retries > 0,
+					itemIndex,
+				},
+			);
 		}
 
-		retries++;
+		tries.retries++;
 		this.logger.debug('Sustainability Compliance API: retrying request', {
 			route: `${route.method} ${route.path}`,
 			status: failure?.code ?? response!.statusCode,
@@ -273,6 +191,191 @@ export async function apiRequest<T = IDataObject>(
 		await waitForSlot(pacer, slot, signal);
 		waitedMs += delay;
 	}
+}
+
+/** The HTTP request of a route: its address (identifier encoded exactly once) and body, both checked first. */
+function requestOf(
+	node: INode,
+	route: ApiRoute,
+	baseUrl: string,
+	policy: RetryPolicy,
+	{ identifier, body, itemIndex }: ApiRequestOptions,
+): IHttpRequestOptions {
+	if (identifier !== undefined && hasLoneSurrogate(identifier)) {
+		// encodeURIComponent would throw "URI malformed": refuse by name, nothing is sent.
+		throw inputError(
+			node,
+			itemIndex,
+			`the portfolio identifier "${showValue(identifier)}" contains a broken character and cannot be put in the address of the ${route.label} request`,
+			'The text has half of a two-part character (for example an emoji cut in two). Correct the identifier.',
+			{ atRequest: true },
+		);
+	}
+	const path =
+		identifier === undefined
+			? route.path
+			: route.path.replace('{identifier}', encodeURIComponent(identifier));
+	if (body !== undefined) assertBodySize(node, route, body, itemIndex);
+	return {
+		method: route.method,
+		url: `${baseUrl}${path}`,
+		json: true,
+		// Idle bound of the connection; the deadline of a try is tryDeadline's, in sendOnce.
+		timeout: policy.requestTimeoutMs,
+		headers: { accept: 'application/json' },
+		...(body !== undefined ? { body } : {}),
+	};
+}
+
+interface OneTry {
+	node: INode;
+	route: ApiRoute;
+	request: IHttpRequestOptions;
+	pacer: Pacer;
+	slot: PaceSlot;
+	policy: RetryPolicy;
+	signal: AbortSignal | undefined;
+	apiKey: string;
+	itemIndex: number | undefined;
+}
+
+/**
+ * Sends the request once, unless the run's request account refuses it: the answer (the key redacted from it), or
+ * the network failure, a proxy's 502 page counting as one. Anything else (a cancelled execution) is thrown.
+ */
+async function sendOnce(
+	this: RequestContext,
+	{ node, route, request, pacer, slot, policy, signal, apiKey, itemIndex }: OneTry,
+): Promise<{ response?: ApiAnswer; failure?: NetworkFailure }> {
+	// Request accounting (requestBudget.ts): nothing is sent after a used-up quota or over Max Requests per Run.
+	const refusal = refusalBeforeTry(this, node, pacer, route.label, itemIndex);
+	if (refusal) {
+		pacer.release(slot);
+		throw refusal;
+	}
+	const deadline = tryDeadline(policy.requestTimeoutMs, signal);
+	let response: ApiAnswer;
+	try {
+		response = await sendApiRequest.call(this, request, deadline.signal);
+	} catch (error) {
+		const failure = deadline.expired()
+			? ({ code: 'ETIMEDOUT', reached: 'maybe', kind: 'timeout' } as const)
+			: signal?.aborted
+				? undefined
+				: networkFailureOf(error);
+		if (failure) return { failure };
+		pacer.accepted(slot);
+		throw redactError(asNodeError(node, error), apiKey);
+	} finally {
+		deadline.dispose();
+	}
+	response = { ...response, body: redactKey(response.body, apiKey, response.text) };
+	// A proxy's 502 page: the proxy got no usable answer from the API, which may have carried the request out.
+	if (!response.tooLarge && isGatewayPage(response))
+		return { response, failure: gatewayPageFailure(response) };
+	return { response };
+}
+
+/** A success answer read against the route's contract, over-long texts cut (and a note saying so). */
+function answerBody(
+	this: RequestContext,
+	node: INode,
+	route: ApiRoute,
+	response: ApiAnswer,
+	itemIndex: number | undefined,
+): unknown {
+	const bounded = boundTexts(readAnswer(node, route, response, itemIndex));
+	if (bounded.cut > 0 && 'addExecutionHints' in this) {
+		const texts = countOf(bounded.cut, 'text');
+		const limit = MAX_OUTPUT_TEXT_LENGTH.toLocaleString('en-US');
+		noteAboutAnswer.call(
+			this,
+			`The API's answer to the ${route.label} request held ${texts} longer than ${limit} characters: cut there in the output, each marked "(truncated, N characters)".`,
+			`The answer held ${texts} longer than ${limit} characters: cut in the output, marked "(truncated…)".`,
+		);
+	}
+	return bounded.value;
+}
+
+/** What the retry policy still allows after each kind of failed try; `retries` counts the tries sent again. */
+class RetryAllowance {
+	retries = 0;
+	throttles = 0;
+	private serverErrorRetries = 0;
+	private networkRetries = 0;
+	private unavailableRetries = 0;
+
+	constructor(
+		private readonly policy: RetryPolicy,
+		private readonly route: ApiRoute,
+	) {}
+
+	/** Whether this failed try may be sent again; counts it against its kind's limit. */
+	allowAnother(
+		failure: NetworkFailure | undefined,
+		throttled: boolean,
+		response: ApiAnswer | undefined,
+		proxyPage: boolean,
+	): boolean {
+		const { policy } = this;
+		if (failure) {
+			const limit =
+				failure.kind === 'secure-connection'
+					? 0
+					: failure.kind === 'host-not-found'
+						? HOST_NOT_FOUND_RETRIES
+						: policy.maxNetworkRetries;
+			return this.networkRetries++ < limit && this.retries < policy.maxRetries;
+		}
+		if (throttled) {
+			this.throttles++;
+			return this.retries < policy.maxThrottleRetries;
+		}
+		if (response!.statusCode === 503 || proxyPage) {
+			return (
+				this.unavailableRetries++ < (this.route.maxUnavailableRetries ?? policy.maxRetries) &&
+				this.retries < policy.maxRetries
+			);
+		}
+		if (response!.statusCode === 500)
+			return this.serverErrorRetries++ < policy.maxServerErrorRetries;
+		return false;
+	}
+}
+
+/** The error of the last try, when it is not sent again: by what went wrong, and whether it was retried. */
+function lastTryError(
+	node: INode,
+	route: ApiRoute,
+	baseUrl: string,
+	policy: RetryPolicy,
+	{
+		response,
+		failure,
+		proxyPage,
+	}: { response?: ApiAnswer; failure?: NetworkFailure; proxyPage: boolean },
+	{
+		attempt,
+		waitedMs,
+		retried,
+		itemIndex,
+	}: { attempt: number; waitedMs: number; retried: boolean; itemIndex?: number },
+): NodeApiError | NodeOperationError {
+	if (failure)
+		return networkError(
+			node,
+			route,
+			baseUrl,
+			failure,
+			attempt,
+			waitedMs,
+			policy.requestTimeoutMs,
+			itemIndex,
+		);
+	if (proxyPage) return proxyPageError(node, route, response!, attempt, waitedMs, itemIndex);
+	if (retried && (response!.statusCode === 429 || response!.statusCode === 503))
+		return exhaustedRetriesError(node, route, response!, attempt, waitedMs, itemIndex);
+	return apiErrorFor(node, route, response!, itemIndex);
 }
 
 /** A name that does not resolve is usually a typo, which a retry cannot fix; one retry covers a resolver hiccup. */

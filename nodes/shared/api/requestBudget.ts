@@ -1,12 +1,11 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 
-import { UnreadableAnswerError } from '../api/answers';
-import { DEFAULT_MAX_REQUESTS } from '../base/constants';
+import { UnreadableAnswerError } from './answers';
 import { addRunNote, noteRunTally } from '../base/hints';
-import { numberParameterValue } from '../input/parameters';
-import { QUOTA_USED_UP } from '../api/errors';
-import type { Pacer } from '../api/pacing';
+import { countOf } from '../base/values';
+import { QUOTA_USED_UP } from './errors';
+import type { Pacer } from './pacing';
 
 /**
  * Request accounting of one run: what a node run planned and sent (for Max Requests per Run), and, per execution
@@ -72,46 +71,30 @@ export interface RequestPlan {
 }
 
 /**
- * Checks the plan against Max Requests per Run before the first request, and opens the run's account: the
- * transport then refuses any try (retry, split) that would go over the budget.
+ * Checks the plan against the run's Max Requests per Run (0 = no limit) before the first request, and opens the
+ * run's account: the transport then refuses any try (retry, split) that would go over the budget.
  */
-export function planRequests(this: IExecuteFunctions, plan: RequestPlan): void {
-	const node = this.getNode();
-	const raw = this.getNodeParameter('options.maxRequests', 0, DEFAULT_MAX_REQUESTS) as unknown;
-	const budget =
-		numberParameterValue(node, raw, 0, 'Options > Max Requests per Run', {
-			min: 0,
-			integer: true,
-		}) ?? DEFAULT_MAX_REQUESTS;
+export function openRequestAccount(
+	context: object,
+	node: INode,
+	budget: number,
+	plan: RequestPlan,
+): void {
 	if (budget > 0 && plan.requests > budget) {
 		throw new NodeOperationError(
 			node,
-			`This run would send ${plan.isMaximum ? 'up to ' : ''}${count(plan.requests, 'request')} to the API (${plan.breakdown}); Max Requests per Run is ${budget.toLocaleString('en-US')}`,
+			`This run would send ${plan.isMaximum ? 'up to ' : ''}${countOf(plan.requests, 'request')} to the API (${plan.breakdown}); Max Requests per Run is ${budget.toLocaleString('en-US')}`,
 			{
 				description: `Nothing was sent. Each request counts against the API key's monthly quota. To go ahead, raise Options > Max Requests per Run (0 = no limit), or ${plan.fewerRequests}.`,
 			},
 		);
 	}
-	accounts.set(this, {
+	accounts.set(context, {
 		budget,
 		planned: plan.requests,
 		plannedIsMaximum: plan.isMaximum === true,
 		sent: 0,
 		limited: false,
-	});
-}
-
-/** The plan of an operation that sends one request per group (or per item, per report): "3 groups × 1 request". */
-export function planOneRequestEach(
-	this: IExecuteFunctions,
-	requests: number,
-	noun = 'group',
-	fewerRequests = 'Group By a field with fewer distinct values (one request per group)',
-): void {
-	planRequests.call(this, {
-		requests,
-		breakdown: `${count(requests, noun)} × 1 request`,
-		fewerRequests,
 	});
 }
 
@@ -140,15 +123,15 @@ export function requestsNote(account: { budget: number; sent: number; limited: b
 	const max = budget.toLocaleString('en-US');
 	if (limited)
 		return {
-			message: `Max Requests per Run (${max}) reached: ${count(sent, 'request')} sent, the rest of this run was not sent.`,
+			message: `Max Requests per Run (${max}) reached: ${countOf(sent, 'request')} sent, the rest of this run was not sent.`,
 			type: 'warning',
 		};
 	if (budget > 0 && sent >= budget * BUDGET_NOTE_SHARE)
 		return {
-			message: `${count(sent, 'request')} sent: ${Math.floor((sent / budget) * 100)}% of Max Requests per Run (${max}).`,
+			message: `${countOf(sent, 'request')} sent: ${Math.floor((sent / budget) * 100)}% of Max Requests per Run (${max}).`,
 			type: 'warning',
 		};
-	return { message: `${sent === 0 ? 'No request' : count(sent, 'request')} sent.`, type: 'info' };
+	return { message: `${sent === 0 ? 'No request' : countOf(sent, 'request')} sent.`, type: 'info' };
 }
 
 /** For the output pane: what the run left out or is missing (hints.ts), then how many requests it sent. */
@@ -194,7 +177,7 @@ export function refusalBeforeTry(
 		account.limited = true;
 		const error = new NodeOperationError(
 			node,
-			`Max Requests per Run (${account.budget.toLocaleString('en-US')}) reached: this run sent ${count(account.sent, 'request')} to the API (${account.planned.toLocaleString('en-US')} planned), and the next one for the ${label} (a retry, or a split of a batch that timed out) was not sent`,
+			`Max Requests per Run (${account.budget.toLocaleString('en-US')}) reached: this run sent ${countOf(account.sent, 'request')} to the API (${account.planned.toLocaleString('en-US')} planned), and the next one for the ${label} (a retry, or a split of a batch that timed out) was not sent`,
 			{
 				itemIndex,
 				description:
@@ -230,8 +213,4 @@ export function isStopError(error: unknown, badRequestStops: boolean): boolean {
 		error.httpCode === '429' &&
 		(error.errorResponse as IDataObject | undefined)?.message === 'Limit Exceeded'
 	);
-}
-
-function count(value: number, noun: string): string {
-	return `${value.toLocaleString('en-US')} ${noun}${value === 1 ? '' : 's'}`;
 }
