@@ -10,47 +10,40 @@ import type { IDataObject } from 'n8n-workflow';
 import { MAX_ANSWER_BYTES, MAX_OUTPUT_TEXT_LENGTH } from '../nodes/shared/base/constants';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/api/transport';
 import { makeIsin, makeIsins } from './helpers/isins';
-import { useSimulator } from './helpers/simulator';
 import {
-	chainWorkflow,
-	credentialsFor,
-	reportRows,
-	snapshotRows,
-	snapshotSpec,
-} from './helpers/workflows';
+	LAST_YEAR,
+	descriptionOf,
+	hintMessages,
+	instrumentsSpec,
+	portfolioIdentifier as id,
+	reportSpec,
+	runNode,
+} from './helpers/lookupRuns';
+import { useSimulator } from './helpers/simulator';
+import { reportRows, snapshotRows, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import { LONG_TEXT_LENGTH, SIM_KEYS, findIsins } from './simulator';
 import type { RouteKey } from './simulator';
-import { runWorkflow } from './workflow/runner';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
 const KEY = SIM_KEYS.allFamilies;
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
 const QUARTER_END = `${LAST_YEAR}-06-30`;
-const id = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 const policy = { ...DEFAULT_RETRY_POLICY };
 afterEach(() => Object.assign(DEFAULT_RETRY_POLICY, policy));
 
-const sfdr = (options: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec => ({
-	type: 'sustainabilityInstruments',
-	parameters: { operation: 'getSfdrClassification', options },
-	...(onError ? { onError } : {}),
-});
+const sfdr = (options: IDataObject = {}) => instrumentsSpec('getSfdrClassification', { options });
 
 async function run(items: IDataObject[], spec: NodeSpec, signal?: AbortSignal) {
 	const started = Date.now();
-	const result = await runWorkflow(chainWorkflow(items, spec), {
-		credentials: credentialsFor(sim.url, KEY),
-		...(signal ? { signal } : {}),
-	});
-	return { result, out: result.items('Node'), seconds: (Date.now() - started) / 1000 };
+	const { result, out } = await runNode(sim.url, items, spec, { apiKey: KEY, signal });
+	return { result, out, seconds: (Date.now() - started) / 1000 };
 }
 
-const description = (error: unknown) => String((error as { description?: unknown }).description);
+const description = (error: unknown) => String(descriptionOf(error));
 
 const REPORT_ROWS = reportRows();
 
@@ -96,10 +89,7 @@ describe('a try has a total deadline: bytes trickling in do not extend it', () =
 
 	it('the PDF download that trickles is stopped at the deadline, not tried again, and the error says so', async () => {
 		sim.setDownloadFaults(['trickle'], { trickleMs: 200 });
-		const { result, seconds } = await run(REPORT_ROWS, {
-			type: 'sustainabilityReports',
-			parameters: { operation: 'generatePdfReport', reportName: 'Nordic Fund', reportId: 'nordic' },
-		});
+		const { result, seconds } = await run(REPORT_ROWS, reportSpec());
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toContain(
 			'The report was created, but the PDF download did not finish within 1.5 s',
@@ -191,41 +181,26 @@ describe('the size of an answer is capped', () => {
 			weight: 0.01,
 			market_value: 100,
 		}));
-		const routes: Array<[RouteKey, string, IDataObject]> = [
-			[SFDR, '/instruments/sustainability-profile', { holdings: isins.map((isin) => ({ isin })) }],
-			[
-				'POST /instruments/sustainability-data',
-				'/instruments/sustainability-data',
-				{ holdings: isins.map((isin) => ({ isin })) },
-			],
-			[
-				'POST /instruments/business-involvements',
-				'/instruments/business-involvements',
-				{ holdings: isins.map((isin) => ({ isin })) },
-			],
-			[
-				'POST /instruments/esg-data',
-				'/instruments/esg-data',
-				{ holdings: isins.map((isin) => ({ isin })) },
-			],
-			[
-				'POST /sustainable-investments/insights',
-				'/sustainable-investments/insights',
-				{ methodology_id: 1, holdings },
-			],
-			['POST /temperature-score/insights', '/temperature-score/insights', { holdings }],
+		const isinsOnly = { holdings: isins.map((isin) => ({ isin })) };
+		const routes: Array<[RouteKey, IDataObject]> = [
+			[SFDR, isinsOnly],
+			['POST /instruments/sustainability-data', isinsOnly],
+			['POST /instruments/business-involvements', isinsOnly],
+			['POST /instruments/esg-data', isinsOnly],
+			['POST /sustainable-investments/insights', { methodology_id: 1, holdings }],
+			['POST /temperature-score/insights', { holdings }],
 		];
-		const sizes: Record<string, number> = {};
-		for (const [route, path, body] of routes) {
-			const response = await fetch(`${sim.url}${path}`, {
+		const sizes: number[] = [];
+		for (const [route, body] of routes) {
+			const response = await fetch(`${sim.url}${route.split(' ')[1]}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', 'x-api-key': KEY },
 				body: JSON.stringify(body),
 			});
 			expect(response.status).toBeLessThan(300);
-			sizes[route] = (await response.arrayBuffer()).byteLength;
+			sizes.push((await response.arrayBuffer()).byteLength);
 		}
-		const largest = Math.max(...Object.values(sizes));
+		const largest = Math.max(...sizes);
 		expect(largest).toBeGreaterThan(1_000_000);
 		expect(largest * 10).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
 	});
@@ -268,9 +243,6 @@ describe('long texts of an answer are cut in the output', () => {
 			`${'Long text '.repeat(LONG_TEXT_LENGTH / 10).slice(0, MAX_OUTPUT_TEXT_LENGTH)}… (truncated, 3,000,000 characters)`,
 		);
 		expect(JSON.stringify(out).length).toBeLessThan(100_000);
-		const hints = (result.runData.Node ?? []).flatMap((task) =>
-			((task as { hints?: Array<{ message: string }> }).hints ?? []).map((hint) => hint.message),
-		);
-		expect(hints.join(' ')).toContain('held 1 text longer than 10,000 characters');
+		expect(hintMessages(result).join(' ')).toContain('held 1 text longer than 10,000 characters');
 	});
 });

@@ -7,11 +7,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { findIsins } from './simulator';
-import { startProxy } from './helpers/proxy';
+import { runWithEntriesRewritten } from './helpers/proxy';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import { instrumentsSpec } from './helpers/lookupRuns';
 
 const sim = useSimulator();
 const ISINS = findIsins((data) => data.known && !data.isFund, 2, 'DE');
@@ -28,34 +27,22 @@ function withOwn(record: IDataObject, members: Array<[string, unknown]>): void {
 		});
 }
 
-async function runThroughProxy(spec: NodeSpec) {
-	const proxy = await startProxy(sim.url, (_path, body) => {
-		for (const entry of (body?.data ?? []) as IDataObject[]) {
-			const data = entry.sustainability_data as IDataObject;
-			if (data.business_involvements) {
-				withOwn(data.business_involvements as IDataObject, [
-					['__proto__', { weight: 12.5, count: 1 }],
-					['constructor', { weight: 20, count: 2 }],
-				]);
-			} else {
-				withOwn(data, [
-					['__proto__', { value: 1.5, unit: 'tCO2e' }],
-					['constructor', { value: 2.5, unit: 'tCO2e' }],
-				]);
-			}
+/** Adds indicators (or involvement categories) named `__proto__` and `constructor` to each entry of the answer. */
+const runThroughProxy = (spec: NodeSpec) =>
+	runWithEntriesRewritten(sim.url, ROWS, spec, (entry) => {
+		const data = entry.sustainability_data as IDataObject;
+		if (data.business_involvements) {
+			withOwn(data.business_involvements as IDataObject, [
+				['__proto__', { weight: 12.5, count: 1 }],
+				['constructor', { weight: 20, count: 2 }],
+			]);
+		} else {
+			withOwn(data, [
+				['__proto__', { value: 1.5, unit: 'tCO2e' }],
+				['constructor', { value: 2.5, unit: 'tCO2e' }],
+			]);
 		}
-		return body;
 	});
-	try {
-		const result = await runWorkflow(chainWorkflow(ROWS, spec), {
-			credentials: credentialsFor(proxy.url),
-		});
-		expect(result.error).toBeUndefined();
-		return result.items('Node').map((item) => item.json);
-	} finally {
-		await proxy.close();
-	}
-}
 
 const own = (record: unknown, key: string) =>
 	Object.prototype.hasOwnProperty.call(record, key)
@@ -66,10 +53,9 @@ describe('indicator and category names', () => {
 	it.each([false, true])(
 		'keeps PAI indicators named __proto__ and constructor, per instrument (Simplify %p)',
 		async (simplify) => {
-			const out = await runThroughProxy({
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getPaiIndicators', outputMode: 'perInstrument', simplify },
-			});
+			const out = await runThroughProxy(
+				instrumentsSpec('getPaiIndicators', { outputMode: 'perInstrument', simplify }),
+			);
 			expect(out).toHaveLength(2);
 			for (const json of out) {
 				const data = simplify ? json : (json.pai_indicators ?? json);
@@ -87,10 +73,9 @@ describe('indicator and category names', () => {
 	);
 
 	it('summarises indicators named __proto__ and constructor like any other', async () => {
-		const [summary] = await runThroughProxy({
-			type: 'sustainabilityInstruments',
-			parameters: { operation: 'getPaiIndicators', outputMode: 'portfolioSummary' },
-		});
+		const [summary] = await runThroughProxy(
+			instrumentsSpec('getPaiIndicators', { outputMode: 'portfolioSummary' }),
+		);
 		const indicators = summary.indicators as IDataObject;
 		expect(own(indicators, '__proto__')).toMatchObject({ weighted_average: 1.5, unit: 'tCO2e' });
 		expect(own(indicators, 'constructor')).toMatchObject({ weighted_average: 2.5, unit: 'tCO2e' });
@@ -98,10 +83,9 @@ describe('indicator and category names', () => {
 	});
 
 	it('summarises business involvement categories named __proto__ and constructor', async () => {
-		const [summary] = await runThroughProxy({
-			type: 'sustainabilityInstruments',
-			parameters: { operation: 'getBusinessInvolvements', outputMode: 'portfolioSummary' },
-		});
+		const [summary] = await runThroughProxy(
+			instrumentsSpec('getBusinessInvolvements', { outputMode: 'portfolioSummary' }),
+		);
 		const involvements = summary.involvements as IDataObject;
 		expect(own(involvements, '__proto__')).toMatchObject({ percent: 100 });
 		expect(own(involvements, 'constructor')).toMatchObject({ percent: 100 });

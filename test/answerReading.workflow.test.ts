@@ -8,11 +8,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { findIsins, instrumentData } from './simulator';
-import { startProxy } from './helpers/proxy';
+import { runThroughProxy, runWithEntriesRewritten } from './helpers/proxy';
+import { instrumentsSpec } from './helpers/lookupRuns';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
-import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
 
 const sim = useSimulator();
 
@@ -24,38 +22,16 @@ const PAI_ISINS = findIsins(
 	'FR',
 );
 
-async function runThroughProxy(
-	rows: IDataObject[],
-	spec: NodeSpec,
-	transform: (entry: IDataObject) => void,
-) {
-	const proxy = await startProxy(sim.url, (_path, body) => {
-		for (const entry of (body?.data ?? []) as IDataObject[]) transform(entry);
-		return body;
-	});
-	try {
-		const result = await runWorkflow(chainWorkflow(rows, spec), {
-			credentials: credentialsFor(proxy.url),
-		});
-		expect(result.error).toBeUndefined();
-		return result.items('Node').map((item) => item.json);
-	} finally {
-		await proxy.close();
-	}
-}
-
 /** `us0378331005` padded with spaces, as an answer may write an ISIN. */
 const untidy = (isin: unknown) => `  ${String(isin).toLowerCase()} `;
 
 describe('ISINs in an answer written in lower case or padded with spaces', () => {
 	it('SFDR classification: every row found, with its own classification', async () => {
 		const rows = [{ isin: NINE }, { isin: EIGHT }];
-		const out = await runThroughProxy(
+		const out = await runWithEntriesRewritten(
+			sim.url,
 			rows,
-			{
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getSfdrClassification', outputMode: 'perInstrument' },
-			},
+			instrumentsSpec('getSfdrClassification', { outputMode: 'perInstrument' }),
 			(entry) => {
 				entry.isin = untidy(entry.isin);
 			},
@@ -72,46 +48,34 @@ describe('ISINs in an answer written in lower case or padded with spaces', () =>
 		'PAI indicators: every row found, with its own values (Simplify %p)',
 		async (simplify) => {
 			// Answered in reverse order as well: matched by ISIN, never by position.
-			const proxy = await startProxy(sim.url, (_path, body) => {
-				const data = (body?.data ?? []) as IDataObject[];
-				for (const entry of data) {
-					const metadata = entry.metadata as IDataObject;
-					metadata.isin = untidy(metadata.isin);
-				}
-				data.reverse();
-				return body;
-			});
-			try {
-				const result = await runWorkflow(
-					chainWorkflow(
-						PAI_ISINS.map((isin) => ({ isin })),
-						{
-							type: 'sustainabilityInstruments',
-							parameters: { operation: 'getPaiIndicators', outputMode: 'addToItems', simplify },
-						},
-					),
-					{ credentials: credentialsFor(proxy.url) },
-				);
-				expect(result.error).toBeUndefined();
-				const out = result.items('Node').map((item) => item.json);
-				expect(out).toHaveLength(2);
-				out.forEach((json, index) => {
-					const isin = PAI_ISINS[index];
-					const expected = instrumentData(isin).pai.scope_1_emissions;
-					if (simplify) {
-						expect(json.pai_isin).toBe(isin);
-						expect(json.pai_found).toBe(true);
-						expect(json.pai_scope_1_emissions).toBe(expected);
-					} else {
-						const pai = json.pai as IDataObject;
-						expect(pai.isin).toBe(isin);
-						expect(pai.found).toBe(true);
-						expect((pai.scope_1_emissions as IDataObject).value).toBe(expected);
+			const out = await runThroughProxy(
+				sim.url,
+				PAI_ISINS.map((isin) => ({ isin })),
+				instrumentsSpec('getPaiIndicators', { outputMode: 'addToItems', simplify }),
+				(body) => {
+					const data = (body?.data ?? []) as IDataObject[];
+					for (const entry of data) {
+						const metadata = entry.metadata as IDataObject;
+						metadata.isin = untidy(metadata.isin);
 					}
-				});
-			} finally {
-				await proxy.close();
-			}
+					data.reverse();
+				},
+			);
+			expect(out).toHaveLength(2);
+			out.forEach((json, index) => {
+				const isin = PAI_ISINS[index];
+				const expected = instrumentData(isin).pai.scope_1_emissions;
+				if (simplify) {
+					expect(json.pai_isin).toBe(isin);
+					expect(json.pai_found).toBe(true);
+					expect(json.pai_scope_1_emissions).toBe(expected);
+				} else {
+					const pai = json.pai as IDataObject;
+					expect(pai.isin).toBe(isin);
+					expect(pai.found).toBe(true);
+					expect((pai.scope_1_emissions as IDataObject).value).toBe(expected);
+				}
+			});
 		},
 	);
 });
@@ -128,12 +92,10 @@ describe('a classification written as text', () => {
 	};
 
 	it('reads "8" as Article 8 per instrument', async () => {
-		const out = await runThroughProxy(
+		const out = await runWithEntriesRewritten(
+			sim.url,
 			rows,
-			{
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getSfdrClassification', outputMode: 'perInstrument' },
-			},
+			instrumentsSpec('getSfdrClassification', { outputMode: 'perInstrument' }),
 			asText,
 		);
 		expect(out.map((json) => [json.isin, json.found, json.classification, json.article])).toEqual([
@@ -143,12 +105,10 @@ describe('a classification written as text', () => {
 	});
 
 	it('counts "8" as Article 8 in the Portfolio Summary', async () => {
-		const [summary] = await runThroughProxy(
+		const [summary] = await runWithEntriesRewritten(
+			sim.url,
 			rows,
-			{
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getSfdrClassification', outputMode: 'portfolioSummary' },
-			},
+			instrumentsSpec('getSfdrClassification', { outputMode: 'portfolioSummary' }),
 			asText,
 		);
 		const articles = summary.articles as Record<string, IDataObject>;
@@ -170,12 +130,10 @@ describe("an indicator named like one of the node's own columns", () => {
 	it.each([false, true])(
 		'keeps isin, found and is_fund, and the indicators as indicator_<name> (Simplify %p)',
 		async (simplify) => {
-			const out = await runThroughProxy(
+			const out = await runWithEntriesRewritten(
+				sim.url,
 				rows,
-				{
-					type: 'sustainabilityInstruments',
-					parameters: { operation: 'getPaiIndicators', outputMode: 'perInstrument', simplify },
-				},
+				instrumentsSpec('getPaiIndicators', { outputMode: 'perInstrument', simplify }),
 				addClashing,
 			);
 			expect(out).toHaveLength(2);
@@ -198,12 +156,10 @@ describe("an indicator named like one of the node's own columns", () => {
 	);
 
 	it('keeps the columns of business involvements when a score is named found or isin', async () => {
-		const out = await runThroughProxy(
+		const out = await runWithEntriesRewritten(
+			sim.url,
 			rows,
-			{
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getBusinessInvolvements', outputMode: 'perInstrument' },
-			},
+			instrumentsSpec('getBusinessInvolvements', { outputMode: 'perInstrument' }),
 			(entry) => {
 				const data = entry.sustainability_data as IDataObject;
 				data.found = false;

@@ -4,40 +4,32 @@
  * own message naming what came; the documented variants (temperature without `data`, true/false and null indicator
  * values) are read; partly readable answers are reported in the output.
  */
-import type { IDataObject, ITaskData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { byIdentifier, chainWorkflow, credentialsFor, snapshotSpec } from './helpers/workflows';
+import { byIdentifier, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
 import {
-	METHODOLOGIES,
-	UNASKED_ISIN,
-	VENDOR_PAI_BOOLEANS,
-	findIsins,
-	instrumentData,
-} from './simulator';
+	DELETE_SNAPSHOT,
+	HOLDINGS_NODES,
+	LAST_YEAR,
+	hintMessages as hintsOf,
+	instrumentsSpec as lookup,
+	portfolioIdentifier as id,
+	runNode,
+} from './helpers/lookupRuns';
+import { UNASKED_ISIN, VENDOR_PAI_BOOLEANS, findIsins, instrumentData } from './simulator';
 import type { FaultKind, RouteKey, Simulator } from './simulator';
-import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 
 const KEY = 'sim-all-families';
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
-const id = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
+const SFDR = 'POST /instruments/sustainability-profile' as const;
+const TEMPERATURE = 'POST /temperature-score/insights' as const;
+const POLL_AT_ONCE = { pollInterval: 1, maxWait: 30 };
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 
-async function run(items: IDataObject[], spec: NodeSpec, simulator: Simulator = sim) {
-	const result = await runWorkflow(chainWorkflow(items, spec), {
-		credentials: credentialsFor(simulator.url, KEY),
-	});
-	return { result, out: result.items('Node') };
-}
-
-function hintsOf(result: Awaited<ReturnType<typeof run>>['result']): string[] {
-	const runs = (result.runData.Node ?? []) as Array<
-		ITaskData & { hints?: Array<{ message: string }> }
-	>;
-	return runs.flatMap((task) => (task.hints ?? []).map((hint) => hint.message));
-}
+const run = (items: IDataObject[], spec: NodeSpec, simulator: Simulator = sim) =>
+	runNode(simulator.url, items, spec, { apiKey: KEY });
 
 const COMPANIES = findIsins((data) => data.known && !data.isFund, 3, 'DE');
 
@@ -55,10 +47,6 @@ const HOLDINGS: IDataObject[] = COMPANIES.map((isin, index) => ({
 }));
 const ISIN_ITEMS = COMPANIES.map((isin) => ({ isin }));
 
-const lookup = (operation: string): NodeSpec => ({
-	type: 'sustainabilityInstruments',
-	parameters: { operation },
-});
 const snapshot = snapshotSpec();
 
 interface RouteCase {
@@ -71,78 +59,32 @@ interface RouteCase {
 
 /** One operation per route of the API. */
 const ROUTE_CASES: RouteCase[] = [
-	{
-		route: 'POST /instruments/sustainability-profile',
+	...(
+		[
+			[SFDR, 'getSfdrClassification'],
+			['POST /instruments/sustainability-data', 'getPaiIndicators'],
+			['POST /instruments/business-involvements', 'getBusinessInvolvements'],
+			['POST /instruments/esg-data', 'getEsgData'],
+		] as const
+	).map(([route, operation]) => ({
+		route,
 		items: ISIN_ITEMS,
-		spec: lookup('getSfdrClassification'),
+		spec: lookup(operation),
 		status: 200,
-	},
-	{
-		route: 'POST /instruments/sustainability-data',
-		items: ISIN_ITEMS,
-		spec: lookup('getPaiIndicators'),
-		status: 200,
-	},
-	{
-		route: 'POST /instruments/business-involvements',
-		items: ISIN_ITEMS,
-		spec: lookup('getBusinessInvolvements'),
-		status: 200,
-	},
-	{
-		route: 'POST /instruments/esg-data',
-		items: ISIN_ITEMS,
-		spec: lookup('getEsgData'),
-		status: 200,
-	},
-	{
-		route: 'POST /sustainable-investments/insights',
+	})),
+	...HOLDINGS_NODES.map(({ route, type, parameters }) => ({
+		route,
 		items: HOLDINGS,
-		spec: {
-			type: 'sustainableInvestments',
-			parameters: {
-				operation: 'classifyHoldings',
-				methodology: {
-					__rl: true,
-					mode: 'list',
-					value: 1,
-					cachedResultName: METHODOLOGIES[0].name,
-				},
-			},
-		},
+		// Polled at once while the temperature is calculating (is_lock), see 'documented variants'.
+		spec: { type, parameters: { ...parameters, ...(route === TEMPERATURE ? POLL_AT_ONCE : {}) } },
 		status: 201,
-	},
+	})),
 	{
 		route: 'GET /sustainable-investments/methodologies',
 		items: [{}],
 		spec: { type: 'sustainableInvestments', parameters: { operation: 'getMethodologies' } },
 		status: 200,
 	},
-	{
-		route: 'POST /taxonomy/insights',
-		items: HOLDINGS,
-		spec: { type: 'euTaxonomy', parameters: { operation: 'getPortfolioAlignment' } },
-		status: 201,
-	},
-	{
-		route: 'POST /temperature-score/insights',
-		items: HOLDINGS,
-		spec: {
-			type: 'temperatureScore',
-			parameters: { operation: 'getPortfolioTemperature', pollInterval: 1, maxWait: 30 },
-		},
-		status: 201,
-	},
-	{
-		route: 'POST /reports',
-		items: HOLDINGS,
-		spec: {
-			type: 'sustainabilityReports',
-			parameters: { operation: 'generatePdfReport', reportName: 'Answers', reportId: 'answers' },
-		},
-		status: 201,
-	},
-	{ route: 'POST /portfolios', items: HOLDINGS, spec: snapshot, status: 201 },
 	{
 		route: 'GET /portfolios',
 		items: [{}],
@@ -165,14 +107,7 @@ const ROUTE_CASES: RouteCase[] = [
 	{
 		route: 'DELETE /portfolios/{identifier}',
 		items: [{ identifier: id('answers'), date: `${LAST_YEAR}-05-10` }],
-		spec: {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'deleteSnapshot',
-				portfolio: byIdentifier('={{ $json.identifier }}'),
-				snapshotDate: '={{ $json.date }}',
-			},
-		},
+		spec: DELETE_SNAPSHOT,
 		status: 200,
 	},
 ];
@@ -231,23 +166,12 @@ describe.each(ROUTE_CASES)('$route', ({ route, items, spec, status }) => {
 });
 
 describe('an HTML page from a proxy', () => {
-	it('502 and 503 pages are asked again like a 503', async () => {
-		sim.setFaults('POST /instruments/sustainability-profile', {
-			sequence: ['proxy-502-html', 'proxy-503-html'],
-		});
-		const { result, out } = await run(ISIN_ITEMS, lookup('getSfdrClassification'));
-		expect(result.error).toBeUndefined();
-		expect(out).toHaveLength(3);
-		expect(out.every((item) => (item.json.sfdr as IDataObject).found === true)).toBe(true);
-		expect(sim.requestCount({ route: 'POST /instruments/sustainability-profile' })).toBe(3);
-	});
-
 	it('when it stays, the error says an HTML page came, never the page itself', async () => {
-		sim.setFaults('POST /instruments/sustainability-profile', { sequence: ['html-page'] });
-		const { result } = await run(ISIN_ITEMS, {
-			...lookup('getSfdrClassification'),
-			parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0 } },
-		});
+		sim.setFaults(SFDR, { sequence: ['html-page'] });
+		const { result } = await run(
+			ISIN_ITEMS,
+			lookup('getSfdrClassification', { options: { maxThrottleWait: 0 } }),
+		);
 		const error = result.error as Error & { description?: string };
 		expect(error.message).toMatch(
 			/answered the SFDR classification request with an HTML page \(status 200, content type text\/html\)/,
@@ -255,20 +179,23 @@ describe('an HTML page from a proxy', () => {
 		expect(`${error.message} ${error.description}`).not.toMatch(
 			/undergoing maintenance|<html|<title/i,
 		);
-		expect(sim.requestCount({ route: 'POST /instruments/sustainability-profile' })).toBe(1);
+		expect(sim.requestCount({ route: SFDR })).toBe(1);
 	});
 });
 
 describe('Continue On Fail keeps the answers already received', () => {
 	it('a second batch answered unreadably: its items carry the error, the first batch keeps its results', async () => {
-		sim.setFaults('POST /instruments/sustainability-profile', {
+		sim.setFaults(SFDR, {
 			sequence: [null, 'unreadable-data-number'],
 		});
-		const { result, out } = await run(ISIN_ITEMS, {
-			...lookup('getSfdrClassification'),
-			parameters: { operation: 'getSfdrClassification', options: { batchSize: 2 } },
-			onError: 'continueRegularOutput',
-		});
+		const { result, out } = await run(
+			ISIN_ITEMS,
+			lookup(
+				'getSfdrClassification',
+				{ options: { batchSize: 2 } },
+				{ onError: 'continueRegularOutput' },
+			),
+		);
 		expect(result.error).toBeUndefined();
 		expect(out).toHaveLength(3);
 		expect((out[0].json.sfdr as IDataObject).found).toBe(true);
@@ -278,11 +205,12 @@ describe('Continue On Fail keeps the answers already received', () => {
 	});
 });
 
-describe('documented variants', () => {
-	const temperature = ROUTE_CASES.find(
-		(entry) => entry.route === 'POST /temperature-score/insights',
-	)!;
+const temperature = ROUTE_CASES.find((entry) => entry.route === TEMPERATURE)!;
+/** The portfolio item of Temperature Score's output. */
+const summaryOf = (out: INodeExecutionData[]) =>
+	out.find((item) => item.json.type === 'portfolio')!.json;
 
+describe('documented variants', () => {
 	it('temperature without the data wrapper: the same portfolio temperature, and is_lock waited on', async () => {
 		const wrapped = await run(temperature.items, temperature.spec);
 		expect(wrapped.result.error).toBeUndefined();
@@ -290,8 +218,6 @@ describe('documented variants', () => {
 		sim.setAnswerShape({ temperature: 'top-level' });
 		const topLevel = await run(temperature.items, temperature.spec);
 		expect(topLevel.result.error).toBeUndefined();
-		const summaryOf = (out: typeof wrapped.out) =>
-			out.find((item) => item.json.type === 'portfolio')!.json;
 		expect(summaryOf(topLevel.out).portfolio_temperature_score).toEqual(
 			summaryOf(wrapped.out).portfolio_temperature_score,
 		);
@@ -324,7 +250,7 @@ describe('documented variants', () => {
 			const { result, out } = await run(temperature.items, temperature.spec, locking);
 			expect(result.error).toBeUndefined();
 			expect(locking.requestCount({ route: temperature.route })).toBe(3);
-			const summary = out.find((item) => item.json.type === 'portfolio')!.json;
+			const summary = summaryOf(out);
 			expect(summary.calculating).toBeUndefined();
 			expect(summary.portfolio_temperature_score).toEqual(expect.any(Number));
 		});
@@ -344,10 +270,7 @@ describe('documented variants', () => {
 			expect((item.json.pai as IDataObject)[flag]).toEqual({ value: expected });
 		}
 
-		const summary = await run(rows, {
-			...lookup('getPaiIndicators'),
-			parameters: { operation: 'getPaiIndicators', outputMode: 'portfolioSummary' },
-		});
+		const summary = await run(rows, lookup('getPaiIndicators', { outputMode: 'portfolioSummary' }));
 		expect(summary.result.error).toBeUndefined();
 		const figure = (summary.out[0].json.indicators as IDataObject)[flag] as IDataObject;
 		const total = rows.reduce((sum, row) => sum + row.market_value, 0);
@@ -373,7 +296,7 @@ describe('documented variants', () => {
 
 describe('partly readable answers are reported, not hidden', () => {
 	it('an entry for an ISIN not asked for is left out and named', async () => {
-		sim.setFaults('POST /instruments/sustainability-profile', { sequence: ['answer-extra-isin'] });
+		sim.setFaults(SFDR, { sequence: ['answer-extra-isin'] });
 		const { result, out } = await run(ISIN_ITEMS, lookup('getSfdrClassification'));
 		expect(result.error).toBeUndefined();
 		expect(out).toHaveLength(3);
@@ -403,16 +326,11 @@ describe('partly readable answers are reported, not hidden', () => {
 	});
 
 	it('temperature: a company not sent is shown but never weighted into the portfolio temperature', async () => {
-		const temperature = ROUTE_CASES.find(
-			(entry) => entry.route === 'POST /temperature-score/insights',
-		)!;
 		const plain = await run(temperature.items, temperature.spec);
 		sim.reset();
 		sim.setFaults(temperature.route, { sequence: ['answer-extra-isin'] });
 		const faulted = await run(temperature.items, temperature.spec);
 		expect(faulted.result.error).toBeUndefined();
-		const summaryOf = (out: typeof plain.out) =>
-			out.find((item) => item.json.type === 'portfolio')!.json;
 		expect(summaryOf(faulted.out).portfolio_temperature_score).toBe(
 			summaryOf(plain.out).portfolio_temperature_score,
 		);
@@ -434,10 +352,10 @@ describe('partly readable answers are reported, not hidden', () => {
 	it('a deletion answered with an undocumented message: outcome "unknown"', async () => {
 		expect((await run(HOLDINGS, snapshot)).result.error).toBeUndefined();
 		sim.setFaults('DELETE /portfolios/{identifier}', { sequence: ['answer-unknown-message'] });
-		const deletion = ROUTE_CASES.find(
-			(entry) => entry.route === 'DELETE /portfolios/{identifier}',
-		)!;
-		const { result, out } = await run(deletion.items, deletion.spec);
+		const { result, out } = await run(
+			[{ identifier: id('answers'), date: `${LAST_YEAR}-05-10` }],
+			DELETE_SNAPSHOT,
+		);
 		expect(result.error).toBeUndefined();
 		expect(out[0].json.outcome).toBe('unknown');
 	});

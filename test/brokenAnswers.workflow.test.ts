@@ -9,49 +9,28 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/api/transport';
 import { makeIsin } from './helpers/isins';
-import { useSimulator } from './helpers/simulator';
 import {
-	chainWorkflow,
-	credentialsFor,
-	reportRows,
-	snapshotRows,
-	snapshotSpec,
-} from './helpers/workflows';
+	LAST_YEAR,
+	descriptionOf,
+	instrumentsSpec,
+	portfolioIdentifier as id,
+	reportSpec as report,
+	runNode,
+} from './helpers/lookupRuns';
+import { useSimulator } from './helpers/simulator';
+import { reportRows, snapshotRows, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { PROXY_PAGE_SECRETS, SIM_KEYS, WIRE_FAULT_KINDS, findIsins } from './simulator';
+import { PROXY_PAGE_SECRETS, WIRE_FAULT_KINDS, findIsins } from './simulator';
 import type { FaultKind } from './simulator';
-import { runWorkflow } from './workflow/runner';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
 const REPORTS = 'POST /reports' as const;
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
-const DELETE = 'DELETE /portfolios/{identifier}' as const;
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
-const id = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
 
 const sim = useSimulator();
-
-async function run(items: IDataObject[], spec: NodeSpec) {
-	const result = await runWorkflow(chainWorkflow(items, spec), {
-		credentials: credentialsFor(sim.url, SIM_KEYS.allFamilies),
-	});
-	return { result, out: result.items('Node') };
-}
-
-const lookup = (options: IDataObject = {}): NodeSpec => ({
-	type: 'sustainabilityInstruments',
-	parameters: { operation: 'getSfdrClassification', options },
-});
-const report = (parameters: IDataObject = {}): NodeSpec => ({
-	type: 'sustainabilityReports',
-	parameters: {
-		operation: 'generatePdfReport',
-		reportName: 'Nordic Fund',
-		reportId: 'nordic',
-		...parameters,
-	},
-});
+const run = (items: IDataObject[], spec: NodeSpec) => runNode(sim.url, items, spec);
+const lookup = (options: IDataObject = {}) => instrumentsSpec('getSfdrClassification', { options });
 const ISIN_ITEMS = findIsins((data) => data.known, 3, 'US').map((isin) => ({ isin }));
 
 /** Every text of the error a user or a log can see. */
@@ -78,15 +57,18 @@ function expectNoRawText(error: unknown): void {
 
 const ONCE_THEN_FINE: FaultKind[] = [...WIRE_FAULT_KINDS, 'proxy-502-html'];
 
-describe('a lookup meets a broken answer or a 502 page once', () => {
-	it.each(ONCE_THEN_FINE)('%s: asked again once, and succeeds', async (kind) => {
-		sim.setFaults(SFDR, { sequence: [kind] });
-		const { result, out } = await run(ISIN_ITEMS, lookup());
-		expect(result.error).toBeUndefined();
-		expect(sim.requests({ route: SFDR }).map((request) => request.fault)).toEqual([kind, null]);
-		expect(out).toHaveLength(3);
-		expect(out.every((item) => (item.json.sfdr as IDataObject).found === true)).toBe(true);
-	});
+describe('a lookup meets a broken answer, a 502 or a 503 page once', () => {
+	it.each<FaultKind>([...ONCE_THEN_FINE, 'proxy-503-html'])(
+		'%s: asked again once, and succeeds',
+		async (kind) => {
+			sim.setFaults(SFDR, { sequence: [kind] });
+			const { result, out } = await run(ISIN_ITEMS, lookup());
+			expect(result.error).toBeUndefined();
+			expect(sim.requests({ route: SFDR }).map((request) => request.fault)).toEqual([kind, null]);
+			expect(out).toHaveLength(3);
+			expect(out.every((item) => (item.json.sfdr as IDataObject).found === true)).toBe(true);
+		},
+	);
 });
 
 describe('a lookup that keeps meeting it', () => {
@@ -138,20 +120,21 @@ describe('pages that are not retried: status, content type and plain words, neve
 			`answered the SFDR classification request with ${status} and an HTML page`,
 		);
 		expect(result.error?.message).toMatch(words);
-		expect((result.error as { description?: string }).description).toContain(
-			`status ${status}, content type text/html`,
-		);
+		expect(descriptionOf(result.error)).toContain(`status ${status}, content type text/html`);
 		expect((result.error as { httpCode?: string }).httpCode).toBe(status);
 		expectNoRawText(result.error);
 	});
 
-	it("a 504 page is the route's timeout (a lookup splits its batch), and the page is not shown", async () => {
-		sim.setFaults(SFDR, { sequence: Array<FaultKind>(10).fill('proxy-504-html') });
-		const { result } = await run([{ isin: makeIsin('US', 1) }], lookup());
-		expect(sim.requestCount({ route: SFDR })).toBe(1);
-		expect(result.error?.message).toContain('took longer than the API allows');
-		expectNoRawText(result.error);
-	});
+	it.each<FaultKind>(['504', 'proxy-504-html'])(
+		"a %s is the route's timeout, not retried blindly: one ISIN cannot be split, so one request; no page shown",
+		async (kind) => {
+			sim.setFaults(SFDR, { sequence: [kind] });
+			const { result } = await run([{ isin: makeIsin('US', 1) }], lookup());
+			expect(sim.requestCount({ route: SFDR })).toBe(1);
+			expect(result.error?.message).toMatch(/took longer than the API allows \(29 seconds\)/);
+			expectNoRawText(result.error);
+		},
+	);
 
 	it('a 503 page persisting: asked again like a 503, then the page is named, not shown', async () => {
 		sim.setFaults(SFDR, { sequence: Array<FaultKind>(20).fill('proxy-503-html') });
@@ -165,46 +148,43 @@ describe('pages that are not retried: status, content type and plain words, neve
 });
 
 describe('a report meets a broken answer or a 502 page: outcome unknown, never sent again', () => {
-	it.each(ONCE_THEN_FINE)('%s', async (kind) => {
+	it.each<FaultKind>([...ONCE_THEN_FINE, 'processed-drop'])('%s', async (kind) => {
 		sim.setFaults(REPORTS, { sequence: [kind] });
 		const { result } = await run(reportRows(), report());
-		expect(sim.requestCount({ route: REPORTS })).toBe(1);
+		expect(sim.requests({ route: REPORTS }).map((request) => request.fault)).toEqual([kind]);
 		expect(result.error?.message).toMatch(
 			/whether the API carried it out is not known, so the report may have been generated\.$/,
 		);
-		const description = String((result.error as { description?: string }).description);
+		const description = String(descriptionOf(result.error));
 		expect(description).toContain('The report may have been generated');
 		expect(description).toContain('It was not requested a second time');
+		expect(description).toContain('costs one more request');
 		expectNoRawText(result.error);
 	});
 
-	it('a 503 is asked again at most twice (3 tries), and worded for a 503, not a throttle', async () => {
-		sim.setFaults(REPORTS, { sequence: Array<FaultKind>(20).fill('503') });
-		const { result } = await run(reportRows(), report());
-		expect(sim.requestCount({ route: REPORTS })).toBe(3);
-		expect(result.error?.message).toMatch(
+	it.each<[FaultKind, RegExp, string]>([
+		[
+			'503',
 			/^The API stayed unavailable \(503\) for the PDF report: gave up after 3 tries/,
-		);
-		expect(result.error?.message).not.toMatch(/Concurrency|short-term limit/);
-		expect((result.error as { description?: string }).description).toContain(
 			'the PDF report request is tried at most 3 times',
-		);
-	});
-
-	it('a 503 page too: 3 tries at most', async () => {
-		sim.setFaults(REPORTS, { sequence: Array<FaultKind>(20).fill('proxy-503-html') });
-		const { result } = await run(reportRows(), report());
-		expect(sim.requestCount({ route: REPORTS })).toBe(3);
-		expectNoRawText(result.error);
-	});
-
-	it('a 503 once: the second try generates the report', async () => {
-		sim.setFaults(REPORTS, { sequence: ['503'] });
-		const { result, out } = await run(reportRows(), report({ downloadPdf: false }));
-		expect(result.error).toBeUndefined();
-		expect(sim.requestCount({ route: REPORTS })).toBe(2);
-		expect(out).toHaveLength(1);
-	});
+		],
+		[
+			'proxy-503-html',
+			/with an HTML page \(status 503, content type text\/html\).*after 3 tries/,
+			'The page itself is not shown.',
+		],
+	])(
+		'a lasting %s is asked again at most twice (3 tries), and worded for a 503, not a throttle',
+		async (kind, words, explained) => {
+			sim.setFaults(REPORTS, { sequence: Array<FaultKind>(20).fill(kind) });
+			const { result } = await run(reportRows(), report());
+			expect(sim.requestCount({ route: REPORTS })).toBe(3);
+			expect(result.error?.message).toMatch(words);
+			expect(result.error?.message).not.toMatch(/Concurrency|short-term limit/);
+			expect(descriptionOf(result.error)).toContain(explained);
+			expectNoRawText(result.error);
+		},
+	);
 
 	it('of three reports, one whose outcome is unknown is counted as such in the summary', async () => {
 		sim.setFaults(REPORTS, { sequence: [null, 'cut-body'] });
@@ -230,15 +210,6 @@ describe('a report meets a broken answer or a 502 page: outcome unknown, never s
 });
 
 describe('a snapshot request meets a broken answer: settled by reading the list', () => {
-	it('Create or Update Snapshot, a 502 page before it was stored: the list shows nothing, the answer to the resend is believed', async () => {
-		sim.setFaults(POST, { sequence: ['proxy-502-html'] });
-		const { result, out } = await run(snapshotRows('fresh', `${LAST_YEAR}-05-10`), snapshotSpec());
-		expect(result.error).toBeUndefined();
-		expect(out[0].json.outcome).toBe('created');
-		expect(sim.requestCount({ route: GET })).toBe(1);
-		expect(sim.requestCount({ route: POST })).toBe(2);
-	});
-
 	it.each<FaultKind>(['cut-body', 'garbage', 'corrupt-gzip'])(
 		'Create or Update Snapshot, %s after it was stored: reported stored, the list read once',
 		async (kind) => {
@@ -258,22 +229,4 @@ describe('a snapshot request meets a broken answer: settled by reading the list'
 			);
 		},
 	);
-
-	it('Delete Snapshot, an answer that is not HTTP after it was carried out: reported deleted, no second DELETE', async () => {
-		for (const date of [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`])
-			expect((await run(snapshotRows('del', date), snapshotSpec())).result.error).toBeUndefined();
-		sim.setFaults(DELETE, { sequence: ['garbage'] });
-		const { result, out } = await run([{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }], {
-			type: 'portfolioSnapshots',
-			parameters: {
-				operation: 'deleteSnapshot',
-				portfolio: { __rl: true, mode: 'id', value: '={{ $json.identifier }}' },
-				snapshotDate: '={{ $json.date }}',
-			},
-		});
-		expect(result.error).toBeUndefined();
-		expect(out[0].json.outcome).toBe('snapshot_deleted');
-		expect(String(out[0].json.message)).toContain('what came back was not a readable HTTP answer');
-		expect(sim.requestCount({ route: DELETE })).toBe(1);
-	});
 });

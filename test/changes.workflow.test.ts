@@ -8,6 +8,7 @@ import { makeIsin } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
 import { INPUT_NODE, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
+import { descriptionOf, hintMessages as hintsOf } from './helpers/lookupRuns';
 import { runWorkflow } from './workflow/runner';
 import type { RunWorkflowOptions, WorkflowInput, WorkflowRunResult } from './workflow/runner';
 
@@ -34,7 +35,8 @@ class Runs {
 	staticData: IDataObject = {};
 	last?: WorkflowRunResult;
 
-	async run(
+	/** A run that may fail. */
+	async attempt(
 		workflow: WorkflowInput,
 		{ mode = 'trigger', version = 1 }: { mode?: Mode; version?: DataVersion } = {},
 	): Promise<WorkflowRunResult> {
@@ -43,28 +45,35 @@ class Runs {
 			{ ...workflow, staticData: this.staticData },
 			{ credentials: credentialsFor(sim.url), mode },
 		);
-		expect(result.error).toBeUndefined();
 		this.staticData = result.savedStaticData;
 		this.last = result;
 		return result;
 	}
 
+	async run(...args: Parameters<Runs['attempt']>): Promise<WorkflowRunResult> {
+		const result = await this.attempt(...args);
+		expect(result.error).toBeUndefined();
+		return result;
+	}
+
 	/** The node's remembered results per ISIN, read back. */
 	results(node = 'Node'): ReturnType<typeof decodeState>['state']['results'] {
-		const text = (this.staticData[`node:${node}`] as IDataObject | undefined)?.lastResults;
-		return decodeState(text, this.remembered(node).scope).state.results;
+		const { lastResults } = this.staticData[`node:${node}`] as IDataObject;
+		return decodeState(lastResults, this.remembered(node).scope).state.results;
 	}
 
 	/** The node's remembered results, as kept in its static data. */
 	remembered(node = 'Node'): { isins: Record<string, unknown[]>; run: number; scope: string } {
-		const text = (this.staticData[`node:${node}`] as IDataObject | undefined)?.lastResults;
-		return JSON.parse(text as string) as {
-			isins: Record<string, unknown[]>;
-			run: number;
-			scope: string;
-		};
+		return JSON.parse((this.staticData[`node:${node}`] as IDataObject).lastResults as string);
 	}
 }
+
+/** The chain Trigger -> Input (an item per ISIN) -> `nodes`. */
+const watching = (isins: string[], ...nodes: NodeSpec[]) =>
+	chainWorkflow(
+		isins.map((isin) => ({ isin })),
+		...nodes,
+	);
 
 const outputOf = (result: WorkflowRunResult, node = 'Node') =>
 	result.items(node).map((item) => item.json);
@@ -134,11 +143,6 @@ function sfdrHoldings(): { isins: Record<string, string>; rows: IDataObject[] } 
 	return { isins, rows };
 }
 
-const hintsOf = (result: WorkflowRunResult, node = 'Node'): string[] =>
-	(
-		(result.runData[node]?.[0] as { hints?: Array<{ message: string }> } | undefined)?.hints ?? []
-	).map((hint) => hint.message);
-
 describe('Only Changes Since Last Run inside n8n', () => {
 	it('reports every SFDR direction between two runs of the active workflow, and nothing that did not change', async () => {
 		const { isins, rows } = sfdrHoldings();
@@ -179,12 +183,11 @@ describe('Only Changes Since Last Run inside n8n', () => {
 	it('on the first run, remembers only by default, or outputs every ISIN as new; later-joining ISINs likewise', async () => {
 		const [a, b, c, d] = findIsins((data) => data.known, 4);
 		const [unknown] = findIsins((data) => !data.known && !v2(data.isin).known);
-		const rows = (isins: string[]) => isins.map((isin) => ({ isin }));
 
 		// Output as New.
 		const asNew = new Runs();
 		const node = watchNode('getSfdrClassification', { firstSeen: 'outputAsNew' });
-		const first = await asNew.run(chainWorkflow(rows([a, b, unknown]), node));
+		const first = await asNew.run(watching([a, b, unknown], node));
 		expect(outputOf(first)).toEqual(
 			[a, b, unknown].map((isin) => {
 				const current = sfdrColumns(v1(isin));
@@ -200,18 +203,16 @@ describe('Only Changes Since Last Run inside n8n', () => {
 				};
 			}),
 		);
-		const joined = await asNew.run(chainWorkflow(rows([a, b, unknown, c]), node));
+		const joined = await asNew.run(watching([a, b, unknown, c], node));
 		expect(outputOf(joined).map((json) => [json.isin, json.status])).toEqual([[c, 'new']]);
 
 		// Remember Only (the default): nothing on the first run, nothing for a later-joining ISIN, whose change is
 		// then reported.
 		const rememberOnly = new Runs();
 		const quiet = watchNode('getSfdrClassification');
-		expect((await rememberOnly.run(chainWorkflow(rows([a, b]), quiet))).items('Node')).toEqual([]);
-		expect(
-			(await rememberOnly.run(chainWorkflow(rows([a, b, c, d]), quiet))).items('Node'),
-		).toEqual([]);
-		const later = await rememberOnly.run(chainWorkflow(rows([a, b, c, d]), quiet), {
+		expect((await rememberOnly.run(watching([a, b], quiet))).items('Node')).toEqual([]);
+		expect((await rememberOnly.run(watching([a, b, c, d], quiet))).items('Node')).toEqual([]);
+		const later = await rememberOnly.run(watching([a, b, c, d], quiet), {
 			version: 2,
 		});
 		expect(outputOf(later).map((json) => json.isin)).toEqual(
@@ -241,8 +242,8 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		expect(above.length).toBeGreaterThan(1);
 		expect(above.length).toBeLessThan(isins.length - 1);
 
-		const workflow = chainWorkflow(
-			isins.map((isin) => ({ isin })),
+		const workflow = watching(
+			isins,
 			watchNode('getPaiIndicators', {
 				compareFields: 'carbon_footprint',
 				numericTolerance: tolerance,
@@ -267,8 +268,8 @@ describe('Only Changes Since Last Run inside n8n', () => {
 
 		// Without a tolerance every move counts.
 		const exact = new Runs();
-		const noTolerance = chainWorkflow(
-			isins.map((isin) => ({ isin })),
+		const noTolerance = watching(
+			isins,
 			watchNode('getPaiIndicators', { compareFields: 'carbon_footprint' }),
 		);
 		await exact.run(noTolerance);
@@ -295,9 +296,8 @@ describe('Only Changes Since Last Run inside n8n', () => {
 			]);
 		}
 
-		const typo = await runWorkflow(
+		const typo = await new Runs().attempt(
 			chainWorkflow(rows, watchNode('getSfdrClassification', { compareFields: 'clasification' })),
-			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
 		);
 		expect(typo.error?.message).toMatch(
 			/Fields to Compare: "clasification" is not a result column/,
@@ -359,19 +359,16 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		}
 
 		// An unknown name is refused by name, listing the columns; nothing is remembered.
-		const unknown = await runWorkflow(
+		const unknown = await new Runs().attempt(
 			chainWorkflow(
 				rows,
 				watchNode('getPaiIndicators', { compareFields: 'Carbon Footprint, Carbon Print' }),
 			),
-			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
 		);
 		expect(unknown.error?.message).toBe(
 			'Fields to Compare: "Carbon Print" is not a result column of the PAI indicators',
 		);
-		expect((unknown.error as { description?: string } | undefined)?.description).toMatch(
-			/carbon_footprint, carbon_footprint_unit/,
-		);
+		expect(descriptionOf(unknown.error)).toMatch(/carbon_footprint, carbon_footprint_unit/);
 		expect(unknown.staticDataSaved).toBe(false);
 	});
 
@@ -381,11 +378,7 @@ describe('Only Changes Since Last Run inside n8n', () => {
 			forgetAfterRuns: 2,
 			firstSeen: 'outputAsNew',
 		});
-		const input = (...isins: string[]) =>
-			chainWorkflow(
-				isins.map((isin) => ({ isin })),
-				node,
-			);
+		const input = (...isins: string[]) => watching(isins, node);
 		const runs = new Runs();
 		await runs.run(input(a, b, c)); // run 1: all three
 		await runs.run(input(a, c)); // run 2: b missing (1 run)
@@ -567,13 +560,10 @@ describe('Only Changes Since Last Run inside n8n', () => {
 
 	it('keeps the remembered results of a failed batch (Continue on error) and reports their changes on the next run', async () => {
 		const isins = findIsins((d) => d.known && v2(d.isin).sfdr !== d.sfdr, 4);
-		const workflow = chainWorkflow(
-			isins.map((isin) => ({ isin })),
-			{
-				...watchNode('getSfdrClassification', { options: { batchSize: 2, concurrency: 1 } }),
-				onError: 'continueRegularOutput',
-			},
-		);
+		const workflow = watching(isins, {
+			...watchNode('getSfdrClassification', { options: { batchSize: 2, concurrency: 1 } }),
+			onError: 'continueRegularOutput',
+		});
 		const runs = new Runs();
 		await runs.run(workflow);
 		const rememberedBefore = runs.results();
@@ -634,22 +624,15 @@ describe('Only Changes Since Last Run inside n8n', () => {
 				parameters: { operation: 'getEsgData', isinField: 'missing' },
 			},
 		);
-		const failing = await runWorkflow(workflow, {
-			credentials: credentialsFor(sim.url),
-			mode: 'trigger',
-		});
+		const runs = new Runs();
+		const failing = await runs.attempt(workflow);
 		expect(failing.status).toBe('error');
 		expect(failing.error?.message).toMatch(/No input item has an ISIN/);
 		expect(failing.items('Node')).toHaveLength(2);
 		expect(failing.staticDataSaved).toBe(true);
 
 		// The next run has nothing new to say: the changes the failed node received are not reported again.
-		const next = await runWorkflow(
-			{ ...workflow, staticData: failing.savedStaticData },
-			{ credentials: credentialsFor(sim.url), mode: 'trigger' },
-		);
-		expect(next.error).toBeUndefined();
-		expect(next.items('Node')).toEqual([]);
+		expect((await runs.run(workflow)).items('Node')).toEqual([]);
 	});
 
 	it('Simplify gives flat previous_ and current_ columns of the compared fields and changed_fields', async () => {
@@ -683,12 +666,7 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		async (operation) => {
 			const isins = Array.from({ length: 10_000 }, (_, i) => makeIsin('US', i + 1));
 			const runs = new Runs();
-			await runs.run(
-				chainWorkflow(
-					isins.map((isin) => ({ isin })),
-					watchNode(operation),
-				),
-			);
+			await runs.run(watching(isins, watchNode(operation)));
 			expect(runs.results().size).toBe(10_000);
 			// What n8n writes to its database: the static data as JSON (measured: 0.40 MB for SFDR, 0.87 MB for PAI).
 			expect(Buffer.byteLength(JSON.stringify(runs.staticData))).toBeLessThan(1_200_000);

@@ -10,104 +10,37 @@ import { SustainableInvestments } from '../nodes/SustainableInvestments/Sustaina
 import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
 import { INSTRUMENT_TYPES } from '../nodes/shared/base/constants';
 import { HOLDING_COLUMNS_METHOD, plainFieldReference } from '../nodes/shared/input/holdingColumns';
-import { ROUTES } from '../nodes/shared/api/routes';
-import type { HoldingsRoute } from '../nodes/shared/api/routes';
 import SAMPLE from '../examples/holdings.sample.json';
 import { useSimulator } from './helpers/simulator';
-import {
-	bracketed,
-	chainWorkflow,
-	credentialsFor,
-	manualHoldingColumns,
-} from './helpers/workflows';
-import type { NodeSpec } from './helpers/workflows';
+import { bracketed, credentialsFor, manualHoldingColumns } from './helpers/workflows';
+import { HOLDINGS_NODES, descriptionOf, runNode } from './helpers/lookupRuns';
+import type { HoldingsNode } from './helpers/lookupRuns';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { RouteKey } from './simulator';
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 
-interface HoldingsNodeCase {
-	label: string;
-	type: string;
-	/** The simulator's name of the route the holdings go to. */
-	route: RouteKey;
-	holdingsRoute: HoldingsRoute;
-	parameters: IDataObject;
-	nodeType: INodeType;
-}
-
-const HOLDINGS_NODES: HoldingsNodeCase[] = [
-	{
-		label: 'Sustainable Investments',
-		type: 'sustainableInvestments',
-		route: 'POST /sustainable-investments/insights',
-		holdingsRoute: ROUTES.sustainableInvestments,
-		parameters: {
-			operation: 'classifyHoldings',
-			methodology: { __rl: true, mode: 'list', value: 1 },
-		},
-		nodeType: new SustainableInvestments(),
-	},
-	{
-		label: 'EU Taxonomy',
-		type: 'euTaxonomy',
-		route: 'POST /taxonomy/insights',
-		holdingsRoute: ROUTES.taxonomy,
-		parameters: { operation: 'getPortfolioAlignment' },
-		nodeType: new EuTaxonomy(),
-	},
-	{
-		label: 'Temperature Score',
-		type: 'temperatureScore',
-		route: 'POST /temperature-score/insights',
-		holdingsRoute: ROUTES.temperature,
-		parameters: { operation: 'getPortfolioTemperature' },
-		nodeType: new TemperatureScore(),
-	},
-	{
-		label: 'Sustainability Reports',
-		type: 'sustainabilityReports',
-		route: 'POST /reports',
-		holdingsRoute: ROUTES.reports,
-		parameters: {
-			operation: 'generatePdfReport',
-			reportName: 'Sample Fund',
-			reportId: 'sample-fund',
-			downloadPdf: false,
-		},
-		nodeType: new SustainabilityReports(),
-	},
-	{
-		label: 'Portfolio Snapshots',
-		type: 'portfolioSnapshots',
-		route: 'POST /portfolios',
-		holdingsRoute: ROUTES.createSnapshot,
-		parameters: {
-			operation: 'createOrUpdateSnapshot',
-			portfolioId: 'sample-fund',
-			portfolioName: 'Sample Fund',
-			snapshotDate: '2024-03-31',
-			currency: 'EUR',
-		},
-		nodeType: new PortfolioSnapshots(),
-	},
-];
+/** Each holdings node with its node type (for its resourceMapping method). */
+const HOLDINGS_NODE_TYPES: Record<string, INodeType> = {
+	sustainableInvestments: new SustainableInvestments(),
+	euTaxonomy: new EuTaxonomy(),
+	temperatureScore: new TemperatureScore(),
+	sustainabilityReports: new SustainabilityReports(),
+	portfolioSnapshots: new PortfolioSnapshots(),
+};
 
 const byLabel = (label: string) => HOLDINGS_NODES.find((node) => node.label === label)!;
 
 async function run(
 	rows: IDataObject[],
-	node: HoldingsNodeCase,
+	node: HoldingsNode,
 	typeVersion: number,
 	parameters: IDataObject = {},
 ) {
-	const spec: NodeSpec = {
+	const { result } = await runNode(sim.url, rows, {
 		type: node.type,
 		typeVersion,
 		parameters: { ...node.parameters, ...parameters },
-	};
-	const result = await runWorkflow(chainWorkflow(rows, spec), {
-		credentials: credentialsFor(sim.url),
 	});
 	// What differs between two runs of the same request: the report's identifiers and link, the time waited.
 	const out = result.items('Node').map(({ json }) => {
@@ -145,7 +78,7 @@ describe('Holding Columns (version 2): Map Automatically', () => {
 			2,
 		);
 		expect(error?.message).toContain('Item 0: the market value is missing (looked for a column');
-		expect((error as { description?: string }).description).toContain(
+		expect(descriptionOf(error)).toContain(
 			'set Mapping Column Mode to "Map Each Column Manually" and map Market Value',
 		);
 		expect(bodies(node.route)).toHaveLength(0);
@@ -263,7 +196,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 		expect(error?.message).toBe(
 			'Item 1: the market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
 		);
-		expect((error as { description?: string }).description).toBe(
+		expect(descriptionOf(error)).toBe(
 			'Fill in the market value for this row, or map Market Value under Values to Send to the column that holds it. Nothing was sent.',
 		);
 		expect(sim.requests()).toHaveLength(0);
@@ -306,7 +239,7 @@ describe('Holding Columns (version 2): Options', () => {
 		expect(refused.error?.message).toBe(
 			'Item 2: this row has no ISIN and cannot be sent to this route',
 		);
-		expect((refused.error as { description?: string }).description).toBe(
+		expect(descriptionOf(refused.error)).toBe(
 			'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to Skip and Report. Nothing was sent.',
 		);
 		sim.reset();
@@ -343,7 +276,8 @@ describe('Holding Columns: the resourceMapping method', () => {
 	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
 		'%s: six typed fields, required where its route requires them',
 		async (_label, node) => {
-			const method = node.nodeType.methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
+			const method =
+				HOLDINGS_NODE_TYPES[node.type].methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
 			expect(method).toBeDefined();
 			const { fields } = await method!.call({} as ILoadOptionsFunctions);
 			expect(fields.map((field) => [field.id, field.type, field.required])).toEqual(
@@ -437,7 +371,7 @@ describe('Holdings (JSON) in version 2', () => {
 			]),
 		});
 		expect(error?.message).toMatch(/the market value is missing \(looked for a field named /);
-		expect((error as { description?: string }).description).toBe(
+		expect(descriptionOf(error)).toBe(
 			'Fill in the market value for this row, or check the "market_value" field of each entry of Holdings (JSON). Nothing was sent.',
 		);
 		expect(sim.requests()).toHaveLength(0);

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { findIsins, instrumentData, isinCheckDigit, startSimulator } from './simulator';
 import { makeIsin, makeIsins } from './helpers/isins';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import { descriptionOf, instrumentsSpec as instruments, runNode } from './helpers/lookupRuns';
+import type { NodeSpec } from './helpers/workflows';
 import { useSimulator } from './helpers/simulator';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
@@ -12,10 +12,12 @@ const INVOLVEMENTS = 'POST /instruments/business-involvements' as const;
 
 const sim = useSimulator();
 
-const instruments = (operation: string, extra: Record<string, unknown> = {}) => ({
-	type: 'sustainabilityInstruments',
-	parameters: { operation, ...extra },
-});
+/** The holdings of each request to `route`, in order. */
+const batches = (route: typeof SFDR | typeof PAI) =>
+	sim.requests({ route }).map((request) => (request.body as { holdings: unknown[] }).holdings);
+const SFDR_NODE = instruments('getSfdrClassification');
+const runItems = async (items: IDataObject[], spec: NodeSpec) =>
+	(await runNode(sim.url, items, spec)).result;
 
 describe('Sustainability Instruments inside n8n', () => {
 	it('answers 25,000 items with 20,000 distinct ISINs in exactly 2 requests, every item in order', async () => {
@@ -24,15 +26,11 @@ describe('Sustainability Instruments inside n8n', () => {
 			row: i,
 			isin: distinctIsins[i % 20_000].toLowerCase(),
 		}));
-		const result = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), {
-			credentials: credentialsFor(sim.url),
+		const { result } = await runNode(sim.url, items, SFDR_NODE, {
 			timeoutMs: 120_000,
 		});
 		expect(result.error).toBeUndefined();
-		expect(sim.requestCount({ route: SFDR })).toBe(2);
-		expect(
-			sim.requests({ route: SFDR }).map((r) => (r.body as { holdings: unknown[] }).holdings.length),
-		).toEqual([10_000, 10_000]);
+		expect(batches(SFDR).map((holdings) => holdings.length)).toEqual([10_000, 10_000]);
 
 		const out = result.items('Node');
 		expect(out).toHaveLength(25_000);
@@ -61,16 +59,9 @@ describe('Sustainability Instruments inside n8n', () => {
 			{ isin: ` ${fund.toLowerCase()} ` },
 			{ isin: unknownIsin },
 		];
-		const result = await runWorkflow(chainWorkflow(items, instruments('getPaiIndicators')), {
-			credentials: credentialsFor(sim.url),
-		});
+		const result = await runItems(items, instruments('getPaiIndicators'));
 		expect(result.error).toBeUndefined();
-		expect(sim.requests({ route: PAI })).toHaveLength(1);
-		expect((sim.requests({ route: PAI })[0].body as { holdings: unknown[] }).holdings).toEqual([
-			{ isin: fund },
-			{ isin: company },
-			{ isin: unknownIsin },
-		]);
+		expect(batches(PAI)).toEqual([[{ isin: fund }, { isin: company }, { isin: unknownIsin }]]);
 		const out = result.items('Node').map((item) => item.json.pai as Record<string, unknown>);
 		expect(out[0]).toMatchObject({ isin: fund, isin_normalised: fund, found: true, is_fund: true });
 		expect(out[0].scope_1_emissions).toEqual({
@@ -85,16 +76,13 @@ describe('Sustainability Instruments inside n8n', () => {
 	it('simplifies into spreadsheet columns and can output one item per instrument', async () => {
 		const [a, b] = findIsins((d) => d.known, 2);
 		const items = [{ ISIN: a }, { ISIN: b }, { ISIN: a }];
-		const result = await runWorkflow(
-			chainWorkflow(
-				items,
-				instruments('getBusinessInvolvements', {
-					simplify: true,
-					outputMode: 'perInstrument',
-					minimumThreshold: 5,
-				}),
-			),
-			{ credentials: credentialsFor(sim.url) },
+		const result = await runItems(
+			items,
+			instruments('getBusinessInvolvements', {
+				simplify: true,
+				outputMode: 'perInstrument',
+				minimumThreshold: 5,
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requests({ route: INVOLVEMENTS })[0].body).toMatchObject({ minimum_threshold: 5 });
@@ -113,11 +101,9 @@ describe('Sustainability Instruments inside n8n', () => {
 
 	it('adds simplified, prefixed columns to the input items', async () => {
 		const [a] = findIsins((d) => d.known, 1);
-		const result = await runWorkflow(
-			chainWorkflow([{ isin: a, name: 'A' }], instruments('getEsgData', { simplify: true })),
-			{
-				credentials: credentialsFor(sim.url),
-			},
+		const result = await runItems(
+			[{ isin: a, name: 'A' }],
+			instruments('getEsgData', { simplify: true }),
 		);
 		const json = result.items('Node')[0].json;
 		expect(json).toMatchObject({
@@ -130,43 +116,22 @@ describe('Sustainability Instruments inside n8n', () => {
 		expect(typeof json.esg_total_score_unit).toBe('string');
 	});
 
-	it('refuses an invalid ISIN before any request, naming the item', async () => {
-		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'US0378331006' }];
-		const result = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), {
-			credentials: credentialsFor(sim.url),
-		});
-		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(
-			/^Item 1: invalid ISIN: "US0378331006" fails the ISIN check digit/,
-		);
-		expect(sim.requestCount()).toBe(0);
-	});
-
 	it('sends an ISIN pasted with a zero-width space clean, and refuses a Cyrillic look-alike naming it, before any request', async () => {
-		const clean = await runWorkflow(
-			chainWorkflow(
-				[{ isin: 'US0378\u200B331005' }, { isin: '\uFEFFＤＥ０００７１６４６００' }],
-				instruments('getSfdrClassification'),
-			),
-			{ credentials: credentialsFor(sim.url) },
+		const clean = await runItems(
+			[{ isin: 'US0378\u200B331005' }, { isin: '\uFEFFＤＥ０００７１６４６００' }],
+			SFDR_NODE,
 		);
 		expect(clean.error).toBeUndefined();
-		expect((sim.requests({ route: SFDR })[0].body as { holdings: unknown[] }).holdings).toEqual([
-			{ isin: 'US0378331005' },
-			{ isin: 'DE0007164600' },
-		]);
+		expect(batches(SFDR)).toEqual([[{ isin: 'US0378331005' }, { isin: 'DE0007164600' }]]);
 		expect(clean.items('Node')[0].json.sfdr).toMatchObject({
 			isin: 'US0378\u200B331005',
 			isin_normalised: 'US0378331005',
 		});
 
 		sim.reset();
-		const lookAlike = await runWorkflow(
-			chainWorkflow(
-				[{ isin: 'DE0007164600' }, { isin: 'US03783З1005' }],
-				instruments('getSfdrClassification'),
-			),
-			{ credentials: credentialsFor(sim.url) },
+		const lookAlike = await runItems(
+			[{ isin: 'DE0007164600' }, { isin: 'US03783З1005' }],
+			SFDR_NODE,
 		);
 		expect(lookAlike.status).toBe('error');
 		expect(lookAlike.error?.message).toBe(
@@ -177,12 +142,9 @@ describe('Sustainability Instruments inside n8n', () => {
 
 	it('skips and reports invalid ISINs when asked, and marks them under Continue on error', async () => {
 		const items = [{ isin: makeIsin('XS', 1) }, { isin: 'NOT-AN-ISIN' }, {}];
-		const skip = await runWorkflow(
-			chainWorkflow(
-				items,
-				instruments('getSfdrClassification', { options: { invalidIsins: 'skip' } }),
-			),
-			{ credentials: credentialsFor(sim.url) },
+		const skip = await runItems(
+			items,
+			instruments('getSfdrClassification', { options: { invalidIsins: 'skip' } }),
 		);
 		const out = skip.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
 		expect(out).toHaveLength(3);
@@ -192,18 +154,13 @@ describe('Sustainability Instruments inside n8n', () => {
 			reason: expect.stringMatching(/invalid ISIN/),
 		});
 		expect(out[2]).toMatchObject({ isin: null, found: false, reason: 'no ISIN in field "isin"' });
-		expect(
-			(sim.requests({ route: SFDR })[0].body as { holdings: unknown[] }).holdings,
-		).toHaveLength(1);
+		expect(batches(SFDR).map((holdings) => holdings.length)).toEqual([1]);
 
 		sim.reset();
-		const cont = await runWorkflow(
-			chainWorkflow(items, {
-				...instruments('getSfdrClassification'),
-				onError: 'continueRegularOutput',
-			}),
-			{ credentials: credentialsFor(sim.url) },
-		);
+		const cont = await runItems(items, {
+			...SFDR_NODE,
+			onError: 'continueRegularOutput',
+		});
 		expect(cont.status).toBe('success');
 		const contOut = cont.items('Node');
 		expect(contOut).toHaveLength(3);
@@ -213,14 +170,10 @@ describe('Sustainability Instruments inside n8n', () => {
 
 	it('follows each route rule when no item has an ISIN: SFDR answers empty, the others refuse, without a request', async () => {
 		const items = [{ name: 'no isin' }];
-		const sfdr = await runWorkflow(chainWorkflow(items, instruments('getSfdrClassification')), {
-			credentials: credentialsFor(sim.url),
-		});
+		const sfdr = await runItems(items, SFDR_NODE);
 		expect(sfdr.status).toBe('success');
 		expect(sfdr.items('Node')[0].json.sfdr).toMatchObject({ found: false });
-		const pai = await runWorkflow(chainWorkflow(items, instruments('getPaiIndicators')), {
-			credentials: credentialsFor(sim.url),
-		});
+		const pai = await runItems(items, instruments('getPaiIndicators'));
 		expect(pai.error?.message).toMatch(
 			/No input item has an ISIN: the PAI indicators needs at least one instrument/,
 		);
@@ -235,14 +188,10 @@ describe('Sustainability Instruments inside n8n', () => {
 		});
 		try {
 			const isins = makeIsins(400, 5000, 'US');
-			const result = await runWorkflow(
-				chainWorkflow(
-					isins.map((isin) => ({ isin })),
-					instruments('getSfdrClassification'),
-				),
-				{
-					credentials: credentialsFor(slow.url),
-				},
+			const { result } = await runNode(
+				slow.url,
+				isins.map((isin) => ({ isin })),
+				SFDR_NODE,
 			);
 			expect(result.error).toBeUndefined();
 			const sizes = slow
@@ -262,42 +211,21 @@ describe('Sustainability Instruments inside n8n', () => {
 	});
 
 	it('says in plain words that the key has no access to the family, and keeps the API words', async () => {
-		const result = await runWorkflow(
-			chainWorkflow([{ isin: makeIsin('XS', 3) }], instruments('getSfdrClassification')),
-			{
-				credentials: credentialsFor(sim.url, 'sim-esg-only'),
-			},
-		);
+		const { result } = await runNode(sim.url, [{ isin: makeIsin('XS', 3) }], SFDR_NODE, {
+			apiKey: 'sim-esg-only',
+		});
 		expect(result.error?.message).toMatch(/subscription does not include this data family/);
-		expect((result.error as { description?: string }).description).toMatch(
+		expect(descriptionOf(result.error)).toMatch(
 			/You don't have access to any of the frameworks requested\./,
 		);
 		expect(sim.requestCount()).toBe(1);
 	});
 
-	it('stops at once on a used-up monthly quota, without retrying', async () => {
-		const isins = makeIsins(30, 0, 'US');
-		const result = await runWorkflow(
-			chainWorkflow(
-				isins.map((isin) => ({ isin })),
-				instruments('getSfdrClassification', { options: { batchSize: 4 } }),
-			),
-			{ credentials: credentialsFor(sim.url, 'sim-quota-5') },
-		);
-		expect(result.error?.message).toMatch(
-			/^This API key's monthly request quota is used up.*The API answered for 20 of the 30 distinct ISINs/s,
-		);
-		expect(sim.requestCount({ key: 'sim-quota-5' })).toBe(6);
-	});
-
 	it('sends ceil(distinct / batch size) requests with a lower Batch Size and concurrency', async () => {
 		const isins = makeIsins(25, 0, 'US');
-		const result = await runWorkflow(
-			chainWorkflow(
-				isins.map((isin) => ({ isin })),
-				instruments('getEsgData', { options: { batchSize: 10, concurrency: 3 } }),
-			),
-			{ credentials: credentialsFor(sim.url) },
+		const result = await runItems(
+			isins.map((isin) => ({ isin })),
+			instruments('getEsgData', { options: { batchSize: 10, concurrency: 3 } }),
 		);
 		expect(result.error).toBeUndefined();
 		expect(sim.requestCount()).toBe(3);
@@ -311,9 +239,7 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 	const [good] = findIsins((d) => d.known && !d.isFund, 1);
 	const HUGE = 'A'.repeat(1024 * 1024);
 	const run = (items: IDataObject[], options: IDataObject = {}) =>
-		runWorkflow(chainWorkflow(items, instruments('getSfdrClassification', { options })), {
-			credentials: credentialsFor(sim.url),
-		});
+		runItems(items, instruments('getSfdrClassification', { options }));
 
 	it.each([
 		[
@@ -327,12 +253,18 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 			/^Item 1: invalid ISIN: field "isin" holds a list \(\["US0378331005"\]\), not text$/,
 		],
 		['a boolean', true, /^Item 1: invalid ISIN: field "isin" holds a boolean \(true\), not text$/],
+		[
+			'a 1 MB text',
+			HUGE,
+			/^Item 1: invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\)/,
+		],
 	])(
-		'Stop With an Error: %s is an input error naming the item and the field, nothing sent',
+		'Stop With an Error: %s is an input error naming the item and the field (shortly), nothing sent',
 		async (_, value, message) => {
 			const result = await run([{ isin: good }, { isin: value }]);
 			expect(result.error?.message).toMatch(message);
-			expect((result.error as { description?: string }).description).toMatch(/Map the ISIN Field/);
+			expect(result.error?.message.length).toBeLessThan(200);
+			expect(descriptionOf(result.error)).toMatch(/Map the ISIN Field/);
 			expect(sim.requestCount()).toBe(0);
 		},
 	);
@@ -344,9 +276,7 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 				invalidIsins: policy,
 			});
 			expect(result.error).toBeUndefined();
-			expect(
-				sim.requests({ route: SFDR }).map((r) => (r.body as { holdings: unknown[] }).holdings),
-			).toEqual([[{ isin: good }]]);
+			expect(batches(SFDR)).toEqual([[{ isin: good }]]);
 			const out = result.items('Node').map((item) => item.json.sfdr as Record<string, unknown>);
 			expect(out[0]).toMatchObject({ isin: good, found: true });
 			expect(out[1]).toMatchObject({
@@ -381,25 +311,13 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 		expect(JSON.stringify(second.sfdr).length).toBeLessThan(500);
 	});
 
-	it('Stop With an Error: a 1 MB value is an input error whose message shows a short prefix', async () => {
-		const result = await run([{ isin: HUGE }]);
-		expect(result.error?.message).toMatch(
-			/^Item 0: invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\)/,
-		);
-		expect(result.error?.message.length).toBeLessThan(200);
-		expect(sim.requestCount()).toBe(0);
-	});
-
 	it('A List Typed Here: an over-long entry is refused by its position', async () => {
-		const result = await runWorkflow(
-			chainWorkflow(
-				[{}],
-				instruments('getSfdrClassification', {
-					isinSource: 'list',
-					isinList: `${good}, ${'B'.repeat(100)}`,
-				}),
-			),
-			{ credentials: credentialsFor(sim.url) },
+		const result = await runItems(
+			[{}],
+			instruments('getSfdrClassification', {
+				isinSource: 'list',
+				isinList: `${good}, ${'B'.repeat(100)}`,
+			}),
 		);
 		expect(result.error?.message).toMatch(
 			/^Item 0, 2nd ISIN of the list: invalid ISIN: 100 characters \("B{20}…"\)/,
@@ -410,18 +328,13 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 
 describe('A List Typed Here, as people and AI models write it', () => {
 	const [apple, sap, ishares] = findIsins((d) => d.known, 3);
-	const listNode = (isinList: unknown, extra: IDataObject = {}) =>
+	const listNode = (isinList: IDataObject[string], extra: IDataObject = {}) =>
 		instruments('getSfdrClassification', { isinSource: 'list', isinList, ...extra });
-	const run = async (isinList: unknown, extra: IDataObject = {}) =>
-		await runWorkflow(chainWorkflow([{ any: 'item' }], listNode(isinList, extra)), {
-			credentials: credentialsFor(sim.url),
-		});
-	const sent = () =>
-		sim
-			.requests({ route: SFDR })
-			.flatMap((request) => (request.body as { holdings: unknown[] }).holdings);
+	const run = async (isinList: IDataObject[string], extra: IDataObject = {}) =>
+		await runItems([{ any: 'item' }], listNode(isinList, extra));
+	const sent = () => batches(SFDR).flat();
 
-	it.each<[string, unknown]>([
+	it.each<[string, IDataObject[string]]>([
 		['a JSON array ($fromAI)', `["${apple}", "${sap}", "${ishares}"]`],
 		['a JSON array cut short', `["${apple}", "${sap}", "${ishares}"`],
 		[
@@ -485,7 +398,7 @@ describe('A List Typed Here, as people and AI models write it', () => {
 		]);
 	});
 
-	it.each<[string, unknown]>([
+	it.each<[string, IDataObject[string]]>([
 		['an empty JSON array', '[]'],
 		['only separators and quotes', ' , ; "" \n'],
 		['an expression giving an empty list', '={{ [] }}'],
@@ -494,9 +407,7 @@ describe('A List Typed Here, as people and AI models write it', () => {
 		expect(result.error?.message).toBe(
 			'Item 0: The ISINs parameter (ISINs From = A List Typed Here) is empty',
 		);
-		expect((result.error as { description?: string } | undefined)?.description).toMatch(
-			/^Type or paste at least one ISIN/,
-		);
+		expect(descriptionOf(result.error)).toMatch(/^Type or paste at least one ISIN/);
 		expect(sim.requestCount()).toBe(0);
 	});
 

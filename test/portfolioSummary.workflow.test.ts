@@ -8,9 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import holdingsSample from '../examples/holdings.sample.json';
 import { findIsins, instrumentData } from './simulator';
 import type { InstrumentData } from './simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import { instrumentsSpec, runNode } from './helpers/lookupRuns';
 import { useSimulator } from './helpers/simulator';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
@@ -20,20 +19,15 @@ const ESG = 'POST /instruments/esg-data' as const;
 
 const sim = useSimulator();
 
-function summaryNode(
-	operation: string,
-	extra: IDataObject = {},
-	onError?: NodeSpec['onError'],
-): NodeSpec {
-	return {
-		type: 'sustainabilityInstruments',
-		parameters: { operation, outputMode: 'portfolioSummary', ...extra },
-		onError,
-	};
-}
-
-async function run(rows: IDataObject[], node: NodeSpec) {
-	return await runWorkflow(chainWorkflow(rows, node), { credentials: credentialsFor(sim.url) });
+const summaryNode = (operation: string, extra: IDataObject = {}, spec: Partial<NodeSpec> = {}) =>
+	instrumentsSpec(operation, { outputMode: 'portfolioSummary', ...extra }, spec);
+const run = async (rows: IDataObject[], node: NodeSpec) =>
+	(await runNode(sim.url, rows, node)).result;
+/** The node's output items of a run expected to succeed. */
+async function succeeded(rows: IDataObject[], node: NodeSpec) {
+	const { result, out } = await runNode(sim.url, rows, node);
+	expect(result.error).toBeUndefined();
+	return out;
 }
 
 const sentIsins = (route: typeof SFDR | typeof PAI | typeof INVOLVEMENTS | typeof ESG) =>
@@ -122,14 +116,15 @@ describe('Portfolio Summary: SFDR classification', () => {
 			{ portfolio: 'Beta', isin: EIGHT_B, name: 'Short', market_value: -250 },
 			{ portfolio: 'Beta', isin: SIX_B, name: 'Six B', market_value: 0 },
 		];
-		const result = await run(rows, summaryNode('getSfdrClassification', { groupBy: 'portfolio' }));
-		expect(result.error).toBeUndefined();
+		const out = await succeeded(
+			rows,
+			summaryNode('getSfdrClassification', { groupBy: 'portfolio' }),
+		);
 
 		// One request; each ISIN once, and only those of usable rows (EIGHT_B only on the short row).
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
 		expect(sentIsins(SFDR)).toEqual([NINE_A, EIGHT_A, SIX_A, UNKNOWN_A, NINE_B, SIX_B]);
 
-		const out = result.items('Node');
 		expect(out).toHaveLength(2);
 		expect(out[0].pairedItem).toEqual([0, 1, 2, 3, 4, 5, 6].map((item) => ({ item })));
 		expect(out[1].pairedItem).toEqual([7, 8, 9, 10, 11].map((item) => ({ item })));
@@ -179,9 +174,7 @@ describe('Portfolio Summary: SFDR classification', () => {
 
 	it('the sample holdings sheet: its cash row is removed, the figures match the recomputation', async () => {
 		const rows = holdingsSample as IDataObject[];
-		const result = await run(rows, summaryNode('getSfdrClassification'));
-		expect(result.error).toBeUndefined();
-		const [summary] = result.items('Node');
+		const [summary] = await succeeded(rows, summaryNode('getSfdrClassification'));
 		const cash = rows.findIndex((row) => row.Type === 'Cash');
 		const used = rows
 			.filter((row) => row.Type !== 'Cash')
@@ -203,9 +196,10 @@ describe('Portfolio Summary: SFDR classification', () => {
 			{ ISIN: EIGHT_C, 'Market Value': 3000 },
 			{ ISIN: '', Name: 'Cash', 'Market Value': 10 },
 		];
-		const result = await run(rows, summaryNode('getSfdrClassification', { simplify: true }));
-		expect(result.error).toBeUndefined();
-		const [summary] = result.items('Node');
+		const [summary] = await succeeded(
+			rows,
+			summaryNode('getSfdrClassification', { simplify: true }),
+		);
 		const expected = expectedSfdr([
 			{ isin: NINE_A, w: 1000 },
 			{ isin: EIGHT_C, w: 3000 },
@@ -234,7 +228,7 @@ describe('Portfolio Summary: SFDR classification', () => {
 			{ desk: 'Rates', book: 1, ISIN: 'US0378331006', 'Position (EUR)': 100, value: 1 },
 			{ desk: 'Rates', book: 2, ISIN: SIX_A, 'Position (EUR)': 300, value: 1 },
 		];
-		const result = await run(
+		const out = await succeeded(
 			rows,
 			summaryNode('getSfdrClassification', {
 				marketValueField: 'position eur',
@@ -243,9 +237,7 @@ describe('Portfolio Summary: SFDR classification', () => {
 				options: { invalidIsins: 'skip' },
 			}),
 		);
-		expect(result.error).toBeUndefined();
 		expect(sentIsins(SFDR)).toEqual([NINE_A, SIX_A]);
-		const out = result.items('Node');
 		expect(
 			out.map((item) => [item.json.desk, item.json.book, item.json.total_market_value]),
 		).toEqual([
@@ -303,13 +295,11 @@ describe('Portfolio Summary: PAI indicators and ESG data', () => {
 			{ isin: UNKNOWN_A, weight: '48%' },
 			{ isin: CASH_ISIN, weight: '5%', asset_class: 'Cash Equivalent' },
 		];
-		const result = await run(
+		const [summary] = await succeeded(
 			rows,
 			summaryNode('getPaiIndicators', { weightBy: 'weight', simplify: true }),
 		);
-		expect(result.error).toBeUndefined();
 		expect(sentIsins(PAI)).toEqual([NINE_A, EIGHT_A, SIX_A, UNKNOWN_A]);
-		const [summary] = result.items('Node');
 		const used = [
 			{ isin: NINE_A, w: 9.5 },
 			{ isin: EIGHT_A, w: 30 },
@@ -345,10 +335,8 @@ describe('Portfolio Summary: PAI indicators and ESG data', () => {
 			{ isin: EIGHT_B, market_value: 400 },
 			{ isin: UNKNOWN_A, market_value: 5000 },
 		];
-		const result = await run(rows, summaryNode('getEsgData'));
-		expect(result.error).toBeUndefined();
+		const [summary] = await succeeded(rows, summaryNode('getEsgData'));
 		expect(sentIsins(ESG)).toEqual([NINE_A, EIGHT_B, UNKNOWN_A]);
-		const [summary] = result.items('Node');
 		const used = [
 			{ isin: NINE_A, w: 1234.5 },
 			{ isin: EIGHT_B, w: 600 },
@@ -395,15 +383,13 @@ describe('Portfolio Summary: business involvements', () => {
 		);
 		const isins = [...involved, NINE_A, EIGHT_A, UNKNOWN_A];
 		const used = isins.map((isin, index) => ({ isin, w: 100 * (index + 1) }));
-		const result = await run(
+		const [summary] = await succeeded(
 			used.map((row) => ({ ISIN: row.isin, MV: row.w })),
 			summaryNode('getBusinessInvolvements', { minimumThreshold: threshold, simplify: true }),
 		);
-		expect(result.error).toBeUndefined();
 		expect(sim.requests({ route: INVOLVEMENTS })[0].body).toMatchObject({
 			minimum_threshold: threshold,
 		});
-		const [summary] = result.items('Node');
 		const total = sumOf(used);
 		expect(summary.json).toMatchObject({
 			holdings_count: used.length,
@@ -460,7 +446,7 @@ describe('Portfolio Summary: a failed batch', () => {
 			summaryNode(
 				'getSfdrClassification',
 				{ groupBy: 'book', options: { batchSize: 2 } },
-				'continueRegularOutput',
+				{ onError: 'continueRegularOutput' },
 			),
 		);
 		expect(result.status).toBe('success');

@@ -8,9 +8,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_RETRY_POLICY } from '../nodes/shared/api/transport';
 import { pacerFor } from '../nodes/shared/api/pacing';
 import { makeIsin, makeIsins } from './helpers/isins';
-import { chainWorkflow, credentialsFor, reportRows, snapshotSpec } from './helpers/workflows';
+import {
+	DELETE_SNAPSHOT,
+	LAST_YEAR,
+	descriptionOf,
+	instrumentsSpec,
+	portfolioIdentifier as id,
+	reportSpec,
+	runNode,
+} from './helpers/lookupRuns';
+import { reportRows, snapshotRows, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import type { FaultKind } from './simulator';
 import { useSimulator } from './helpers/simulator';
 
 const POST = 'POST /portfolios' as const;
@@ -21,63 +30,17 @@ const SFDR = 'POST /instruments/sustainability-profile' as const;
 const KEY = 'sim-all-families';
 /** Used by the pacing test only: its pacer starts fresh whatever the other tests did. */
 const KEY_2 = 'sim-all-families-2';
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
-const id = (clientId: string) => `svc-portfolio:org-a_${clientId}`;
 
 const sim = useSimulator();
 beforeEach(() => sim.setBurstLimit(null));
 
-async function run(items: IDataObject[], spec: NodeSpec, apiKey = KEY) {
-	const result = await runWorkflow(chainWorkflow(items, spec), {
-		credentials: credentialsFor(sim.url, apiKey),
-	});
-	return { result, out: result.items('Node') };
-}
-
-function snapshotRows(portfolioId: string, date: string): IDataObject[] {
-	return [
-		{
-			portfolio_id: portfolioId,
-			portfolio_name: 'Fund',
-			date,
-			isin: makeIsin('US', 1),
-			name: 'Apple Inc.',
-			instrument_type: 'Stock',
-			currency: 'USD',
-			weight: 60,
-			market_value: 600,
-		},
-		{
-			portfolio_id: portfolioId,
-			portfolio_name: 'Fund',
-			date,
-			isin: makeIsin('DE', 2),
-			name: 'SAP SE',
-			instrument_type: 'Stock',
-			currency: 'EUR',
-			weight: 40,
-			market_value: 400,
-		},
-	];
-}
+const run = (items: IDataObject[], spec: NodeSpec, apiKey = KEY) =>
+	runNode(sim.url, items, spec, { apiKey });
 
 const createSnapshot = snapshotSpec();
-
-const deleteSnapshot: NodeSpec = {
-	type: 'portfolioSnapshots',
-	parameters: {
-		operation: 'deleteSnapshot',
-		portfolio: { __rl: true, mode: 'id', value: '={{ $json.identifier }}' },
-		snapshotDate: '={{ $json.date }}',
-	},
-};
-
+const SFDR_NODE = instrumentsSpec('getSfdrClassification');
 const REPORT_ROWS = reportRows();
-const report = (onError?: NodeSpec['onError']): NodeSpec => ({
-	type: 'sustainabilityReports',
-	parameters: { operation: 'generatePdfReport', reportName: 'Nordic Fund', reportId: 'nordic' },
-	...(onError ? { onError } : {}),
-});
+const report = (onError?: NodeSpec['onError']) => reportSpec({}, onError ? { onError } : {});
 
 describe('a request the API processed, then the connection dropped', () => {
 	it('POST /portfolios: a first snapshot is reported stored, never "updated", and is stored once', async () => {
@@ -96,31 +59,54 @@ describe('a request the API processed, then the connection dropped', () => {
 		]);
 	});
 
-	it('POST /portfolios: dropped before the API stored it, the list shows nothing and the answer to the resend is believed', async () => {
-		sim.setFaults(POST, { sequence: ['drop'] });
-		const { result, out } = await run(snapshotRows('fresh', `${LAST_YEAR}-05-10`), createSnapshot);
-		expect(result.error).toBeUndefined();
-		expect(out[0].json.outcome).toBe('created');
-		expect(sim.requestCount({ route: POST })).toBe(2);
-		expect(sim.requestCount({ route: GET })).toBe(1);
-	});
+	it.each<FaultKind>(['drop', 'proxy-502-html'])(
+		'POST /portfolios: %s before the API stored it, the list shows nothing and the answer to the resend is believed',
+		async (fault) => {
+			sim.setFaults(POST, { sequence: [fault] });
+			const { result, out } = await run(
+				snapshotRows('fresh', `${LAST_YEAR}-05-10`),
+				createSnapshot,
+			);
+			expect(result.error).toBeUndefined();
+			expect(out[0].json.outcome).toBe('created');
+			expect(sim.requestCount({ route: POST })).toBe(2);
+			expect(sim.requestCount({ route: GET })).toBe(1);
+		},
+	);
 
-	it.each([
-		['a single snapshot', [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`], 'snapshot_deleted', 1],
-		['the whole portfolio (its last snapshot)', [`${LAST_YEAR}-03-31`], 'portfolio_deleted', 0],
+	const [MARCH, JUNE] = [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`];
+	it.each<[string, FaultKind, string[], string, number, string]>([
+		[
+			'a single snapshot',
+			'processed-drop',
+			[MARCH, JUNE],
+			'snapshot_deleted',
+			1,
+			'connection dropped',
+		],
+		['its last snapshot', 'processed-drop', [MARCH], 'portfolio_deleted', 0, 'connection dropped'],
+		[
+			'a single snapshot',
+			'garbage',
+			[MARCH, JUNE],
+			'snapshot_deleted',
+			1,
+			'not a readable HTTP answer',
+		],
 	])(
-		'DELETE of %s: reports it deleted, not not_found, and sends no second DELETE',
-		async (_, dates, outcome, left) => {
+		'DELETE of %s, %s after the API carried it out: reported deleted, not not_found, no second DELETE',
+		async (_, fault, dates, outcome, left, words) => {
 			for (const date of dates)
 				expect((await run(snapshotRows('del', date), createSnapshot)).result.error).toBeUndefined();
-			sim.setFaults(DELETE, { sequence: ['processed-drop'] });
+			sim.setFaults(DELETE, { sequence: [fault] });
 			const { result, out } = await run(
 				[{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }],
-				deleteSnapshot,
+				DELETE_SNAPSHOT,
 			);
 			expect(result.error).toBeUndefined();
 			expect(out).toHaveLength(1);
 			expect(out[0].json.outcome).toBe(outcome);
+			expect(String(out[0].json.message)).toContain(words);
 			expect(sim.requestCount({ route: DELETE })).toBe(1);
 			const portfolio = sim.portfolioState('org-a').find((p) => p.identifier === id('del'));
 			expect(portfolio?.snapshots.length ?? 0).toBe(left);
@@ -128,30 +114,15 @@ describe('a request the API processed, then the connection dropped', () => {
 	);
 
 	it('DELETE dropped before the API carried it out: the snapshot is still listed, so the DELETE is sent again', async () => {
-		for (const date of [`${LAST_YEAR}-03-31`, `${LAST_YEAR}-06-30`])
-			await run(snapshotRows('del', date), createSnapshot);
+		for (const date of [MARCH, JUNE]) await run(snapshotRows('del', date), createSnapshot);
 		sim.setFaults(DELETE, { sequence: ['drop'] });
 		const { result, out } = await run(
 			[{ identifier: id('del'), date: `${LAST_YEAR}-02-01` }],
-			deleteSnapshot,
+			DELETE_SNAPSHOT,
 		);
 		expect(result.error).toBeUndefined();
 		expect(out[0].json.outcome).toBe('snapshot_deleted');
 		expect(sim.requestCount({ route: DELETE })).toBe(2);
-	});
-
-	it('POST /reports: one report generated and charged, never a second POST; the error says the outcome is uncertain', async () => {
-		sim.setFaults(REPORTS, { sequence: ['processed-drop'] });
-		const { result } = await run(REPORT_ROWS, report());
-		expect(sim.requestCount({ route: REPORTS })).toBe(1);
-		expect(sim.requests({ route: REPORTS })[0].fault).toBe('processed-drop');
-		expect(result.error?.message).toContain('whether the API carried it out is not known');
-		expect((result.error as { description?: string } | undefined)?.description).toContain(
-			'may have been generated',
-		);
-		expect((result.error as { description?: string } | undefined)?.description).toContain(
-			'costs one more request',
-		);
 	});
 
 	it('POST /reports with continueOnFail: an error item paired to the input, never a second POST', async () => {
@@ -188,10 +159,7 @@ describe('client timeouts', () => {
 		sim.setFaults(SFDR, { sequence: ['slow', 'slow', 'slow', 'slow'], slowMs: 1500 });
 		const { result } = await run(
 			makeIsins(2, 300, 'US').map((isin) => ({ isin })),
-			{
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0.2 } },
-			},
+			instrumentsSpec('getSfdrClassification', { options: { maxThrottleWait: 0.2 } }),
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
 		expect(result.error?.message).toContain('did not finish its answer');
@@ -199,13 +167,10 @@ describe('client timeouts', () => {
 });
 
 describe('the first pacing wait counts against Max Wait When Throttled', () => {
-	const lookup = (options: IDataObject) => ({
-		type: 'sustainabilityInstruments',
-		parameters: {
-			operation: 'getSfdrClassification',
+	const lookup = (options: IDataObject) =>
+		instrumentsSpec('getSfdrClassification', {
 			options: { batchSize: 1, concurrency: 1, ...options },
-		},
-	});
+		});
 
 	it('with Max Wait 0, a run behind a paced one fails at once, saying it was our own pacing, and sends nothing', async () => {
 		sim.setBurstLimit({ requests: 2, windowMs: 1000 });
@@ -231,9 +196,7 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 		expect(sim.requestCount({ route: SFDR })).toBe(before);
 		expect(result.error?.message).toContain('would have had to wait');
 		expect(result.error?.message).toContain('Max Wait When Throttled');
-		expect((result.error as { description?: string } | undefined)?.description).toContain(
-			'not the monthly quota',
-		);
+		expect(descriptionOf(result.error)).toContain('not the monthly quota');
 
 		// A wait longer than what Max Wait allows: refused as well, and the slot it would have taken is given back.
 		const short = await run(
@@ -250,10 +213,7 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 describe('the API key never appears in what the nodes output', () => {
 	it('an error answer quoting the request headers: message, description and stored body hide the key', async () => {
 		sim.setFaults(SFDR, { sequence: ['echo-key'] });
-		const { result } = await run([{ isin: makeIsin('US', 1) }], {
-			type: 'sustainabilityInstruments',
-			parameters: { operation: 'getSfdrClassification' },
-		});
+		const { result } = await run([{ isin: makeIsin('US', 1) }], SFDR_NODE);
 		expect(result.error).toBeDefined();
 		const everything = JSON.stringify({
 			error: result.error,
@@ -267,8 +227,7 @@ describe('the API key never appears in what the nodes output', () => {
 	it('with continueOnFail, the error item hides the key', async () => {
 		sim.setFaults(SFDR, { sequence: ['echo-key'] });
 		const { out } = await run([{ isin: makeIsin('US', 1) }], {
-			type: 'sustainabilityInstruments',
-			parameters: { operation: 'getSfdrClassification' },
+			...SFDR_NODE,
 			onError: 'continueRegularOutput',
 		});
 		expect(out).toHaveLength(1);
@@ -290,32 +249,23 @@ describe('the API key never appears in what the nodes output', () => {
 
 describe('network errors in plain words', () => {
 	it('a host that does not resolve is named, in our words', async () => {
-		const result = await runWorkflow(
-			chainWorkflow([{ isin: makeIsin('US', 1) }], {
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getSfdrClassification', options: { maxThrottleWait: 0 } },
-			}),
-			{ credentials: credentialsFor('https://api.nonexistent.invalid', KEY) },
+		const { result } = await runNode(
+			'https://api.nonexistent.invalid',
+			[{ isin: makeIsin('US', 1) }],
+			instrumentsSpec('getSfdrClassification', { options: { maxThrottleWait: 0 } }),
 		);
 		expect(result.error?.message).toContain(
 			'Could not find the API host "api.nonexistent.invalid"',
 		);
-		expect((result.error as { description?: string } | undefined)?.description).toContain(
-			'no request was spent',
-		);
+		expect(descriptionOf(result.error)).toContain('no request was spent');
 	});
 
 	it('https to a plain http listener: a secure-connection error without OpenSSL text', async () => {
-		const result = await runWorkflow(
-			chainWorkflow([{ isin: makeIsin('US', 1) }], {
-				type: 'sustainabilityInstruments',
-				parameters: { operation: 'getSfdrClassification' },
-			}),
-			{ credentials: credentialsFor(sim.url.replace('http:', 'https:'), KEY) },
-		);
-		const origin = new URL(sim.url.replace('http:', 'https:')).origin;
+		const https = sim.url.replace('http:', 'https:');
+		const { result } = await runNode(https, [{ isin: makeIsin('US', 1) }], SFDR_NODE);
+		const origin = new URL(https).origin;
 		expect(result.error?.message).toContain(`Could not set up a secure connection to ${origin}`);
-		const text = `${result.error?.message} ${(result.error as { description?: string } | undefined)?.description}`;
+		const text = `${result.error?.message} ${descriptionOf(result.error)}`;
 		expect(text).not.toMatch(/routines|ssl3_|openssl/i);
 	});
 });

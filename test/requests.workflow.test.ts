@@ -6,12 +6,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { METHODOLOGIES, findIsins } from './simulator';
+import { findIsins } from './simulator';
 import type { FaultKind, RouteKey } from './simulator';
 import { makeIsins } from './helpers/isins';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { HOLDINGS_NODES, LAST_YEAR, runNode } from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 
 const SFDR = 'POST /instruments/sustainability-profile' as const;
@@ -19,7 +18,6 @@ const KEY = 'sim-all-families';
 
 const sim = useSimulator({ temperatureRoute: true });
 
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
 /** Companies every group route has data for (taxonomy, temperature score). */
 const COMPANIES = findIsins(
 	(data) => data.known && !data.isFund && data.taxonomy !== null && data.temperature.score !== null,
@@ -36,11 +34,8 @@ function lookup(options: IDataObject, onError?: NodeSpec['onError'], name?: stri
 	};
 }
 
-async function run(items: IDataObject[], ...specs: NodeSpec[]) {
-	return await runWorkflow(chainWorkflow(items, ...specs), {
-		credentials: credentialsFor(sim.url, KEY),
-	});
-}
+const run = async (items: IDataObject[], ...specs: NodeSpec[]) =>
+	(await runNode(sim.url, items, specs, { apiKey: KEY })).result;
 
 const isinItems = (count: number) => makeIsins(count, 1000, 'US').map((isin) => ({ isin }));
 const hasError = (json: IDataObject) => typeof json.error === 'string';
@@ -81,25 +76,23 @@ describe('instruments: a failed batch keeps the paid ones (item 3)', () => {
 		expect(sim.requestCount({ route: SFDR })).toBe(301);
 	});
 
-	it('a batch failing with 500 twice becomes error items for its own ISINs; the other batches carry their data', async () => {
-		sim.setFaults(SFDR, { sequence: [null, '500', '500'] });
-		const items = isinItems(4);
-		const result = await run(items, lookup({ batchSize: 1 }, 'continueRegularOutput'));
-		const out = result.items('Node');
-		expect(out.map((item) => hasError(item.json))).toEqual([false, true, false, false]);
-		expect(out[1].json).toMatchObject({ isin: items[1].isin, http_code: '500' });
-		expect(sim.requestCount({ route: SFDR })).toBe(5);
-	});
-
-	it('One Item per Instrument: the failed batch gives error rows for its ISINs only', async () => {
-		sim.setFaults(SFDR, { sequence: [null, '500', '500'] });
-		const items = isinItems(4);
-		const result = await run(items, lookup({ batchSize: 2 }, 'continueRegularOutput'));
-		const out = result.items('Node');
-		expect(out.map((item) => [item.json.isin, hasError(item.json)])).toEqual(
-			items.map((item, index) => [item.isin, index >= 2]),
-		);
-	});
+	it.each([
+		[1, [false, true, false, false], 5],
+		[2, [false, false, true, true], 3],
+	])(
+		'at Batch Size %s, a batch failing with 500 twice becomes error items for its own ISINs; the other batches carry their data',
+		async (batchSize, failed, requests) => {
+			sim.setFaults(SFDR, { sequence: [null, '500', '500'] });
+			const items = isinItems(4);
+			const result = await run(items, lookup({ batchSize }, 'continueRegularOutput'));
+			const out = result.items('Node');
+			expect(out.map((item) => [item.json.isin, hasError(item.json)])).toEqual(
+				items.map((item, index) => [item.isin, failed[index]]),
+			);
+			expect(out[failed.indexOf(true)].json.http_code).toBe('500');
+			expect(sim.requestCount({ route: SFDR })).toBe(requests);
+		},
+	);
 
 	it('without continue on fail: the API error first, then how many ISINs had an answer and what a re-run costs', async () => {
 		sim.setMonthlyQuota(5);
@@ -186,8 +179,7 @@ describe('Max Requests per Run (item 5)', () => {
 	});
 
 	it('a Group By giving more groups than the budget is refused before any request', async () => {
-		const rows = Array.from({ length: 501 }, (_, index) => holding(`p${index}`, index));
-		const result = await run(rows, snapshots());
+		const result = await run(groups(501), snapshots());
 		expect(result.error?.message).toBe(
 			'This run would send 501 requests to the API (501 groups × 1 request); Max Requests per Run is 500',
 		);
@@ -209,6 +201,10 @@ function holding(group: string, index: number): IDataObject {
 	};
 }
 
+/** One holding in each of `count` groups, p0, p1, ... */
+const groups = (count: number) =>
+	Array.from({ length: count }, (_, index) => holding(`p${index}`, index));
+
 function snapshots(extra: IDataObject = {}, onError?: NodeSpec['onError']): NodeSpec {
 	return {
 		type: 'portfolioSnapshots',
@@ -225,80 +221,35 @@ function snapshots(extra: IDataObject = {}, onError?: NodeSpec['onError']): Node
 	};
 }
 
-const GROUP_OPERATIONS: Array<
-	[string, RouteKey, (options: IDataObject, onError?: NodeSpec['onError']) => NodeSpec]
-> = [
-	[
-		'Portfolio Snapshots, Create or Update',
-		'POST /portfolios',
-		(options, onError) => snapshots({ options }, onError),
-	],
-	[
-		'Sustainable Investments, Classify',
-		'POST /sustainable-investments/insights',
-		(options, onError) => ({
-			type: 'sustainableInvestments',
-			parameters: {
-				operation: 'classifyHoldings',
-				methodology: {
-					__rl: true,
-					mode: 'list',
-					value: 1,
-					cachedResultName: METHODOLOGIES[0].name,
-				},
-				groupBy: 'group',
-				options,
-			},
-			onError,
-		}),
-	],
-	[
-		'EU Taxonomy',
-		'POST /taxonomy/insights',
-		(options, onError) => ({
-			type: 'euTaxonomy',
-			parameters: { operation: 'getPortfolioAlignment', groupBy: 'group', options },
-			onError,
-		}),
-	],
-	[
-		'Temperature Score',
-		'POST /temperature-score/insights',
-		(options, onError) => ({
-			type: 'temperatureScore',
-			parameters: {
-				operation: 'getPortfolioTemperature',
-				groupBy: 'group',
-				waitForCalculation: false,
-				options,
-			},
-			onError,
-		}),
-	],
-	[
-		'Reports',
-		'POST /reports',
-		(options, onError) => ({
-			type: 'sustainabilityReports',
-			parameters: {
-				operation: 'generatePdfReport',
-				reportName: '={{ $json.portfolio_name }}',
-				reportId: '={{ $json.group }}',
-				groupBy: 'group',
-				downloadPdf: false,
-				options,
-			},
-			onError,
-		}),
-	],
-];
+/** What each holdings node reads of the items to send one portfolio per group. */
+const PER_GROUP: Record<string, IDataObject> = {
+	temperatureScore: { waitForCalculation: false },
+	sustainabilityReports: {
+		reportName: '={{ $json.portfolio_name }}',
+		reportId: '={{ $json.group }}',
+	},
+};
+const GROUP_OPERATIONS = HOLDINGS_NODES.map(
+	({ label, type, route, parameters }) =>
+		[
+			label,
+			route,
+			(options: IDataObject, onError?: NodeSpec['onError']): NodeSpec =>
+				type === 'portfolioSnapshots'
+					? snapshots({ options }, onError)
+					: {
+							type,
+							parameters: { ...parameters, groupBy: 'group', ...PER_GROUP[type], options },
+							onError,
+						},
+		] as const,
+);
 
 describe('group operations stop at Limit Exceeded (item 5)', () => {
 	it('1,000 groups with a quota of 300: after the Limit Exceeded answer not one more POST arrives', async () => {
 		sim.setMonthlyQuota(300);
-		const rows = Array.from({ length: 1000 }, (_, index) => holding(`p${index}`, index));
 		const result = await run(
-			rows,
+			groups(1000),
 			snapshots({ options: { maxRequests: 0 } }, 'continueRegularOutput'),
 		);
 		expect(sim.requestCount({ route: 'POST /portfolios' })).toBe(301);
@@ -314,8 +265,7 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 		'%s: stops at Limit Exceeded and says what was done',
 		async (_name, route, spec) => {
 			sim.setMonthlyQuota(2);
-			const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
-			const result = await run(rows, spec({}));
+			const result = await run(groups(6), spec({}));
 			expect(sim.requestCount({ route })).toBe(3);
 			expect(requestsAfterFirstLimitExceeded()).toBe(0);
 			expect(result.error?.message).toMatch(
@@ -328,8 +278,7 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 		'%s, continuing on fail: no POST after Limit Exceeded; the rest become error items',
 		async (_name, route, spec) => {
 			sim.setMonthlyQuota(2);
-			const rows = Array.from({ length: 6 }, (_, index) => holding(`p${index}`, index));
-			const result = await run(rows, spec({}, 'continueRegularOutput'));
+			const result = await run(groups(6), spec({}, 'continueRegularOutput'));
 			expect(sim.requestCount({ route })).toBe(3);
 			const errors = result.items('Node').filter((item) => hasError(item.json));
 			expect(errors.map((item) => item.pairedItem)).toEqual([2, 3, 4, 5].map((item) => ({ item })));
@@ -342,8 +291,7 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 	it.each(GROUP_OPERATIONS)(
 		'%s: refuses a plan above Max Requests per Run before any request',
 		async (_name, _route, spec) => {
-			const rows = Array.from({ length: 4 }, (_, index) => holding(`p${index}`, index));
-			const result = await run(rows, spec({ maxRequests: 3 }));
+			const result = await run(groups(4), spec({ maxRequests: 3 }));
 			expect(result.error?.message).toMatch(
 				/^This run would send 4 requests to the API \(4 (groups|reports) × 1 request\); Max Requests per Run is 3$/,
 			);
@@ -388,16 +336,5 @@ describe('Reports keep the PDFs generated before a later group fails (item 7)', 
 		expect(result.error?.message).toMatch(
 			/^The API had an unexpected error on the PDF report request.*2 of 3 reports were generated before the run stopped \("Fund alpha" \(group = "alpha"\), "Fund beta" \(group = "beta"\)\)/s,
 		);
-	});
-});
-
-describe('the quota message', () => {
-	it('does not assert a quota size the API did not state', async () => {
-		sim.setFaults(SFDR, { sequence: ['429-limit'] });
-		const result = await run(isinItems(1), lookup({}));
-		expect(result.error?.message).toMatch(
-			/^This API key's monthly request quota is used up \(the API answered 429 "Limit Exceeded"\)/,
-		);
-		expect(result.error?.message).not.toMatch(/10,000|10000/);
 	});
 });

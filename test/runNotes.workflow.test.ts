@@ -3,13 +3,12 @@
  * from the engine's run data: the rows of a typed list with a bad ISIN, the error's item, the Invalid ISINs choice of
  * node version 2 (version 1 keeps Options > Invalid ISINs), and one short execution hint per kind and run.
  */
-import type { IDataObject, ITaskData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_HINT_LENGTH } from '../nodes/shared/base/hints';
 import { findIsins, instrumentData } from './simulator';
-import { chainWorkflow, credentialsFor } from './helpers/workflows';
+import { descriptionOf, hintMessages, runNode } from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
 import type { WorkflowRunResult } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 
@@ -25,20 +24,12 @@ const instruments = (parameters: IDataObject, typeVersion = 2): NodeSpec => ({
 	parameters: { operation: 'getSfdrClassification', ...parameters },
 });
 
-async function run(rows: IDataObject[], spec: NodeSpec) {
-	return await runWorkflow(chainWorkflow(rows, spec), { credentials: credentialsFor(sim.url) });
-}
-
-function hintsOf(result: WorkflowRunResult): Array<{ message: string; type?: string }> {
-	const tasks = (result.runData.Node ?? []) as Array<
-		ITaskData & { hints?: Array<{ message: string; type?: string }> }
-	>;
-	return tasks.flatMap((task) => task.hints ?? []);
-}
+const run = async (rows: IDataObject[], spec: NodeSpec) =>
+	(await runNode(sim.url, rows, spec)).result;
 
 /** Every hint within n8n's length, and none twice. */
 function expectTidyHints(result: WorkflowRunResult): string[] {
-	const messages = hintsOf(result).map((hint) => hint.message);
+	const messages = hintMessages(result);
 	for (const message of messages) expect(message.length).toBeLessThanOrEqual(MAX_HINT_LENGTH);
 	expect(new Set(messages).size).toBe(messages.length);
 	return messages;
@@ -89,21 +80,27 @@ describe('a typed list with a bad ISIN, as a newcomer tries it (issue 28)', () =
 			/^Item 0, 3rd ISIN of the list: invalid ISIN: "US0378331006" fails the ISIN check digit/,
 		);
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
-		expect((result.error as { description?: string }).description).toMatch(
+		expect(descriptionOf(result.error)).toMatch(
 			/"Invalid ISINs" \(below the ISINs\) to Skip and Report/,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
 
-	it('a field of each item: the item index in the message is the one n8n shows', async () => {
-		const [known] = findIsins((data) => data.known, 1);
-		const result = await run(
-			[{ isin: known }, { isin: known }, { isin: 'US0378331006' }],
-			instruments({}),
-		);
-		expect(result.error?.message).toMatch(/^Item 2: invalid ISIN: "US0378331006"/);
-		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
-	});
+	it.each([1, 2])(
+		'a field of each item (version %s): the item index in the message is the one n8n shows, nothing sent',
+		async (typeVersion) => {
+			const [known] = findIsins((data) => data.known, 1);
+			const result = await run(
+				[{ isin: known }, { isin: known }, { isin: 'US0378331006' }],
+				instruments({}, typeVersion),
+			);
+			expect(result.error?.message).toMatch(
+				/^Item 2: invalid ISIN: "US0378331006" fails the ISIN check digit/,
+			);
+			expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
 
 	it('a saved version 1 workflow keeps Options > Invalid ISINs and its article column', async () => {
 		const result = await run(
@@ -121,9 +118,7 @@ describe('a typed list with a bad ISIN, as a newcomer tries it (issue 28)', () =
 		// The default of version 1 is still to stop.
 		const stopped = await run([{}], instruments({ isinSource: 'list', isinList: TYPED_LIST }, 1));
 		expect(stopped.error?.message).toMatch(/^Item 0, 3rd ISIN of the list/);
-		expect((stopped.error as { description?: string }).description).toMatch(
-			/Options > Invalid ISINs/,
-		);
+		expect(descriptionOf(stopped.error)).toMatch(/Options > Invalid ISINs/);
 	});
 
 	it('an ISIN typed in lower case keeps its spelling, the cleaned form beside it on every row', async () => {

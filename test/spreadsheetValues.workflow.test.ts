@@ -3,20 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { ROUTES } from '../nodes/shared/api/routes';
 import { makeIsin } from './simulator';
 import { useSimulator } from './helpers/simulator';
-import {
-	chainWorkflow,
-	credentialsFor,
-	manualHoldingColumns,
-	snapshotSpec,
-} from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import { manualHoldingColumns, snapshotSpec } from './helpers/workflows';
+import { LAST_YEAR, runNode } from './helpers/lookupRuns';
 
 /**
  * Rows as n8n's Extract From File gives them from a workbook (XLSX): date cells as Excel serials (numbers), number
  * cells as numbers, percent cells as fractions of 1; headers as the sheet has them (a byte-order mark, stray spaces).
  */
 const sim = useSimulator();
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
 const serialOf = (date: string) =>
 	(Date.parse(`${date}T00:00:00Z`) - Date.UTC(1899, 11, 30)) / 86_400_000;
 
@@ -42,21 +36,18 @@ function sheetRows(date: string): IDataObject[] {
 describe('holdings from a spreadsheet (values as Extract From File gives them)', () => {
 	it('Excel serial dates, fraction weights and headers with a BOM or spaces: stored without a conversion step', async () => {
 		const items = [...sheetRows(`${LAST_YEAR}-03-31`), ...sheetRows(`${LAST_YEAR}-08-01`)];
-		const result = await runWorkflow(
-			chainWorkflow(
-				items,
-				snapshotSpec({
-					portfolioId: '={{ $json["\ufeffPortfolio ID"] }}',
-					portfolioName: '={{ $json[" Portfolio Name "] }}',
-					snapshotDate: '={{ $json["Date "] }}',
-					groupBy: 'Portfolio ID, Date',
-				}),
-			),
-			{ credentials: credentialsFor(sim.url) },
+		const { result, out } = await runNode(
+			sim.url,
+			items,
+			snapshotSpec({
+				portfolioId: '={{ $json["\ufeffPortfolio ID"] }}',
+				portfolioName: '={{ $json[" Portfolio Name "] }}',
+				snapshotDate: '={{ $json["Date "] }}',
+				groupBy: 'Portfolio ID, Date',
+			}),
 		);
 		expect(result.error).toBeUndefined();
-		const out = result.items('Node').map((item) => item.json);
-		expect(out).toMatchObject([
+		expect(out.map((item) => item.json)).toMatchObject([
 			{
 				portfolio_id: 'fund-x',
 				snapshot_date: `${LAST_YEAR}-03-31`,
@@ -78,26 +69,23 @@ describe('holdings from a spreadsheet (values as Extract From File gives them)',
 	});
 
 	it('Map Each Column Manually: a dragged column whose header has a BOM or spaces is read', async () => {
-		const result = await runWorkflow(
-			chainWorkflow(sheetRows(`${LAST_YEAR}-03-31`), {
-				...snapshotSpec({
-					portfolioId: 'fund-y',
-					portfolioName: 'Fund Y',
-					snapshotDate: '={{ $json["Date "] }}',
-					groupBy: '',
-					holdingColumns: manualHoldingColumns(ROUTES.createSnapshot, {
-						isin: '={{ $json.ISIN }}',
-						name: '={{ $json.Name }}',
-						instrument_type: '={{ $json.Type }}',
-						currency: '={{ $json.Currency }}',
-						weight: '={{ $json["Weight %"] }}',
-						market_value: '={{ $json["Market Value"] }}',
-					}),
+		const { result } = await runNode(sim.url, sheetRows(`${LAST_YEAR}-03-31`), {
+			...snapshotSpec({
+				portfolioId: 'fund-y',
+				portfolioName: 'Fund Y',
+				snapshotDate: '={{ $json["Date "] }}',
+				groupBy: '',
+				holdingColumns: manualHoldingColumns(ROUTES.createSnapshot, {
+					isin: '={{ $json.ISIN }}',
+					name: '={{ $json.Name }}',
+					instrument_type: '={{ $json.Type }}',
+					currency: '={{ $json.Currency }}',
+					weight: '={{ $json["Weight %"] }}',
+					market_value: '={{ $json["Market Value"] }}',
 				}),
-				typeVersion: 2,
 			}),
-			{ credentials: credentialsFor(sim.url) },
-		);
+			typeVersion: 2,
+		});
 		expect(result.error).toBeUndefined();
 		const [body] = sim.requests({ route: 'POST /portfolios' }).map((r) => r.body as IDataObject);
 		expect(body.holdings).toEqual([

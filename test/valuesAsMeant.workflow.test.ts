@@ -5,17 +5,22 @@
  * negatives and currencies. What was sent is read from the simulator's request log.
  */
 import { hintText } from '../nodes/shared/base/hints';
-import type { IDataObject, ITaskData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { findIsins } from './simulator';
 import { useSimulator } from './helpers/simulator';
-import { chainWorkflow, credentialsFor, snapshotSpec } from './helpers/workflows';
+import { snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { runWorkflow } from './workflow/runner';
+import {
+	LAST_YEAR,
+	descriptionOf,
+	hintMessages,
+	instrumentsSpec,
+	runNode,
+} from './helpers/lookupRuns';
 
 const REPORTS = 'POST /reports' as const;
 const SNAPSHOTS = 'POST /portfolios' as const;
-const LAST_YEAR = new Date().getUTCFullYear() - 1;
 const ISINS = findIsins((data) => data.known && !data.isFund, 4, 'DE');
 
 const sim = useSimulator();
@@ -53,17 +58,8 @@ const report = (parameters: IDataObject = {}, typeVersion = 1): NodeSpec => ({
 });
 
 async function run(items: IDataObject[], spec: NodeSpec) {
-	const result = await runWorkflow(chainWorkflow(items, spec), {
-		credentials: credentialsFor(sim.url),
-	});
-	const tasks = (result.runData.Node ?? []) as Array<
-		ITaskData & { hints?: Array<{ message: string }> }
-	>;
-	return {
-		result,
-		out: result.items('Node'),
-		hints: tasks.flatMap((task) => (task.hints ?? []).map((hint) => hint.message)),
-	};
+	const { result, out } = await runNode(sim.url, items, spec);
+	return { result, out, hints: hintMessages(result) };
 }
 
 const sent = (route: typeof REPORTS | typeof SNAPSHOTS, field: 'weight' | 'market_value') =>
@@ -105,7 +101,7 @@ describe('number format per column', () => {
 		expect(result.error?.message).toBe(
 			'Item 1: market value "1.234" reads two ways: 1234 (written 1.234,56) or 1.234 (written 1,234.56), and no other value of the column tells which',
 		);
-		expect((result.error as { description?: string }).description).toContain('Number Format');
+		expect(descriptionOf(result.error)).toContain('Number Format');
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -260,14 +256,8 @@ describe('weights', () => {
 });
 
 describe('Portfolio Summary (Instruments node)', () => {
-	const summary = (parameters: IDataObject = {}): NodeSpec => ({
-		type: 'sustainabilityInstruments',
-		parameters: {
-			operation: 'getSfdrClassification',
-			outputMode: 'portfolioSummary',
-			...parameters,
-		},
-	});
+	const summary = (parameters: IDataObject = {}) =>
+		instrumentsSpec('getSfdrClassification', { outputMode: 'portfolioSummary', ...parameters });
 	const rows = (...values: string[]) =>
 		values.map((market_value, index) => ({ isin: ISINS[index], market_value }));
 
@@ -291,10 +281,10 @@ describe('Portfolio Summary (Instruments node)', () => {
 
 describe('number parameters', () => {
 	it('refuses a Batch Size of "1,000" naming both readings', async () => {
-		const { result } = await run([{ isin: ISINS[0] }], {
-			type: 'sustainabilityInstruments',
-			parameters: { operation: 'getSfdrClassification', options: { batchSize: '={{ "1,000" }}' } },
-		});
+		const { result } = await run(
+			[{ isin: ISINS[0] }],
+			instrumentsSpec('getSfdrClassification', { options: { batchSize: '={{ "1,000" }}' } }),
+		);
 		expect(result.error?.message).toBe(
 			'Item 0: Options > Batch Size "1,000" reads two ways: 1 (written 1.234,56) or 1000 (written 1,234.56)',
 		);

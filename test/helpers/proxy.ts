@@ -2,6 +2,11 @@
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode } from './lookupRuns';
+import type { NodeSpec } from './workflows';
+
 /** A loopback proxy in front of the simulator that can rewrite JSON answers (for answers the simulator never gives). */
 export async function startProxy(
 	target: string,
@@ -44,3 +49,37 @@ export async function startProxy(
 			}),
 	};
 }
+
+/**
+ * Runs `spec` on `items` against the simulator at `target` through a proxy that hands each JSON answer to `rewrite`
+ * (which changes it in place). Expects the run to succeed; gives the JSON of the node's output.
+ */
+export async function runThroughProxy(
+	target: string,
+	items: IDataObject[],
+	spec: NodeSpec,
+	rewrite: (body: { data?: unknown } | null) => void,
+): Promise<IDataObject[]> {
+	const proxy = await startProxy(target, (_path, body) => {
+		rewrite(body);
+		return body;
+	});
+	try {
+		const { result, out } = await runNode(proxy.url, items, spec);
+		expect(result.error).toBeUndefined();
+		return out.map((item) => item.json);
+	} finally {
+		await proxy.close();
+	}
+}
+
+/** `runThroughProxy` with `rewrite` applied to each entry of the answer's `data`. */
+export const runWithEntriesRewritten = async (
+	target: string,
+	items: IDataObject[],
+	spec: NodeSpec,
+	rewrite: (entry: IDataObject) => void,
+) =>
+	await runThroughProxy(target, items, spec, (body) =>
+		((body?.data ?? []) as IDataObject[]).forEach(rewrite),
+	);
