@@ -10,7 +10,10 @@ import { chunk, distinct } from '../../nodes/shared/run/batching';
 import { apiAnswerOf, apiErrorFor, inputError } from '../../nodes/shared/api/errors';
 import { ROUTES } from '../../nodes/shared/api/routes';
 import { NodeApiError } from 'n8n-workflow';
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { boundTexts } from '../../nodes/shared/api/answers';
+import { MAX_OUTPUT_TEXT_LENGTH } from '../../nodes/shared/base/constants';
+import { IDENTITY_COLUMNS, uniformRows } from '../../nodes/shared/input/rows';
 
 const node = { name: 'Test' } as INode;
 
@@ -215,4 +218,62 @@ describe('tryDeadline', () => {
 			cancelled.dispose();
 		},
 	);
+});
+
+describe('uniformRows', () => {
+	const rows = () => [
+		{ isin: 'A', found: true, reason: null, x: 1 },
+		{ isin: 'B', found: false, reason: null },
+		{ x: 2, isin: 'C', found: true, reason: null },
+	];
+
+	it.each([false, true])(
+		'gives every row the same columns in the same order, null where missing (rows fresh: %p)',
+		(rowsAreFresh) => {
+			const given = rows();
+			const out = uniformRows(given, IDENTITY_COLUMNS, { rowsAreFresh });
+			for (const row of out) expect(Object.keys(row)).toEqual(['isin', 'found', 'reason', 'x']);
+			expect(out.map((row) => row.x)).toEqual([1, null, 2]);
+			// A row that already fits is kept only when it was made for this output.
+			expect(out[0] === given[0]).toBe(rowsAreFresh);
+			expect(out[2]).not.toBe(given[2]);
+		},
+	);
+
+	it('keeps a "__proto__" column an own column', () => {
+		const row = JSON.parse('{"isin": "A", "__proto__": "x"}') as IDataObject;
+		const [out] = uniformRows([row, { isin: 'B' }], IDENTITY_COLUMNS);
+		expect(Object.keys(out)).toEqual(['isin', '__proto__']);
+		expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+	});
+});
+
+describe('boundTexts', () => {
+	it('cuts texts over the limit wherever they are, copying only what holds one', () => {
+		const long = 'a'.repeat(MAX_OUTPUT_TEXT_LENGTH + 5);
+		const untouched = { n: 1, list: [1, 'b', null] };
+		const answer = { data: [untouched, { text: long, nested: [{ deep: long }] }] };
+		const { value, cut } = boundTexts(answer) as { value: typeof answer; cut: number };
+		expect(cut).toBe(2);
+		expect(value.data[0]).toBe(untouched);
+		expect((value.data[1] as { text: string }).text).toBe(
+			`${'a'.repeat(MAX_OUTPUT_TEXT_LENGTH)}… (truncated, ${(MAX_OUTPUT_TEXT_LENGTH + 5).toLocaleString('en-US')} characters)`,
+		);
+		expect(answer.data[1]).toEqual({ text: long, nested: [{ deep: long }] });
+		expect(boundTexts(untouched).value).toBe(untouched);
+		expect(boundTexts(long).cut).toBe(1);
+	});
+
+	it('cuts a long text under a "__proto__" key and keeps it an own key', () => {
+		const answer = JSON.parse(
+			`{"__proto__": "${'a'.repeat(MAX_OUTPUT_TEXT_LENGTH + 1)}", "n": 1}`,
+		) as IDataObject;
+		const { value, cut } = boundTexts(answer) as { value: IDataObject; cut: number };
+		expect(cut).toBe(1);
+		expect(Object.keys(value)).toEqual(['__proto__', 'n']);
+		expect(String(Object.getOwnPropertyDescriptor(value, '__proto__')?.value)).toMatch(
+			/… \(truncated, 10,001 characters\)$/,
+		);
+		expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+	});
 });

@@ -519,9 +519,11 @@ function countLookup(
 	resultKey: string,
 	simplify: boolean,
 ): void {
+	const problems: string[] = [];
+	for (const entry of perItem) if (entry.problem) problems.push(entry.problem);
 	countLeftOut(
 		this,
-		perItem.flatMap((entry) => (entry.problem ? [entry.problem] : [])),
+		problems,
 		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
 		outputMode === 'portfolioSummary'
 			? 'removed_rows'

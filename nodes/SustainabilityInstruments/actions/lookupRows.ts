@@ -26,8 +26,9 @@ function rowShaper(perItem: ItemIsin[], results: Map<string, IDataObject>) {
 		if (showNormalised) row.isin_normalised = normalised;
 		row.found = found;
 		row.reason = entry.problem ?? null;
-		for (const [key, value] of Object.entries(values))
-			if (key !== 'isin' && key !== 'found' && key !== 'reason') setOwn(row, key, value);
+		for (const key in values)
+			if (key !== 'isin' && key !== 'found' && key !== 'reason' && Object.hasOwn(values, key))
+				setOwn(row, key, values[key]);
 		return row;
 	};
 	const resultFor = (entry: ItemIsin): IDataObject => {
@@ -59,6 +60,7 @@ export function perInstrumentItems<TEntry>(outcome: LookupOutcome<TEntry>): INod
 				: resultFor(entry),
 		),
 		IDENTITY_COLUMNS,
+		{ rowsAreFresh: true },
 	);
 	return output.map(({ items: paired }, index) => ({
 		json: json[index],
@@ -77,10 +79,10 @@ export function addedToInputItems<TEntry>(
 	const { items, perItem, results, failed, spec, simplify } = outcome;
 	const { resultFor } = rowShaper(perItem, results);
 	// Every item's result (those of failed batches excepted) with the same columns.
-	const added = uniformRows(
-		perItem.flatMap((entry) => (entry.isin && failed.has(entry.isin) ? [] : [resultFor(entry)])),
-		IDENTITY_COLUMNS,
-	);
+	const rows: IDataObject[] = [];
+	for (const entry of perItem)
+		if (!(entry.isin && failed.has(entry.isin))) rows.push(resultFor(entry));
+	const added = uniformRows(rows, IDENTITY_COLUMNS, { rowsAreFresh: true });
 	let nextAdded = 0;
 
 	return items.map((item, index) => {

@@ -9,7 +9,7 @@ import { addRunNote, MAX_HINT_LENGTH } from '../base/hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
 import type { ApiRoute } from './routes';
-import { showValue } from '../base/values';
+import { setOwn, showValue } from '../base/values';
 
 /**
  * Every success answer is read against its route's contract (routes.ts) before any operation sees it: a documented
@@ -359,30 +359,44 @@ export function readAnswer(
  */
 export function boundTexts(value: unknown): { value: unknown; cut: number } {
 	let cut = 0;
+	// Runs over every value of a 10,000-instrument answer: primitives are passed over without a call, objects
+	// walked without allocating (no Object.entries) unless something in them is cut.
 	const bound = (current: unknown): unknown => {
 		if (typeof current === 'string') {
 			if (current.length <= MAX_OUTPUT_TEXT_LENGTH) return current;
 			cut++;
 			return `${current.slice(0, MAX_OUTPUT_TEXT_LENGTH)}… (truncated, ${current.length.toLocaleString('en-US')} characters)`;
 		}
-		if (!current || typeof current !== 'object') return current;
 		if (Array.isArray(current)) {
 			let copy: unknown[] | undefined;
 			for (let index = 0; index < current.length; index++) {
-				const entry = bound(current[index]);
-				if (entry !== current[index]) (copy ??= current.slice())[index] = entry;
+				const entry: unknown = current[index];
+				if (!mayHoldLongText(entry)) continue;
+				const bounded = bound(entry);
+				if (bounded !== entry) (copy ??= current.slice())[index] = bounded;
 			}
 			return copy ?? current;
 		}
+		const record = current as Record<string, unknown>;
 		let copy: Record<string, unknown> | undefined;
-		for (const [name, entry] of Object.entries(current)) {
+		for (const name in record) {
+			if (!hasOwn(record, name)) continue;
+			const entry = record[name];
+			if (!mayHoldLongText(entry)) continue;
 			const bounded = bound(entry);
-			if (bounded !== entry) (copy ??= { ...(current as Record<string, unknown>) })[name] = bounded;
+			if (bounded !== entry) setOwn((copy ??= { ...record }), name, bounded);
 		}
 		return copy ?? current;
 	};
-	const bounded = bound(value);
+	const bounded = mayHoldLongText(value) ? bound(value) : value;
 	return { value: bounded, cut };
+}
+
+/** A text over the output limit, or an object or list that may hold one. */
+function mayHoldLongText(value: unknown): boolean {
+	return typeof value === 'string'
+		? value.length > MAX_OUTPUT_TEXT_LENGTH
+		: value !== null && typeof value === 'object';
 }
 
 /** The outcome a success message names, by the route's known messages; 'unknown' for any other message. */
