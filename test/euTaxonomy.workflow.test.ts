@@ -317,7 +317,10 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 	it('a portfolio with only cash is refused locally', async () => {
 		const result = await run([holding(null, 'Cash', 1)], taxonomy());
 		expect(result.error?.message).toMatch(
-			/^Item 0: no holding is left to send: all 1 rows are cash or have no ISIN/,
+			/^Item 0: no holding is left to send: 1 row left out \(cash row\)/,
+		);
+		expect((result.error as { description?: string }).description).toContain(
+			'The EU Taxonomy alignment request needs at least one holding with an ISIN, a name, an instrument type and a market value.',
 		);
 		expect(sim.requestCount()).toBe(0);
 	});

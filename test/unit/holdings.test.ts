@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { groupItems } from '../../nodes/shared/input/grouping';
 import { normalizeInstrumentType } from '../../nodes/shared/input/holdingFields';
-import { readHoldings } from '../../nodes/shared/input/holdings';
+import { noHoldingLeftError, readHoldings } from '../../nodes/shared/input/holdings';
 import type { HoldingsReadOptions } from '../../nodes/shared/input/holdings';
 import type { HoldingRow } from '../../nodes/shared/input/holdingRows';
 import { ROUTES } from '../../nodes/shared/api/routes';
@@ -183,5 +183,27 @@ describe('groupItems', () => {
 		expect(() =>
 			groupItems(node, [...items, { json: { date: 'x' } }] as never, ['Portfolio']),
 		).toThrow(/Item 4.*"Portfolio"/);
+	});
+});
+
+describe('noHoldingLeftError', () => {
+	it("says what was left out and what the route's holdings rule needs of each holding", () => {
+		const removed = [
+			{ isin: null, reason: 'no ISIN', item: 0, name: 'A' },
+			{ isin: 'X', reason: 'cash row', item: 1, name: 'B' },
+			{ isin: 'Y', reason: 'cash row', item: 2, name: 'C' },
+		];
+		const error = noHoldingLeftError(node, 0, ROUTES.createSnapshot, removed, {
+			where: 'Item 0 (fund-1)',
+		});
+		expect(error.message).toBe(
+			'Item 0 (fund-1): no holding is left to send: 3 rows left out (no ISIN; cash row)',
+		);
+		expect(error.description).toContain(
+			'The portfolio snapshot request needs at least one holding with a name, a currency and a non-zero market value.',
+		);
+		expect(noHoldingLeftError(node, 2, ROUTES.reports, []).message).toBe(
+			'Item 2: there are no holdings',
+		);
 	});
 });

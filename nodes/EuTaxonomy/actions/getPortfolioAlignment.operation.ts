@@ -8,12 +8,12 @@ import type {
 } from 'n8n-workflow';
 
 import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
-import { holdingsBody, removedSummary } from '../../shared/input/holdings';
+import { holdingsBody, noHoldingLeftError, removedSummary } from '../../shared/input/holdings';
 import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
 import type { ItemGroup } from '../../shared/input/grouping';
 import { readHoldingsParameters } from '../../shared/input/parameters';
 import type { HoldingsInput } from '../../shared/input/parameters';
-import { apiAnswerOf, asNodeError, inputError } from '../../shared/api/errors';
+import { apiAnswerOf, asNodeError } from '../../shared/api/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
@@ -128,18 +128,10 @@ function readGroupHoldings(
 	group: ItemGroup,
 ): HoldingsInput {
 	const input = readHoldingsParameters.call(this, ROUTES.taxonomy, items, group.itemIndices);
-	if (input.holdings.length === 0) {
-		throw inputError(
-			this.getNode(),
-			group.itemIndices[0],
-			`no holding is left to send${groupSuffix(group.values)}: ${
-				input.removed.length
-					? `all ${input.removed.length} rows are cash or have no ISIN`
-					: 'there are no holdings'
-			}`,
-			'The EU Taxonomy alignment needs at least one holding with an ISIN, a name, an instrument type and a market value.',
-		);
-	}
+	if (input.holdings.length === 0)
+		throw noHoldingLeftError(this.getNode(), group.itemIndices[0], ROUTES.taxonomy, input.removed, {
+			group: groupSuffix(group.values),
+		});
 	return input;
 }
 

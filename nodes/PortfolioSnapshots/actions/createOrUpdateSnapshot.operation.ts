@@ -9,7 +9,7 @@ import type {
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/base/constants';
 import { CURRENCY_OPTIONS, readIsoCurrency } from '../../shared/input/currencies';
 import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
-import { holdingsBody, removedSummary } from '../../shared/input/holdings';
+import { holdingsBody, noHoldingLeftError, removedSummary } from '../../shared/input/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
 import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
 import type { ItemGroup } from '../../shared/input/grouping';
@@ -188,14 +188,8 @@ function prepareGroup(
 		items,
 		group.itemIndices,
 	);
-	if (holdings.length === 0) {
-		throw fail(
-			removed.length
-				? `none of the ${removed.length} holdings can be stored (${removed[0].reason}, ...)`
-				: 'there are no holdings',
-			'A snapshot needs at least one holding with a name, a currency and a non-zero market value.',
-		);
-	}
+	if (holdings.length === 0)
+		throw noHoldingLeftError(node, itemIndex, ROUTES.createSnapshot, removed, { where });
 	return {
 		group,
 		where,

@@ -10,7 +10,7 @@ import {
 import { lastCompletedQuarterEnd } from '../../shared/input/dates';
 import { inputError } from '../../shared/api/errors';
 import type { ItemGroup } from '../../shared/input/grouping';
-import { holdingsBody } from '../../shared/input/holdings';
+import { holdingsBody, noHoldingLeftError } from '../../shared/input/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/input/isin';
 import {
@@ -98,14 +98,7 @@ export function prepareReport(
 		items,
 		group.itemIndices,
 	);
-	if (holdings.length === 0) {
-		throw inputError(
-			node,
-			first,
-			`no holding to put in the report${removed.length ? ` (${removed.length} row(s) removed as cash or without ISIN)` : ''}`,
-			'A report needs at least one holding with an ISIN, a name, a currency, a weight and a market value.',
-		);
-	}
+	if (holdings.length === 0) throw noHoldingLeftError(node, first, ROUTES.reports, removed);
 	body.holdings = holdingsBody(holdings);
 	return {
 		request: {

@@ -8,14 +8,13 @@ import type {
 
 import { MONTHLY_QUOTA } from '../../shared/base/constants';
 import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
-import { holdingsBody, removedSummary } from '../../shared/input/holdings';
+import { holdingsBody, noHoldingLeftError, removedSummary } from '../../shared/input/holdings';
 import { countSkippedByApi, countStillCalculating } from '../../shared/base/hints';
-import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
+import type { SourcedHolding } from '../../shared/input/holdings';
 import { portfolioGroups } from '../../shared/input/grouping';
 import type { ItemGroup } from '../../shared/input/grouping';
 import { numberParameterValue, readHoldingsParameters } from '../../shared/input/parameters';
 import type { HoldingsInput } from '../../shared/input/parameters';
-import { inputError } from '../../shared/api/errors';
 import { pairedTo, prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
 import { planRequests } from '../../shared/run/requestPlan';
@@ -132,14 +131,8 @@ export async function execute(
 		(group) => {
 			const input = readHoldingsParameters.call(this, ROUTES.temperature, items, group.itemIndices);
 			const { holdings, removed } = input;
-			if (holdings.length === 0) {
-				throw inputError(
-					node,
-					group.itemIndices[0],
-					`no holding to send${removed.length ? ` (${removed.length} row(s) removed: ${summarizeReasons(removed)})` : ''}`,
-					'The temperature route needs at least one holding with an ISIN, a name, an instrument type and a market value.',
-				);
-			}
+			if (holdings.length === 0)
+				throw noHoldingLeftError(node, group.itemIndices[0], ROUTES.temperature, removed);
 			return input;
 		},
 	);
@@ -237,8 +230,4 @@ async function calculate(
 		);
 		await sleepUnlessCancelled(settings.intervalMs, signal);
 	}
-}
-
-function summarizeReasons(removed: RemovedRow[]): string {
-	return [...new Set(removed.map((row) => row.reason))].join(', ');
 }

@@ -34,7 +34,7 @@ import { showNumber } from './numbers';
 import type { NumberFormat, PlacedValue } from './numbers';
 import type { HoldingsRoute } from '../api/routes';
 import { REMOVED_ROW_COLUMNS, uniformRows } from './rows';
-import { isBlank, kindOf, scalarText, showValue } from '../base/values';
+import { countOf, isBlank, kindOf, scalarText, showValue } from '../base/values';
 
 export type { HoldingKey } from '../api/holdingKey';
 
@@ -595,4 +595,35 @@ export function removedSummary(
 		removed_rows: uniformRemovedRows(removed),
 		...(notes.length > 0 ? { input_notes: notes } : {}),
 	};
+}
+
+/**
+ * The error of a group with no holding left to send, before any request: how many rows were left out and why, and
+ * what the route's holdings rule needs of each holding.
+ */
+export function noHoldingLeftError(
+	node: INode,
+	itemIndex: number,
+	route: HoldingsRoute,
+	removed: RemovedRow[],
+	{ where, group = '' }: { where?: string; group?: string } = {},
+): NodeOperationError {
+	const reasons = [...new Set(removed.map((row) => row.reason))].slice(0, 3).join('; ');
+	const { required, needsNonZeroMarketValue } = route.holdings;
+	const fields = required.map((field) => {
+		const label = HOLDING_FIELDS[field].label;
+		const nonZero = field === 'market_value' && needsNonZeroMarketValue ? 'non-zero ' : '';
+		return `${/^[aeiou]/i.test(nonZero || label) ? 'an' : 'a'} ${nonZero}${label}`;
+	});
+	const needs =
+		fields.length > 1 ? `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}` : fields[0];
+	return inputError(
+		node,
+		itemIndex,
+		removed.length
+			? `no holding is left to send${group}: ${countOf(removed.length, 'row')} left out (${reasons})`
+			: `there are no holdings${group}`,
+		`The ${route.label} request needs at least one holding with ${needs}.`,
+		{ where },
+	);
 }
