@@ -19,7 +19,12 @@ import { removedRow, uniformRemovedRows } from '../../shared/input/holdings';
 import type { RemovedRow } from '../../shared/input/holdings';
 import { normalizeIsin } from '../../shared/input/isin';
 import { numberFormatOption } from '../../shared/ui/descriptions';
-import { readHoldingNumber, settledByColumnNote } from '../../shared/input/holdingNumbers';
+import {
+	countSettled,
+	readHoldingNumber,
+	settledByColumnNote,
+} from '../../shared/input/holdingNumbers';
+import type { SettledByColumn } from '../../shared/input/holdingNumbers';
 import { columnFormat } from '../../shared/input/numbers';
 import type { ColumnFormat, NumberFormat } from '../../shared/input/numbers';
 import {
@@ -127,8 +132,7 @@ interface Weighing {
 	label: string;
 	resolver: FieldResolver;
 	column: ColumnFormat;
-	/** Values read by the column's format rather than their own look: the first one, and how many. */
-	settled?: { value: string; where: string; read: number; count: number };
+	settled?: SettledByColumn;
 }
 
 /**
@@ -165,7 +169,7 @@ export function prepareSummary<TEntry>(
 	});
 
 	const { settled, key, column, basis } = weighing;
-	const notes = settled ? [settledByColumnNote(key, settled, settled.count, column)] : [];
+	const notes = settled ? [settledByColumnNote(key, settled, column)] : [];
 	for (const note of notes) noteAboutInput.call(this, note);
 
 	if (items.length > 0 && prepared.every((group) => group.rows.length === 0)) {
@@ -262,16 +266,8 @@ function weighItem(
 			`${read.fix} Or set ${holdingFieldParameter(key)} to the column that holds it.`,
 		);
 	}
-	if (read.byColumn) {
-		if (weighing.settled) weighing.settled.count++;
-		else
-			weighing.settled = {
-				value: String(raw),
-				where: `Item ${index}`,
-				read: read.value,
-				count: 1,
-			};
-	}
+	if (read.byColumn)
+		weighing.settled = countSettled(weighing.settled, raw, `Item ${index}`, read.value);
 	if (read.value < 0)
 		return leftOut(`negative ${label} (short position): a summary weights long positions only`);
 	return { item: index, isin: entry.isin, weight: read.value };

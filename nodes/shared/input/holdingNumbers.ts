@@ -123,11 +123,28 @@ function placed(value: PlacedValue): string {
 	return `"${showValue(value.value, 30)}" in ${value.where}`;
 }
 
+/** Values that read two ways and were read by their column's format: the first one, and how many. */
+export interface SettledByColumn {
+	first: PlacedValue & { read: number };
+	count: number;
+}
+
+/** Counts one more value settled by its column (the tally starts at the first one). */
+export function countSettled(
+	tally: SettledByColumn | undefined,
+	given: unknown,
+	where: string,
+	read: number,
+): SettledByColumn {
+	if (!tally) return { first: { value: String(given), where, read }, count: 1 };
+	tally.count++;
+	return tally;
+}
+
 /** The note for values that read two ways and were settled by their column. */
 export function settledByColumnNote(
 	field: NumberField,
-	first: PlacedValue & { read: number },
-	count: number,
+	{ first, count }: SettledByColumn,
 	column: ColumnFormat,
 ): string {
 	const label = NUMBER_FIELD_LABELS[field];

@@ -13,6 +13,7 @@ import {
 import type { FieldMappingWords } from './holdingFields';
 import type { HoldingRow } from './holdingRows';
 import {
+	countSettled,
 	decideWeightScale,
 	detectHoldingNumber,
 	numberColumns,
@@ -28,6 +29,7 @@ import type {
 	NumberField,
 	NumberProblem,
 	ReadWeight,
+	SettledByColumn,
 	WeightScale,
 } from './holdingNumbers';
 import { showNumber } from './numbers';
@@ -123,9 +125,6 @@ type GivenNumbers = Partial<Record<NumberField, GivenNumber>> & {
 	keys: Partial<Record<HoldingKey, string>>;
 };
 
-/** A value read by its column's format rather than its own look: the first one, and how many. */
-type SettledByColumn = { first: PlacedValue & { read: number }; count: number };
-
 /**
  * The weight and market value of every row, each read once (on first use) in the format decided for its column from
  * all the rows' values.
@@ -185,13 +184,7 @@ class RowNumbers {
 
 	/** Counts a number that its column's format settled, for the note that says how such values were read. */
 	countSettled(field: NumberField, given: unknown, row: HoldingRow, read: HoldingNumber): void {
-		const seen = this.settled[field];
-		if (seen) seen.count++;
-		else
-			this.settled[field] = {
-				first: { value: String(given), where: whereOf(row), read: read.value },
-				count: 1,
-			};
+		this.settled[field] = countSettled(this.settled[field], given, whereOf(row), read.value);
 	}
 }
 
@@ -491,10 +484,7 @@ class HoldingsReader {
 	private addReadingNotes(): void {
 		for (const field of ['weight', 'market_value'] as const) {
 			const seen = this.numbers.settled[field];
-			if (seen)
-				this.notes.push(
-					settledByColumnNote(field, seen.first, seen.count, this.numbers.columns[field]),
-				);
+			if (seen) this.notes.push(settledByColumnNote(field, seen, this.numbers.columns[field]));
 		}
 		if (this.negative) {
 			const { count, first } = this.negative;
