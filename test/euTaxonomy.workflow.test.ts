@@ -4,6 +4,7 @@ import { parseTaxonomyKpi } from '../nodes/EuTaxonomy/actions/kpis';
 import { findIsins, instrumentData, makeIsin } from './simulator';
 import { startProxy } from './helpers/proxy';
 import { useSimulator } from './helpers/simulator';
+import { descriptionOf } from './helpers/lookupRuns';
 import { portfolioRouteGuardTests, portfolioRunner } from './helpers/portfolioRouteTests';
 import type { PortfolioNode } from './helpers/portfolioRouteTests';
 
@@ -319,7 +320,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		expect(result.error?.message).toMatch(
 			/^Item 0: no holding is left to send: 1 row left out \(cash row\)/,
 		);
-		expect((result.error as { description?: string }).description).toContain(
+		expect(descriptionOf(result.error)).toContain(
 			'The EU Taxonomy alignment request needs at least one holding with an ISIN, a name, an instrument type and a market value.',
 		);
 		expect(sim.requestCount()).toBe(0);

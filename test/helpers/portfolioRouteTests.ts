@@ -2,8 +2,7 @@
 import type { IDataObject, IPairedItemData } from 'n8n-workflow';
 
 import type { RouteKey, Simulator } from '../simulator';
-import { runWorkflow } from '../workflow/runner';
-import { chainWorkflow, credentialsFor } from './workflows';
+import { runNode } from './lookupRuns';
 import type { NodeSpec } from './workflows';
 
 /** The input items an output item is paired to, in ascending order. */
@@ -16,16 +15,13 @@ export function pairedTo(item: { pairedItem?: unknown }): number[] {
 
 export type PortfolioNode = (parameters?: IDataObject, onError?: NodeSpec['onError']) => NodeSpec;
 
-/** `items` -> the node, against `sim` (or another Base URL / key). */
+/** `items` -> the node, against `sim` (or another Base URL / key): runNode's result. */
 export function portfolioRunner(sim: Simulator) {
 	return async (
 		items: IDataObject[],
 		node: NodeSpec,
 		options: { baseUrl?: string; apiKey?: string } = {},
-	) =>
-		await runWorkflow(chainWorkflow(items, node), {
-			credentials: credentialsFor(options.baseUrl ?? sim.url, options.apiKey),
-		});
+	) => (await runNode(options.baseUrl ?? sim.url, items, node, { apiKey: options.apiKey })).result;
 }
 
 export interface PortfolioRouteGuards {
