@@ -605,7 +605,7 @@ describe('snapshot dates', () => {
 	it('a date the node accepts is one the API accepts, at the same quarter end; messages never throw', () => {
 		const now = new Date();
 		check(2000, dateLike, (value) => {
-			const read = readSnapshotDate(value, now);
+			const read = readSnapshotDate(value, now, 'UTC', 'UTC');
 			if ('problem' in read) {
 				expect(describeDateProblem(read.problem, value).length).toBeLessThan(300);
 				return;
@@ -622,8 +622,10 @@ describe('snapshot dates', () => {
 			fc.date({ min: new Date('1990-01-01'), max: new Date(), noInvalidDate: true }),
 			(date) => {
 				const expected = date.toISOString().slice(0, 10);
-				expect(readSnapshotDate(date)).toMatchObject({ date: expected });
-				expect(readSnapshotDate(DateTime.fromJSDate(date, { zone: 'utc' }))).toMatchObject({
+				expect(readSnapshotDate(date, new Date(), 'UTC', 'UTC')).toMatchObject({ date: expected });
+				expect(
+					readSnapshotDate(DateTime.fromJSDate(date, { zone: 'utc' }), new Date(), 'UTC', 'UTC'),
+				).toMatchObject({
 					date: expected,
 				});
 			},

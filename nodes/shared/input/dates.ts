@@ -18,9 +18,28 @@ export interface SnapshotDate {
 	 * date in the time zone is not the date it shows: not its UTC date, or not the date written in it.
 	 */
 	note?: string;
+	/** The note in at most 120 characters, for the hint above the output, when the note is longer. */
+	hint?: string;
 }
 
-export type SnapshotDateProblem = 'unreadable' | 'future-year';
+export type SnapshotDateProblem = 'unreadable' | 'future-year' | 'two-quarters';
+
+/** A moment read in one time zone: its calendar date there, and whether the moment is the first of that day. */
+export interface DateReading {
+	/** Where it was read, for messages: "UTC", "the workflow's time zone Europe/Berlin", … */
+	where: string;
+	/** The same in a few words, for hints. */
+	zone: string;
+	date: string;
+	quarterEnd: string;
+	/** The moment is the first of its day there: midnight (or the first moment after a clock change at midnight). */
+	startOfDay: boolean;
+}
+
+/** Why a Snapshot Date is refused; `two-quarters` with the readings that disagree. */
+export type SnapshotDateRefusal =
+	| { problem: 'unreadable' | 'future-year' }
+	| { problem: 'two-quarters'; shown: string; readings: DateReading[]; timeZone: string };
 
 type Ymd = [number, number, number];
 
@@ -34,7 +53,16 @@ export const EXCEL_SERIAL_RANGE = { first: 61, last: 73415 } as const;
  * What a value says: a calendar date as written (`serial` when it was an Excel date serial), or a moment (with how to
  * show it in a note).
  */
-type DateValue = { ymd: Ymd; serial?: number } | { moment: Date; shown: string; writtenYmd?: Ymd };
+type DateValue = { ymd: Ymd; serial?: number } | { moment: Date; shown: string; written?: Written };
+
+/** The wall clock a moment was written with: a text's offset, or a Luxon DateTime's own zone. */
+interface Written {
+	ymd: Ymd;
+	/** The offset as written, e.g. +09:00 or Z. */
+	offset: string;
+	/** 00:00:00.000 as written. */
+	midnight: boolean;
+}
 
 /**
  * A time zone the system knows, as n8n gives it (`this.getTimezone()`: the workflow's setting, else the instance's
@@ -47,11 +75,18 @@ export function usableTimeZone(timeZone: unknown): { timeZone: string; known: bo
 }
 
 /**
- * Reads a snapshot date the way the API does: a calendar date, in a year not after the current one.
+ * Reads a snapshot date the way the API does: a calendar date, in a year not after the current one. What counts is
+ * its quarter: the API stores every snapshot at the end of the quarter of its date.
  *
  * - A moment — a JS Date, a Luxon DateTime (what n8n's expressions give, e.g. `{{ $now }}`) or a text with a time and
- *   a UTC offset (`2025-09-30T22:00:00Z`, `2025-10-01T00:30:00+02:00`) — is read as the calendar date of that moment in
- *   `timeZone` (the workflow's time zone), so the same moment gives the same date whatever its type.
+ *   a UTC offset (`2025-09-30T22:00:00Z`, `2025-10-01T00:30:00+02:00`) — has no calendar date of its own, so it is
+ *   read in UTC, in `timeZone` (the workflow's time zone), in `processZone` (the n8n server's, in which a JS Date such
+ *   as `new Date(2025, 9, 1)` was built) and with the offset or zone it was written with. When every reading falls in
+ *   one quarter, the date is the one in the workflow's time zone (a note says so when it is not the date the value
+ *   shows). When they fall in two quarters, the reading in which the moment is exactly midnight decides (a date-only
+ *   text parsed into a moment is midnight in UTC, `DateTime.fromISO('2025-10-01')` midnight in the workflow's zone),
+ *   with a note; when none or several do, the value is refused (`two-quarters`) rather than stored in a quarter
+ *   picked by guess.
  * - A text with a date only (`2025-10-01`) or with a time but no offset (`2025-10-01T00:00:00`, what n8n's date
  *   picker gives) is taken as written.
  * - A number is an Excel date serial (what Extract From File gives for a date cell: 45657 is 2024-12-31), read only
@@ -64,28 +99,42 @@ export function readSnapshotDate(
 	value: unknown,
 	today: Date = new Date(),
 	timeZone = 'UTC',
-): SnapshotDate | { problem: SnapshotDateProblem } {
+	processZone: string | undefined = processTimeZone(),
+): SnapshotDate | SnapshotDateRefusal {
 	const { timeZone: zone, known } = usableTimeZone(timeZone);
 	const read = toDateValue(value);
 	if (!read) return { problem: 'unreadable' };
 	let ymd: Ymd;
 	let note: string | undefined;
+	let hint: string | undefined;
 	if ('ymd' in read) {
 		ymd = read.ymd;
 		if (read.serial !== undefined)
 			note = `Snapshot Date ${read.serial} read as the Excel date ${formatYmd(...ymd)}`;
 	} else {
-		const inZone = calendarDateIn(read.moment, zone);
-		if (!inZone) return { problem: 'unreadable' };
-		ymd = inZone;
-		const date = formatYmd(...ymd);
-		const utcDate = read.moment.toISOString().slice(0, 10);
-		const written = read.writtenYmd ? formatYmd(...read.writtenYmd) : utcDate;
-		if (!known) {
-			note = `Snapshot Date ${read.shown} read as ${date} in UTC: the workflow's time zone "${showValue(timeZone)}" is not one this system knows`;
-		} else if (date !== utcDate || date !== written) {
-			note = `Snapshot Date ${read.shown} read as ${date} in the workflow's time zone ${zone}`;
+		const readings = readingsOf(read.moment, read.written, known ? zone : undefined, processZone);
+		if (!readings) return { problem: 'unreadable' };
+		const [primary] = readings;
+		const quarters = new Set(readings.map((reading) => reading.quarterEnd));
+		const unknownZone = `the workflow's time zone "${showValue(timeZone)}" is not one this system knows`;
+		let chosen = primary;
+		if (quarters.size > 1) {
+			const atMidnight = readings.filter((reading) => reading.startOfDay);
+			if (new Set(atMidnight.map((reading) => reading.quarterEnd)).size !== 1)
+				return { problem: 'two-quarters', shown: read.shown, readings, timeZone: zone };
+			chosen = atMidnight[0];
+			const others = readings.filter((reading) => reading.quarterEnd !== chosen.quarterEnd);
+			note = `Snapshot Date ${read.shown} read as ${chosen.date} (${quarterName(chosen.quarterEnd)}): it is exactly midnight in ${joinWhere(atMidnight)}; ${groupByDate(others)}${known ? '' : ` (${unknownZone})`}`;
+			hint = `Snapshot Date read as ${chosen.date}, ${quarterName(chosen.quarterEnd)} (midnight in ${chosen.zone}), not ${quarterName(others[0].quarterEnd)} as in ${others[0].zone}`;
+		} else if (!known) {
+			note = `Snapshot Date ${read.shown} read as ${primary.date} in UTC: ${unknownZone}`;
+		} else if (
+			primary.date !== read.moment.toISOString().slice(0, 10) ||
+			(read.written && formatYmd(...read.written.ymd) !== primary.date)
+		) {
+			note = `Snapshot Date ${read.shown} read as ${primary.date} in the workflow's time zone ${zone}`;
 		}
+		ymd = chosen.date.split('-').map(Number) as Ymd;
 	}
 	const [year, month, day] = ymd;
 	const thisYear = calendarDateIn(today, zone)?.[0] ?? today.getUTCFullYear();
@@ -94,7 +143,93 @@ export function readSnapshotDate(
 		date: formatYmd(year, month, day),
 		quarterEnd: quarterEnd(year, month),
 		...(note ? { note } : {}),
+		...(hint && hint.length < note!.length ? { hint } : {}),
 	};
+}
+
+/**
+ * The time zone of the process n8n runs in (the server's TZ), in which a JS Date built from a date and a time
+ * (`new Date(2025, 9, 1)`) is local; undefined when the system does not say.
+ */
+export function processTimeZone(): string | undefined {
+	try {
+		const timeZone: unknown = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+		return typeof timeZone === 'string' && timeZone ? timeZone : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * A moment read in UTC, in the workflow's time zone (first when known, else UTC is), in the process's time zone and
+ * as written; the same zone once. Undefined when the moment has no date the system can show.
+ */
+function readingsOf(
+	moment: Date,
+	written: Written | undefined,
+	workflowZone: string | undefined,
+	processZone: string | undefined,
+): DateReading[] | undefined {
+	const zones: Array<[string, string, string]> = [];
+	if (workflowZone)
+		zones.push([workflowZone, `the workflow's time zone ${workflowZone}`, workflowZone]);
+	zones.push(['UTC', 'UTC', 'UTC']);
+	if (processZone && formatterFor(processZone))
+		zones.push([
+			processZone,
+			`the n8n server's time zone ${processZone}`,
+			`server zone ${processZone}`,
+		]);
+	const seen = new Set<string>();
+	const readings: DateReading[] = [];
+	for (const [timeZone, where, zone] of zones) {
+		const canonical = formatterFor(timeZone)?.resolvedOptions().timeZone ?? timeZone;
+		if (seen.has(canonical)) continue;
+		seen.add(canonical);
+		const ymd = calendarDateIn(moment, timeZone);
+		if (!ymd) return undefined;
+		const before = calendarDateIn(new Date(moment.getTime() - 1), timeZone);
+		const date = formatYmd(...ymd);
+		readings.push({
+			where,
+			zone,
+			date,
+			quarterEnd: quarterEnd(ymd[0], ymd[1]),
+			startOfDay: !before || formatYmd(...before) !== date,
+		});
+	}
+	if (written && !/^(Z|[+-]00:?00)$/.test(written.offset)) {
+		const date = formatYmd(...written.ymd);
+		if (!readings.some((r) => r.date === date && r.startOfDay === written.midnight))
+			readings.push({
+				where: `the offset it was written with (${written.offset})`,
+				zone: `offset ${written.offset}`,
+				date,
+				quarterEnd: quarterEnd(written.ymd[0], written.ymd[1]),
+				startOfDay: written.midnight,
+			});
+	}
+	return readings;
+}
+
+/** "Q4 2025" for the quarter ending on `end` (YYYY-MM-DD). */
+function quarterName(end: string): string {
+	return `Q${Number(end.slice(5, 7)) / 3} ${end.slice(0, 4)}`;
+}
+
+function joinWhere(readings: DateReading[]): string {
+	return readings.map((reading) => reading.where).join(' and ');
+}
+
+/** "in UTC and … it is 2025-09-30 (Q3 2025)", one clause per date. */
+function groupByDate(readings: DateReading[]): string {
+	const dates = [...new Set(readings.map((reading) => reading.date))];
+	return dates
+		.map((date) => {
+			const at = readings.filter((reading) => reading.date === date);
+			return `in ${joinWhere(at)} it is ${date} (${quarterName(at[0].quarterEnd)})`;
+		})
+		.join('; ');
 }
 
 /**
@@ -120,12 +255,13 @@ const notedDates = new WeakMap<object, Set<string>>();
 export function noteSnapshotDate(
 	context: Pick<IExecuteFunctions, 'addExecutionHints' | 'logger'>,
 	note: string,
+	hint?: string,
 ): void {
 	const noted = notedDates.get(context) ?? new Set<string>();
 	notedDates.set(context, noted);
 	if (noted.has(note)) return;
 	noted.add(note);
-	addRunNote(context, note, 'info');
+	addRunNote(context, note, 'info', hint ? { short: hint } : {});
 }
 
 export function quarterEnd(year: number, month: number): string {
@@ -149,13 +285,39 @@ export function lastCompletedQuarterEnd(today: Date = new Date(), timeZone = 'UT
 		: quarterEnd(year, firstMonthOfQuarter - 1);
 }
 
-export function describeDateProblem(problem: SnapshotDateProblem, value: unknown): string {
+export function describeDateProblem(
+	refusal: SnapshotDateProblem | SnapshotDateRefusal,
+	value: unknown,
+): string {
+	const problem = typeof refusal === 'string' ? refusal : refusal.problem;
 	const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : showValue(value);
+	if (typeof refusal === 'object' && refusal.problem === 'two-quarters') {
+		const readings = [...refusal.readings].sort((a, b) => a.date.localeCompare(b.date));
+		const quarters = [...new Set(readings.map((reading) => reading.quarterEnd))];
+		const midnight = readings.some((reading) => reading.startOfDay);
+		return `${refusal.shown} is a moment that falls in ${quarters.length === 2 ? 'two' : quarters.length} quarters: ${groupByDate(readings)}. It is exactly midnight in ${midnight ? 'more than one of them' : 'none of them'}, so nothing says which quarter (stored at ${quarters.join(' or ')}) is meant`;
+	}
+	if (problem === 'two-quarters')
+		return `${shown} is a moment that falls in two quarters depending on the time zone it is read in`;
 	if (problem === 'future-year')
 		return `${shown} is in a future year; the API only accepts snapshot dates up to the end of the current year`;
 	if (typeof value === 'number')
 		return `${shown} is not a date: a number is read as an Excel date serial only from ${EXCEL_SERIAL_RANGE.first} (1900-03-01) to ${EXCEL_SERIAL_RANGE.last} (2100-12-31); use the form YYYY-MM-DD, for example 2025-12-31`;
 	return `${shown} is not a date the API can read; use the form YYYY-MM-DD, for example 2025-12-31`;
+}
+
+/**
+ * The fix for a Snapshot Date that falls in two quarters: the date meant as a text, or the value formatted in one time
+ * zone. Undefined for other refusals.
+ */
+export function twoQuartersFix(refusal: SnapshotDateRefusal): string | undefined {
+	if (refusal.problem !== 'two-quarters') return undefined;
+	const byQuarter = new Map(refusal.readings.map((reading) => [reading.quarterEnd, reading.date]));
+	const dates = [...byQuarter]
+		.sort(([a], [b]) => a.localeCompare(b))
+		.map(([end, date]) => `${date} for ${quarterName(end)}`)
+		.join(', ');
+	return `Map the date you mean as a YYYY-MM-DD text (${dates}), or format the value in the time zone you mean, e.g. {{ $json.date.toDateTime().setZone('${refusal.timeZone}').toFormat('yyyy-MM-dd') }} (with your field).`;
 }
 
 /** The calendar date of an Excel date serial in EXCEL_SERIAL_RANGE (a fraction is a time of that day). */
@@ -225,7 +387,9 @@ function toDateValue(value: unknown): DateValue | undefined {
 	const [, , , , time, offset] = match;
 	if (!offset) return { ymd };
 	const moment = momentOf(ymd, time, offset);
-	return moment ? { moment, shown: `"${value.trim()}"`, writtenYmd: ymd } : undefined;
+	if (!moment) return undefined;
+	const midnight = /^00:00(:00(\.0+)?)?$/.test(time);
+	return { moment, shown: `"${value.trim()}"`, written: { ymd, offset, midnight } };
 }
 
 /**
@@ -239,14 +403,14 @@ function fromLuxonLike(value: object): DateValue | undefined {
 			const moment: unknown = luxon.toJSDate();
 			if (!isDate(moment) || Number.isNaN(moment.getTime())) return undefined;
 			const iso: unknown = typeof luxon.toISO === 'function' ? luxon.toISO() : undefined;
-			const written = typeof iso === 'string' ? /^(\d{4})-(\d{2})-(\d{2})/.exec(iso) : null;
-			return {
-				moment,
-				shown: typeof iso === 'string' ? iso.slice(0, 60) : moment.toISOString(),
-				...(written
-					? { writtenYmd: [Number(written[1]), Number(written[2]), Number(written[3])] as Ymd }
-					: {}),
-			};
+			const shown = typeof iso === 'string' ? iso.slice(0, 60) : moment.toISOString();
+			const asText = typeof iso === 'string' ? toDateValue(iso) : undefined;
+			// The wall clock of its own zone, when toISO() shows the same moment.
+			const written =
+				asText && 'moment' in asText && asText.moment.getTime() === moment.getTime()
+					? asText.written
+					: undefined;
+			return { moment, shown, ...(written ? { written } : {}) };
 		}
 		if (typeof luxon.toISODate === 'function') {
 			const date: unknown = luxon.toISODate();

@@ -5,7 +5,13 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { describeDateProblem, noteSnapshotDate, readSnapshotDate, workflowTimeZone } from './dates';
+import {
+	describeDateProblem,
+	noteSnapshotDate,
+	readSnapshotDate,
+	twoQuartersFix,
+	workflowTimeZone,
+} from './dates';
 import type { SnapshotDate } from './dates';
 import { inputError } from '../api/errors';
 import { addRunNote, countLeftOut } from '../base/hints';
@@ -232,9 +238,10 @@ export function readMethodologyId(this: IExecuteFunctions, itemIndex: number): n
 /**
  * The Snapshot Date parameter at an item, checked as the API checks it (unreadable dates and future years are refused). `where`
  * names the item (and group) in the message. Empty is refused, unless `emptyDefault` gives the date to use (it is given
- * the workflow's time zone). Dates, Luxon DateTimes and texts with a UTC offset are read as their calendar date
- * in the workflow's time zone (see readSnapshotDate); when that is not the date they show, a note says so above the
- * output (and `note` is set for the output item).
+ * the workflow's time zone). Dates, Luxon DateTimes and texts with a UTC offset are moments, read in UTC, the
+ * workflow's and the server's time zone (see readSnapshotDate): one that falls in two quarters is refused unless it
+ * is exactly midnight in one of them; when the date used is not the date they show, a note says so above the output
+ * (and `note` is set for the output item).
  */
 export function readSnapshotDateParameter(
 	this: IExecuteFunctions,
@@ -263,7 +270,10 @@ export function readSnapshotDateParameter(
 	}
 	const read = readSnapshotDate(value, new Date(), timeZone);
 	if ('problem' in read)
-		throw fail(`Snapshot Date ${describeDateProblem(read.problem, value)}`, invalidFix);
-	if (read.note) noteSnapshotDate(this, read.note);
+		throw fail(
+			`Snapshot Date ${describeDateProblem(read, value)}`,
+			twoQuartersFix(read) ?? invalidFix,
+		);
+	if (read.note) noteSnapshotDate(this, read.note, read.hint);
 	return read;
 }
