@@ -632,7 +632,10 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () => {
 	/** 1 October 2025, 00:00 in Berlin (CEST, UTC+2): 30 September in UTC. Built the same whatever jest's TZ is. */
 	const BERLIN_MIDNIGHT = "={{ new Date('2025-09-30T22:00:00Z') }}";
+	/** 00:30 in Berlin as a Luxon DateTime (n8n's expressions give it in the workflow's zone). */
 	const LUXON_BERLIN = "={{ DateTime.fromISO('2025-10-01T00:30:00+02:00') }}";
+	/** Midnight of 1 October in the workflow's zone, as n8n's DateTime.fromISO gives a date-only text. */
+	const LUXON_MIDNIGHT = "={{ DateTime.fromISO('2025-10-01') }}";
 	/** The notes above the output about Snapshot Dates (the node also notes the requests it sent). */
 	const hintsOf = (result: WorkflowRunResult): string[] =>
 		(
@@ -645,25 +648,34 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 	const runIn = (timezone: string, items: IDataObject[], spec: NodeSpec) =>
 		run(items, spec, KEY, timezone);
 
-	const inBerlin = "read as 2025-10-01 in the workflow's time zone Europe/Berlin";
+	const inBerlin =
+		"read as 2025-10-01 (Q4 2025): it is exactly midnight in the workflow's time zone Europe/Berlin";
 	const [OCT_1, SEP_30, Q4] = ['2025-10-01', '2025-09-30', '2025-12-31'];
 	// Time zone, Snapshot Date, what it is, the date sent, the quarter end stored, the note: null for none, undefined
 	// where it depends on the process's time zone (in which n8n's expression gives a DateTime).
 	it.each<[string, string, string, string, string, string | null | undefined]>([
 		['Europe/Berlin', BERLIN_MIDNIGHT, 'a JS Date', OCT_1, Q4, inBerlin],
-		['Europe/Berlin', LUXON_BERLIN, 'a Luxon DateTime', OCT_1, Q4, inBerlin],
-		['Europe/Berlin', '2025-10-01T00:30:00+02:00', 'a text with an offset', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', LUXON_MIDNIGHT, 'a Luxon DateTime', OCT_1, Q4, inBerlin],
+		['Europe/Berlin', '2025-10-01T00:00:00+02:00', 'a text with an offset', OCT_1, Q4, inBerlin],
 		['Europe/Berlin', OCT_1, 'a date as text', OCT_1, Q4, null],
 		['Europe/Berlin', '2025-10-01T00:00:00', "the date picker's value", OCT_1, Q4, null],
 		['UTC', BERLIN_MIDNIGHT, 'a JS Date', SEP_30, SEP_30, null],
 		['America/New_York', LUXON_BERLIN, 'a Luxon DateTime', SEP_30, SEP_30, undefined],
 		[
 			'Asia/Tokyo',
-			"={{ new Date('2025-09-30T16:00:00Z') }}",
+			"={{ new Date('2025-09-30T15:00:00Z') }}",
 			'a JS Date',
 			OCT_1,
 			Q4,
-			"Snapshot Date 2025-09-30T16:00:00.000Z read as 2025-10-01 in the workflow's time zone Asia/Tokyo",
+			"Snapshot Date 2025-09-30T15:00:00.000Z read as 2025-10-01 (Q4 2025): it is exactly midnight in the workflow's time zone Asia/Tokyo",
+		],
+		[
+			'Asia/Tokyo',
+			"={{ new Date('2025-11-14T16:00:00Z') }}",
+			'a JS Date',
+			'2025-11-15',
+			Q4,
+			"Snapshot Date 2025-11-14T16:00:00.000Z read as 2025-11-15 in the workflow's time zone Asia/Tokyo",
 		],
 		['America/New_York', OCT_1, 'a date as text', OCT_1, Q4, null],
 	])(
@@ -689,7 +701,7 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 			});
 			if (note) {
 				expect(out[0].json.snapshot_date_note).toContain(note);
-				expect(hintsOf(result)).toEqual([out[0].json.snapshot_date_note]);
+				expect(hintsOf(result)).toEqual([expect.stringContaining(`read as ${date}`)]);
 			} else if (note === null) {
 				expect(out[0].json).not.toHaveProperty('snapshot_date_note');
 				expect(hintsOf(result)).toEqual([]);
@@ -728,8 +740,149 @@ describe("Portfolio Snapshots: Snapshot Date in the workflow's time zone", () =>
 			'2025-09-30',
 		]);
 		const note =
-			"Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-10-01 in the workflow's time zone Europe/Berlin";
-		expect(out.map((item) => item.json.snapshot_date_note)).toEqual([note, note]);
-		expect(hintsOf(result)).toEqual([note]);
+			"Snapshot Date 2025-09-30T22:00:00.000Z read as 2025-10-01 (Q4 2025): it is exactly midnight in the workflow's time zone Europe/Berlin; in UTC it is 2025-09-30 (Q3 2025)";
+		// What follows "; in UTC" names the server's zone too when jest's TZ is not UTC or Berlin.
+		expect(out.map((item) => item.json.snapshot_date_note)).toEqual([
+			expect.stringContaining(note),
+			expect.stringContaining(note),
+		]);
+		expect(hintsOf(result)).toEqual([
+			'Snapshot Date read as 2025-10-01, Q4 2025 (midnight in Europe/Berlin), not Q3 2025 as in UTC',
+		]);
+	});
+});
+
+/**
+ * Issue 35, case 1: a Q4 date that reaches the node as a moment (UTC midnight from `new Date('2025-10-01')` or a
+ * database's `2025-10-01T00:00:00.000Z`) was read in the workflow's time zone: in n8n's default America/New_York that
+ * is 30 September, and the Q4 holdings replaced the stored Q3 snapshot. Now a moment is read in UTC, the workflow's and
+ * the server's zone and as written; the reading at midnight settles two quarters, and a moment midnight nowhere is
+ * refused before any request.
+ */
+describe('Portfolio Snapshots: a Q4 date read as a moment never replaces the stored Q3 snapshot', () => {
+	const Q3 = '2025-09-30';
+	const Q4 = '2025-12-31';
+	const hintsOf = (result: WorkflowRunResult): string[] =>
+		(
+			(result.runData.Node?.[0] as (ITaskData & { hints?: Array<{ message: string }> }) | undefined)
+				?.hints ?? []
+		)
+			.map((hint) => hint.message)
+			.filter((message) => message.startsWith('Snapshot Date'));
+
+	/** The Q3 snapshot of fund-q, stored from a date-only text (Apple at 600). */
+	async function storeQ3(timezone?: string) {
+		const { result } = await run(
+			holdingRows('fund-q', 'Fund Q', Q3),
+			createSnapshot({ groupBy: '' }),
+			KEY,
+			timezone,
+		);
+		expect(result.error).toBeUndefined();
+	}
+	const appleValueAt = (quarterEnd: string) =>
+		(
+			state()[id('fund-q')].snapshots.find((snapshot) => snapshot.date === quarterEnd)?.holdings as
+				| IDataObject[]
+				| undefined
+		)?.find((h) => String(h.isin ?? '').startsWith('US'))?.market_value;
+
+	it.each<[string, string | undefined, string, string, string]>([
+		// n8n's default time zone (no Timezone setting): America/New_York.
+		['the default zone', undefined, '={{ new Date($json.date) }}', '2025-10-01', 'UTC'],
+		['the default zone', undefined, '={{ $json.date }}', '2025-10-01T00:00:00.000Z', 'UTC'],
+		['Europe/Berlin', 'Europe/Berlin', '={{ new Date($json.date) }}', '2025-10-01', 'UTC'],
+		// Midnight of 1 October in Tokyo, as an API there writes it: 17:00 on 30 September in Berlin.
+		[
+			'Europe/Berlin',
+			'Europe/Berlin',
+			'={{ $json.date }}',
+			'2025-10-01T00:00:00+09:00',
+			'the offset it was written with (+09:00)',
+		],
+		[
+			'Europe/Berlin',
+			'Europe/Berlin',
+			"={{ DateTime.fromISO($json.date, { zone: 'Asia/Tokyo' }) }}",
+			'2025-10-01',
+			'the offset it was written with (+09:00)',
+		],
+	])(
+		'%s (Timezone setting %s): Snapshot Date %s with date %s stores Q4 beside Q3 (midnight in %s)',
+		async (_zone, timezone, snapshotDate, date, midnightIn) => {
+			await storeQ3(timezone);
+			const { result, out } = await run(
+				holdingRows('fund-q', 'Fund Q', date, 2),
+				createSnapshot({ snapshotDate, groupBy: '' }),
+				KEY,
+				timezone,
+			);
+			expect(result.error).toBeUndefined();
+			expect(
+				sim.requests({ route: POST }).map((request) => (request.body as IDataObject).snapshot_at),
+			).toEqual([Q3, '2025-10-01']);
+			expect(state()[id('fund-q')].snapshots.map((snapshot) => snapshot.date)).toEqual([Q3, Q4]);
+			expect(appleValueAt(Q3)).toBe(600);
+			expect(appleValueAt(Q4)).toBe(1200);
+			expect(out[0].json).toMatchObject({ quarter_end: Q4, snapshot_date: '2025-10-01' });
+			if (timezone === undefined || midnightIn !== 'UTC') {
+				// The readings part (New York's or Berlin's 30 September): the note and the hint say which decided.
+				expect(out[0].json.snapshot_date_note).toContain(
+					`read as 2025-10-01 (Q4 2025): it is exactly midnight in ${midnightIn}`,
+				);
+				expect(hintsOf(result)).toEqual([
+					expect.stringMatching(
+						/^Snapshot Date read as 2025-10-01, Q4 2025 \(midnight in .+\), not Q3 2025/,
+					),
+				]);
+			}
+			if (timezone === undefined)
+				expect(out[0].json.snapshot_date_note).toContain(
+					"in the workflow's time zone America/New_York",
+				);
+		},
+	);
+
+	it.each<[string, string | undefined, string]>([
+		// 22:00 on 30 September in New York, 02:00 on 1 October in UTC: midnight in neither.
+		['the default zone', undefined, '2025-10-01T02:00:00Z'],
+		// 01:30 on 1 October in Berlin, 23:30 on 30 September in UTC.
+		['Europe/Berlin', 'Europe/Berlin', '2025-09-30T23:30:00Z'],
+	])(
+		'%s (Timezone setting %s): %s, in two quarters and midnight in neither, is refused naming both; nothing is sent',
+		async (_zone, timezone, date) => {
+			await storeQ3(timezone);
+			const { result } = await run(
+				holdingRows('fund-q', 'Fund Q', date, 2),
+				createSnapshot({ groupBy: '' }),
+				KEY,
+				timezone,
+			);
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(
+				/^Item 0: Snapshot Date "2025-\S+" is a moment that falls in two quarters: in .+ it is 2025-09-30 \(Q3 2025\); in .+ it is 2025-10-01 \(Q4 2025\)\. It is exactly midnight in none of them/,
+			);
+			expect((result.error as { description?: string }).description).toMatch(
+				/YYYY-MM-DD text \(2025-09-30 for Q3 2025, 2025-10-01 for Q4 2025\).*toFormat\('yyyy-MM-dd'\)/,
+			);
+			expect(sim.requestCount({ route: POST })).toBe(1);
+			expect(state()[id('fund-q')].snapshots.map((snapshot) => snapshot.date)).toEqual([Q3]);
+			expect(appleValueAt(Q3)).toBe(600);
+		},
+	);
+
+	it('Delete Snapshot: a moment in two quarters is refused before any request', async () => {
+		await storeQ3();
+		const { result } = await run(
+			[{ identifier: id('fund-q') }],
+			snapshotsNode('deleteSnapshot', {
+				portfolio: ITEM_PORTFOLIO,
+				snapshotDate: '2025-10-01T02:00:00Z',
+			}),
+		);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/falls in two quarters/);
+		expect(sim.requestCount({ route: DELETE })).toBe(0);
+		expect(state()[id('fund-q')].snapshots.map((snapshot) => snapshot.date)).toEqual([Q3]);
 	});
 });
