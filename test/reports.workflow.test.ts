@@ -272,9 +272,9 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 
 	it.each([
 		["={{ new Date('2025-09-30T22:00:00Z') }}", '2025-09-30T22:00:00.000Z'],
-		["={{ DateTime.fromISO('2025-10-01T00:30:00+02:00') }}", '2025-10-01T00:30:00.000+02:00'],
+		["={{ DateTime.fromISO('2025-10-01') }}", '2025-10-01T00:00:00.000+02:00'],
 	])(
-		'in Europe/Berlin, Snapshot Date %s (1 October in Berlin) gives the report of Q4 2025, with a note',
+		'in Europe/Berlin, Snapshot Date %s (midnight of 1 October in Berlin) gives the report of Q4 2025, with a note',
 		async (snapshotDate, shown) => {
 			const result = await run(
 				HOLDINGS,
@@ -287,10 +287,59 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const [report] = result.items('Report');
 			expect(report.json).toMatchObject({ snapshot_at: '2025-12-31', snapshot_date: '2025-10-01' });
 			expect(String(report.json.snapshot_date_note)).toMatch(
-				/^Snapshot Date \S+ read as 2025-10-01 in the workflow's time zone Europe\/Berlin$/,
+				/^Snapshot Date \S+ read as 2025-10-01 \(Q4 2025\): it is exactly midnight in the workflow's time zone Europe\/Berlin; in UTC/,
 			);
 			// The DateTime is shown as n8n's expression gives it (in the process's zone); the Date always in UTC.
 			if (shown.endsWith('Z')) expect(report.json.snapshot_date_note).toContain(shown);
+		},
+	);
+
+	// Issue 35: a date-only value that reaches the node as a moment (UTC midnight) was read in the workflow's zone: in
+	// New York (n8n's default) or Los Angeles the report was for the quarter, or the year, before.
+	it.each<[string, string | undefined, string, string, string]>([
+		['the default zone', undefined, "={{ new Date('2025-10-01') }}", '2025-10-01', '2025-12-31'],
+		[
+			'America/Los_Angeles',
+			'America/Los_Angeles',
+			'2025-01-01T00:00:00Z',
+			'2025-01-01',
+			'2025-03-31',
+		],
+		['Europe/Berlin', 'Europe/Berlin', '2025-10-01T00:00:00+09:00', '2025-10-01', '2025-12-31'],
+	])(
+		'%s (Timezone setting %s): Snapshot Date %s, midnight in one reading only, is sent as %s (quarter end %s), with a hint',
+		async (_zone, timezone, snapshotDate, sent, quarterEnd) => {
+			const result = await run(HOLDINGS, { snapshotDate, downloadPdf: false }, { timezone });
+			expect(result.error).toBeUndefined();
+			expect((sim.requests({ route: ROUTE })[0].body as IDataObject).snapshot_at).toBe(sent);
+			const [report] = result.items('Report');
+			expect(report.json).toMatchObject({ snapshot_at: quarterEnd, snapshot_date: sent });
+			expect(String(report.json.snapshot_date_note)).toContain(
+				`read as ${sent} (Q${Number(quarterEnd.slice(5, 7)) / 3} 2025): it is exactly midnight in`,
+			);
+			const hints = (
+				(result.runData.Report?.[0] as { hints?: Array<{ message: string }> } | undefined)?.hints ??
+				[]
+			).map((hint) => hint.message);
+			expect(hints).toContainEqual(expect.stringMatching(`^Snapshot Date read as ${sent}, Q`));
+		},
+	);
+
+	it.each<[string, string | undefined, string]>([
+		['the default zone', undefined, '2025-10-01T02:00:00Z'],
+		['Europe/Berlin', 'Europe/Berlin', '2025-09-30T23:30:00Z'],
+	])(
+		'%s (Timezone setting %s): Snapshot Date %s, in two quarters and midnight in neither, is refused before any report is generated',
+		async (_zone, timezone, snapshotDate) => {
+			const result = await run(HOLDINGS, { snapshotDate, downloadPdf: false }, { timezone });
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(
+				/Snapshot Date "\S+" is a moment that falls in two quarters: .*2025-09-30 \(Q3 2025\).*2025-10-01 \(Q4 2025\)/,
+			);
+			expect((result.error as { description?: string }).description).toMatch(
+				/YYYY-MM-DD text \(2025-09-30 for Q3 2025, 2025-10-01 for Q4 2025\)/,
+			);
+			expect(sim.requestCount({ route: ROUTE })).toBe(0);
 		},
 	);
 
