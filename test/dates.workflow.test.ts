@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports
-	-- starts child processes with their own TZ */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports,
+	@n8n/community-nodes/no-dangerous-functions -- starts child processes with their own TZ */
 /**
  * Issue 35, the opposite of case 1: a JS Date built at local midnight on the n8n server (`new Date(2025, 9, 1)` where
  * TZ is Europe/Berlin) is 22:00 on 30 September in UTC and 18:00 in New York, the workflow's zone by default: it

@@ -1,5 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-console
-	-- test tooling runs in Node, outside n8n's sandbox */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test tooling runs in Node, outside n8n's sandbox */
 /**
  * Runs Create or Update Snapshot once in n8n's engine against a fresh simulator and prints what was sent and stored,
  * as JSON. test/dates.workflow.test.ts starts it as a child process with TZ set: the server's time zone of a running
