@@ -72,7 +72,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused. The quarter end used is shown in the output.',
+			'Date of the holdings; map a date column with an expression to store a history. The API stores the snapshot at the end of its quarter (one snapshot per quarter: a second one in the same quarter replaces the first). Dates in a future year are refused. The quarter end used is shown in the output. A date and time (a JS Date, a DateTime, a text with Z or an offset) that falls in two quarters depending on the time zone is used only when it is exactly midnight in one of them, else refused: map a YYYY-MM-DD text to be sure.',
 		hint: 'Any date in the quarter: stored at the quarter end. For holdings as of today, use {{ $today }}.',
 	},
 	...holdingsProperties(ROUTES.createSnapshot),
@@ -91,7 +91,7 @@ interface PreparedGroup {
 	currency: string;
 	date: string;
 	quarterEnd: string;
-	/** How a Date, DateTime or text with an offset was read in the workflow's time zone, when not as it shows. */
+	/** How a Date, DateTime or text with an offset was read (its time zones, the quarter), when not as it shows. */
 	dateNote?: string;
 	holdings: SourcedHolding[];
 	removed: RemovedRow[];

@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'Any date in the quarter whose snapshot to delete (snapshots are stored at quarter ends). Deleting the last listed snapshot deletes the portfolio.',
+			'Any date in the quarter whose snapshot to delete (snapshots are stored at quarter ends). Deleting the last listed snapshot deletes the portfolio. A date and time (a JS Date, a DateTime, a text with Z or an offset) that falls in two quarters depending on the time zone is used only when it is exactly midnight in one of them, else refused: map a YYYY-MM-DD text to be sure.',
 		hint: 'Any date in the quarter to delete. Deleting the only remaining snapshot deletes the whole portfolio.',
 	},
 	requestOptions,

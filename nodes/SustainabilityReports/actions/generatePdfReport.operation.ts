@@ -76,7 +76,7 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description:
-			'Date of the holdings; the report uses the end of its quarter. Leave empty for the last completed quarter end. Dates in a future year are refused.',
+			'Date of the holdings; the report uses the end of its quarter. Leave empty for the last completed quarter end. Dates in a future year are refused. A date and time (a JS Date, a DateTime, a text with Z or an offset) that falls in two quarters depending on the time zone is used only when it is exactly midnight in one of them, else refused: map a YYYY-MM-DD text to be sure.',
 		hint: 'Any date in the quarter to report on; leave empty for the last completed quarter',
 	},
 	{

@@ -42,7 +42,7 @@ export interface ReportRequest {
 	reportId: string;
 	reportType: string;
 	quarterEnd: string;
-	/** How a Date, DateTime or text with an offset was read in the workflow's time zone, when not as it shows. */
+	/** How a Date, DateTime or text with an offset was read (its time zones, the quarter), when not as it shows. */
 	dateNote?: string;
 	binaryProperty?: string;
 }
