@@ -14,8 +14,9 @@ export interface SnapshotDate {
 	/** The end of its quarter: the API moves every snapshot date there. */
 	quarterEnd: string;
 	/**
-	 * Set when the value was a moment (a JS Date, a Luxon DateTime, a text with a time and a UTC offset) whose calendar
-	 * date in the time zone is not the date it shows: not its UTC date, or not the date written in it.
+	 * Set when the value was a moment (a JS Date, a Luxon DateTime, a text with a time and a UTC offset) whose date used
+	 * is not the date it shows (its UTC date, or the date written in it), or whose readings fell in two quarters and
+	 * were settled by the one at midnight; and for an Excel date serial.
 	 */
 	note?: string;
 	/** The note in at most 120 characters, for the hint above the output, when the note is longer. */
@@ -143,7 +144,7 @@ export function readSnapshotDate(
 		date: formatYmd(year, month, day),
 		quarterEnd: quarterEnd(year, month),
 		...(note ? { note } : {}),
-		...(hint && hint.length < note!.length ? { hint } : {}),
+		...(hint && note && hint.length < note.length ? { hint } : {}),
 	};
 }
 
