@@ -55,12 +55,7 @@ describe('EU Taxonomy: KPIs outside 0 to 100', () => {
 	const rewrite = (body: IDataObject) => Object.assign(body.data as IDataObject, BAD);
 
 	it('summary: each is null, named with what came in domain_note, counted, and in the hint', async () => {
-		const { out, hints } = await throughProxy(
-			HOLDINGS,
-			taxonomy(),
-			'/taxonomy/insights',
-			rewrite,
-		);
+		const { out, hints } = await throughProxy(HOLDINGS, taxonomy(), '/taxonomy/insights', rewrite);
 		const [item] = out;
 		for (const key of Object.keys(BAD)) expect(item[key]).toBeNull();
 		expect(item.out_of_range_count).toBe(3);
@@ -75,12 +70,7 @@ describe('EU Taxonomy: KPIs outside 0 to 100', () => {
 	});
 
 	it('table: the row of each has percent null and a note naming it', async () => {
-		const { out } = await throughProxy(
-			HOLDINGS,
-			taxonomy('table'),
-			'/taxonomy/insights',
-			rewrite,
-		);
+		const { out } = await throughProxy(HOLDINGS, taxonomy('table'), '/taxonomy/insights', rewrite);
 		const row = out.find((json) => json.kpi === 'taxonomy_alignment_%')!;
 		expect(row.percent).toBeNull();
 		expect(row.domain_note).toMatch(/is 250, outside its range \(a percentage, 0 to 100\)/);
@@ -116,8 +106,7 @@ describe('Portfolio Summary: values outside their range are left out of the aver
 				const first = (body.data as IDataObject[]).find(
 					(entry) => (entry.metadata as IDataObject).isin === STOCKS[0],
 				)!;
-				((first.sustainability_data as IDataObject).scope_1_emissions as IDataObject).value =
-					-40;
+				((first.sustainability_data as IDataObject).scope_1_emissions as IDataObject).value = -40;
 			},
 		);
 		const figure = (out[0].indicators as IDataObject).scope_1_emissions as IDataObject;
