@@ -477,6 +477,7 @@ export async function executeInstrumentOperation<TEntry>(
 			),
 			outputMode === 'changesSinceLastRun' ? 'the log' : 'domain_note',
 			2,
+			outputMode === 'changesSinceLastRun' ? 'compared as it came' : 'left out',
 		);
 
 	countLookup.call(

@@ -101,11 +101,12 @@ export function noteOutside(
 	note: string,
 	listedIn: string,
 	from = 0,
+	done = 'left out',
 ): void {
 	if (outside.length === 0) return;
 	const [first] = outside;
 	const name = showValue(pathWords(first.path.slice(from)), 40);
 	addRunNote(this, note, 'warning', {
-		short: `${countOf(outside.length, 'value')} out of range (${name} = ${shownNumber(first.value)}) left out: see ${listedIn}`,
+		short: `${countOf(outside.length, 'value')} out of range (${name} = ${shownNumber(first.value)}) ${done}: see ${listedIn}`,
 	});
 }
