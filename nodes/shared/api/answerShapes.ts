@@ -165,9 +165,12 @@ export function domainAt(
 	rules: readonly DomainRule[] | undefined,
 	path: ReadonlyArray<string | number>,
 ): NumberDomain {
-	for (const rule of rules ?? []) {
+	if (!rules) return ANY_NUMBER;
+	rules: for (const rule of rules) {
 		if (rule.at.length !== path.length) continue;
-		if (rule.at.every((step, index) => matches(step, path[index]))) return rule.domain;
+		for (let index = 0; index < path.length; index++)
+			if (!matches(rule.at[index], path[index])) continue rules;
+		return rule.domain;
 	}
 	return ANY_NUMBER;
 }

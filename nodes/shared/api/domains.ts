@@ -19,6 +19,8 @@ export interface OutsideValue {
 	domain: NumberDomain;
 }
 
+const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -52,7 +54,11 @@ export function settleDomains<T>(
 		}
 		if (isRecord(current)) {
 			let copy: Record<string, unknown> | undefined;
-			for (const key of Object.keys(current)) {
+			for (const key in current) {
+				if (!hasOwn(current, key)) continue;
+				const member = current[key];
+				// Texts, true/false and null hold no number: passed over without a step down.
+				if (member === null || (typeof member !== 'number' && typeof member !== 'object')) continue;
 				path.push(key);
 				const settled = settle(current[key]);
 				path.pop();
