@@ -344,17 +344,15 @@ describe('domains: every figure within its domain or null with a reason, on ever
 			},
 		];
 		await property(
-			fc
-				.constantFrom(...routes)
-				.chain((route) =>
-					fc.tuple(
-						fc.constant(route),
-						fc.array(valueFor(route.domain), {
-							minLength: STOCKS.length,
-							maxLength: STOCKS.length,
-						}),
-					),
+			fc.constantFrom(...routes).chain((route) =>
+				fc.tuple(
+					fc.constant(route),
+					fc.array(valueFor(route.domain), {
+						minLength: STOCKS.length,
+						maxLength: STOCKS.length,
+					}),
 				),
+			),
 			async ([route, values]) => {
 				const isinOf = (entry: IDataObject) =>
 					(entry.isin ?? (entry.metadata as IDataObject | undefined)?.isin) as string;

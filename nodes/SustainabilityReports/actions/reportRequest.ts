@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import {
 	BENCHMARK_INDICES,
@@ -22,7 +22,6 @@ import {
 } from '../../shared/input/parameters';
 import { ROUTES } from '../../shared/api/routes';
 import { countOf, ownValue, showValue } from '../../shared/base/values';
-import type { INode } from 'n8n-workflow';
 
 export const DEFAULT_BENCHMARK = 'S&P 500';
 /** Benchmark option that shows the Benchmark Index Name field. */
