@@ -17,7 +17,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { findIsins } from '../simulator';
 import { useSimulator } from '../helpers/simulator';
 import { startProxy } from '../helpers/proxy';
-import { hintMessages, instrumentsSpec, runNode } from '../helpers/lookupRuns';
+import { hintMessages, instrumentsSpec, reportSpec, runNode } from '../helpers/lookupRuns';
 import type { NodeSpec } from '../helpers/workflows';
 import { FUZZ_SEED, runs } from './arbitraries';
 
@@ -404,6 +404,44 @@ describe('domains: every figure within its domain or null with a reason, on ever
 					expectFigure(PERCENT, values[index], row.weight, row.domain_note, 'weight');
 				});
 				expectHint(hints, outsideCount(PERCENT, values));
+			},
+		);
+	});
+
+	it('Generate PDF Report: weights that are all 0 or add up to more than 100 never go into a report', async () => {
+		const row = fc.record({
+			weight: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 100, noNaN: true })),
+			market_value: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1e9, noNaN: true })),
+		});
+		await property(
+			fc.array(row, { minLength: STOCKS.length, maxLength: STOCKS.length }),
+			async (rows) => {
+				sim.reset();
+				const items = STOCKS.map((isin, index) => ({
+					isin,
+					name: `Stock ${index}`,
+					currency: 'EUR',
+					...rows[index],
+				}));
+				const { result } = await runNode(sim.url, items, reportSpec({ downloadPdf: false }));
+				const sent = sim.requests({ route: 'POST /reports' });
+				if (result.error) {
+					// Refused before any request, naming the item and the fix.
+					expect(sent).toHaveLength(0);
+					expect(result.error.message).toMatch(/^Item \d+: /);
+					return;
+				}
+				const weights = (sent[0].body as { holdings: IDataObject[] }).holdings.map(
+					(holding) => holding.weight as number,
+				);
+				const sum = weights.reduce((total, weight) => total + weight, 0);
+				expect(sum).toBeGreaterThan(0);
+				expect(sum).toBeLessThanOrEqual(100.5);
+				const given = rows.reduce((total, { weight }) => total + weight, 0);
+				if (!(given > 0 && given <= 100.5))
+					expect(hintMessages(result)).toContainEqual(
+						expect.stringMatching(/^Weights worked out from market values/),
+					);
 			},
 		);
 	});
