@@ -298,7 +298,11 @@ describe('domains: every figure within its domain or null with a reason, on ever
 						expect(Math.abs((figure.weighted_average as number) - expected)).toBeLessThanOrEqual(
 							1e-4 + 1e-9 * expected,
 						);
-					} else expect(figure.weighted_average).toBeNull();
+					} else {
+						// A null figure says why.
+						expect(figure.weighted_average).toBeNull();
+						expect(figure.note).toMatch(/^No average: no holding has a value for it/);
+					}
 					expect(figure.coverage_percent).toBeCloseTo((covered / 15000) * 100, 2);
 					expect(figure.out_of_range_count ?? 0).toBe(leftOut.length);
 					for (const named of leftOut) expect(figure.out_of_range_note).toContain(named);

@@ -662,6 +662,12 @@ function weightedAverage(
 	if (units.size > 1) {
 		figure.weighted_average = null;
 		figure.note = `Not averaged: the holdings give it in different units (${[...units].join(', ')})`;
+	} else if (figure.weighted_average === null) {
+		// A null figure says why.
+		figure.note =
+			count === 0
+				? 'No average: no holding has a value for it'
+				: 'No average: the holdings with a value weigh 0 in all';
 	}
 	return figure;
 }
