@@ -14,7 +14,6 @@ import { holdingsBody, noHoldingLeftError } from '../../shared/input/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
 import { describeInvalidIsin, isValidIsin, normalizeIsin } from '../../shared/input/isin';
 import {
-	noteAboutInput,
 	readHoldingsParameters,
 	readMethodologyId,
 	readSnapshotDateParameter,
@@ -98,16 +97,17 @@ export function prepareReport(
 		ROUTES.reports,
 		items,
 		group.itemIndices,
+		(read) => {
+			if (read.holdings.length === 0) return read;
+			const weighted = reportWeights(node, read.holdings, first);
+			if (!weighted.note) return read;
+			// The input's note that the weights do not add up to 100 "and were sent as given" no longer holds.
+			const kept = read.notes.filter((note) => !note.startsWith(WEIGHT_TOTAL_NOTE));
+			return { ...read, holdings: weighted.holdings, notes: [...kept, weighted.note] };
+		},
 	);
 	if (holdings.length === 0) throw noHoldingLeftError(node, first, ROUTES.reports, removed);
-	const weighted = reportWeights(node, holdings, first);
-	if (weighted.note) {
-		const superseded = notes.findIndex((note) => note.startsWith(WEIGHT_TOTAL_NOTE));
-		if (superseded >= 0) notes.splice(superseded, 1);
-		notes.push(weighted.note);
-		noteAboutInput.call(this, weighted.note);
-	}
-	body.holdings = holdingsBody(weighted.holdings);
+	body.holdings = holdingsBody(holdings);
 	return {
 		request: {
 			body,
