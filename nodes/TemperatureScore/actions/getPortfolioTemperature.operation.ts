@@ -167,7 +167,7 @@ export async function execute(
 						'Each is set to null and left out of the portfolio temperature and its totals.',
 					)
 				: undefined;
-			if (domainNote) noteOutside.call(this, settled.outside, domainNote, 'domain_note', 3);
+			if (domainNote) noteOutside.call(this, settled.outside, domainNote, 'domain_note', 2);
 			if (output === 'raw') {
 				return [
 					{
