@@ -212,21 +212,25 @@ describe('weights', () => {
 		]);
 	});
 
-	it('reports weights adding up to 250 on the group (output and hint), counting the cash row taken out', async () => {
+	it('weights adding up to 250 on the group (200 sent) never go into a report: worked out from market values, said in the output and the hint', async () => {
 		const rows = [
 			...holdings([
 				[100, 1000],
-				[100, 1000],
+				[100, 3000],
 			]),
 			{ ...holdings([[50, 500]])[0], isin: '', name: 'Cash', instrument_type: 'Cash' },
 		];
 		const { result, out, hints } = await run(rows, report());
 		expect(result.error).toBeUndefined();
-		expect(sent(REPORTS, 'weight')).toEqual([[100, 100]]);
+		expect(sent(REPORTS, 'weight')).toEqual([[25, 75]]);
 		const note =
-			'The weights of this portfolio add up to 250 % (50 % of it on rows that were left out and not sent), not 100 %; they were sent as given. Check the weight column, and Weights Are under Options if the weights are fractions of 1.';
+			"Weights worked out from market values (market value ÷ total × 100): the weights add up to 200 across 2 holdings, which no portfolio's weights (0 to 100, adding up to about 100) do. The report was not built from the weights as given.";
+		// The note that the weights "were sent as given" is not said: they were not.
 		expect(out[0].json.input_notes).toEqual([note]);
 		expect(hints).toContain(hintText(note));
+		expect(hints.some((hint) => hint.startsWith('The weights of this portfolio add up to'))).toBe(
+			false,
+		);
 	});
 
 	it('reads fractions in version 2 from Holdings (JSON) as well, and says nothing when weights add up to 100', async () => {

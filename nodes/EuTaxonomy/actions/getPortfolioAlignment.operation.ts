@@ -19,6 +19,9 @@ import type { PreparedGroup } from '../../shared/run/execution';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { apiRequest } from '../../shared/api/transport';
+import { noteAboutAnswer } from '../../shared/api/answers';
+import { noteOutside, outsideNote, settleDomains } from '../../shared/api/domains';
+import type { OutsideValue } from '../../shared/api/domains';
 import { parseTaxonomyKpi } from './kpis';
 import type { TaxonomyKpi } from './kpis';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
@@ -112,9 +115,45 @@ export async function execute(
 				if (output === 'table') delete json.removed_rows;
 				return [{ json, pairedItem }];
 			}
+			if (Object.keys(kpis).length === 0) {
+				noteAboutAnswer.call(
+					this,
+					NO_KPI_REASON,
+					'The API answered no EU Taxonomy KPI: see reason.',
+				);
+				const json: IDataObject = { ...values, found: false, reason: NO_KPI_REASON, ...counts };
+				if (output === 'table') {
+					delete json.removed_rows;
+					return [{ json: { ...kpiRow(undefined, null, values, counts), ...json }, pairedItem }];
+				}
+				return [{ json, pairedItem }];
+			}
+			// A KPI outside 0 to 100 is no figure of this portfolio: set to null, named, and said to be untrusted.
+			const settled = settleDomains(ROUTES.taxonomy.answer.domains, kpis, ['data']);
+			kpis = settled.value;
+			const domainNote = settled.outside.length
+				? outsideNote(settled.outside, UNTRUSTED_KPI, 1)
+				: undefined;
+			if (domainNote) noteOutside.call(this, settled.outside, domainNote, 'domain_note', 1);
 			if (output === 'table')
-				return kpiRows(kpis, values, counts).map((json) => ({ json, pairedItem }));
-			return [{ json: { ...values, found: true, ...kpis, ...counts }, pairedItem }];
+				return kpiRows(kpis, values, counts, settled.outside).map((json) => ({
+					json,
+					pairedItem,
+				}));
+			return [
+				{
+					json: {
+						...values,
+						found: true,
+						...kpis,
+						...counts,
+						...(domainNote
+							? { out_of_range_count: settled.outside.length, domain_note: domainNote }
+							: {}),
+					},
+					pairedItem,
+				},
+			];
 		},
 		(done) =>
 			`${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their alignment before the run stopped; nothing is output when the node stops with an error.`,
@@ -165,23 +204,46 @@ function noDataFound(
 	return { ...values, found: false, message, error_details: explanation, ...counts };
 }
 
-/** Output "One Row per KPI": a row per KPI the API answered, or one empty row so that the group's items are not lost. */
-function kpiRows(
-	kpis: IDataObject,
+/** Why a portfolio answered with `data: {}` has no figure: not the API's documented "no data" answer. */
+const NO_KPI_REASON =
+	'The API answered success with no KPI at all (data is an empty object). That is not its documented answer when it has no data (400 "No data found for the given parameters"), so this portfolio was not checked: run again, and if it persists tell the vendor.';
+
+/** What is said of a KPI outside 0 to 100. */
+const UNTRUSTED_KPI =
+	'Each is set to null here: a percentage outside 0 to 100 cannot be trusted, nor can it be read as any figure of this portfolio.';
+
+function kpiRow(
+	kpi: TaxonomyKpi | undefined,
+	percent: unknown,
 	values: Record<string, unknown>,
 	counts: IDataObject,
-): IDataObject[] {
-	const row = (kpi: TaxonomyKpi | undefined, percent: unknown) => ({
+): IDataObject {
+	return {
 		...values,
 		measure: kpi?.measure ?? null,
 		scope: kpi?.scope ?? null,
 		excluding_sovereign_bonds: kpi?.excluding_sovereign_bonds ?? null,
-		percent: percent ?? null,
+		percent: (percent ?? null) as IDataObject[string],
 		kpi: kpi?.kpi ?? null,
 		holdings_count: counts.holdings_count,
 		removed_count: counts.removed_count,
+	};
+}
+
+/**
+ * Output "One Row per KPI": a row per KPI the API answered; a KPI outside its range has percent null and a note
+ * naming what came.
+ */
+function kpiRows(
+	kpis: IDataObject,
+	values: Record<string, unknown>,
+	counts: IDataObject,
+	outside: OutsideValue[],
+): IDataObject[] {
+	return Object.entries(kpis).map(([key, percent]) => {
+		const row = kpiRow(parseTaxonomyKpi(key), percent, values, counts);
+		const out = outside.filter((value) => value.path[1] === key);
+		if (out.length) row.domain_note = outsideNote(out, UNTRUSTED_KPI, 1);
+		return row;
 	});
-	// The API may leave out any KPI: an answer without any still gives the group one row.
-	if (Object.keys(kpis).length === 0) return [row(undefined, null)];
-	return Object.entries(kpis).map(([key, percent]) => row(parseTaxonomyKpi(key), percent));
 }

@@ -9,6 +9,7 @@ import type {
 import { numberParameterValue, textParameterValue } from '../../shared/input/parameters';
 import { parsePortfolioListing } from '../../shared/run/methods';
 import { ROUTES } from '../../shared/api/routes';
+import { noteOutside, outsideNote, settleDomains } from '../../shared/api/domains';
 import { apiRequest } from '../../shared/api/transport';
 
 const displayOptions = { show: { operation: ['getMany'] } };
@@ -70,9 +71,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		'Options > Name Contains',
 	).toLowerCase();
 
-	const { members, funds } = parsePortfolioListing(
-		await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex: 0 }),
-	);
+	const answered = await apiRequest.call(this, ROUTES.listPortfolios, { itemIndex: 0 });
+	// `members` outside its range (a count) is set to null and named on every item.
+	const settled = settleDomains(ROUTES.listPortfolios.answer.domains, answered);
+	const domainNote = settled.outside.length
+		? outsideNote(settled.outside, 'It is set to null here.')
+		: undefined;
+	if (domainNote) noteOutside.call(this, settled.outside, domainNote, 'domain_note');
+	const { members, funds } = parsePortfolioListing(settled.value);
 	return funds
 		.filter((fund) => !needle || fund.name.toLowerCase().includes(needle))
 		.slice(0, limit)
@@ -84,6 +90,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				snapshot_count: fund.snapshots.length,
 				latest_snapshot: fund.snapshots.length ? fund.snapshots[fund.snapshots.length - 1] : null,
 				members,
+				...(domainNote ? { domain_note: domainNote } : {}),
 			},
 			pairedItem: { item: 0 },
 		}));

@@ -10,6 +10,7 @@ export const OWN_RESULT_COLUMNS: ReadonlySet<string> = new Set([
 	'found',
 	'is_fund',
 	'answer_note',
+	'domain_note',
 	'reason',
 	'business_involvements',
 ]);

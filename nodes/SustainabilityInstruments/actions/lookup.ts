@@ -7,6 +7,8 @@ import type {
 
 import { noteAboutAnswer } from '../../shared/api/answers';
 import type { EntryTally } from '../../shared/api/answers';
+import { noteOutside, outsideNote, settleDomains } from '../../shared/api/domains';
+import type { OutsideValue } from '../../shared/api/domains';
 import type { ApiRoute } from '../../shared/api/routes';
 import { batchSettings, lookupInstruments } from '../../shared/run/batching';
 import { MAX_INSTRUMENTS_PER_REQUEST } from '../../shared/base/constants';
@@ -421,6 +423,10 @@ export async function executeInstrumentOperation<TEntry>(
 		fewerRequests: `raise Options > Batch Size (up to ${MAX_INSTRUMENTS_PER_REQUEST.toLocaleString('en-US')} ISINs per request)`,
 	});
 
+	const outsideByIsin = new Map<string, OutsideValue[]>();
+	const allOutside: OutsideValue[] = [];
+	const findOutside = (entry: TEntry) =>
+		settleDomains(spec.route.answer.domains, entry, ['data', 0]).outside;
 	// One result per ISIN the API answered for, made as the answers arrive; under continueOnFail the ISINs of a
 	// failed batch come back with its error.
 	const {
@@ -432,7 +438,13 @@ export async function executeInstrumentOperation<TEntry>(
 		concurrency,
 		extraBody,
 		// A summary reads the API's {value, unit} pairs; changes compare flat columns.
-		toValue: (entry) => {
+		toValue: (answered) => {
+			// A number outside its domain is set to null and named on the result (kept as it came where results are
+			// compared with the last run's: a null there would read as a change).
+			const { value: entry, outside } =
+				outputMode === 'changesSinceLastRun'
+					? { value: answered, outside: findOutside(answered) }
+					: settleDomains(spec.route.answer.domains, answered, ['data', 0]);
 			const result = spec.toResult(
 				entry,
 				outputMode === 'changesSinceLastRun'
@@ -443,9 +455,30 @@ export async function executeInstrumentOperation<TEntry>(
 			);
 			// The ISIN as matched (batching normalises the answer's ISINs like the ISINs sent).
 			if (typeof result.isin === 'string') result.isin = normalizeIsin(result.isin);
+			if (outside.length) {
+				if (outputMode !== 'changesSinceLastRun')
+					result.domain_note = outsideNote(outside, LEFT_OUT_OF_RANGE, 2);
+				if (typeof result.isin === 'string') outsideByIsin.set(result.isin, outside);
+				allOutside.push(...outside);
+			}
 			return result;
 		},
 	});
+	if (allOutside.length)
+		noteOutside.call(
+			this,
+			allOutside,
+			outsideNote(
+				allOutside,
+				outputMode === 'changesSinceLastRun'
+					? 'Each is compared with the last run as it came.'
+					: LEFT_OUT_OF_RANGE,
+				2,
+			),
+			outputMode === 'changesSinceLastRun' ? 'the log' : 'domain_note',
+			2,
+			outputMode === 'changesSinceLastRun' ? 'compared as it came' : 'left out',
+		);
 
 	countLookup.call(
 		this,
@@ -470,12 +503,16 @@ export async function executeInstrumentOperation<TEntry>(
 		spec,
 		simplify,
 		answerNote,
+		outside: outsideByIsin,
 	};
 	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
 	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
 	if (outputMode === 'perInstrument') return perInstrumentItems(outcome);
 	return addedToInputItems(outcome, invalidPolicy);
 }
+
+const LEFT_OUT_OF_RANGE =
+	'Each is set to null and left out of any Portfolio Summary average, share and coverage.';
 
 /** Distinct ISINs in first-seen order: what is sent, and what gets a result. At least one, unless the route allows none. */
 function distinctIsins(

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { OutsideValue } from '../../shared/api/domains';
 import type { ApiRoute } from '../../shared/api/routes';
 
 /** What a Portfolio Summary computes: SFDR articles, {value, unit} measures (PAI, ESG), or business involvements. */
@@ -41,6 +42,8 @@ export interface LookupOutcome<TEntry> {
 	simplify: boolean;
 	/** What the answers held beside the entries asked for, if anything (EntryTally.describe). */
 	answerNote?: string;
+	/** Per ISIN, the numbers of its entry outside their domain (set to null in its result, except for changes). */
+	outside?: Map<string, OutsideValue[]>;
 }
 
 export interface ItemIsin {

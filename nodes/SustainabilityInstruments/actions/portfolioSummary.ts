@@ -32,7 +32,8 @@ import {
 	numberParameterValue,
 	readTextParameter,
 } from '../../shared/input/parameters';
-import { isBlank, ownValue, scalarText, setOwn } from '../../shared/base/values';
+import { isBlank, ownValue, scalarText, setOwn, showValue } from '../../shared/base/values';
+import type { OutsideValue } from '../../shared/api/domains';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome, SummaryKind } from './lookupTypes';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
 
@@ -311,7 +312,11 @@ export function buildSummaryItems<TEntry>(
 		}
 		const summary = summarizeHoldings(
 			kind,
-			group.rows.map((row) => ({ weight: row.weight, result: outcome.results.get(row.isin) })),
+			group.rows.map((row) => ({
+				weight: row.weight,
+				result: outcome.results.get(row.isin),
+				outOfRange: outOfRangeFigures(outcome.outside?.get(row.isin)),
+			})),
 			{ basis: prepared.basis, minimumThreshold, names },
 		);
 		const json: IDataObject = {
@@ -342,6 +347,43 @@ export function removedRowsText(removed: RemovedRow[]): string {
 export interface SummaryHolding {
 	weight: number;
 	result?: IDataObject;
+	/**
+	 * The figures of its result the API answered outside their range (set to null in `result`), by the name of the
+	 * figure (indicator, metric, score, involvement category, `classification`), with the value as it came.
+	 */
+	outOfRange?: Map<string, number>;
+}
+
+/** The figure each number outside its range belongs to, from its place in the entry (routes.ts domains). */
+function outOfRangeFigures(outside: OutsideValue[] | undefined): Map<string, number> | undefined {
+	if (!outside?.length) return undefined;
+	const figures = new Map<string, number>();
+	for (const { path, value } of outside) {
+		// data[i].sustainability_data.<name>(.value) / .business_involvements.<category>.weight /
+		// data[i].sustainability_profile.classification
+		const name = path[3] === 'business_involvements' ? path[4] : path[3];
+		if (typeof name === 'string' && !figures.has(name)) figures.set(name, value);
+	}
+	return figures;
+}
+
+/**
+ * What a figure says of the holdings whose value was outside its range: how many, and which (by ISIN, with the
+ * value as it came). Nothing when none.
+ */
+function leftOutOfRange(holdings: SummaryHolding[], name: string): IDataObject {
+	const left = holdings.filter((holding) => holding.outOfRange?.has(name));
+	if (left.length === 0) return {};
+	const shown = left
+		.slice(0, 5)
+		.map(
+			(holding) =>
+				`${showValue(holding.result?.isin ?? '?', 20)} (${showValue(holding.outOfRange!.get(name), 24)})`,
+		);
+	return {
+		out_of_range_count: left.length,
+		out_of_range_note: `Left out: ${left.length} holding${left.length === 1 ? "'s value is" : "s' values are"} outside the range the API's figures may have (domain_note on each instrument): ${shown.join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}`,
+	};
 }
 
 export interface SummaryOptions {
@@ -357,7 +399,14 @@ export interface SummaryNames {
 	categories: string[];
 }
 
-const NOT_A_MEASURE = new Set(['isin', 'found', 'is_fund', 'business_involvements', 'answer_note']);
+const NOT_A_MEASURE = new Set([
+	'isin',
+	'found',
+	'is_fund',
+	'business_involvements',
+	'answer_note',
+	'domain_note',
+]);
 
 const isRecord = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -444,9 +493,16 @@ export function summarizeHoldings(
 		const articles: IDataObject = {};
 		for (const article of [9, 8, 6])
 			articles[`article_${article}`] = bucket(holdings.filter((h) => classOf(h) === article));
-		const unclassified = holdings.filter((h) => ![9, 8, 6].includes(classOf(h) as number));
+		const outOfRange = (holding: SummaryHolding) => holding.outOfRange?.has('classification');
+		const unclassified = holdings.filter(
+			(h) => ![9, 8, 6].includes(classOf(h) as number) && !outOfRange(h),
+		);
 		articles.no_data = bucket(unclassified);
-		const classified = total - unclassified.reduce((acc, holding) => acc + holding.weight, 0);
+		const leftOut = holdings.filter(outOfRange);
+		if (leftOut.length)
+			articles.out_of_range = { ...bucket(leftOut), ...leftOutOfRange(holdings, 'classification') };
+		const classified =
+			total - [...unclassified, ...leftOut].reduce((acc, holding) => acc + holding.weight, 0);
 		summary.coverage_percent = percentOf(classified, total);
 		summary.articles = articles;
 		return summary;
@@ -474,20 +530,23 @@ export function summarizeHoldings(
 					}),
 				),
 			);
+			Object.assign(
+				ownValue(involvements, category) as IDataObject,
+				leftOutOfRange(holdings, category),
+			);
 		}
 		summary.involvements = involvements;
 		const scores: IDataObject = {};
 		for (const name of names.measures) {
-			setOwn(
-				scores,
-				name,
-				weightedAverage(
+			setOwn(scores, name, {
+				...weightedAverage(
 					holdings,
 					total,
 					(result) => ({ value: numberOrUndefined(ownValue(result, name)) }),
 					false,
 				),
-			);
+				...leftOutOfRange(holdings, name),
+			});
 		}
 		summary.scores = scores;
 		return summary;
@@ -512,6 +571,7 @@ export function summarizeHoldings(
 				});
 		const note = [figure.note, ownValue(notes, name)].filter(Boolean).join('. ');
 		if (note) figure.note = note;
+		Object.assign(figure, leftOutOfRange(holdings, name));
 		setOwn(measures, name, figure);
 	}
 	summary[kind === 'paiIndicators' ? 'indicators' : 'metrics'] = measures;
@@ -602,6 +662,12 @@ function weightedAverage(
 	if (units.size > 1) {
 		figure.weighted_average = null;
 		figure.note = `Not averaged: the holdings give it in different units (${[...units].join(', ')})`;
+	} else if (figure.weighted_average === null) {
+		// A null figure says why.
+		figure.note =
+			count === 0
+				? 'No average: no holding has a value for it'
+				: 'No average: the holdings with a value weigh 0 in all';
 	}
 	return figure;
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import {
 	BENCHMARK_INDICES,
@@ -20,7 +20,7 @@ import {
 	readTextParameter,
 } from '../../shared/input/parameters';
 import { ROUTES } from '../../shared/api/routes';
-import { ownValue, showValue } from '../../shared/base/values';
+import { countOf, ownValue, showValue } from '../../shared/base/values';
 
 export const DEFAULT_BENCHMARK = 'S&P 500';
 /** Benchmark option that shows the Benchmark Index Name field. */
@@ -97,6 +97,14 @@ export function prepareReport(
 		ROUTES.reports,
 		items,
 		group.itemIndices,
+		(read) => {
+			if (read.holdings.length === 0) return read;
+			const weighted = reportWeights(node, read.holdings, first);
+			if (!weighted.note) return read;
+			// The input's note that the weights do not add up to 100 "and were sent as given" no longer holds.
+			const kept = read.notes.filter((note) => !note.startsWith(WEIGHT_TOTAL_NOTE));
+			return { ...read, holdings: weighted.holdings, notes: [...kept, weighted.note] };
+		},
 	);
 	if (holdings.length === 0) throw noHoldingLeftError(node, first, ROUTES.reports, removed);
 	body.holdings = holdingsBody(holdings);
@@ -225,4 +233,52 @@ function readBenchmarkIndex(this: IExecuteFunctions, itemIndex: number): string 
 		);
 	}
 	return ownValue(RENAMED_BENCHMARK_INDICES, index) ?? index;
+}
+
+/** Weights (0 to 100 each, fractions already read as percentages) that add up to more than this are more than the whole portfolio. */
+const MAX_WEIGHT_SUM = 100.5;
+/** The start of the input's note on weights that do not add up to 100 (holdingNumbers.weightTotalNote): "sent as given" no longer holds. */
+const WEIGHT_TOTAL_NOTE = 'The weights of this portfolio add up to';
+
+const roundWeight = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/**
+ * The weights a report is built from. Weights that are all 0, or whose sum is nothing a portfolio's weights can add
+ * up to (0, or above 100), never go into a report: they are worked out from the market values
+ * (market value ÷ the group's total × 100, as the API does on the temperature route) and the note says so. When the
+ * market values cannot give weights either (one below 0, or all 0), the group is refused before any request.
+ */
+export function reportWeights(
+	node: INode,
+	holdings: SourcedHolding[],
+	itemIndex: number,
+): { holdings: SourcedHolding[]; note?: string } {
+	const sum = holdings.reduce((acc, { holding }) => acc + (holding.weight ?? 0), 0);
+	if (Number.isFinite(sum) && sum > 0 && sum <= MAX_WEIGHT_SUM) return { holdings };
+	const allZero = holdings.every(({ holding }) => !holding.weight);
+	const what = allZero
+		? `every weight is 0`
+		: `the weights add up to ${showValue(roundWeight(sum), 24)}`;
+	const marketValues = holdings.map(({ holding }) => holding.market_value ?? 0);
+	const total = marketValues.reduce((acc, value) => acc + value, 0);
+	const negative = holdings.find(({ holding }) => (holding.market_value ?? 0) < 0);
+	if (negative || !(total > 0) || !Number.isFinite(total)) {
+		throw inputError(
+			node,
+			negative?.itemIndex ?? itemIndex,
+			`The report's weights cannot be used: ${what} (of ${countOf(holdings.length, 'holding')}), and the market values cannot give weights either (${negative ? `Item ${negative.itemIndex} has a market value below 0` : 'they add up to 0'})`,
+			'Give each holding its portfolio weight (0 to 100, adding up to about 100), or market values above 0 to work the weights out from. A report built from these weights would show an empty portfolio.',
+		);
+	}
+	const derived = holdings.map((sourced) => ({
+		...sourced,
+		holding: {
+			...sourced.holding,
+			weight: roundWeight(((sourced.holding.market_value ?? 0) / total) * 100),
+		},
+	}));
+	return {
+		holdings: derived,
+		note: `Weights worked out from market values (market value ÷ total × 100): ${what} across ${countOf(holdings.length, 'holding')}, which no portfolio's weights (0 to 100, adding up to about 100) do. The report was not built from the weights as given.`,
+	};
 }

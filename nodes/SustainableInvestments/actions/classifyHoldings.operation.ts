@@ -24,6 +24,8 @@ import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { noteAboutAnswer } from '../../shared/api/answers';
 import { apiRequest } from '../../shared/api/transport';
+import { noteOutside, outsideNote, settleDomains } from '../../shared/api/domains';
+import type { OutsideValue } from '../../shared/api/domains';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 import type { ClassificationEntry } from './classification';
 
@@ -128,6 +130,8 @@ export async function execute(
 	return output.sort((a, b) => itemOf(a) - itemOf(b));
 }
 
+const OUT_OF_RANGE_DONE = 'Each is set to null here.';
+
 /** The group's holdings classified by the API (one request), each matched to its answer by ISIN. */
 async function classifiedRows(
 	this: IExecuteFunctions,
@@ -149,7 +153,22 @@ async function classifiedRows(
 			itemIndex: prepared.itemIndices[0] ?? 0,
 		},
 	);
-	const matcher = new ClassificationMatcher(body.data);
+	// A weight outside 0 to 100 is set to null on its row and named there.
+	const settled = settleDomains(ROUTES.sustainableInvestments.answer.domains, body.data, ['data']);
+	const outsideOf = new Map<ClassificationEntry, OutsideValue[]>();
+	for (const value of settled.outside) {
+		const entry = settled.value[value.path[1] as number];
+		outsideOf.set(entry, [...(outsideOf.get(entry) ?? []), value]);
+	}
+	if (settled.outside.length)
+		noteOutside.call(
+			this,
+			settled.outside,
+			outsideNote(settled.outside, OUT_OF_RANGE_DONE, 2),
+			'domain_note',
+			2,
+		);
+	const matcher = new ClassificationMatcher(settled.value);
 	const answerNote = matcher
 		.tallyUnasked(holdings.map(({ holding }) => holding.isin as string))
 		.describe(ROUTES.sustainableInvestments);
@@ -161,11 +180,14 @@ async function classifiedRows(
 		);
 	return holdings.map(({ itemIndex, holding }) => {
 		const isin = holding.isin as string;
+		const entry = matcher.next(isin);
+		const outside = entry ? outsideOf.get(entry) : undefined;
 		return {
 			item: itemIndex,
 			json: {
 				...(fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json),
-				...classificationColumns(isin, matcher.next(isin)),
+				...classificationColumns(isin, entry),
+				...(outside ? { domain_note: outsideNote(outside, OUT_OF_RANGE_DONE, 2) } : {}),
 				methodology_id,
 				removed: false,
 				removed_reason: null,

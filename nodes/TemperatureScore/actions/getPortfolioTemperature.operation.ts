@@ -21,6 +21,7 @@ import { planRequests } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { noteAboutAnswer } from '../../shared/api/answers';
 import { apiRequest } from '../../shared/api/transport';
+import { noteOutside, outsideNote, settleDomains } from '../../shared/api/domains';
 import { countOf, formatSeconds } from '../../shared/base/values';
 import { sleepUnlessCancelled } from '../../shared/base/sleep';
 import { groupFields, perHoldingItems } from './summary';
@@ -155,8 +156,18 @@ export async function execute(
 			if (prepared.error) throw prepared.error;
 			const { group } = prepared;
 			const { holdings, removed, notes } = prepared.input!;
-			const calculation = await calculate.call(this, holdings, settings, group.itemIndices[0]);
-			if (calculation.locked) countStillCalculating(this);
+			const answered = await calculate.call(this, holdings, settings, group.itemIndices[0]);
+			if (answered.locked) countStillCalculating(this);
+			// Numbers outside their domain (a score outside 1 to 6 °C, a negative market value) are set to null.
+			const settled = settleDomains(ROUTES.temperature.answer.domains, answered.data, ['data']);
+			const calculation = { ...answered, data: settled.value, outside: settled.outside };
+			const domainNote = settled.outside.length
+				? outsideNote(
+						settled.outside,
+						'Each is set to null and left out of the portfolio temperature and its totals.',
+					)
+				: undefined;
+			if (domainNote) noteOutside.call(this, settled.outside, domainNote, 'domain_note', 2);
 			if (output === 'raw') {
 				return [
 					{
@@ -164,6 +175,7 @@ export async function execute(
 							...(Object.keys(group.values).length ? { group: groupFields(group) } : {}),
 							...(calculation.data as IDataObject),
 							...(calculation.locked ? { calculating: true } : {}),
+							...(domainNote ? { domain_note: domainNote } : {}),
 							...removedSummary(removed, notes),
 						},
 						pairedItem: pairedTo(group.itemIndices),

@@ -1,13 +1,15 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { EntryTally } from '../../shared/api/answers';
+import { outsideNote } from '../../shared/api/domains';
+import type { OutsideValue } from '../../shared/api/domains';
 import { INSTRUMENT_TYPES } from '../../shared/base/constants';
 import { pairedTo } from '../../shared/run/execution';
 import type { ItemGroup } from '../../shared/input/grouping';
 import { removedSummary } from '../../shared/input/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
 import { ROUTES } from '../../shared/api/routes';
-import { setOwn } from '../../shared/base/values';
+import { countOf, setOwn } from '../../shared/base/values';
 
 export interface TemperatureData {
 	/** Companies, funds or both are listed (the contract asks for at least one of the lists). */
@@ -21,6 +23,8 @@ export interface Calculation {
 	data: TemperatureData;
 	/** The API was still calculating (is_lock) when the answer was taken. */
 	locked: boolean;
+	/** Numbers of the answer outside their domain, set to null in `data` (domains.ts). */
+	outside?: OutsideValue[];
 	requests: number;
 	waitedMs: number;
 }
@@ -63,8 +67,25 @@ export function perHoldingItems(
 	};
 
 	const tally = new EntryTally();
-	const addRow = (entry: IDataObject, type: 'company' | 'fund') => {
+	const outsideByEntry = new Map<string, OutsideValue[]>();
+	for (const value of calculation.outside ?? []) {
+		const key = `${String(value.path[2])}/${String(value.path[3])}`;
+		outsideByEntry.set(key, [...(outsideByEntry.get(key) ?? []), value]);
+	}
+	const outsideRows: IDataObject[] = [];
+	const addRow = (entry: IDataObject, type: 'company' | 'fund', index: number) => {
 		const json = holdingJson(shared, entry, type);
+		const outside = outsideByEntry.get(`${type === 'fund' ? 'funds' : 'companies'}/${index}`);
+		if (outside) {
+			json.domain_note = outsideNote(outside, LEFT_OUT_OF_TEMPERATURE, 4);
+			for (const value of outside)
+				outsideRows.push({
+					isin: json.isin || null,
+					field: String(value.path[4]),
+					value: value.value,
+					expected: value.domain.words,
+				});
+		}
 		if (!json.isin) {
 			// Listed without an ISIN, or for one that was not sent: shown, never weighted into this portfolio.
 			tally.withoutIsin++;
@@ -84,8 +105,8 @@ export function perHoldingItems(
 			pairedItem: pairedTo(itemsByIsin.get(json.isin as string) ?? group.itemIndices),
 		});
 	};
-	for (const company of data.portfolio.companies ?? []) addRow(company, 'company');
-	for (const fund of data.portfolio.funds ?? []) addRow(fund, 'fund');
+	(data.portfolio.companies ?? []).forEach((company, index) => addRow(company, 'company', index));
+	(data.portfolio.funds ?? []).forEach((fund, index) => addRow(fund, 'fund', index));
 
 	const summary = portfolioSummary(
 		shared,
@@ -96,6 +117,7 @@ export function perHoldingItems(
 		weighting,
 		rows.filter((row) => !row.json.answer_note).length,
 		returned,
+		outsideRows,
 	);
 	const answerNote = tally.describe(ROUTES.temperature);
 	if (answerNote) summary.answer_note = answerNote;
@@ -169,6 +191,7 @@ function portfolioSummary(
 	weighting: Weighting,
 	listedCount: number,
 	returned: Set<string>,
+	outsideRows: IDataObject[],
 ): IDataObject {
 	// Holdings sent but not listed: the API skipped them (an unknown instrument type that is not a fund, or an ETF or
 	// mutual fund with market value 0).
@@ -185,10 +208,22 @@ function portfolioSummary(
 	const temperature =
 		coveredMarketValue > 0 ? round(weighting.weightedSum / coveredMarketValue, 4) : null;
 	const currencies = [...new Set(holdings.map(({ holding }) => holding.currency ?? 'EUR'))];
+	const portfolioTemperature = locked ? null : temperature;
 	return {
 		...shared,
 		type: 'portfolio',
-		portfolio_temperature_score: locked ? null : temperature,
+		portfolio_temperature_score: portfolioTemperature,
+		...(portfolioTemperature === null
+			? {
+					portfolio_temperature_reason: locked
+						? 'The API is still calculating the scores (calculating = true).'
+						: `No listed holding has both a temperature score and a market value above 0${
+								outsideRows.length
+									? `; ${countOf(outsideRows.length, 'value')} outside ${outsideRows.length === 1 ? 'its' : 'their'} range left out (out_of_range_rows)`
+									: ''
+							}.`,
+				}
+			: {}),
 		calculation_method:
 			'Market-value-weighted mean: sum(market_value × temperature_score) ÷ sum(market_value), over the listed companies and funds that have a temperature score and a market value above 0',
 		covered_market_value: coveredMarketValue,
@@ -203,6 +238,13 @@ function portfolioSummary(
 		scored_count: weighting.withScore,
 		unscored_count: listedCount - weighting.withScore,
 		weighted_count: weighting.weighted,
+		...(outsideRows.length
+			? {
+					out_of_range_count: outsideRows.length,
+					out_of_range_rows: outsideRows,
+					domain_note: `${countOf(outsideRows.length, 'value')} of the API's answer ${outsideRows.length === 1 ? 'is' : 'are'} outside ${outsideRows.length === 1 ? 'its' : 'their'} range (out_of_range_rows): each is set to null on its holding's row and left out of the portfolio temperature, its coverage and total_market_value.`,
+				}
+			: {}),
 		currencies,
 		...(currencies.length > 1
 			? {
@@ -219,6 +261,9 @@ function portfolioSummary(
 		...(locked ? { calculating: true } : {}),
 	};
 }
+
+const LEFT_OUT_OF_TEMPERATURE =
+	'Each is set to null here and left out of the portfolio temperature; a market value outside its range leaves the holding out of the totals too.';
 
 function skipReason(instrumentType: string | undefined, marketValue: number | undefined): string {
 	if (instrumentType && !(INSTRUMENT_TYPES as readonly string[]).includes(instrumentType)) {

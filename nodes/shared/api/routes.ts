@@ -1,6 +1,9 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import {
+	COUNT,
+	NOT_NEGATIVE,
+	PERCENT,
 	allOf,
 	anyValue,
 	bool,
@@ -13,7 +16,7 @@ import {
 	orNull,
 	text,
 } from './answerShapes';
-import type { AnswerContract, AnswerShape } from './answerShapes';
+import type { AnswerContract, AnswerShape, DomainRule, NumberDomain } from './answerShapes';
 import type { HoldingKey } from './holdingKey';
 
 /** What the node does on 504: instruments lookups split the batch; the rest can only ask for fewer holdings. */
@@ -127,11 +130,50 @@ const PROFILE = orNull(
 /** `metadata` of the instruments data entries: the ISIN is read (and counted when missing) by the entry check. */
 const DATA_ENTRY_METADATA = object({}, { is_fund: orNull(bool, 'true/false or null') });
 
-function instrumentsContract(entry: AnswerShape, isin: string[]): AnswerContract {
+// ---------------------------------------------------------------------------------------------------------------
+// Number domains (answerShapes.ts): what each route's numbers may be. Every number must also be finite and within
+// MAX_MAGNITUDE. A number outside is set to null, named in the output and the run's hint, never summed (domains.ts).
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * A temperature score in °C. The route uses short-term targets across scopes 1, 2 and 3 (the CDP-WWF / SBTi
+ * temperature rating method, whose default score for a company without targets is 3.2 °C): a score below 1 °C is
+ * below the warming already reached, and none of that method comes near 6 °C.
+ */
+const TEMPERATURE_SCORE: NumberDomain = { min: 1, max: 6, words: 'a temperature score, 1 to 6 °C' };
+const YEAR: NumberDomain = { min: 1900, max: 2100, integer: true, words: 'a year, 1900 to 2100' };
+/** The ESG total score: 0 to 300 (a public client of the same API, vendor-docs-notes.md). */
+const ESG_TOTAL_SCORE: NumberDomain = { min: 0, max: 300, words: 'a score, 0 to 300' };
+const SFDR_ARTICLE: NumberDomain = { oneOf: [6, 8, 9], words: 'an SFDR article: 6, 8 or 9' };
+
+/** Names of emissions, footprints and intensities: never below 0. */
+const EMISSIONS_NAME = /emission|footprint|intensity|co2|ghg/i;
+/** Names of percentages and shares. */
+const PERCENT_NAME = /percent|_%$|^share_|_share$/i;
+/** Scores of the ESG and business-involvements routes (total_score has its own scale, above). */
+const SCORE_NAME = /_score$/;
+
+/** Rules of the instruments data routes, for the member named by `measure` under an entry's `sustainability_data`. */
+function measureDomains(...measure: Array<string | RegExp>): DomainRule[] {
+	const at = (name: string | RegExp) => ['data', '*', 'sustainability_data', name, ...measure];
+	return [
+		{ at: at('total_score'), domain: ESG_TOTAL_SCORE },
+		{ at: at(EMISSIONS_NAME), domain: NOT_NEGATIVE },
+		{ at: at(PERCENT_NAME), domain: PERCENT },
+		{ at: at(SCORE_NAME), domain: NOT_NEGATIVE },
+	];
+}
+
+function instrumentsContract(
+	entry: AnswerShape,
+	isin: string[],
+	domains: DomainRule[],
+): AnswerContract {
 	return {
 		shape: object({ data: listOf(entry) }),
 		expected: '`data`, a list of instrument entries, each with its ISIN',
 		entries: [{ at: ['data'], isin, words: 'instrument entries' }],
+		domains,
 	};
 }
 
@@ -143,6 +185,7 @@ const MEASURES_CONTRACT = instrumentsContract(
 		},
 	),
 	['metadata', 'isin'],
+	measureDomains('value'),
 );
 
 const INVOLVEMENT = orNull(
@@ -164,6 +207,17 @@ const BUSINESS_INVOLVEMENTS_CONTRACT = instrumentsContract(
 		{ metadata: DATA_ENTRY_METADATA },
 	),
 	['metadata', 'isin'],
+	[
+		...measureDomains(),
+		{
+			at: ['data', '*', 'sustainability_data', 'business_involvements', '*', 'weight'],
+			domain: PERCENT,
+		},
+		{
+			at: ['data', '*', 'sustainability_data', 'business_involvements', '*', 'count'],
+			domain: COUNT,
+		},
+	],
 );
 
 /** A snapshot route's success message, under `metadata.message` (or, as some routes put it, at the top). */
@@ -185,6 +239,17 @@ const TEMPERATURE_HOLDING = {
 	target: NUMBER_OR_NULL,
 	base_year: NUMBER_OR_NULL,
 };
+const TEMPERATURE_LISTS = /^(companies|funds)$/;
+const TEMPERATURE_DOMAINS: DomainRule[] = [
+	{
+		at: ['data', 'portfolio', TEMPERATURE_LISTS, '*', 'temperature_score'],
+		domain: TEMPERATURE_SCORE,
+	},
+	{ at: ['data', 'portfolio', TEMPERATURE_LISTS, '*', 'market_value'], domain: NOT_NEGATIVE },
+	/** `aum` is the stored weight, 0 to 100 like every weight (spec 2.1). */
+	{ at: ['data', 'portfolio', TEMPERATURE_LISTS, '*', 'aum'], domain: PERCENT },
+	{ at: ['data', 'portfolio', TEMPERATURE_LISTS, '*', 'base_year'], domain: YEAR },
+];
 const TEMPERATURE_PORTFOLIO_MEMBERS = {
 	companies: listOf(object({}, { ...TEMPERATURE_HOLDING, industry: TEXT_OR_NULL })),
 	funds: listOf(object({}, TEMPERATURE_HOLDING)),
@@ -220,7 +285,11 @@ export const ROUTES = {
 		'/instruments/sustainability-profile',
 		'SFDR classification',
 		'split-batch',
-		instrumentsContract(object({ sustainability_profile: PROFILE }, { isin: anyValue }), ['isin']),
+		instrumentsContract(
+			object({ sustainability_profile: PROFILE }, { isin: anyValue }),
+			['isin'],
+			[{ at: ['data', '*', 'sustainability_profile', 'classification'], domain: SFDR_ARTICLE }],
+		),
 	),
 	paiIndicators: route(
 		'POST',
@@ -248,6 +317,7 @@ export const ROUTES = {
 			}),
 			expected: '`data`, a list of the holdings sent, each with its ISIN and classification',
 			entries: [{ at: ['data'], isin: ['isin'], words: 'holdings' }],
+			domains: [{ at: ['data', '*', 'weight'], domain: PERCENT }],
 		},
 		{
 			holdings: { ...ISIN_HOLDINGS, refusesCash: true },
@@ -273,6 +343,7 @@ export const ROUTES = {
 		{
 			shape: object({ data: object({}, {}, NUMBER_OR_NULL) }),
 			expected: '`data`, an object of KPI percentages (numbers)',
+			domains: [{ at: ['data', '*'], domain: PERCENT }],
 		},
 		{
 			holdings: { ...ISIN_HOLDINGS, refusesCash: true },
@@ -299,6 +370,7 @@ export const ROUTES = {
 				{ at: ['data', 'portfolio', 'companies'], isin: ['isin'], words: 'companies' },
 				{ at: ['data', 'portfolio', 'funds'], isin: ['public_isin'], words: 'funds' },
 			],
+			domains: TEMPERATURE_DOMAINS,
 		},
 		{
 			holdings: {
@@ -384,6 +456,7 @@ export const ROUTES = {
 			),
 		}),
 		expected: '`data.funds`, a list of portfolios each with its identifier',
+		domains: [{ at: ['data', 'members'], domain: COUNT }],
 	}),
 	updatePortfolio: route(
 		'PUT',

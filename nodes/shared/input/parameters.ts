@@ -51,12 +51,16 @@ export interface HoldingsInput {
 /** The number columns of all input items, decided once per run and options (groups read them in turn). */
 const itemColumns = new WeakMap<INodeExecutionData[], Map<string, NumberColumns>>();
 
-/** Reads the holdings of a group of items (or of the JSON parameter) with the node's holdings parameters. */
+/**
+ * Reads the holdings of a group of items (or of the JSON parameter) with the node's holdings parameters. `settle`
+ * may change what was read (e.g. the report's weights) before its notes are said.
+ */
 export function readHoldingsParameters(
 	this: IExecuteFunctions,
 	route: HoldingsRoute,
 	items: INodeExecutionData[],
 	itemIndices: number[],
+	settle?: (read: HoldingsInput) => HoldingsInput,
 ): HoldingsInput {
 	const node = this.getNode();
 	const first = itemIndices[0] ?? 0;
@@ -97,7 +101,7 @@ export function readHoldingsParameters(
 			: undefined;
 
 	const { rows, ...naming } = read;
-	const result = readHoldings(node, rows, {
+	const given = readHoldings(node, rows, {
 		route,
 		...naming,
 		invalidIsin: setting<InvalidIsinPolicy>('invalidIsins', 'fail'),
@@ -108,6 +112,7 @@ export function readHoldingsParameters(
 		weightsAre,
 		columns,
 	});
+	const result = settle ? settle(given) : given;
 	for (const note of result.notes) noteAboutInput.call(this, note);
 	countLeftOut(
 		this,
