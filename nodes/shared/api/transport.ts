@@ -128,6 +128,17 @@ export async function apiRequest<T = IDataObject>(
 		const proxyPage = !!response && isProxyPage(response);
 		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage)
 			return answerBody.call(this, node, route, response, itemIndex) as T;
+		// On a route that a 2xx carries out (a report generated), a page answered 2xx may stand for the API's work:
+		// never sent again, its outcome is not known.
+		if (proxyPage && route.chargedOutcome && response!.statusCode < 300)
+			throw new UncertainOutcomeError(
+				node,
+				route,
+				pageFailure(response!),
+				attempt,
+				policy.requestTimeoutMs,
+				itemIndex,
+			);
 
 		if (failure?.reached === 'maybe' && route.onUncertainOutcome !== 'send-again') {
 			throw new UncertainOutcomeError(
@@ -499,6 +510,17 @@ function gatewayPageFailure(response: ApiAnswer): NetworkFailure {
 		kind: 'gateway-page',
 		status: response.statusCode,
 		reason: `answered ${response.statusCode} (Bad Gateway) with a page of its own (content type ${contentTypeWords(response)})`,
+	};
+}
+
+/** A page answered with a success status on a charged route, as a failure of the "may have been carried out" kind. */
+function pageFailure(response: ApiAnswer): NetworkFailure {
+	return {
+		code: `PAGE_${response.statusCode}`,
+		reached: 'maybe',
+		kind: 'gateway-page',
+		status: response.statusCode,
+		reason: `answered ${response.statusCode} with a page of its own (content type ${contentTypeWords(response)}) instead of the API's JSON`,
 	};
 }
 

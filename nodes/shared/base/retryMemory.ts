@@ -15,7 +15,12 @@ export type Remembered<TAnswer> =
 	/** The API answered (the request was carried out and charged) but the work after it failed. */
 	| { state: 'answered'; answer: TAnswer }
 	/** The request went out and no one knows whether it was carried out: never sent again. */
-	| { state: 'uncertain'; message: string; description?: string; httpCode?: string };
+	| { state: 'uncertain'; message: string; description?: string; httpCode?: string }
+	/**
+	 * The API answered 2xx (carried out and charged) but its answer could not be read: never sent again, the retry
+	 * fails again with the same error.
+	 */
+	| { state: 'carried-out'; message: string; description?: string; httpCode?: string };
 
 export const MAX_EXECUTIONS = 100;
 
