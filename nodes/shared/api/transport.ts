@@ -552,10 +552,70 @@ async function waitForSlot(
 	}
 }
 
-/** The API's `Retry-After` (seconds) in milliseconds, when it sent one. */
-export function retryAfterMs(headers?: Record<string, unknown>): number | undefined {
-	const retryAfter = Number(headers?.['retry-after']);
-	return Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;
+/**
+ * The API's `Retry-After` in milliseconds from `now`, when it sent one: delta-seconds, or an HTTP date (RFC 9110:
+ * the IMF-fixdate and the two obsolete forms); a date already past asks for no wait. Undefined for anything else.
+ */
+export function retryAfterMs(
+	headers?: Record<string, unknown>,
+	now: number = Date.now(),
+): number | undefined {
+	const raw = headers?.['retry-after'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+	const at = httpDate(text);
+	return at === undefined ? undefined : Math.max(0, at - now);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY_NAME = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*';
+const HTTP_DATES: Array<{ pattern: RegExp; parts: (match: RegExpExecArray) => string[] }> = [
+	// IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+	{
+		pattern: new RegExp(
+			`^${DAY_NAME},\\s*(\\d{1,2}) ([a-z]{3}) (\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) GMT$`,
+			'i',
+		),
+		parts: (m) => [m[3], m[2], m[1], m[4], m[5], m[6]],
+	},
+	// RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+	{
+		pattern: new RegExp(
+			`^${DAY_NAME},\\s*(\\d{1,2})-([a-z]{3})-(\\d{2}|\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) GMT$`,
+			'i',
+		),
+		parts: (m) => [m[3], m[2], m[1], m[4], m[5], m[6]],
+	},
+	// asctime: Sun Nov  6 08:49:37 1994 (always UTC)
+	{
+		pattern: new RegExp(
+			`^${DAY_NAME} ([a-z]{3}) +(\\d{1,2}) (\\d{2}):(\\d{2}):(\\d{2}) (\\d{4})$`,
+			'i',
+		),
+		parts: (m) => [m[6], m[1], m[2], m[3], m[4], m[5]],
+	},
+];
+
+/** An HTTP date (RFC 9110 section 5.6.7) in epoch milliseconds, or undefined when it is none. */
+export function httpDate(text: string): number | undefined {
+	for (const { pattern, parts } of HTTP_DATES) {
+		const match = pattern.exec(text);
+		if (!match) continue;
+		const [yearText, monthName, day, hour, minute, second] = parts(match);
+		const month = MONTHS.indexOf(monthName.toLowerCase());
+		let year = Number(yearText);
+		// RFC 9110: a two-digit year more than 50 years in the future is in the past century.
+		if (yearText.length === 2) year += year + 2000 > new Date().getUTCFullYear() + 50 ? 1900 : 2000;
+		const at = Date.UTC(year, month, Number(day), Number(hour), Number(minute), Number(second));
+		const check = new Date(at);
+		if (month < 0 || check.getUTCDate() !== Number(day) || Number(hour) > 23) return undefined;
+		if (Number(minute) > 59 || Number(second) > 60) return undefined;
+		return at;
+	}
+	return undefined;
 }
 
 /** The node's "Max Wait When Throttled" option, when the node has one. */
