@@ -24,7 +24,6 @@ import type { NodeSpec } from './helpers/workflows';
 import { findIsins } from './simulator';
 
 const REPORTS = 'POST /reports' as const;
-const SFDR_PATH = '/instruments/sustainability-profile';
 
 const sim = useSimulator();
 
@@ -91,9 +90,8 @@ describe('case 3: a report generated with an answer that cannot be read', () => 
 		async (_, body, contentType) => {
 			const { result } = await throughProxy(
 				THREE_REPORTS,
-				THREE,
+				{ ...THREE, settings: RETRY },
 				unreadableReport(2, body, contentType),
-				{ settings: RETRY },
 			);
 			expect(result.status).toBe('error');
 			// Report 1 generated once, report 2 generated once (its answer unreadable), report 3 never sent.
@@ -113,14 +111,13 @@ describe('case 3: a report generated with an answer that cannot be read', () => 
 		let posts = 0;
 		const { result } = await throughProxy(
 			rows,
-			snapshotSpec(),
+			{ ...snapshotSpec(), settings: RETRY },
 			async (request, forward) => {
 				const upstream = await forward();
 				if (request.method === 'POST' && request.path === '/portfolios' && ++posts === 1)
 					return { status: upstream.status, body: '{"data":"maintenance"}' };
 				return await passOn(async () => upstream);
 			},
-			{ settings: RETRY },
 		);
 		expect(result.status).toBe('error');
 		expect(sim.requests({ route: 'POST /portfolios' })).toHaveLength(1);

@@ -137,11 +137,13 @@ describe('charges: a 2xx to POST /reports is never sent again and always counted
 									downloadPdf: false,
 									options: { concurrency: 1, maxThrottleWait: 1 },
 								},
-								continueOnFail ? { onError: 'continueRegularOutput' } : {},
+								{
+									...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+									...(retryOnFail
+										? { settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 } }
+										: {}),
+								},
 							),
-							retryOnFail
-								? { settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 } }
-								: {},
 						));
 					} finally {
 						await proxy.close();

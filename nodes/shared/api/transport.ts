@@ -173,7 +173,8 @@ export async function apiRequest<T = IDataObject>(
 		// Max Wait 0 means no retry at all, even when the next slot is free at once.
 		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs || policy.maxTotalWaitMs <= 0) {
 			if (next) pacer.release(next);
-			throw lastTryError(
+			const asked = retryable && response ? retryAfterMs(response.headers) : undefined;
+			const error = lastTryError(
 				node,
 				route,
 				baseUrl,
@@ -186,6 +187,14 @@ export async function apiRequest<T = IDataObject>(
 					itemIndex,
 				},
 			);
+			if (asked !== undefined && waitedMs + asked > policy.maxTotalWaitMs)
+				error.description = [
+					error.description,
+					`The API asked to wait ${formatSeconds(asked)} before asking again (Retry-After), more than Max Wait When Throttled leaves (${formatSeconds(Math.max(0, policy.maxTotalWaitMs - waitedMs))}): it was not asked again early, as every try counts against the monthly quota. Raise Max Wait When Throttled, or run again later.`,
+				]
+					.filter(Boolean)
+					.join('\n');
+			throw error;
 		}
 
 		tries.retries++;
@@ -562,7 +571,8 @@ export function retryAfterMs(
 ): number | undefined {
 	const raw = headers?.['retry-after'];
 	const value = Array.isArray(raw) ? raw[0] : raw;
-	if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
+	if (typeof value === 'number')
+		return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
 	if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
@@ -648,14 +658,17 @@ export function throttleRetryFloor(
 	return Math.round(random() * Math.min(windowMs, policy.baseDelayMs * 2 ** retries));
 }
 
-/** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
+/**
+ * Full-jitter exponential backoff; a Retry-After header, if the API sends one, wins, as it asks: a try before then
+ * would be refused and cost quota (Max Wait When Throttled bounds the wait: beyond it the request is not sent again).
+ */
 export function backoffDelay(
 	policy: RetryPolicy,
 	retry: number,
 	headers?: Record<string, unknown>,
 ): number {
 	const asked = retryAfterMs(headers);
-	if (asked !== undefined) return Math.min(asked, policy.maxDelayMs);
+	if (asked !== undefined) return asked;
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 	return Math.round(Math.random() * ceiling);
 }
