@@ -203,6 +203,9 @@ describe('case 7: Retry-After as an HTTP date', () => {
 		);
 		expect(result.status).toBe('error');
 		expect(requests).toHaveLength(1);
+		expect(descriptionOf(result.error)).toMatch(
+			/The API asked to wait \d+(\.\d+)? s before asking again \(Retry-After\), more than Max Wait When Throttled leaves/,
+		);
 	});
 });
 
