@@ -324,7 +324,7 @@ export async function execute(
 						httpCode: httpCode ?? undefined,
 					});
 				}
-				throw error;
+				throw asNodeError(this.getNode(), error);
 			}
 			const { body, settled } = answer;
 			const message = settled ? settled.message : responseMessage(body);
