@@ -13,7 +13,8 @@ import { reportSpec, runNode } from '../helpers/lookupRuns';
 import { passOn, startRawProxy } from '../helpers/proxy';
 import type { RawAnswer, Upstream } from '../helpers/proxy';
 import { useSimulator } from '../helpers/simulator';
-import { reportRows } from '../helpers/workflows';
+import { LAST_YEAR } from '../helpers/lookupRuns';
+import { reportRows, snapshotRows, snapshotSpec } from '../helpers/workflows';
 import { FUZZ_SEED, runs } from './arbitraries';
 
 const sim = useSimulator();
@@ -178,6 +179,63 @@ describe('charges: a 2xx to POST /reports is never sent again and always counted
 				},
 			),
 			{ seed: FUZZ_SEED, numRuns: runs(25) },
+		);
+	}, 300_000);
+
+	it('Create or Update Snapshot: nothing sent again after the API stored it and answered 2xx, no snapshot counted stored that was not', async () => {
+		const SNAPSHOT_ROWS = ['ch-1', 'ch-2', 'ch-3'].flatMap((portfolio) =>
+			snapshotRows(portfolio, `${LAST_YEAR}-05-10`),
+		);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(fc.constantFrom(...STEPS), { minLength: 1, maxLength: 8 }),
+				fc.boolean(),
+				fc.boolean(),
+				async (steps, retryOnFail, continueOnFail) => {
+					sim.reset();
+					const sent: Array<{ body: string; carriedOut: boolean }> = [];
+					const proxy = await startRawProxy(sim.url, async (request, forward) => {
+						if (request.method !== 'POST' || request.path !== '/portfolios')
+							return await passOn(forward);
+						const step = steps[sent.length] ?? 'ok';
+						const entry = { body: JSON.stringify(request.body), carriedOut: false };
+						sent.push(entry);
+						return await answerFor(step, async () => {
+							const upstream = await forward();
+							entry.carriedOut =
+								upstream.status === 201 && stepStatus(step, upstream.status) !== undefined;
+							return upstream;
+						});
+					});
+					let result;
+					try {
+						({ result } = await runNode(proxy.url, SNAPSHOT_ROWS, {
+							...snapshotSpec({ options: { maxThrottleWait: 1 } }),
+							...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+							...(retryOnFail
+								? { settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 } }
+								: {}),
+						}));
+					} finally {
+						await proxy.close();
+					}
+					// 1. Nothing sent again after the API stored it and answered 2xx.
+					const stored = new Set<string>();
+					for (const { body, carriedOut } of sent) {
+						expect({ sentAgainAfter2xx: stored.has(body) }).toEqual({ sentAgainAfter2xx: false });
+						if (carriedOut) stored.add(body);
+					}
+					// 2. A run that stops never counts a snapshot stored that the simulator does not hold.
+					const held = sim
+						.portfolioState('org-a')
+						.filter((portfolio) => portfolio.snapshots.length > 0).length;
+					const said = /(\d+) of \d+ snapshots? (?:was|were) stored before the run stopped/.exec(
+						String(result.error?.message),
+					);
+					if (said) expect(Number(said[1])).toBeLessThanOrEqual(held);
+				},
+			),
+			{ seed: FUZZ_SEED, numRuns: runs(20) },
 		);
 	}, 300_000);
 });
