@@ -1,10 +1,10 @@
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	JsonObject,
+	NodeApiError,
 } from 'n8n-workflow';
 
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/base/constants';
@@ -24,7 +24,7 @@ import { listNames, pairedTo, runGroups } from '../../shared/run/execution';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { isCarriedOut, noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
-import { retryMemory } from '../../shared/base/retryMemory';
+import { failedAgain, rememberedFailure, retryMemory } from '../../shared/base/retryMemory';
 import { apiRequestSettled } from '../../shared/run/settle';
 import type { SettledOutcome } from '../../shared/run/settle';
 import { showValue } from '../../shared/base/values';
@@ -303,7 +303,12 @@ export async function execute(
 			if (kept?.state === 'done') return kept.items;
 			if (kept?.state === 'carried-out') {
 				storedUnread.add(prepared);
-				throw storedAgainError(this, kept, itemIndex);
+				throw failedAgain(
+					this,
+					kept,
+					itemIndex,
+					'Settings > Retry On Fail did not send this snapshot again: an earlier try of this execution sent it and the API answered with success (stored), but its answer could not be read.',
+				);
 			}
 			let answer: { body: IDataObject; settled?: SettledOutcome };
 			try {
@@ -316,13 +321,7 @@ export async function execute(
 			} catch (error) {
 				if (isCarriedOut(error)) {
 					storedUnread.add(prepared);
-					const { message, description, httpCode } = error as NodeApiError;
-					memory?.set(task, {
-						state: 'carried-out',
-						message,
-						description: description ?? undefined,
-						httpCode: httpCode ?? undefined,
-					});
+					memory?.set(task, rememberedFailure('carried-out', error as NodeApiError));
 				}
 				throw asNodeError(this.getNode(), error);
 			}
@@ -365,24 +364,4 @@ export async function execute(
 	if (runs.every((entry) => entry.ok && memory?.get(tasks.get(entry.prepared)!)?.state === 'done'))
 		memory?.forget();
 	return output;
-}
-
-/** A snapshot an earlier try of this execution stored with an unreadable answer, as its error again: not sent again. */
-function storedAgainError(
-	context: IExecuteFunctions,
-	kept: { message: string; description?: string; httpCode?: string },
-	itemIndex: number,
-): NodeApiError {
-	const { message } = kept;
-	return new NodeApiError(context.getNode(), { message } as JsonObject, {
-		message,
-		description: [
-			kept.description,
-			'Settings > Retry On Fail did not send this snapshot again: an earlier try of this execution sent it and the API answered with success (stored), but its answer could not be read.',
-		]
-			.filter(Boolean)
-			.join('\n'),
-		httpCode: kept.httpCode,
-		itemIndex,
-	});
 }

@@ -21,7 +21,7 @@ import type { PreparedGroup } from '../../shared/run/execution';
 import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
 import type { ItemGroup } from '../../shared/input/grouping';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
-import { retriesOnFail, retryMemory } from '../../shared/base/retryMemory';
+import { rememberedFailure, retriesOnFail, retryMemory } from '../../shared/base/retryMemory';
 import type { RetryMemory } from '../../shared/base/retryMemory';
 import { ROUTES } from '../../shared/api/routes';
 import { apiRequest } from '../../shared/api/transport';
@@ -257,13 +257,10 @@ async function requestReport(
 		const carriedOut = isCarriedOut(error);
 		if (carriedOut || isUncertain(error)) {
 			onNotSendable(carriedOut);
-			const { message, description, httpCode } = error as NodeApiError;
-			memory?.set(task, {
-				state: carriedOut ? 'carried-out' : 'uncertain',
-				message,
-				description: description ?? undefined,
-				httpCode: httpCode ?? undefined,
-			});
+			memory?.set(
+				task,
+				rememberedFailure(carriedOut ? 'carried-out' : 'uncertain', error as NodeApiError),
+			);
 		}
 		throw asNodeError(this.getNode(), error);
 	}

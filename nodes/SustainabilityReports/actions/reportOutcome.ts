@@ -1,9 +1,9 @@
-import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { listNames } from '../../shared/run/execution';
 import { addRunNote } from '../../shared/base/hints';
-import type { Remembered } from '../../shared/base/retryMemory';
+import { failedAgain } from '../../shared/base/retryMemory';
+import type { RememberedFailure } from '../../shared/base/retryMemory';
 import { UncertainOutcomeError } from '../../shared/api/transport';
 import type { ReportRequest } from './reportRequest';
 
@@ -35,23 +35,17 @@ export function isUncertain(error: unknown): boolean {
  */
 export function uncertainAgain(
 	context: IExecuteFunctions,
-	kept: Extract<Remembered<ReportAnswer>, { state: 'uncertain' | 'carried-out' }>,
+	kept: RememberedFailure,
 	itemIndex: number,
 ): NodeApiError {
-	const message = kept.message;
-	return new NodeApiError(context.getNode(), { message } as JsonObject, {
-		message,
-		description: [
-			kept.description,
-			kept.state === 'carried-out'
-				? 'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and the API answered with success, so it was generated (and charged), but its answer could not be read.'
-				: 'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and got no clear answer, so it may have been generated. Check before running the workflow again.',
-		]
-			.filter(Boolean)
-			.join('\n'),
-		httpCode: kept.httpCode,
+	return failedAgain(
+		context,
+		kept,
 		itemIndex,
-	});
+		kept.state === 'carried-out'
+			? 'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and the API answered with success, so it was generated (and charged), but its answer could not be read.'
+			: 'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and got no clear answer, so it may have been generated. Check before running the workflow again.',
+	);
 }
 
 /** The execution hint when Retry On Fail is on: what a retry does (and does not do) with reports. */
