@@ -9,11 +9,10 @@
  */
 import fc from 'fast-check';
 
-import { reportSpec, runNode } from '../helpers/lookupRuns';
 import { passOn, startRawProxy } from '../helpers/proxy';
 import type { RawAnswer, Upstream } from '../helpers/proxy';
 import { useSimulator } from '../helpers/simulator';
-import { LAST_YEAR } from '../helpers/lookupRuns';
+import { LAST_YEAR, reportSpec, runNode } from '../helpers/lookupRuns';
 import { reportRows, snapshotRows, snapshotSpec } from '../helpers/workflows';
 import { FUZZ_SEED, runs } from './arbitraries';
 
