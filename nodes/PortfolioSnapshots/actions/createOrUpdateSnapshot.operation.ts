@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	NodeApiError,
 } from 'n8n-workflow';
 
 import { MAX_CLIENT_ID_LENGTH } from '../../shared/base/constants';
@@ -22,8 +23,10 @@ import { asNodeError, inputError } from '../../shared/api/errors';
 import { listNames, pairedTo, runGroups } from '../../shared/run/execution';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
-import { noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
+import { isCarriedOut, noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
+import { failedAgain, rememberedFailure, retryMemory } from '../../shared/base/retryMemory';
 import { apiRequestSettled } from '../../shared/run/settle';
+import type { SettledOutcome } from '../../shared/run/settle';
 import { showValue } from '../../shared/base/values';
 import { responseIdentifier, responseMessage } from './common';
 
@@ -253,19 +256,41 @@ export async function execute(
 
 	// Names the portfolios have, as far as this run knows them without asking: the name a group created one with.
 	const knownNames = new Map<string, string>();
-	const toStore = checked.filter((entry) => entry.ok).length;
-	planOneRequestEach.call(this, toStore);
+	// Settings > Retry On Fail runs all of execute() again: a snapshot the API stored in this execution is not sent again.
+	const memory = (retryMemory<never>).call(this);
+	const bodyOf = (prepared: PreparedGroup): IDataObject => ({
+		identifier: prepared.portfolioId,
+		name: prepared.name,
+		currency: prepared.currency,
+		snapshot_at: prepared.date,
+		holdings: holdingsBody(prepared.holdings),
+	});
+	const tasks = new Map<PreparedGroup, string>();
+	for (const entry of checked)
+		if (entry.ok) tasks.set(entry.prepared, JSON.stringify(bodyOf(entry.prepared)));
+	const toStore = tasks.size;
+	planOneRequestEach.call(this, [...tasks.values()].filter((task) => !memory?.get(task)).length);
 	const runs: CheckedGroup[] = checked.map((entry) => ({
 		...entry,
 		itemIndices: (entry.ok ? entry.prepared.group : entry.group).itemIndices,
 	}));
+	/** Groups the API answered 2xx (stored) with an answer that cannot be read. */
+	const storedUnread = new Set<PreparedGroup>();
 	const describeStored = (done: CheckedGroup[], failed: CheckedGroup) => {
-		const names = done.flatMap((entry) =>
-			entry.ok ? [`${entry.prepared.portfolioId} at ${entry.prepared.quarterEnd}`] : [],
+		const names = runs.flatMap((entry) =>
+			entry.ok && (done.includes(entry) || storedUnread.has(entry.prepared))
+				? [
+						`${entry.prepared.portfolioId} at ${entry.prepared.quarterEnd}${storedUnread.has(entry.prepared) ? ' [its answer unreadable]' : ''}`,
+					]
+				: [],
 		);
-		return `${failed.ok ? `${failed.prepared.where}: not stored. ` : ''}${names.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${names.length ? ` (${listNames(names)})` : ''}; running again is safe, as each snapshot replaces the one of its quarter.`;
+		const failedWords =
+			failed.ok && !storedUnread.has(failed.prepared)
+				? `${failed.prepared.where}: not stored. `
+				: '';
+		return `${failedWords}${names.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${names.length ? ` (${listNames(names)})` : ''}; running again is safe, as each snapshot replaces the one of its quarter.`;
 	};
-	return await (runGroups<CheckedGroup>).call(
+	const output = await (runGroups<CheckedGroup>).call(
 		this,
 		items,
 		runs,
@@ -273,21 +298,34 @@ export async function execute(
 			if (!entry.ok) throw entry.error;
 			const { prepared } = entry;
 			const itemIndex = prepared.group.itemIndices[0];
-			const { body, settled } = await (apiRequestSettled<IDataObject>).call(
-				this,
-				ROUTES.createSnapshot,
-				prepared,
-				{
-					body: {
-						identifier: prepared.portfolioId,
-						name: prepared.name,
-						currency: prepared.currency,
-						snapshot_at: prepared.date,
-						holdings: holdingsBody(prepared.holdings),
-					},
+			const task = tasks.get(prepared)!;
+			const kept = memory?.get(task);
+			if (kept?.state === 'done') return kept.items;
+			if (kept?.state === 'carried-out') {
+				storedUnread.add(prepared);
+				throw failedAgain(
+					this,
+					kept,
 					itemIndex,
-				},
-			);
+					'Settings > Retry On Fail did not send this snapshot again: an earlier try of this execution sent it and the API answered with success (stored), but its answer could not be read.',
+				);
+			}
+			let answer: { body: IDataObject; settled?: SettledOutcome };
+			try {
+				answer = await (apiRequestSettled<IDataObject>).call(
+					this,
+					ROUTES.createSnapshot,
+					prepared,
+					{ body: bodyOf(prepared), itemIndex },
+				);
+			} catch (error) {
+				if (isCarriedOut(error)) {
+					storedUnread.add(prepared);
+					memory?.set(task, rememberedFailure('carried-out', error as NodeApiError));
+				}
+				throw asNodeError(this.getNode(), error);
+			}
+			const { body, settled } = answer;
 			const message = settled ? settled.message : responseMessage(body);
 			const read = settled ? undefined : readOutcome(ROUTES.createSnapshot, message);
 			const parsed = read?.match ?? null;
@@ -301,7 +339,7 @@ export async function execute(
 				);
 			}
 			if (outcome === 'created') knownNames.set(prepared.portfolioId, prepared.name);
-			return [
+			const result: INodeExecutionData[] = [
 				{
 					json: {
 						identifier: responseIdentifier(body, null),
@@ -318,7 +356,12 @@ export async function execute(
 					pairedItem: pairedTo(prepared.group.itemIndices),
 				},
 			];
+			memory?.set(task, { state: 'done', items: result });
+			return result;
 		},
 		describeStored,
 	);
+	if (runs.every((entry) => entry.ok && memory?.get(tasks.get(entry.prepared)!)?.state === 'done'))
+		memory?.forget();
+	return output;
 }

@@ -15,12 +15,13 @@ import {
 	methodologyProperty,
 } from '../../shared/ui/descriptions';
 import { asNodeError } from '../../shared/api/errors';
+import { isCarriedOut } from '../../shared/api/answers';
 import { prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
 import { describeGroupValues, portfolioGroups } from '../../shared/input/grouping';
 import type { ItemGroup } from '../../shared/input/grouping';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
-import { retriesOnFail, retryMemory } from '../../shared/base/retryMemory';
+import { rememberedFailure, retriesOnFail, retryMemory } from '../../shared/base/retryMemory';
 import type { RetryMemory } from '../../shared/base/retryMemory';
 import { ROUTES } from '../../shared/api/routes';
 import { apiRequest } from '../../shared/api/transport';
@@ -216,15 +217,17 @@ async function generateReport(
 		tally.generated.push(shownName);
 		return kept.items;
 	}
-	if (kept?.state === 'uncertain') {
-		tally.uncertain.push(shownName);
+	const unreadable = `${shownName} [its answer unreadable, no link]`;
+	if (kept?.state === 'uncertain' || kept?.state === 'carried-out') {
+		if (kept.state === 'uncertain') tally.uncertain.push(shownName);
+		else tally.generated.push(unreadable);
 		throw uncertainAgain(this, kept, itemIndex);
 	}
 	const answer =
 		kept?.state === 'answered'
 			? kept.answer
-			: await requestReport.call(this, request, itemIndex, memory, () =>
-					tally.uncertain.push(shownName),
+			: await requestReport.call(this, request, itemIndex, memory, (carriedOut) =>
+					carriedOut ? tally.generated.push(unreadable) : tally.uncertain.push(shownName),
 				);
 	tally.generated.push(shownName);
 	const result = await reportItems.call(this, prepared, answer);
@@ -233,15 +236,15 @@ async function generateReport(
 }
 
 /**
- * Sends the report request once. An answer is remembered for Retry On Fail; so is an uncertain outcome (`onUncertain`
- * is told), which a retry reports again instead of sending it.
+ * Sends the report request once. An answer is remembered for Retry On Fail; so is an uncertain outcome and a 2xx
+ * whose answer cannot be read (`onNotSendable` is told which), which a retry reports again instead of sending it.
  */
 async function requestReport(
 	this: IExecuteFunctions,
 	request: ReportRequest,
 	itemIndex: number,
 	memory: RetryMemory<ReportAnswer> | undefined,
-	onUncertain: () => void,
+	onNotSendable: (carriedOut: boolean) => void,
 ): Promise<ReportAnswer> {
 	const task = reportTask(request);
 	let answer: ReportAnswer;
@@ -251,15 +254,13 @@ async function requestReport(
 			itemIndex,
 		})) as ReportAnswer;
 	} catch (error) {
-		if (isUncertain(error)) onUncertain();
-		if (memory && isUncertain(error)) {
-			const { message, description, httpCode } = error as NodeApiError;
-			memory.set(task, {
-				state: 'uncertain',
-				message,
-				description: description ?? undefined,
-				httpCode: httpCode ?? undefined,
-			});
+		const carriedOut = isCarriedOut(error);
+		if (carriedOut || isUncertain(error)) {
+			onNotSendable(carriedOut);
+			memory?.set(
+				task,
+				rememberedFailure(carriedOut ? 'carried-out' : 'uncertain', error as NodeApiError),
+			);
 		}
 		throw asNodeError(this.getNode(), error);
 	}

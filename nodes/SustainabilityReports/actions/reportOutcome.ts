@@ -1,9 +1,9 @@
-import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { listNames } from '../../shared/run/execution';
 import { addRunNote } from '../../shared/base/hints';
-import type { Remembered } from '../../shared/base/retryMemory';
+import { failedAgain } from '../../shared/base/retryMemory';
+import type { RememberedFailure } from '../../shared/base/retryMemory';
 import { UncertainOutcomeError } from '../../shared/api/transport';
 import type { ReportRequest } from './reportRequest';
 
@@ -29,24 +29,23 @@ export function isUncertain(error: unknown): boolean {
 	);
 }
 
-/** The uncertain outcome of an earlier try of this execution, as its error again: the request is not sent again. */
+/**
+ * The outcome of an earlier try of this execution that must not be sent again, as its error again: uncertain (it may
+ * have been generated) or carried out (generated, its answer unreadable).
+ */
 export function uncertainAgain(
 	context: IExecuteFunctions,
-	kept: Extract<Remembered<ReportAnswer>, { state: 'uncertain' }>,
+	kept: RememberedFailure,
 	itemIndex: number,
 ): NodeApiError {
-	const message = kept.message;
-	return new NodeApiError(context.getNode(), { message } as JsonObject, {
-		message,
-		description: [
-			kept.description,
-			'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and got no clear answer, so it may have been generated. Check before running the workflow again.',
-		]
-			.filter(Boolean)
-			.join('\n'),
-		httpCode: kept.httpCode,
+	return failedAgain(
+		context,
+		kept,
 		itemIndex,
-	});
+		kept.state === 'carried-out'
+			? 'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and the API answered with success, so it was generated (and charged), but its answer could not be read.'
+			: 'Settings > Retry On Fail did not send this report again: an earlier try of this execution sent it and got no clear answer, so it may have been generated. Check before running the workflow again.',
+	);
 }
 
 /** The execution hint when Retry On Fail is on: what a retry does (and does not do) with reports. */
@@ -64,7 +63,10 @@ export function noteRetryOnFail(this: IExecuteFunctions): void {
 
 /** What became of the run's reports so far, for the error when the run stops before the end. */
 export class ReportTally {
-	/** Reports the API generated (and charged), also when their download failed afterwards. */
+	/**
+	 * Reports the API generated (and charged), also when their download failed afterwards or their answer (a 2xx)
+	 * could not be read.
+	 */
 	readonly generated: string[] = [];
 	/** Reports sent without a clear answer (no answer, a broken one, a 504): they may have been generated. */
 	readonly uncertain: string[] = [];

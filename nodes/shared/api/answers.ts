@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NUMERIC_TEXT } from './answerShapes';
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
 import { MAX_OUTPUT_TEXT_LENGTH } from '../base/constants';
-import { contentTypeOf, findRequestId, isHtmlAnswer, isPageAnswer } from './errors';
+import { contentTypeOf, findRequestId, isHtmlAnswer, isJsonBody, isPageAnswer } from './errors';
 import { addRunNote, MAX_HINT_LENGTH } from '../base/hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
@@ -240,7 +240,7 @@ export function isGatewayPage(response: ApiResponse): boolean {
 export function describeAnswer(response: ApiResponse): string {
 	const { body } = response;
 	if (isHtmlAnswer(response)) return 'an HTML page';
-	if (typeof body === 'string')
+	if (typeof body === 'string' && !isJsonBody(response))
 		return body.trim() === ''
 			? 'an empty body'
 			: `a text that is not JSON (${body.length.toLocaleString('en-US')} characters)`;
@@ -270,6 +270,9 @@ export class UnreadableAnswerError extends NodeApiError {
 	) {
 		const contentType = contentTypeOf(response) || 'none';
 		const requestId = findRequestId(response.body) ?? headerText(response, 'x-amzn-requestid');
+		const answered = route.chargedOutcome
+			? `The API answered ${response.statusCode}, so ${route.chargedOutcome} although its answer cannot be read: it counts against the monthly quota, and it is not sent again in this execution (Settings > Retry On Fail included); running the workflow again sends it anew. No result was made of it.`
+			: 'The request was answered, so it counts against the monthly quota; it was not sent again, as the same request would get the same answer. No result was made of it.';
 		super(
 			node,
 			{ message: 'unreadable answer', httpCode: String(response.statusCode) } as JsonObject,
@@ -278,14 +281,23 @@ export class UnreadableAnswerError extends NodeApiError {
 				description: [
 					`What came: status ${response.statusCode}, content type ${contentType}, ${describeAnswer(response)}.`,
 					`Expected: ${route.answer.expected}.`,
-					'The request was answered, so it counts against the monthly quota; it was not sent again, as the same request would get the same answer. No result was made of it. If this persists, the API may have changed or a proxy may stand in front of it: check the Base URL, and tell the vendor or the package maintainers what is named here (the answer itself is not shown).',
+					`${answered} If this persists, the API may have changed or a proxy may stand in front of it: check the Base URL, and tell the vendor or the package maintainers what is named here (the answer itself is not shown).`,
 					...(requestId ? [`Request ID (quote it to support): ${requestId}`] : []),
 				].join('\n'),
 				httpCode: String(response.statusCode),
 				itemIndex,
 			},
 		);
+		this.carriedOut = route.chargedOutcome !== undefined;
 	}
+
+	/** The route's request was carried out (a 2xx on a route with `chargedOutcome`): never to be sent again. */
+	readonly carriedOut: boolean;
+}
+
+/** Whether the error is a 2xx on a charged route (a report generated, a snapshot stored) whose answer cannot be read. */
+export function isCarriedOut(error: unknown): boolean {
+	return error instanceof UnreadableAnswerError && error.carriedOut;
 }
 
 function headerText(response: ApiResponse, name: string): string | undefined {
@@ -324,11 +336,11 @@ export function readAnswer(
 	const contract = route.answer;
 	const fail = (what: string) => new UnreadableAnswerError(node, route, response, what, itemIndex);
 	const { body } = response;
-	if (typeof body === 'string' || body === undefined || body === null) {
+	if (!isJsonBody(response)) {
 		throw fail(
 			isHtmlAnswer(response)
 				? 'it is an HTML page, not the JSON the API answers'
-				: body === undefined || body === null || body.trim() === ''
+				: typeof body !== 'string' || body.trim() === ''
 					? 'it is empty'
 					: 'it is not JSON',
 		);

@@ -7,6 +7,8 @@ export interface ApiResponse {
 	statusCode: number;
 	body: unknown;
 	headers: Record<string, unknown>;
+	/** Whether the body parsed as JSON (then `body` is its value), whatever the content type said. */
+	bodyIsJson?: boolean;
 }
 
 /** The answer's media type in lower case, without parameters ("text/html"), or '' without one. */
@@ -15,8 +17,22 @@ export function contentTypeOf(response: ApiResponse): string {
 	return typeof type === 'string' ? type.split(';')[0].trim().toLowerCase() : '';
 }
 
-/** An HTML page, as a proxy or a maintenance page in front of the API answers. */
+/**
+ * Whether the body is JSON: the body decides, never its label (a framework's default `text/html` on the API's JSON
+ * is no page). Without the transport's word on it, any body that is not a text is JSON already parsed.
+ */
+export function isJsonBody(response: ApiResponse): boolean {
+	if (response.bodyIsJson !== undefined) return response.bodyIsJson;
+	const { body } = response;
+	return body !== undefined && body !== null && typeof body !== 'string';
+}
+
+/**
+ * An HTML page, as a proxy or a maintenance page in front of the API answers: a body that is not JSON, labelled HTML
+ * or starting like an HTML document.
+ */
 export function isHtmlAnswer(response: ApiResponse): boolean {
+	if (isJsonBody(response)) return false;
 	if (contentTypeOf(response).includes('html')) return true;
 	return (
 		typeof response.body === 'string' && /^\s*<(!doctype\s+html|html[\s>])/i.test(response.body)
@@ -25,6 +41,7 @@ export function isHtmlAnswer(response: ApiResponse): boolean {
 
 /** Not the API's JSON: an HTML page, or a body that is no JSON at all (a proxy's text, an empty body). */
 export function isPageAnswer(response: ApiResponse): boolean {
+	if (isJsonBody(response)) return false;
 	const { body } = response;
 	return isHtmlAnswer(response) || typeof body === 'string' || body === undefined || body === null;
 }

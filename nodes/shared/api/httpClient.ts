@@ -100,10 +100,59 @@ export async function sendApiRequest(
 				body: undefined,
 				tooLarge: { bytes: read.body.length, declared: false },
 			};
-		body = read.body.toString('utf8').replace(/^\uFEFF/, '');
+		body = decodeBody(read.body, response.headers?.['content-type']);
 	}
 	if (typeof body !== 'string') return { ...response, body };
-	return { ...response, body: parseJsonText(body), text: body };
+	const parsed = parseJsonText(body);
+	return { ...response, body: parsed.value, bodyIsJson: parsed.json, text: body };
+}
+
+/** Unicode byte order marks, which name the encoding whatever the label says (as a browser reads them). */
+const BYTE_ORDER_MARKS: Array<[number[], string]> = [
+	[[0xef, 0xbb, 0xbf], 'utf-8'],
+	[[0xff, 0xfe], 'utf-16le'],
+	[[0xfe, 0xff], 'utf-16be'],
+];
+
+/**
+ * The answer's text: by its byte order mark when it has one, else by the charset its content type declares
+ * (`charset=ISO-8859-1`, `windows-1252`, `UTF-16`…), else UTF-8. A single-byte charset on a body that is valid
+ * UTF-8 with non-ASCII characters is a server's default label on UTF-8 text (a Latin-1 text is almost never valid
+ * UTF-8): read as UTF-8. An unknown charset is read as UTF-8. The usual answer (UTF-8, declared or not) takes the
+ * fast path of Buffer.toString.
+ */
+export function decodeBody(bytes: Buffer, contentType: unknown): string {
+	for (const [mark, encoding] of BYTE_ORDER_MARKS) {
+		if (mark.every((byte, index) => bytes[index] === byte))
+			return encoding === 'utf-8'
+				? bytes.toString('utf8', mark.length)
+				: new TextDecoder(encoding).decode(bytes.subarray(mark.length));
+	}
+	const declared = declaredCharset(contentType);
+	if (declared === undefined) return bytes.toString('utf8');
+	let decoder: InstanceType<typeof TextDecoder>;
+	try {
+		decoder = new TextDecoder(declared);
+	} catch {
+		return bytes.toString('utf8');
+	}
+	if (decoder.encoding === 'utf-8') return bytes.toString('utf8');
+	if (!decoder.encoding.startsWith('utf-16')) {
+		try {
+			return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		} catch {
+			// Not UTF-8: the declared charset it is.
+		}
+	}
+	return decoder.decode(bytes);
+}
+
+/** The `charset` parameter of a content type, lower case, without quotes; undefined without one. */
+function declaredCharset(contentType: unknown): string | undefined {
+	const text = Array.isArray(contentType) ? contentType[0] : contentType;
+	if (typeof text !== 'string') return undefined;
+	const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(text);
+	return match ? match[1].toLowerCase() : undefined;
 }
 
 /**
@@ -139,13 +188,16 @@ async function untilAborted<T extends { body?: unknown }>(
 	});
 }
 
-/** As axios parses an answer: JSON when it is JSON, otherwise the text as it came (an error page, an empty body). */
-function parseJsonText(text: string): unknown {
-	if (text === '') return text;
+/**
+ * The body decides what an answer is: JSON when it parses as JSON, whatever its content type says; otherwise the
+ * text as it came (an error page, an empty body), which the content type then tells apart.
+ */
+function parseJsonText(text: string): { value: unknown; json: boolean } {
+	if (text.trim() === '') return { value: text, json: false };
 	try {
-		return JSON.parse(text);
+		return { value: JSON.parse(text), json: true };
 	} catch {
-		return text;
+		return { value: text, json: false };
 	}
 }
 

@@ -77,6 +77,12 @@ export interface ApiRoute {
 	 * costs more than a lookup (a report) is not asked for ten times.
 	 */
 	maxUnavailableRetries?: number;
+	/**
+	 * A request the API carries out (and charges for) as soon as it answers 2xx, whatever its body: what that did, in
+	 * words ("the report was generated"). A 2xx is then never sent again in the execution, also when its body cannot
+	 * be read, nor a 2xx page taken for a proxy's (answers.ts, transport.ts, Retry On Fail: retryMemory.ts).
+	 */
+	chargedOutcome?: string;
 	/** The message on 504, if not the one of the route's `onTimeout`. */
 	timeoutMessage?: string;
 	/** The API's words (400) when it has nothing for the request: not an error of the input, a finding. */
@@ -408,6 +414,7 @@ export const ROUTES = {
 				'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',
 			onUncertainOutcome: 'report-uncertain',
 			uncertainOutcome: 'the report may have been generated',
+			chargedOutcome: 'the report was generated (and charged)',
 			// At most 3 tries: a 503 means the report was not generated, but every try counts against the quota.
 			maxUnavailableRetries: 2,
 			uncertainAdvice:
@@ -439,6 +446,7 @@ export const ROUTES = {
 				needsNonZeroMarketValue: true,
 			},
 			onUncertainOutcome: 'check-snapshot-stored',
+			chargedOutcome: 'the snapshot was stored',
 		},
 	),
 	listPortfolios: route('GET', '/portfolios', 'list of portfolios', 'retry-later', {

@@ -128,6 +128,17 @@ export async function apiRequest<T = IDataObject>(
 		const proxyPage = !!response && isProxyPage(response);
 		if (response && response.statusCode >= 200 && response.statusCode < 300 && !proxyPage)
 			return answerBody.call(this, node, route, response, itemIndex) as T;
+		// On a route that a 2xx carries out (a report generated), a page answered 2xx may stand for the API's work:
+		// never sent again, its outcome is not known.
+		if (proxyPage && route.chargedOutcome && response!.statusCode < 300)
+			throw new UncertainOutcomeError(
+				node,
+				route,
+				pageFailure(response!),
+				attempt,
+				policy.requestTimeoutMs,
+				itemIndex,
+			);
 
 		if (failure?.reached === 'maybe' && route.onUncertainOutcome !== 'send-again') {
 			throw new UncertainOutcomeError(
@@ -162,7 +173,8 @@ export async function apiRequest<T = IDataObject>(
 		// Max Wait 0 means no retry at all, even when the next slot is free at once.
 		if (!retryable || waitedMs + delay > policy.maxTotalWaitMs || policy.maxTotalWaitMs <= 0) {
 			if (next) pacer.release(next);
-			throw lastTryError(
+			const asked = retryable && response ? retryAfterMs(response.headers) : undefined;
+			const error = lastTryError(
 				node,
 				route,
 				baseUrl,
@@ -175,6 +187,14 @@ export async function apiRequest<T = IDataObject>(
 					itemIndex,
 				},
 			);
+			if (asked !== undefined && waitedMs + asked > policy.maxTotalWaitMs)
+				error.description = [
+					error.description,
+					`The API asked to wait ${formatSeconds(asked)} before asking again (Retry-After), more than Max Wait When Throttled leaves (${formatSeconds(Math.max(0, policy.maxTotalWaitMs - waitedMs))}): it was not asked again early, as every try counts against the monthly quota. Raise Max Wait When Throttled, or run again later.`,
+				]
+					.filter(Boolean)
+					.join('\n');
+			throw error;
 		}
 
 		tries.retries++;
@@ -502,6 +522,17 @@ function gatewayPageFailure(response: ApiAnswer): NetworkFailure {
 	};
 }
 
+/** A page answered with a success status on a charged route, as a failure of the "may have been carried out" kind. */
+function pageFailure(response: ApiAnswer): NetworkFailure {
+	return {
+		code: `PAGE_${response.statusCode}`,
+		reached: 'maybe',
+		kind: 'gateway-page',
+		status: response.statusCode,
+		reason: `answered ${response.statusCode} with a page of its own (content type ${contentTypeWords(response)}) instead of the API's JSON`,
+	};
+}
+
 /** The failure's code for support, with what it means where the code alone says little. */
 function failureDetail(failure: NetworkFailure): string {
 	if (failure.kind === 'gateway-page')
@@ -530,10 +561,71 @@ async function waitForSlot(
 	}
 }
 
-/** The API's `Retry-After` (seconds) in milliseconds, when it sent one. */
-export function retryAfterMs(headers?: Record<string, unknown>): number | undefined {
-	const retryAfter = Number(headers?.['retry-after']);
-	return Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;
+/**
+ * The API's `Retry-After` in milliseconds from `now`, when it sent one: delta-seconds, or an HTTP date (RFC 9110:
+ * the IMF-fixdate and the two obsolete forms); a date already past asks for no wait. Undefined for anything else.
+ */
+export function retryAfterMs(
+	headers?: Record<string, unknown>,
+	now: number = Date.now(),
+): number | undefined {
+	const raw = headers?.['retry-after'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	if (typeof value === 'number')
+		return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+	const at = httpDate(text);
+	return at === undefined ? undefined : Math.max(0, at - now);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY_NAME = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*';
+const HTTP_DATES: Array<{ pattern: RegExp; parts: (match: RegExpExecArray) => string[] }> = [
+	// IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+	{
+		pattern: new RegExp(
+			`^${DAY_NAME},\\s*(\\d{1,2}) ([a-z]{3}) (\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) GMT$`,
+			'i',
+		),
+		parts: (m) => [m[3], m[2], m[1], m[4], m[5], m[6]],
+	},
+	// RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+	{
+		pattern: new RegExp(
+			`^${DAY_NAME},\\s*(\\d{1,2})-([a-z]{3})-(\\d{2}|\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) GMT$`,
+			'i',
+		),
+		parts: (m) => [m[3], m[2], m[1], m[4], m[5], m[6]],
+	},
+	// asctime: Sun Nov  6 08:49:37 1994 (always UTC)
+	{
+		pattern: new RegExp(
+			`^${DAY_NAME} ([a-z]{3}) +(\\d{1,2}) (\\d{2}):(\\d{2}):(\\d{2}) (\\d{4})$`,
+			'i',
+		),
+		parts: (m) => [m[6], m[1], m[2], m[3], m[4], m[5]],
+	},
+];
+
+/** An HTTP date (RFC 9110 section 5.6.7) in epoch milliseconds, or undefined when it is none. */
+export function httpDate(text: string): number | undefined {
+	for (const { pattern, parts } of HTTP_DATES) {
+		const match = pattern.exec(text);
+		if (!match) continue;
+		const [yearText, monthName, day, hour, minute, second] = parts(match);
+		const month = MONTHS.indexOf(monthName.toLowerCase());
+		let year = Number(yearText);
+		// RFC 9110: a two-digit year more than 50 years in the future is in the past century.
+		if (yearText.length === 2) year += year + 2000 > new Date().getUTCFullYear() + 50 ? 1900 : 2000;
+		const at = Date.UTC(year, month, Number(day), Number(hour), Number(minute), Number(second));
+		const check = new Date(at);
+		if (month < 0 || check.getUTCDate() !== Number(day) || Number(hour) > 23) return undefined;
+		if (Number(minute) > 59 || Number(second) > 60) return undefined;
+		return at;
+	}
+	return undefined;
 }
 
 /** The node's "Max Wait When Throttled" option, when the node has one. */
@@ -566,14 +658,17 @@ export function throttleRetryFloor(
 	return Math.round(random() * Math.min(windowMs, policy.baseDelayMs * 2 ** retries));
 }
 
-/** Full-jitter exponential backoff; a Retry-After header, if the API ever sends one, wins. */
+/**
+ * Full-jitter exponential backoff; a Retry-After header, if the API sends one, wins, as it asks: a try before then
+ * would be refused and cost quota (Max Wait When Throttled bounds the wait: beyond it the request is not sent again).
+ */
 export function backoffDelay(
 	policy: RetryPolicy,
 	retry: number,
 	headers?: Record<string, unknown>,
 ): number {
 	const asked = retryAfterMs(headers);
-	if (asked !== undefined) return Math.min(asked, policy.maxDelayMs);
+	if (asked !== undefined) return asked;
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 	return Math.round(Math.random() * ceiling);
 }

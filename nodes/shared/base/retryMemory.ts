@@ -1,4 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 /**
  * What a node run keeps for n8n's Settings > Retry On Fail: the engine runs the node's whole execute() again, in the
@@ -15,7 +16,12 @@ export type Remembered<TAnswer> =
 	/** The API answered (the request was carried out and charged) but the work after it failed. */
 	| { state: 'answered'; answer: TAnswer }
 	/** The request went out and no one knows whether it was carried out: never sent again. */
-	| { state: 'uncertain'; message: string; description?: string; httpCode?: string };
+	| { state: 'uncertain'; message: string; description?: string; httpCode?: string }
+	/**
+	 * The API answered 2xx (carried out and charged) but its answer could not be read: never sent again, the retry
+	 * fails again with the same error.
+	 */
+	| { state: 'carried-out'; message: string; description?: string; httpCode?: string };
 
 export const MAX_EXECUTIONS = 100;
 
@@ -62,4 +68,39 @@ export function retryMemory<TAnswer>(this: IExecuteFunctions): RetryMemory<TAnsw
 /** For tests: how many executions are remembered. */
 export function rememberedExecutions(): number {
 	return memory.size;
+}
+
+/** A failure that must never be sent again in this execution, as a retry finds it. */
+export type RememberedFailure = Extract<
+	Remembered<unknown>,
+	{ state: 'uncertain' | 'carried-out' }
+>;
+
+/** What to keep of an error (its texts and status) for a retry to fail again with it, unsent. */
+export function rememberedFailure(
+	state: RememberedFailure['state'],
+	error: { message: string; description?: string | null; httpCode?: string | null },
+): RememberedFailure {
+	return {
+		state,
+		message: error.message,
+		description: error.description ?? undefined,
+		httpCode: error.httpCode ?? undefined,
+	};
+}
+
+/** The kept failure as its error again, with `why` it was not sent again added to its description. */
+export function failedAgain(
+	context: IExecuteFunctions,
+	kept: RememberedFailure,
+	itemIndex: number,
+	why: string,
+): NodeApiError {
+	const { message } = kept;
+	return new NodeApiError(context.getNode(), { message } as JsonObject, {
+		message,
+		description: [kept.description, why].filter(Boolean).join('\n'),
+		httpCode: kept.httpCode,
+		itemIndex,
+	});
 }

@@ -75,6 +75,17 @@ export async function apiRequestSettled<T = IDataObject>(
 			}
 			const listed = findSnapshot(funds, route, snapshot);
 			if (route.onUncertainOutcome === 'check-snapshot-stored') {
+				// A page answered 2xx may stand for the API's work: when the list shows the snapshot, it is not sent again.
+				const status = error.networkFailure.status ?? 0;
+				if (listed.snapshotListed && status >= 200 && status < 300) {
+					return {
+						body: { identifier: listed.portfolio?.identifier } as T,
+						settled: {
+							outcome: 'stored',
+							message: `Snapshot stored at ${snapshot.quarterEnd}. The request got no readable answer (${noAnswer}); the list of portfolios shows the snapshot stored, so it was not sent again.`,
+						},
+					};
+				}
 				// Sent again either way: storing the same holdings at the same quarter end once more changes nothing,
 				// and an earlier snapshot of that quarter may still hold the old holdings.
 				if (listed.snapshotListed) storedBeforeResend = true;
