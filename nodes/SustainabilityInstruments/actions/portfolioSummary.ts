@@ -113,7 +113,7 @@ export interface WeightedRow {
 	given: unknown;
 }
 
-/** A row whose ISIN was not sent (invalid and skipped, or none) but that has a market value (or weight). */
+/** A row whose ISIN was given but not sent (invalid and skipped) and that has a market value (or weight). */
 export interface UnsentRow {
 	row: RemovedRow;
 	weight: number;
@@ -232,7 +232,7 @@ function summaryWeighing(this: IExecuteFunctions, items: INodeExecutionData[]): 
 }
 
 /**
- * The row's ISIN and weight; or, for a row whose ISIN is not sent (invalid and skipped, or none) but that has a
+ * The row's ISIN and weight; or, for a row whose ISIN is given but not sent (invalid and skipped) and that has a
  * value, that value (the row stays in the portfolio's total, not checked); or why it is left out (cash, no or a
  * negative value) with what the lookup then knows of its ISIN (not sent for it). A value that cannot be read is an
  * error, except on a row whose ISIN is not sent anyway (it is then left out with the ISIN's reason).
@@ -269,8 +269,10 @@ function weighItem(
 
 	if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') return leftOut('cash row');
 	const raw = valueOf(key);
+	if (!entry.isin && entry.normalised === undefined) return leftOut(entry.problem ?? 'no ISIN');
 	if (!entry.isin) {
-		const reason = entry.problem ?? 'no ISIN';
+		// An ISIN given but invalid (skipped): the holding is in the sheet, so its value stays in the total.
+		const reason = entry.problem ?? 'invalid ISIN';
 		const read = isBlank(raw) ? undefined : readHoldingNumber(raw, key, column, fields[key]);
 		if (!read || 'message' in read || !(read.value > 0)) return leftOut(reason);
 		if (read.byColumn)
@@ -411,7 +413,7 @@ function describeTotal(
 		);
 	if (removed > 0)
 		parts.push(
-			`it leaves out ${removed} row${removed === 1 ? '' : 's'} without a usable ${BASIS_LABEL[basis]} or cash (see removed_rows)`,
+			`it leaves out the ${removed} row${removed === 1 ? '' : 's'} in removed_rows (cash, no ISIN, no usable ${BASIS_LABEL[basis]})`,
 		);
 	return `${parts.join('; ')}.`;
 }
