@@ -156,10 +156,11 @@ describe('fuzz: accounting, every ISIN or holding in exactly one documented stat
 	const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 
 	it.each(OPERATIONS)(
-		'%s, Add to Input Items: one state per item, the hint counts what the answer left out',
+		'%s, Add to Input Items and One Item per Instrument: one state per item, the hint counts what the answer left out',
 		async (operation) => {
+			const outputMode = fc.constantFrom('addToItems', 'perInstrument');
 			await fc.assert(
-				fc.asyncProperty(lookupInput, planFor(POOL), async (items, plan) => {
+				fc.asyncProperty(lookupInput, planFor(POOL), outputMode, async (items, plan, mode) => {
 					const { result, out } = await withProxy(
 						sim.url,
 						() => plan,
@@ -168,56 +169,61 @@ describe('fuzz: accounting, every ISIN or holding in exactly one documented stat
 							runNode(
 								url,
 								items,
-								instrumentsSpec(operation, { options: { invalidIsins: 'skip' } }),
+								instrumentsSpec(operation, {
+									outputMode: mode,
+									options: { invalidIsins: 'skip' },
+								}),
 							),
 					);
 					expect(result.error).toBeUndefined();
-					expect(out).toHaveLength(items.length);
 					const tally: Record<State, number> = {
 						withData: 0,
 						noData: 0,
 						notInAnswer: 0,
 						notSent: 0,
 					};
-					out.forEach(({ json }, index) => {
-						const value = Object.entries(json).find(
-							([key, entry]) => key !== 'isin' && typeof entry === 'object' && entry !== null,
-						)?.[1] as IDataObject;
+					/** Distinct ISINs per state (what the hints count). */
+					const isinsIn: Record<State, Set<string>> = {
+						withData: new Set(),
+						noData: new Set(),
+						notInAnswer: new Set(),
+						notSent: new Set(),
+					};
+					const pairedCount = new Array<number>(items.length).fill(0);
+					for (const { json, pairedItem } of out) {
+						// Add to Input Items nests the result under the operation's key; One Item per Instrument is the result.
+						const value =
+							mode === 'addToItems'
+								? (Object.entries(json).find(
+										([key, entry]) => key !== 'isin' && typeof entry === 'object' && entry !== null,
+									)?.[1] as IDataObject)
+								: json;
 						const state = rowState(value);
-						const expected = expectedState(items[index].isin, plan);
-						expect([index, state]).toEqual([
-							index,
-							expected === 'answered' ? expect.stringMatching(/^(withData|noData)$/) : expected,
-						]);
-						tally[state!]++;
-					});
+						const paired = [pairedItem ?? []]
+							.flat()
+							.map((entry) => (entry as { item: number }).item);
+						for (const index of paired) {
+							pairedCount[index]++;
+							const expected = expectedState(items[index].isin, plan);
+							expect([index, state]).toEqual([
+								index,
+								expected === 'answered' ? expect.stringMatching(/^(withData|noData)$/) : expected,
+							]);
+							tally[state!]++;
+							isinsIn[state!].add(normalizeIsin(items[index].isin));
+						}
+					}
+					// Every item in exactly one row, so the states' counts add up to the items given.
+					expect(pairedCount).toEqual(items.map(() => 1));
 					expect(Object.values(tally).reduce((a, b) => a + b, 0)).toBe(items.length);
-					// The hint counts distinct ISINs: left out, and without data (never the left-out ones).
+					// The hints count distinct ISINs: left out, and without data (never the left-out ones).
 					const hints = hintMessages(result);
-					const leftOut = new Set(
-						items
-							.map((item) => normalizeIsin(item.isin))
-							.filter((isin) => isValidIsin(isin) && fateOf(plan, isin) === 'drop'),
-					).size;
 					expect(countIn(hints, /^([\d,]+) ISINs? (sent but )?not in the API's answer/)).toBe(
-						leftOut,
+						isinsIn.notInAnswer.size,
 					);
-					const noDataIsins = new Set(
-						out
-							.map(({ json }, index) => ({
-								isin: normalizeIsin(items[index].isin),
-								state: rowState(
-									Object.values(json).find(
-										(entry) => typeof entry === 'object' && entry !== null,
-									) as IDataObject,
-								),
-							}))
-							.filter(({ state }) => state === 'noData')
-							.map(({ isin }) => isin),
-					).size;
-					expect(countIn(hints, /^No data for ([\d,]+) of /)).toBe(noDataIsins);
+					expect(countIn(hints, /^No data for ([\d,]+) of /)).toBe(isinsIn.noData.size);
 				}),
-				{ numRuns: runs(10), seed: FUZZ_SEED },
+				{ numRuns: runs(12), seed: FUZZ_SEED },
 			);
 		},
 	);
