@@ -241,18 +241,29 @@ describe('Portfolio Summary: SFDR classification', () => {
 		expect(
 			out.map((item) => [item.json.desk, item.json.book, item.json.total_market_value]),
 		).toEqual([
-			['Rates', 1, 600],
+			// The skipped holding's 100 stays in its portfolio's total, as not checked (issue 35 case 8).
+			['Rates', 1, 700],
 			['Rates', 2, 300],
 		]);
-		expectSfdrSummary(out[0].json, [{ isin: NINE_A, w: 600 }]);
-		expect(out[0].json.removed_rows).toEqual([
+		expect(out[0].json.holdings_count).toBe(2);
+		expect(out[0].json.articles).toMatchObject({
+			article_9: { holdings_count: 1, market_value: 600, percent: 85.71 },
+			no_data: { holdings_count: 0, market_value: 0 },
+			not_checked: { holdings_count: 1, market_value: 100, percent: 14.29 },
+		});
+		expect(out[0].json.coverage_percent).toBe(85.71);
+		expect(out[0].json.removed_rows).toEqual([]);
+		expect(out[0].json.not_checked_rows).toEqual([
 			{
 				item: 1,
 				name: null,
 				isin: 'US0378331006',
-				reason: expect.stringMatching(/^invalid ISIN: "US0378331006" fails the ISIN check digit/),
+				reason: expect.stringMatching(
+					/^not sent: invalid ISIN: "US0378331006" fails the ISIN check digit/,
+				),
 			},
 		]);
+		expect(out[0].json.total_note).toMatch(/divide by total_market_value: the 2 holdings/);
 	});
 
 	it('a market value that is not a number stops the run before any request, naming the item and the field', async () => {

@@ -251,7 +251,7 @@ describe('execution hints: what a person must notice after a run (issue 26 item 
 		expect(result.error).toBeUndefined();
 		const hints = expectTidyHints(result);
 		expect(hints).toContain(
-			"2 holdings sent but not in the API's answer: see skipped_rows in the output.",
+			'2 holdings sent and skipped by the API (its documented rules): see skipped_rows in the output.',
 		);
 		expect(hints.join(' ')).not.toMatch(/still calculating/);
 	});

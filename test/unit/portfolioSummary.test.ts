@@ -52,8 +52,38 @@ describe('summarizeHoldings (pure)', () => {
 				article_8: { holdings_count: 0, portfolio_weight: 0, percent: null },
 				article_6: { holdings_count: 0, portfolio_weight: 0, percent: null },
 				no_data: { holdings_count: 0, portfolio_weight: 0, percent: null },
+				not_checked: { holdings_count: 0, portfolio_weight: 0, percent: null },
 			},
 		});
+	});
+
+	it('books a holding marked not checked (not sent, or not in the answer) under not_checked, never no_data, and keeps it in the total', () => {
+		const summary = summarizeHoldings(
+			'sfdr',
+			[
+				{ weight: 5.5, result: { classification: 8 } },
+				{ weight: 3, result: { classification: null } },
+				{ weight: 1.5, notChecked: true },
+			],
+			{ basis: 'marketValue' },
+		);
+		expect(summary.total_market_value).toBe(10);
+		expect(summary.articles).toMatchObject({
+			article_8: { holdings_count: 1, market_value: 5.5, percent: 55 },
+			no_data: { holdings_count: 1, market_value: 3, percent: 30 },
+			not_checked: { holdings_count: 1, market_value: 1.5, percent: 15 },
+		});
+		expect(summary.coverage_percent).toBe(55);
+		const pai = summarizeHoldings(
+			'paiIndicators',
+			[
+				{ weight: 1, result: { found: true, x: { value: 2, unit: 't' } } },
+				{ weight: 1, notChecked: true },
+			],
+			{ basis: 'marketValue' },
+		);
+		expect(pai.not_checked).toEqual({ holdings_count: 1, market_value: 1, percent: 50 });
+		expect((pai.indicators as IDataObject).x).toMatchObject({ coverage_percent: 50 });
 	});
 
 	it('counts an SFDR class other than 9, 8, 6 and a holding without an answer as no data', () => {

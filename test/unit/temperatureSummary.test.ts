@@ -153,10 +153,13 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 			portfolio_temperature_score: null,
 			covered_market_value_percent: 0,
 		});
+		// Nothing listed: the holdings are not in the answer, not checked, their market values still in the total.
 		expect(perHoldingItems(group, holdings, [], calculation({})).at(-1)!.json).toMatchObject({
 			portfolio_temperature_score: null,
-			covered_market_value_percent: null,
-			total_market_value: 0,
+			covered_market_value_percent: 0,
+			total_market_value: 500,
+			not_checked_count: holdings.length,
+			not_checked_market_value: 500,
 		});
 	});
 
@@ -202,8 +205,14 @@ describe('perHoldingItems (Temperature Score, output Per Holding)', () => {
 				isin: FUND,
 				reason: 'skipped by the API: ETF or mutual fund with market value 0',
 			},
-			{ item: 3, name: 'Holding 3', isin: SAP, reason: 'not listed in the API answer' },
+			{
+				item: 3,
+				name: 'Holding 3',
+				isin: SAP,
+				reason: expect.stringMatching(/^not in the API's answer: .*an answer defect/),
+			},
 		]);
+		expect(summary.not_checked_count).toBe(1);
 		expect(summary).toMatchObject({ removed_count: 1, removed_rows: removed });
 		expect(Object.keys(rows[0].json)[0]).toBe('isin');
 	});

@@ -1,5 +1,6 @@
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 
+import { notInAnswerReason } from '../../nodes/shared/api/answers';
 import {
 	isToolExecution,
 	TOOL_RESULT_LIMIT,
@@ -125,6 +126,32 @@ describe('toolResult', () => {
 				problem: expect.stringMatching(/^invalid ISIN: .*; fix: check the ISIN/),
 			},
 		]);
+	});
+
+	it('an ISIN left out of the answer is counted not_checked with its reason, never not_found (issue 35)', () => {
+		const output = [result(0), result(2)];
+		output.push({
+			json: {
+				isin: 'US0378331005',
+				found: null,
+				classification: null,
+				reason: notInAnswerReason('ISIN'),
+			},
+			pairedItem: { item: 0 },
+		});
+		const out = toolResult(output, items, true);
+		expect(out.json.summary).toEqual({
+			asked: 3,
+			found: 2,
+			not_found: 0,
+			not_checked: 1,
+			invalid: 0,
+		});
+		expect((out.json.results as object[])[2]).toEqual({
+			isin: 'US0378331005',
+			found: null,
+			problem: expect.stringMatching(/^not in the API's answer: /),
+		});
 	});
 
 	it('the same error on every result: one plain error', () => {

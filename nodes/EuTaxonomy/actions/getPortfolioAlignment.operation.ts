@@ -99,6 +99,7 @@ export async function execute(
 			const counts = {
 				holdings_count: holdings.length,
 				...removedSummary(removed, notes),
+				...(removed.length > 0 ? { total_note: totalNote(holdings.length, removed.length) } : {}),
 			} as IDataObject;
 
 			let kpis: IDataObject;
@@ -158,6 +159,11 @@ export async function execute(
 		(done) =>
 			`${done.length} of ${toSend} portfolio${toSend === 1 ? '' : 's'} got their alignment before the run stopped; nothing is output when the node stops with an error.`,
 	);
+}
+
+/** Which total the API's percentages are of, and what it leaves out (a row given with a market value is part of the portfolio). */
+function totalNote(sent: number, removed: number): string {
+	return `The API's percentages are of the ${sent} holding${sent === 1 ? '' : 's'} sent (holdings_count): they leave out the ${removed} row${removed === 1 ? '' : 's'} in removed_rows, market value included.`;
 }
 
 /** A group's holdings, read before any request; a group with none left to send is refused. */

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { notInAnswerReason } from '../../shared/api/answers';
 import { errorJson, pairedTo } from '../../shared/run/execution';
 import { addRunNote } from '../../shared/base/hints';
 import { uniformRows } from '../../shared/input/rows';
@@ -140,7 +141,8 @@ function isinRows(
 }
 
 /**
- * Each row against what is remembered: not checked (no ISIN, or its request failed), new, or changed; fills `next`
+ * Each row against what is remembered: not checked (no ISIN, its request failed, or the answer left it out), new, or
+ * changed; fills `next`
  * with what to remember and counts in `tally`.
  */
 function compareRows<TEntry>(
@@ -153,7 +155,7 @@ function compareRows<TEntry>(
 	next: Map<string, RememberedResult>,
 	tally: ChangesTally,
 ): INodeExecutionData[] {
-	const { results, failed, spec, simplify } = outcome;
+	const { results, failed, notInAnswer, spec, simplify } = outcome;
 	const { run, state } = current;
 	const currentResult = (isin: string): IDataObject => {
 		const answered = results.get(isin);
@@ -188,6 +190,21 @@ function compareRows<TEntry>(
 					status: 'not_checked',
 					reason: 'The request for this ISIN failed; its last result is kept for the next run',
 					...errorJson(failure),
+				},
+				pairedItem: pairedTo(items),
+			});
+			continue;
+		}
+		if (notInAnswer.has(isin)) {
+			// Nothing is known of it this run: never a change (lost_data, then new_data next run); the remembered result
+			// stays, so that the next good run compares with the real previous value.
+			if (remembered) next.set(isin, { lastSeen: run, result: remembered.result });
+			tally.notChecked++;
+			out.push({
+				json: {
+					isin,
+					status: 'not_checked',
+					reason: `${notInAnswerReason('ISIN')} ${remembered ? 'Its last result is kept for the next run.' : 'Nothing is remembered for it yet.'}`,
 				},
 				pairedItem: pairedTo(items),
 			});

@@ -21,7 +21,7 @@ import {
 import { compactKey } from '../../shared/input/holdingFields';
 import { numberParameterValue, readTextParameter } from '../../shared/input/parameters';
 import { inputError } from '../../shared/api/errors';
-import { countAnswers, countLeftOut } from '../../shared/base/hints';
+import { countAnswers, countLeftOut, countNotInAnswer } from '../../shared/base/hints';
 import { planRequests } from '../../shared/run/requestPlan';
 import {
 	describeInvalidIsin,
@@ -433,6 +433,7 @@ export async function executeInstrumentOperation<TEntry>(
 		byIsin: results,
 		failed,
 		tally,
+		notInAnswer,
 	} = await (lookupInstruments<TEntry, IDataObject>).call(this, spec.route, isins, spec.isinOf, {
 		batchSize,
 		concurrency,
@@ -486,6 +487,7 @@ export async function executeInstrumentOperation<TEntry>(
 		isins,
 		results,
 		failed,
+		notInAnswer,
 		source,
 		outputMode,
 		spec.resultKey,
@@ -500,6 +502,7 @@ export async function executeInstrumentOperation<TEntry>(
 		source: source === 'list' ? 'list' : 'field',
 		results,
 		failed,
+		notInAnswer,
 		spec,
 		simplify,
 		answerNote,
@@ -544,13 +547,17 @@ function distinctIsins(
 	return isins;
 }
 
-/** What the run must notice (noted once at its end): entries not sent and why, ISINs without data or answer. */
+/**
+ * What the run must notice (noted once at its end): entries not sent and why, ISINs without data, ISINs the answer
+ * left out (not checked), ISINs whose request failed.
+ */
 function countLookup(
 	this: IExecuteFunctions,
 	perItem: ItemIsin[],
 	isins: Set<string>,
 	results: Map<string, IDataObject>,
 	failed: Map<string, Error>,
+	notInAnswer: ReadonlySet<string>,
 	source: string,
 	outputMode: InstrumentOutputMode,
 	resultKey: string,
@@ -563,15 +570,26 @@ function countLookup(
 		problems,
 		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
 		outputMode === 'portfolioSummary'
-			? 'removed_rows'
+			? 'removed_rows or not_checked_rows'
 			: outputMode === 'addToItems'
 				? `${resultKey}${simplify ? '_' : '.'}reason`
 				: 'reason',
 		'not sent',
 	);
 	let noData = 0;
-	for (const isin of isins) if (!failed.has(isin) && results.get(isin)?.found !== true) noData++;
+	for (const isin of isins)
+		if (!failed.has(isin) && !notInAnswer.has(isin) && results.get(isin)?.found !== true) noData++;
 	countAnswers(this, isins.size, noData, failed.size);
+	countNotInAnswer(
+		this,
+		notInAnswer.size,
+		'ISIN',
+		outputMode === 'portfolioSummary'
+			? 'not_checked_rows'
+			: outputMode === 'addToItems'
+				? `${resultKey}${simplify ? '_' : '.'}reason`
+				: 'reason',
+	);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { copyJson, errorJson } from '../../shared/run/execution';
 import { IDENTITY_COLUMNS, uniformRows } from '../../shared/input/rows';
 import { setOwn } from '../../shared/base/values';
+import { notInAnswerReason } from '../../shared/api/answers';
 import type { ItemIsin, LookupOutcome } from './lookupTypes';
 
 /** The ISIN as the user gave it, and as cleaned (the one sent, or the one an invalid ISIN cleaned to). */
@@ -15,17 +16,26 @@ function identityOf(entry: ItemIsin) {
  * Each row says first what the user gave (`isin` as written; `isin_normalised` beside it where cleaning changed
  * it for any row), whether it was found and why not, then the values.
  */
-function rowShaper(perItem: ItemIsin[], results: Map<string, IDataObject>) {
+function rowShaper(
+	perItem: ItemIsin[],
+	results: Map<string, IDataObject>,
+	notInAnswer: ReadonlySet<string>,
+) {
 	const showNormalised = perItem.some((entry) => {
 		const { given, normalised } = identityOf(entry);
 		return normalised !== null && given !== normalised;
 	});
-	const rowFor = (entry: ItemIsin, values: IDataObject, found: boolean | null): IDataObject => {
+	const rowFor = (
+		entry: ItemIsin,
+		values: IDataObject,
+		found: boolean | null,
+		reason = entry.problem ?? null,
+	): IDataObject => {
 		const { given, normalised } = identityOf(entry);
 		const row: IDataObject = { isin: given };
 		if (showNormalised) row.isin_normalised = normalised;
 		row.found = found;
-		row.reason = entry.problem ?? null;
+		row.reason = reason;
 		for (const key in values)
 			if (key !== 'isin' && key !== 'found' && key !== 'reason' && Object.hasOwn(values, key))
 				setOwn(row, key, values[key]);
@@ -33,15 +43,19 @@ function rowShaper(perItem: ItemIsin[], results: Map<string, IDataObject>) {
 	};
 	const resultFor = (entry: ItemIsin): IDataObject => {
 		const result = entry.isin ? results.get(entry.isin) : undefined;
-		return result ? rowFor(entry, result, result.found === true) : rowFor(entry, {}, false);
+		if (result) return rowFor(entry, result, result.found === true);
+		// Left out of a readable answer: not checked (found unknown), never "no data".
+		if (entry.isin && notInAnswer.has(entry.isin))
+			return rowFor(entry, {}, null, notInAnswerReason('ISIN'));
+		return rowFor(entry, {}, false);
 	};
 	return { rowFor, resultFor };
 }
 
 /** Output > One Item per Instrument: one row per distinct ISIN, paired with every item that has it. */
 export function perInstrumentItems<TEntry>(outcome: LookupOutcome<TEntry>): INodeExecutionData[] {
-	const { perItem, source, results, failed } = outcome;
-	const { rowFor, resultFor } = rowShaper(perItem, results);
+	const { perItem, source, results, failed, notInAnswer } = outcome;
+	const { rowFor, resultFor } = rowShaper(perItem, results, notInAnswer);
 	// Items without a usable ISIN each stay a row of their own, so nothing is dropped.
 	const rows = new Map<string, { entry: ItemIsin; items: Set<number> }>();
 	perItem.forEach((entry, index) => {
@@ -76,8 +90,8 @@ export function addedToInputItems<TEntry>(
 	outcome: LookupOutcome<TEntry>,
 	invalidPolicy: string,
 ): INodeExecutionData[] {
-	const { items, perItem, results, failed, spec, simplify } = outcome;
-	const { resultFor } = rowShaper(perItem, results);
+	const { items, perItem, results, failed, notInAnswer, spec, simplify } = outcome;
+	const { resultFor } = rowShaper(perItem, results, notInAnswer);
 	// Every item's result (those of failed batches excepted) with the same columns.
 	const rows: IDataObject[] = [];
 	for (const entry of perItem)

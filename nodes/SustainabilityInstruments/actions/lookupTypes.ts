@@ -37,6 +37,8 @@ export interface LookupOutcome<TEntry> {
 	results: Map<string, IDataObject>;
 	/** ISINs of batches that failed under continueOnFail, with the error. */
 	failed: Map<string, Error>;
+	/** ISINs sent whose batch was answered but whose answer left them out: not checked (notInAnswerReason). */
+	notInAnswer: ReadonlySet<string>;
 	spec: InstrumentOperationSpec<TEntry>;
 	/** The Simplify parameter. */
 	simplify: boolean;
@@ -44,6 +46,22 @@ export interface LookupOutcome<TEntry> {
 	answerNote?: string;
 	/** Per ISIN, the numbers of its entry outside their domain (set to null in its result, except for changes). */
 	outside?: Map<string, OutsideValue[]>;
+}
+
+/**
+ * Where an ISIN of the lookup ended: answered with data (`found`), answered without data (`noData`, the spec's null
+ * values), not in the API's answer (`notInAnswer`, an answer defect), or its request failed (`failed`, continueOnFail).
+ */
+export type AnswerState = 'found' | 'noData' | 'notInAnswer' | 'failed';
+
+export function answerStateOf(
+	isin: string,
+	outcome: Pick<LookupOutcome<unknown>, 'results' | 'failed' | 'notInAnswer'>,
+): AnswerState {
+	if (outcome.failed.has(isin)) return 'failed';
+	const result = outcome.results.get(isin);
+	if (result) return result.found === true ? 'found' : 'noData';
+	return outcome.notInAnswer.has(isin) ? 'notInAnswer' : 'noData';
 }
 
 export interface ItemIsin {

@@ -15,6 +15,7 @@ import {
 	holdingFieldParameter,
 	normalizeInstrumentType,
 } from '../../shared/input/holdingFields';
+import { notInAnswerReason } from '../../shared/api/answers';
 import { removedRow, uniformRemovedRows } from '../../shared/input/holdings';
 import type { RemovedRow } from '../../shared/input/holdings';
 import { normalizeIsin } from '../../shared/input/isin';
@@ -34,6 +35,7 @@ import {
 } from '../../shared/input/parameters';
 import { isBlank, ownValue, scalarText, setOwn, showValue } from '../../shared/base/values';
 import type { OutsideValue } from '../../shared/api/domains';
+import { answerStateOf } from './lookupTypes';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome, SummaryKind } from './lookupTypes';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
 
@@ -107,12 +109,24 @@ export interface WeightedRow {
 	item: number;
 	isin: string;
 	weight: number;
+	/** How the row names itself in not_checked_rows, should the answer leave its ISIN out. */
+	name: string | null;
+	given: unknown;
+}
+
+/** A row whose ISIN was given but not sent (invalid and skipped) and that has a market value (or weight). */
+export interface UnsentRow {
+	row: RemovedRow;
+	weight: number;
 }
 
 export interface SummaryGroup {
 	values: Record<string, unknown>;
 	itemIndices: number[];
 	rows: WeightedRow[];
+	/** In the portfolio's total as not checked: a holding given with a value belongs to it whatever its ISIN. */
+	unsent: UnsentRow[];
+	/** Left out of the total (cash, no or a negative value). */
 	removed: RemovedRow[];
 }
 
@@ -156,17 +170,18 @@ export function prepareSummary<TEntry>(
 
 	const prepared: SummaryGroup[] = groups.map((group) => {
 		const rows: WeightedRow[] = [];
+		const unsent: UnsentRow[] = [];
 		const removed: RemovedRow[] = [];
 		for (const index of group.itemIndices) {
 			const weighed = weighItem(node, items[index].json, index, perItem[index], weighing);
-			if ('weight' in weighed) {
-				rows.push(weighed);
-				continue;
+			if ('isin' in weighed) rows.push(weighed);
+			else if ('row' in weighed) unsent.push(weighed);
+			else {
+				removed.push(weighed.removed);
+				perItem[index] = weighed.unsent;
 			}
-			removed.push(weighed.removed);
-			perItem[index] = weighed.unsent;
 		}
-		return { values: group.values, itemIndices: group.itemIndices, rows, removed };
+		return { values: group.values, itemIndices: group.itemIndices, rows, unsent, removed };
 	});
 
 	const { settled, key, column, basis } = weighing;
@@ -174,7 +189,10 @@ export function prepareSummary<TEntry>(
 	for (const note of notes) noteAboutInput.call(this, note);
 
 	if (items.length > 0 && prepared.every((group) => group.rows.length === 0)) {
-		const removed = prepared.flatMap((group) => group.removed);
+		const removed = prepared.flatMap((group) => [
+			...group.unsent.map(({ row }) => row),
+			...group.removed,
+		]);
 		const reasons = [...new Set(removed.map((row) => row.reason))].slice(0, 3).join('; ');
 		throw inputError(
 			node,
@@ -215,8 +233,10 @@ function summaryWeighing(this: IExecuteFunctions, items: INodeExecutionData[]): 
 }
 
 /**
- * The row's ISIN and weight, or why it is left out (cash, no ISIN, no or a negative value) with what the lookup
- * then knows of its ISIN (not sent for it). A value that cannot be read is an error.
+ * The row's ISIN and weight; or, for a row whose ISIN is given but not sent (invalid and skipped) and that has a
+ * value, that value (the row stays in the portfolio's total, not checked); or why it is left out (cash, no or a
+ * negative value) with what the lookup then knows of its ISIN (not sent for it). A value that cannot be read is an
+ * error, except on a row whose ISIN is not sent anyway (it is then left out with the ISIN's reason).
  */
 function weighItem(
 	node: INode,
@@ -224,7 +244,7 @@ function weighItem(
 	index: number,
 	entry: ItemIsin,
 	weighing: Weighing,
-): WeightedRow | { removed: RemovedRow; unsent: ItemIsin } {
+): WeightedRow | UnsentRow | { removed: RemovedRow; unsent: ItemIsin } {
 	const { key, label, resolver, column } = weighing;
 	const fields = resolver.resolve(json);
 	const valueOf = (field: keyof typeof HOLDING_FIELDS) =>
@@ -249,8 +269,18 @@ function weighItem(
 	});
 
 	if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') return leftOut('cash row');
-	if (!entry.isin) return leftOut(entry.problem ?? 'no ISIN');
 	const raw = valueOf(key);
+	if (!entry.isin && entry.normalised === undefined) return leftOut(entry.problem ?? 'no ISIN');
+	if (!entry.isin) {
+		// An ISIN given but invalid (skipped): the holding is in the sheet, so its value stays in the total.
+		const reason = entry.problem ?? 'invalid ISIN';
+		const read = isBlank(raw) ? undefined : readHoldingNumber(raw, key, column, fields[key]);
+		if (!read || 'message' in read || !(read.value > 0)) return leftOut(reason);
+		if (read.byColumn)
+			weighing.settled = countSettled(weighing.settled, raw, `Item ${index}`, read.value);
+		const { removed } = leftOut(`not sent: ${reason}`);
+		return { row: removed, weight: read.value };
+	}
 	if (isBlank(raw)) {
 		return leftOut(
 			fields[key] === undefined
@@ -271,7 +301,13 @@ function weighItem(
 		weighing.settled = countSettled(weighing.settled, raw, `Item ${index}`, read.value);
 	if (read.value < 0)
 		return leftOut(`negative ${label} (short position): a summary weights long positions only`);
-	return { item: index, isin: entry.isin, weight: read.value };
+	return {
+		item: index,
+		isin: entry.isin,
+		weight: read.value,
+		name,
+		given: entry.given !== undefined ? entry.given : rawIsin,
+	};
 }
 
 /** One item per group, paired with the group's input items. */
@@ -310,27 +346,81 @@ export function buildSummaryItems<TEntry>(
 			};
 			return { json, pairedItem };
 		}
-		const summary = summarizeHoldings(
-			kind,
-			group.rows.map((row) => ({
-				weight: row.weight,
-				result: outcome.results.get(row.isin),
-				outOfRange: outOfRangeFigures(outcome.outside?.get(row.isin)),
-			})),
-			{ basis: prepared.basis, minimumThreshold, names },
-		);
+		const { holdings, notChecked } = summaryHoldings(group, outcome);
+		const summary = summarizeHoldings(kind, holdings, {
+			basis: prepared.basis,
+			minimumThreshold,
+			names,
+		});
 		const json: IDataObject = {
 			...(group.values as IDataObject),
 			...(outcome.simplify ? flattenSummary(summary) : summary),
 		};
+		json.not_checked_rows = outcome.simplify
+			? removedRowsText(notChecked)
+			: (uniformRemovedRows(notChecked) as unknown as IDataObject[]);
 		json.removed_count = group.removed.length;
 		json.removed_rows = outcome.simplify
 			? removedRowsText(group.removed)
 			: (uniformRemovedRows(group.removed) as unknown as IDataObject[]);
+		const totalNote = describeTotal(
+			prepared.basis,
+			holdings.length,
+			notChecked.length,
+			group.removed.length,
+		);
+		if (totalNote) json.total_note = totalNote;
 		if (prepared.notes.length > 0) json.input_notes = prepared.notes;
 		if (outcome.answerNote) json.answer_note = outcome.answerNote;
 		return { json, pairedItem };
 	});
+}
+
+/**
+ * The group's holdings in its total: the rows whose ISIN was answered (with their result), and as not checked the
+ * rows whose ISIN the answer left out and those whose ISIN was not sent; the not checked ones listed with why.
+ */
+function summaryHoldings<TEntry>(
+	group: SummaryGroup,
+	outcome: LookupOutcome<TEntry>,
+): { holdings: SummaryHolding[]; notChecked: RemovedRow[] } {
+	const notChecked: RemovedRow[] = group.unsent.map(({ row }) => row);
+	const holdings: SummaryHolding[] = group.rows.map((row) => {
+		if (answerStateOf(row.isin, outcome) !== 'notInAnswer')
+			return {
+				weight: row.weight,
+				result: outcome.results.get(row.isin),
+				outOfRange: outOfRangeFigures(outcome.outside?.get(row.isin)),
+			};
+		notChecked.push(removedRow(row.item, row.name, row.given, row.isin, notInAnswerReason('ISIN')));
+		return { weight: row.weight, notChecked: true };
+	});
+	for (const { weight } of group.unsent) holdings.push({ weight, notChecked: true });
+	notChecked.sort((a, b) => a.item - b.item);
+	return { holdings, notChecked };
+}
+
+/** Which total the shares divide by and what it leaves out; undefined when every row was checked and none left out. */
+function describeTotal(
+	basis: WeightBasis,
+	inTotal: number,
+	notChecked: number,
+	removed: number,
+): string | undefined {
+	if (notChecked === 0 && removed === 0) return undefined;
+	const total = basis === 'weight' ? 'total_weight' : 'total_market_value';
+	const parts = [
+		`Shares and coverage divide by ${total}: the ${inTotal} holding${inTotal === 1 ? '' : 's'} with a ${BASIS_LABEL[basis]}`,
+	];
+	if (notChecked > 0)
+		parts.push(
+			`${notChecked} of them not checked (not sent or not in the API's answer: see not_checked_rows), in the not_checked share`,
+		);
+	if (removed > 0)
+		parts.push(
+			`it leaves out the ${removed} row${removed === 1 ? '' : 's'} in removed_rows (cash, no ISIN, no usable ${BASIS_LABEL[basis]})`,
+		);
+	return `${parts.join('; ')}.`;
 }
 
 /** Removed rows as one line each, for a spreadsheet cell: `Item 3 (Cash EUR): cash row`. */
@@ -343,7 +433,10 @@ export function removedRowsText(removed: RemovedRow[]): string {
 		.join('\n');
 }
 
-/** One weighted holding: its weight and its (not simplified) result; undefined when the API did not answer for it. */
+/**
+ * One weighted holding: its weight and its (not simplified) result; undefined when the API did not answer for it.
+ * `notChecked`: in the total, but its ISIN was not sent or the answer left it out (never "no data").
+ */
 export interface SummaryHolding {
 	weight: number;
 	result?: IDataObject;
@@ -352,6 +445,7 @@ export interface SummaryHolding {
 	 * figure (indicator, metric, score, involvement category, `classification`), with the value as it came.
 	 */
 	outOfRange?: Map<string, number>;
+	notChecked?: boolean;
 }
 
 /** The figure each number outside its range belongs to, from its place in the entry (routes.ts domains). */
@@ -488,6 +582,7 @@ export function summarizeHoldings(
 		};
 	};
 
+	const notChecked = holdings.filter((holding) => holding.notChecked === true);
 	if (kind === 'sfdr') {
 		const classOf = (holding: SummaryHolding) => holding.result?.classification;
 		const articles: IDataObject = {};
@@ -497,7 +592,8 @@ export function summarizeHoldings(
 		const unclassified = holdings.filter(
 			(h) => ![9, 8, 6].includes(classOf(h) as number) && !outOfRange(h),
 		);
-		articles.no_data = bucket(unclassified);
+		articles.no_data = bucket(unclassified.filter((holding) => holding.notChecked !== true));
+		articles.not_checked = bucket(notChecked);
 		const leftOut = holdings.filter(outOfRange);
 		if (leftOut.length)
 			articles.out_of_range = { ...bucket(leftOut), ...leftOutOfRange(holdings, 'classification') };
@@ -507,6 +603,8 @@ export function summarizeHoldings(
 		summary.articles = articles;
 		return summary;
 	}
+
+	summary.not_checked = bucket(notChecked);
 
 	if (kind === 'businessInvolvements') {
 		const threshold = options.minimumThreshold ?? 0;
@@ -676,7 +774,10 @@ function weightedAverage(
 export function flattenSummary(summary: IDataObject): IDataObject {
 	const flat: IDataObject = {};
 	for (const [key, value] of Object.entries(summary)) {
-		if (['articles', 'indicators', 'metrics', 'involvements', 'scores'].includes(key)) {
+		if (key === 'not_checked') {
+			for (const [field, figure] of Object.entries(value as IDataObject))
+				setOwn(flat, `${key}_${field}`, figure);
+		} else if (['articles', 'indicators', 'metrics', 'involvements', 'scores'].includes(key)) {
 			for (const [name, figures] of Object.entries(value as IDataObject))
 				for (const [field, figure] of Object.entries(figures as IDataObject))
 					setOwn(flat, `${name}_${field}`, figure);

@@ -22,6 +22,8 @@ export const LABELS = {
 	uncovered: 'Uncovered',
 	/** Rows that were not sent (cash, no ISIN, skipped invalid ISIN). */
 	notClassified: 'Not classified',
+	/** Holdings sent that the API's answer left out (an answer defect): never "Uncovered". */
+	notChecked: 'Not checked',
 } as const;
 
 export type SustainabilityLabel = (typeof LABELS)[keyof typeof LABELS];

@@ -22,7 +22,8 @@ import { prepareGroups, runGroups } from '../../shared/run/execution';
 import type { PreparedGroup } from '../../shared/run/execution';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
-import { noteAboutAnswer } from '../../shared/api/answers';
+import { noteAboutAnswer, notInAnswerReason } from '../../shared/api/answers';
+import { countNotInAnswer } from '../../shared/base/hints';
 import { apiRequest } from '../../shared/api/transport';
 import { noteOutside, outsideNote, settleDomains } from '../../shared/api/domains';
 import type { OutsideValue } from '../../shared/api/domains';
@@ -178,22 +179,39 @@ async function classifiedRows(
 			answerNote,
 			"Part of the API's answer was not used: see answer_note in the output.",
 		);
-	return holdings.map(({ itemIndex, holding }) => {
+	let notInAnswer = 0;
+	const rows = holdings.map(({ itemIndex, holding }) => {
 		const isin = holding.isin as string;
 		const entry = matcher.next(isin);
 		const outside = entry ? outsideOf.get(entry) : undefined;
+		// Left out of a readable answer: not checked, never "Uncovered" (the API's word for no data).
+		if (!entry) notInAnswer++;
+		const note = entry
+			? answerNote
+			: [
+					notInAnswerReason(
+						'holding',
+						'the API classifies every holding sent, as Uncovered when it has no data',
+					),
+					answerNote,
+				]
+					.filter(Boolean)
+					.join(' ');
 		return {
 			item: itemIndex,
 			json: {
 				...(fromJson ? ({ ...holding } as IDataObject) : items[itemIndex].json),
 				...classificationColumns(isin, entry),
 				...(outside ? { domain_note: outsideNote(outside, OUT_OF_RANGE_DONE, 2) } : {}),
+				...(entry ? {} : { label: LABELS.notChecked }),
 				methodology_id,
 				removed: false,
 				removed_reason: null,
 				...inputNotes,
-				...(answerNote ? { answer_note: answerNote } : {}),
+				...(note ? { answer_note: note } : {}),
 			},
 		};
 	});
+	countNotInAnswer(this, notInAnswer, 'holding', 'answer_note');
+	return rows;
 }

@@ -9,7 +9,11 @@ import type {
 import { MONTHLY_QUOTA } from '../../shared/base/constants';
 import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
 import { holdingsBody, noHoldingLeftError, removedSummary } from '../../shared/input/holdings';
-import { countSkippedByApi, countStillCalculating } from '../../shared/base/hints';
+import {
+	countNotInAnswer,
+	countSkippedByApi,
+	countStillCalculating,
+} from '../../shared/base/hints';
 import type { SourcedHolding } from '../../shared/input/holdings';
 import { portfolioGroups } from '../../shared/input/grouping';
 import type { ItemGroup } from '../../shared/input/grouping';
@@ -183,10 +187,12 @@ export async function execute(
 				];
 			}
 			const rows = perHoldingItems(group, holdings, removed, calculation, notes);
-			const skipped = rows[rows.length - 1]?.json.skipped_count;
+			const { skipped_count: skipped, not_checked_count: notChecked } = rows[rows.length - 1].json;
 			// While the API calculates it lists nothing yet: that is said by the calculating note.
-			if (typeof skipped === 'number' && !calculation.locked)
-				countSkippedByApi(this, skipped, 'skipped_rows');
+			if (typeof skipped === 'number' && typeof notChecked === 'number' && !calculation.locked) {
+				countSkippedByApi(this, skipped - notChecked, 'skipped_rows');
+				countNotInAnswer(this, notChecked, 'holding', 'skipped_rows');
+			}
 			const answerNote = rows[rows.length - 1]?.json.answer_note;
 			if (typeof answerNote === 'string')
 				noteAboutAnswer.call(

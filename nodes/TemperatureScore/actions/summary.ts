@@ -1,8 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { EntryTally } from '../../shared/api/answers';
+import { EntryTally, NOT_IN_ANSWER, notInAnswerReason } from '../../shared/api/answers';
 import { outsideNote } from '../../shared/api/domains';
 import type { OutsideValue } from '../../shared/api/domains';
+import { normalizeIsin } from '../../shared/input/isin';
 import { INSTRUMENT_TYPES } from '../../shared/base/constants';
 import { pairedTo } from '../../shared/run/execution';
 import type { ItemGroup } from '../../shared/input/grouping';
@@ -73,8 +74,11 @@ export function perHoldingItems(
 		outsideByEntry.set(key, [...(outsideByEntry.get(key) ?? []), value]);
 	}
 	const outsideRows: IDataObject[] = [];
+	/** How often each ISIN sent was listed: a listing beyond the holdings sent with it is never weighted again. */
+	const listed = new Map<string, number>();
 	const addRow = (entry: IDataObject, type: 'company' | 'fund', index: number) => {
 		const json = holdingJson(shared, entry, type);
+		const times = (listed.get(json.isin as string) ?? 0) + 1;
 		const outside = outsideByEntry.get(`${type === 'fund' ? 'funds' : 'companies'}/${index}`);
 		if (outside) {
 			json.domain_note = outsideNote(outside, LEFT_OUT_OF_TEMPERATURE, 4);
@@ -95,7 +99,12 @@ export function perHoldingItems(
 			tally.unasked.add(json.isin as string);
 			json.answer_note =
 				'Listed by the API for an ISIN that was not sent: not counted in the portfolio temperature.';
+		} else if (times > itemsByIsin.get(json.isin as string)!.length) {
+			tally.conflicting.add(json.isin as string);
+			json.answer_note =
+				'Listed by the API more often than this ISIN was sent: not counted again in the portfolio temperature.';
 		} else {
+			listed.set(json.isin as string, times);
 			returned.add(json.isin as string);
 			addToWeighting(weighting, entry);
 		}
@@ -147,8 +156,9 @@ function holdingJson(
 	type: 'company' | 'fund',
 ): IDataObject {
 	const { isin: companyIsin, public_isin: fundIsin } = entry;
-	const isin = String(
-		(type === 'fund' ? (fundIsin ?? companyIsin) : (companyIsin ?? fundIsin)) ?? '',
+	// Matched like the ISINs sent (and as the instruments routes match theirs): case and spaces do not count.
+	const isin = normalizeIsin(
+		type === 'fund' ? (fundIsin ?? companyIsin) : (companyIsin ?? fundIsin),
 	);
 	const json: IDataObject = {
 		...shared,
@@ -193,18 +203,27 @@ function portfolioSummary(
 	returned: Set<string>,
 	outsideRows: IDataObject[],
 ): IDataObject {
-	// Holdings sent but not listed: the API skipped them (an unknown instrument type that is not a fund, or an ETF or
-	// mutual fund with market value 0).
-	const skipped = holdings
-		.filter(({ holding }) => !returned.has(holding.isin!))
-		// Identity first, as in removed_rows.
-		.map(({ holding, itemIndex }) => ({
-			isin: holding.isin,
-			reason: skipReason(holding.instrument_type, holding.market_value),
-			item: itemIndex,
-			name: holding.name ?? null,
-		}));
-	const { coveredMarketValue, totalMarketValue } = weighting;
+	// Holdings sent but not listed: the API skipped them by its documented rules (an unknown instrument type that is
+	// not a fund, or an ETF or mutual fund with market value 0), or its answer left them out (not checked).
+	const unlisted = holdings.filter(({ holding }) => !returned.has(holding.isin!));
+	// Identity first, as in removed_rows.
+	const skipped = unlisted.map(({ holding, itemIndex }) => ({
+		isin: holding.isin,
+		reason: skipReason(holding.instrument_type, holding.market_value),
+		item: itemIndex,
+		name: holding.name ?? null,
+	}));
+	// A holding left out of the answer still belongs to the portfolio: its market value as given is in the total.
+	let notCheckedCount = 0;
+	let notCheckedMarketValue = 0;
+	skipped.forEach(({ reason }, index) => {
+		if (!reason.startsWith(NOT_IN_ANSWER)) return;
+		notCheckedCount++;
+		const value = unlisted[index].holding.market_value;
+		if (typeof value === 'number' && value > 0) notCheckedMarketValue += value;
+	});
+	const { coveredMarketValue } = weighting;
+	const totalMarketValue = weighting.totalMarketValue + notCheckedMarketValue;
 	const temperature =
 		coveredMarketValue > 0 ? round(weighting.weightedSum / coveredMarketValue, 4) : null;
 	const currencies = [...new Set(holdings.map(({ holding }) => holding.currency ?? 'EUR'))];
@@ -255,6 +274,8 @@ function portfolioSummary(
 		industries: (data.portfolio.industries ?? []) as IDataObject[],
 		skipped_count: skipped.length,
 		skipped_rows: skipped as unknown as IDataObject[],
+		not_checked_count: notCheckedCount,
+		not_checked_market_value: notCheckedMarketValue,
 		...removedSummary(removed, notes),
 		requests,
 		waited_seconds: round(waitedMs / 1000, 1),
@@ -272,7 +293,10 @@ function skipReason(instrumentType: string | undefined, marketValue: number | un
 	if (instrumentType && FUND_TYPES.includes(instrumentType) && marketValue === 0) {
 		return 'skipped by the API: ETF or mutual fund with market value 0';
 	}
-	return 'not listed in the API answer';
+	return notInAnswerReason(
+		'holding',
+		'the API lists every holding sent except those its documented rules skip, and none of them applies',
+	);
 }
 
 function round(value: number, digits: number): number {

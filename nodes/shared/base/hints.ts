@@ -69,9 +69,13 @@ interface RunTally {
 	waitedMs: number;
 	/** Portfolios whose temperature the API was still calculating. */
 	calculating: number;
-	/** Holdings sent that the API left out of its answer (e.g. Temperature Score's skipped_rows). */
+	/** Holdings sent that the API skips by its documented rules (e.g. Temperature Score's skipped_rows). */
 	skippedByApi: number;
 	skippedListedIn?: string;
+	/** ISINs or holdings sent that a readable answer left out (an answer defect): not checked. */
+	notInAnswer: number;
+	notInAnswerNoun?: string;
+	notInAnswerListedIn?: string;
 }
 
 const tallies = new WeakMap<object, RunTally>();
@@ -88,6 +92,7 @@ function tallyOf(context: object): RunTally {
 				waitedMs: 0,
 				calculating: 0,
 				skippedByApi: 0,
+				notInAnswer: 0,
 			}),
 		);
 	return tally;
@@ -141,12 +146,29 @@ export function countWaited(context: object, waitedMs: number): void {
 	if (waitedMs > 0) tallyOf(context).waitedMs += waitedMs;
 }
 
-/** Holdings sent that the API's answer left out, listed in the output under `listedIn`. */
+/** Holdings sent that the API skips by its documented rules, listed in the output under `listedIn`. */
 export function countSkippedByApi(context: object, skipped: number, listedIn: string): void {
 	if (skipped <= 0) return;
 	const tally = tallyOf(context);
 	tally.skippedByApi += skipped;
 	tally.skippedListedIn ??= listedIn;
+}
+
+/**
+ * ISINs (noun 'ISIN') or holdings (noun 'holding') sent that a readable answer left out: an answer defect, not
+ * checked (never "no data"); where the output names each, under `listedIn`.
+ */
+export function countNotInAnswer(
+	context: object,
+	count: number,
+	noun: 'ISIN' | 'holding',
+	listedIn: string,
+): void {
+	if (count <= 0) return;
+	const tally = tallyOf(context);
+	tally.notInAnswer += count;
+	tally.notInAnswerNoun ??= noun;
+	tally.notInAnswerListedIn ??= listedIn;
 }
 
 /** A portfolio whose temperature the API was still calculating when the run took its answer. */
@@ -183,6 +205,18 @@ export function noteRunTally(context: NoteContext): void {
 			'warning',
 			{ kind: 'unanswered' },
 		);
+	if (tally.notInAnswer > 0) {
+		const what = countOf(tally.notInAnswer, tally.notInAnswerNoun ?? 'ISIN');
+		addRunNote(
+			context,
+			`${what} sent but not in the API's answer (an answer defect, not "no data"): not checked, see ${tally.notInAnswerListedIn} in the output. Run again later; if it persists, tell the API's provider.`,
+			'warning',
+			{
+				kind: 'not-in-answer',
+				short: `${what} not in the API's answer (not checked): see ${tally.notInAnswerListedIn} in the output.`,
+			},
+		);
+	}
 	if (tally.noData > 0)
 		addRunNote(
 			context,
@@ -193,7 +227,7 @@ export function noteRunTally(context: NoteContext): void {
 	if (tally.skippedByApi > 0)
 		addRunNote(
 			context,
-			`${countOf(tally.skippedByApi, 'holding')} sent but not in the API's answer: see ${tally.skippedListedIn} in the output.`,
+			`${countOf(tally.skippedByApi, 'holding')} sent and skipped by the API (its documented rules): see ${tally.skippedListedIn} in the output.`,
 			'warning',
 			{ kind: 'skipped-by-api' },
 		);

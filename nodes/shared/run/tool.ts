@@ -20,6 +20,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { NOT_IN_ANSWER } from '../api/answers';
 import { QUOTA_USED_UP } from '../api/errors';
 import type { Operation } from '../base/operation';
 import { reportRequestsSpent } from '../api/requestBudget';
@@ -162,13 +163,13 @@ function compact(json: IDataObject, input: IDataObject | undefined): IDataObject
 		if (only && typeof only === 'object' && !Array.isArray(only) && 'found' in only)
 			return compact(only as IDataObject, undefined);
 	}
-	if (out.found === false || out.error !== undefined) {
-		for (const key of Object.keys(out)) if (isEmpty(out[key])) delete out[key];
+	if (out.found === false || out.found === null || out.error !== undefined) {
+		for (const key of Object.keys(out)) if (key !== 'found' && isEmpty(out[key])) delete out[key];
 	}
 	return out;
 }
 
-type Kind = 'found' | 'not_found' | 'invalid' | 'failed' | 'other';
+type Kind = 'found' | 'not_found' | 'not_checked' | 'invalid' | 'failed' | 'other';
 
 /** One result, said plainly: `found`, and for a problem what was wrong and how to fix it. */
 function explain(json: IDataObject): { json: IDataObject; kind: Kind } {
@@ -204,6 +205,15 @@ function explain(json: IDataObject): { json: IDataObject; kind: Kind } {
 		const fix = fixFor(reason);
 		return { json: { ...rest, problem: fix ? `${reason}; fix: ${fix}` : reason }, kind: 'invalid' };
 	}
+	// Left out of the API's answer: not known either way (never "not found"); asking again later may answer it.
+	if (
+		json.found === null &&
+		typeof json.reason === 'string' &&
+		json.reason.startsWith(NOT_IN_ANSWER)
+	) {
+		const { reason, ...rest } = json;
+		return { json: { ...rest, problem: reason }, kind: 'not_checked' };
+	}
 	if (json.found === true) return { json, kind: 'found' };
 	if (json.found === false) return { json, kind: 'not_found' };
 	return { json, kind: 'other' };
@@ -227,7 +237,7 @@ export function toolResult(
 		return items[index]?.json;
 	};
 	const results = output.map((item) => explain(compact(item.json, inputOf(item))));
-	const counts = { found: 0, not_found: 0, invalid: 0, failed: 0, other: 0 };
+	const counts = { found: 0, not_found: 0, not_checked: 0, invalid: 0, failed: 0, other: 0 };
 	for (const { kind } of results) counts[kind]++;
 
 	if (results.length === 0) {
@@ -253,6 +263,7 @@ export function toolResult(
 			asked: results.length,
 			found: counts.found,
 			not_found: counts.not_found,
+			...(counts.not_checked ? { not_checked: counts.not_checked } : {}),
 			invalid: counts.invalid,
 			...(counts.failed ? { failed: counts.failed } : {}),
 		};
@@ -266,7 +277,9 @@ export function toolResult(
 	const shown = results.slice(0, TOOL_RESULT_LIMIT).map((result) => result.json);
 	json.results = shown;
 	if (results.length > shown.length) {
-		const problems = results.filter(({ kind }) => kind === 'invalid' || kind === 'failed');
+		const problems = results.filter(
+			({ kind }) => kind === 'invalid' || kind === 'failed' || kind === 'not_checked',
+		);
 		// Problems beyond the first results still reach the model: they need its action.
 		const laterProblems = problems.filter((result) => !shown.includes(result.json));
 		if (laterProblems.length)
