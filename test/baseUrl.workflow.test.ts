@@ -43,6 +43,11 @@ const CASES: [string, boolean, Verdict, RegExp?][] = [
 	['http://[::1]:PORT', false, 'accepted'],
 	['https://api.example.invalid', false, 'accepted'],
 	['https://api.example.invalid/v1', false, 'accepted'],
+	// a fully qualified name (trailing dot): the same host, sent without the dot
+	['https://api.example.invalid.', false, 'accepted'],
+	['http://localhost.:PORT', false, 'accepted'],
+	['http://127.0.0.1.:PORT/', false, 'accepted'],
+	['https://api.example.invalid..', false, 'refused', /host name that cannot be read/],
 	// http:// only for loopback
 	['http://0.0.0.0:PORT', false, 'refused', /must start with https:\/\//],
 	['http://api.example.invalid', false, 'refused', /must start with https:\/\//],
