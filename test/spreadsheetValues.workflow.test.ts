@@ -148,6 +148,15 @@ describe('holding currencies: ISO 4217, checked before any request (issue 35, ca
 		expect(descriptionOf(result.error)).toContain('Use GBP: GBX is pence');
 		expect(sim.requestCount()).toBe(0);
 	});
+
+	it('every code of ISO 4217 list one is sent, in any case: a gold position in xau', async () => {
+		const { result, sent } = await runHoldings(
+			HOLDINGS_NODES[1],
+			holdingRows([600, 400], ['xau', 'EUR']),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sent.flat().map((holding) => holding.currency)).toEqual(['XAU', 'EUR']);
+	});
 });
 
 describe('numbers in scientific notation and lakh groups (issue 35, case 7)', () => {

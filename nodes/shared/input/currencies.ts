@@ -162,10 +162,23 @@ const ISO_4217: ReadonlyArray<[code: string, name: string]> = [
 	['ZWG', 'Zimbabwe Gold'],
 ];
 
+/** The active codes: what the dropdowns offer and what a typo is most likely of. */
 const CODES = new Set(ISO_4217.map(([code]) => code));
 
+/**
+ * The rest of ISO 4217's list one: fund codes (CHE, CLF, USN…), precious metals (XAU, XAG, XPT, XPD), units (XDR,
+ * XSU, XUA, XBA–XBD), testing and "no currency" (XTS, XXX), and codes still listed while being replaced. A holding
+ * may be in any of them (a gold position is XAU).
+ */
+const OTHER_LIST_ONE_CODES = new Set(
+	'BOV CHE CHW CLF COU CUC MXV SLL USN UYI UYW VED XAG XAU XBA XBB XBC XBD XCG XDR XPD XPT XSU XTS XUA XXX ZWL'.split(
+		' ',
+	),
+);
+
+/** A code of ISO 4217 (list one), upper case. */
 export function isIsoCurrency(code: string): boolean {
-	return CODES.has(code);
+	return CODES.has(code) || OTHER_LIST_ONE_CODES.has(code);
 }
 
 /**
