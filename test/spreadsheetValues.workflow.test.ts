@@ -149,6 +149,22 @@ describe('holding currencies: ISO 4217, checked before any request (issue 35, ca
 		expect(sim.requestCount()).toBe(0);
 	});
 
+	it("the portfolio's Currency parameter set by an expression to EUE suggests EUR too", async () => {
+		const { result } = await runNode(
+			sim.url,
+			holdingRows([600, 400]).map((row) => ({
+				...row,
+				portfolio_id: 'fund-z',
+				portfolio_name: 'Fund Z',
+				date: `${LAST_YEAR}-03-31`,
+			})),
+			snapshotSpec({ currency: '={{ "EUE" }}' }),
+		);
+		expect(result.error?.message).toContain('Currency "EUE" is not an ISO 4217 currency code');
+		expect(descriptionOf(result.error)).toMatch(/^Did you mean EUR\? Use a code such as/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
 	it('every code of ISO 4217 list one is sent, in any case: a gold position in xau', async () => {
 		const { result, sent } = await runHoldings(
 			HOLDINGS_NODES[1],
