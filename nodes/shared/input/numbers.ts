@@ -2,7 +2,7 @@ import { isIsoCurrency } from './currencies';
 
 /**
  * Numbers as spreadsheets, CSV exports and people write them: `1,234.50`, `1.234,50`, `1 234,50`, `1'234.50`,
- * `(1,234)`, `€1,234`, `1,234 EUR`, `12.5%`. A text such as `1.234` reads two ways (1234 in a German sheet, 1.234
+ * `(1,234)`, `€1,234`, `1,234 EUR`, `12.5%`, `12,34,567.00` (lakh groups), `1.23E+05` and `1,23E+05`. A text such as `1.234` reads two ways (1234 in a German sheet, 1.234
  * in an English one); it is never guessed: the column's other values, or the Number Format option, decide it.
  */
 
@@ -179,10 +179,7 @@ function readBody(body: string, format: WrittenFormat): number | undefined {
 	return Number.isFinite(value) ? value : undefined;
 }
 
-/**
- * What about digits and separators that no format reads is not as numbers are written, for the message (the fix
- * gives the forms that are read).
- */
+/** Why digits and separators that no format reads are not a number, in plain words (the fix gives forms that are). */
 function unreadableBody(body: string): string {
 	const scientific = /^([\d.,' ]*)e([+-]?\d+)$/i.exec(body);
 	if (scientific) {
