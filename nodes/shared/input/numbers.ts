@@ -2,8 +2,9 @@ import { isIsoCurrency } from './currencies';
 
 /**
  * Numbers as spreadsheets, CSV exports and people write them: `1,234.50`, `1.234,50`, `1 234,50`, `1'234.50`,
- * `(1,234)`, `€1,234`, `1,234 EUR`, `12.5%`, `12,34,567.00` (lakh groups), `1.23E+05` and `1,23E+05`. A text such as `1.234` reads two ways (1234 in a German sheet, 1.234
- * in an English one); it is never guessed: the column's other values, or the Number Format option, decide it.
+ * `(1,234)`, `€1,234`, `1,234 EUR`, `12.5%`, `12,34,567.00` (lakh groups), `1.23E+05` and `1,23E+05`. A text such
+ * as `1.234` reads two ways (1234 in a German sheet, 1.234 in an English one); it is never guessed: the column's other
+ * values (never one in scientific notation), or the Number Format option, decide it.
  */
 
 /** How a sheet writes numbers: `dot` 1,234.56; `comma` 1.234,56; `space` 1 234,56. */
