@@ -6,6 +6,9 @@
  * every local address) that records what arrives: a refused URL must leave it empty, so the key never went there.
  */
 import { createServer } from 'http';
+import { lookup } from 'dns/promises';
+import { createRequire } from 'module';
+import { hostname } from 'os';
 import type { IncomingHttpHeaders, Server } from 'http';
 import type { AddressInfo } from 'net';
 
@@ -17,6 +20,8 @@ import { runWorkflow } from './workflow/runner';
 const KEY = 'sim-all-families';
 let listener: Server;
 let port = 0;
+/** TCP connections the listener accepted (a TLS handshake to it fails, but the connection was made). */
+let connections = 0;
 const arrived: { url?: string; headers: IncomingHttpHeaders }[] = [];
 
 beforeAll(async () => {
@@ -26,6 +31,7 @@ beforeAll(async () => {
 		response.end('{"message":"Not Found"}');
 	});
 	// '::' (dual stack): 0.0.0.0, 127.x, ::1 and localhost all reach it, so a URL that slips through is seen.
+	listener.on('connection', () => connections++);
 	await new Promise<void>((resolve) => listener.listen(0, '::', resolve));
 	port = (listener.address() as AddressInfo).port;
 });
@@ -43,6 +49,11 @@ const CASES: [string, boolean, Verdict, RegExp?][] = [
 	['http://[::1]:PORT', false, 'accepted'],
 	['https://api.example.invalid', false, 'accepted'],
 	['https://api.example.invalid/v1', false, 'accepted'],
+	// a fully qualified name (trailing dot): the same host, sent without the dot
+	['https://api.example.invalid.', false, 'accepted'],
+	['http://localhost.:PORT', false, 'accepted'],
+	['http://127.0.0.1.:PORT/', false, 'accepted'],
+	['https://api.example.invalid..', false, 'refused', /host name that cannot be read/],
 	// http:// only for loopback
 	['http://0.0.0.0:PORT', false, 'refused', /must start with https:\/\//],
 	['http://api.example.invalid', false, 'refused', /must start with https:\/\//],
@@ -137,4 +148,42 @@ describe('one Base URL rule: the node and the credential test accept and refuse 
 			}
 		},
 	);
+});
+
+/**
+ * The rule reads the address as written (no DNS): a name that resolves to this computer passes it. n8n's own SSRF
+ * protection (N8N_SSRF_PROTECTION_ENABLED; here the n8n-core the tests run, whose request helpers go through
+ * OutboundHttp) resolves the name and refuses it before connecting. The real-n8n credential check does the same
+ * against `n8n start` of both supported versions.
+ */
+describe("a name that resolves to this computer: passes the rule, refused by n8n's SSRF protection when it is on", () => {
+	// n8n-core's own copies of @n8n/di and @n8n/config (nested under it), as its request helpers see them.
+	const coreRequire = createRequire(require.resolve('n8n-core'));
+	const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
+	const { SsrfProtectionConfig } = coreRequire('@n8n/config') as typeof import('@n8n/config');
+	const config = Container.get(SsrfProtectionConfig);
+	afterEach(() => {
+		config.enabled = false;
+	});
+
+	it.each([
+		['localhost', false],
+		[hostname(), true],
+	] as const)('https://%s:PORT (Allow Private Network Address %s)', async (name, allow) => {
+		// This machine's name resolves to 127.0.0.1 here (/etc/hosts) and to a local address in a container.
+		if ((await lookup(name, { all: true }).catch(() => [])).length === 0) return;
+		const baseUrl = `https://${name}:${port}`;
+		const before = connections;
+		const off = await throughNode(baseUrl, allow);
+		// Off (n8n's default): the rule lets it through and the connection is made (the TLS handshake then fails).
+		expect(off.verdict).toBe('accepted');
+		expect(off.text).not.toMatch(/restricted IP address/);
+		expect(connections).toBeGreaterThan(before);
+		const connected = connections;
+		config.enabled = true;
+		const on = await throughNode(baseUrl, allow);
+		expect(on.verdict).toBe('accepted');
+		expect(on.text).toMatch(/blocked because it resolves to a restricted IP address/);
+		expect(connections).toBe(connected);
+	});
 });

@@ -4,13 +4,14 @@ import { ROUTES } from '../nodes/shared/api/routes';
 import { makeIsin } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import { manualHoldingColumns, snapshotSpec } from './helpers/workflows';
-import { LAST_YEAR, runNode } from './helpers/lookupRuns';
+import { HOLDINGS_NODES, LAST_YEAR, descriptionOf, runNode } from './helpers/lookupRuns';
+import type { HoldingsNode } from './helpers/lookupRuns';
 
 /**
  * Rows as n8n's Extract From File gives them from a workbook (XLSX): date cells as Excel serials (numbers), number
  * cells as numbers, percent cells as fractions of 1; headers as the sheet has them (a byte-order mark, stray spaces).
  */
-const sim = useSimulator();
+const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
 const serialOf = (date: string) =>
 	(Date.parse(`${date}T00:00:00Z`) - Date.UTC(1899, 11, 30)) / 86_400_000;
 
@@ -93,5 +94,126 @@ describe('holdings from a spreadsheet (values as Extract From File gives them)',
 			expect.objectContaining({ isin: makeIsin('DE', 2), weight: 35, market_value: 350 }),
 			expect.objectContaining({ isin: null, instrument_type: 'cash', weight: 5 }),
 		]);
+	});
+});
+
+/** Two holdings of one portfolio as a sheet gives them, with the market values and currencies given. */
+function holdingRows(
+	marketValues: Array<string | number>,
+	currencies: string[] = ['USD', 'EUR'],
+): IDataObject[] {
+	return marketValues.map((marketValue, index) => ({
+		ISIN: ['US0378331005', 'NL0010273215', 'CH0038863350'][index],
+		Name: `Holding ${index}`,
+		Type: 'Stock',
+		Currency: currencies[index % currencies.length],
+		'Weight %': index === 0 ? 60 : 40 / (marketValues.length - 1),
+		'Market Value': marketValue,
+	}));
+}
+
+async function runHoldings(node: HoldingsNode, rows: IDataObject[]) {
+	const { result } = await runNode(sim.url, rows, {
+		type: node.type,
+		parameters: { ...node.parameters },
+	});
+	const sent = sim
+		.requests({ route: node.route })
+		.map((request) => (request.body as { holdings: IDataObject[] }).holdings);
+	return { result, sent };
+}
+
+const everyHoldingsNode = HOLDINGS_NODES.map((node) => [node.label, node] as const);
+
+describe('holding currencies: ISO 4217, checked before any request (issue 35, case 7)', () => {
+	it.each(everyHoldingsNode)(
+		'%s: "EUE" (a typo of EUR) is refused naming the item, the field and the nearest code; nothing is sent',
+		async (_label, node) => {
+			const { result } = await runHoldings(node, holdingRows([600, 400], ['USD', 'EUE']));
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toContain(
+				'Item 1: currency "EUE" is not an ISO 4217 currency code',
+			);
+			expect(descriptionOf(result.error)).toMatch(/^Did you mean EUR\? Correct the currency/);
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
+
+	it('a known code that is not ISO 4217 gets its ISO code and what to mind: GBX is pence', async () => {
+		const { result } = await runHoldings(
+			HOLDINGS_NODES[1],
+			holdingRows([600, 400], ['GBX', 'EUR']),
+		);
+		expect(result.error?.message).toContain('Item 0: currency "GBX" is not an ISO 4217');
+		expect(descriptionOf(result.error)).toContain('Use GBP: GBX is pence');
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it("the portfolio's Currency parameter set by an expression to EUE suggests EUR too", async () => {
+		const { result } = await runNode(
+			sim.url,
+			holdingRows([600, 400]).map((row) => ({
+				...row,
+				portfolio_id: 'fund-z',
+				portfolio_name: 'Fund Z',
+				date: `${LAST_YEAR}-03-31`,
+			})),
+			snapshotSpec({ currency: '={{ "EUE" }}' }),
+		);
+		expect(result.error?.message).toContain('Currency "EUE" is not an ISO 4217 currency code');
+		expect(descriptionOf(result.error)).toMatch(/^Did you mean EUR\? Use a code such as/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('every code of ISO 4217 list one is sent, in any case: a gold position in xau', async () => {
+		const { result, sent } = await runHoldings(
+			HOLDINGS_NODES[1],
+			holdingRows([600, 400], ['xau', 'EUR']),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sent.flat().map((holding) => holding.currency)).toEqual(['XAU', 'EUR']);
+	});
+});
+
+describe('numbers in scientific notation and lakh groups (issue 35, case 7)', () => {
+	it.each(everyHoldingsNode)(
+		'%s: 1.23E+05 does not settle the column, so 2.500 (2,500 in a German sheet) is refused, not sent as 2.5',
+		async (_label, node) => {
+			const { result, sent } = await runHoldings(node, holdingRows(['1.23E+05', '2.500']));
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toContain(
+				'Item 1: market value "2.500" reads two ways: 2500 (written 1.234,56) or 2.5 (written 1,234.56), and no other value of the column tells which',
+			);
+			expect(descriptionOf(result.error)).toContain('Set Number Format (under Options)');
+			expect(sent).toEqual([]);
+		},
+	);
+
+	it.each(everyHoldingsNode)(
+		'%s: German 1,23E+05 and Indian 12,34,567.00 are read as written',
+		async (_label, node) => {
+			const german = await runHoldings(node, holdingRows(['1,23E+05', '2.500', '1.234,50']));
+			expect(german.result.error).toBeUndefined();
+			expect(german.sent.flat().map((holding) => holding.market_value)).toEqual([
+				123000, 2500, 1234.5,
+			]);
+			sim.reset();
+			const indian = await runHoldings(node, holdingRows(['12,34,567.00', '2,500.75']));
+			expect(indian.result.error).toBeUndefined();
+			expect(indian.sent.flat().map((holding) => holding.market_value)).toEqual([1234567, 2500.75]);
+		},
+	);
+
+	it('a value no format writes is refused saying what was seen, before any request', async () => {
+		const { result } = await runHoldings(HOLDINGS_NODES[1], holdingRows(['12,34,56', '100']));
+		expect(result.error?.message).toContain(
+			'Item 0: market value "12,34,56" is not a number: its digits are not in groups of three',
+		);
+		expect(descriptionOf(result.error)).toMatch(/Give the market value as a number/);
+		const mixed = await runHoldings(HOLDINGS_NODES[1], holdingRows(['1.234,5E+03', '100']));
+		expect(mixed.result.error?.message).toContain(
+			'is not a number: the part before the E ("1.234,5") is not one number',
+		);
+		expect(sim.requestCount()).toBe(0);
 	});
 });

@@ -33,8 +33,11 @@
  * break the check; a case fails when n8n returns another status or another rule's sentence.
  * Prints one line per case with the exact message, then `N passed, M failed`; exits 1 on any failure.
  */
+import { lookup } from 'dns/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { createServer as createTcpServer } from 'net';
+import type { AddressInfo, Server as TcpServer, Socket } from 'net';
+import { hostname, tmpdir } from 'os';
 import { join, resolve } from 'path';
 
 import type { Simulator, SimulatorOptions } from '../simulator/types';
@@ -510,6 +513,162 @@ export async function runCredentialChecks(
 	return summary;
 }
 
+/**
+ * n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED, off by default; 2.20: `additionalData.ssrfBridge`, 2.41:
+ * `OutboundHttp`, both under httpRequest / httpRequestWithAuthentication and the credential test) resolves each
+ * host name and refuses addresses in N8N_SSRF_BLOCKED_IP_RANGES. The package's Base URL rule reads the address as
+ * written, without DNS. These cases take names that resolve (through this machine's resolver, /etc/hosts) to a
+ * blocked range and pass the package's rule: with protection off the connection is made (a TCP listener on the
+ * port sees it); with protection on n8n refuses it before connecting, in its own words.
+ */
+interface SsrfCase {
+	name: string;
+	host: string;
+	allowPrivateAddress: boolean;
+}
+
+/** The default blocked ranges a resolved loopback or private IPv4/IPv6 address falls in. */
+function inDefaultBlockedRange(address: string): boolean {
+	return (
+		/^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.)/.test(address) ||
+		/^(::1$|f[cd]|fe[89ab])/i.test(address)
+	);
+}
+
+async function ssrfCases(log: (line: string) => void): Promise<SsrfCase[]> {
+	const cases: SsrfCase[] = [
+		// Loopback as written: the package's rule lets https://localhost through (a local gateway).
+		{ name: 'localhost', host: 'localhost', allowPrivateAddress: false },
+	];
+	// This machine's own name: a single label, so the rule needs Allow Private Network Address; it resolves
+	// through /etc/hosts (127.0.0.1 here, a container's private address in Docker).
+	const own = hostname();
+	const addresses = await lookup(own, { all: true }).catch(() => []);
+	if (addresses.length > 0 && addresses.every(({ address }) => inDefaultBlockedRange(address)))
+		cases.push({
+			name: `this machine's name "${own}" (resolves to ${addresses.map((a) => a.address).join(', ')})`,
+			host: own,
+			allowPrivateAddress: true,
+		});
+	else
+		log(
+			`info credential ssrf: this machine's name "${own}" does not resolve into a blocked range only (${addresses.map((a) => a.address).join(', ') || 'no address'}); case left out`,
+		);
+	return cases;
+}
+
+/** A TCP listener on every local address that counts the connections made to it and closes each at once. */
+async function connectionCounter(): Promise<{
+	port: number;
+	count: () => number;
+	close: () => Promise<void>;
+}> {
+	let connections = 0;
+	const sockets = new Set<Socket>();
+	const server: TcpServer = createTcpServer((socket) => {
+		connections++;
+		sockets.add(socket);
+		socket.on('error', () => undefined);
+		socket.destroy();
+	});
+	await new Promise<void>((done) => server.listen(0, '::', done));
+	return {
+		port: (server.address() as AddressInfo).port,
+		count: () => connections,
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((done) => server.close(() => done()));
+		},
+	};
+}
+
+/** Words of n8n's SsrfBlockedIpError (2.20 and 2.41): "The request was blocked because it resolves to a restricted IP address". */
+const SSRF_REFUSAL =
+	/blocked because it resolves to a restricted IP address|restricted IP address|SSRF/i;
+
+/** The SSRF cases against one n8n: refused before connecting when `protection` is on, connected when off. */
+export async function runSsrfChecks(
+	rest: RestCall,
+	protection: boolean,
+	log: (line: string) => void = console.log,
+): Promise<CredentialCheckSummary> {
+	const summary: CredentialCheckSummary = { passed: 0, failed: 0, gaps: 0, results: [] };
+	const listener = await connectionCounter();
+	try {
+		for (const c of await ssrfCases(log)) {
+			const baseUrl = `https://${c.host}:${listener.port}`;
+			const name = `N8N_SSRF_PROTECTION_ENABLED=${protection}: ${c.name} passes the package's rule; ${protection ? 'n8n refuses it before connecting' : 'the connection is made'}`;
+			const before = listener.count();
+			let result: TestResult | undefined;
+			try {
+				result = await testCredential(rest, `e2e ssrf ${c.host}`, {
+					apiKey: 'sim-all-families',
+					baseUrl,
+					allowPrivateAddress: c.allowPrivateAddress,
+				});
+				const connected = listener.count() - before;
+				const problems: string[] = [];
+				if (result.status !== 'Error') problems.push(`status ${result.status}, expected Error`);
+				if (/Base URL in the credential/.test(result.message))
+					problems.push(
+						"the package's own rule refused it (the case needs a name the rule lets through)",
+					);
+				if (protection) {
+					if (!SSRF_REFUSAL.test(result.message))
+						problems.push(`message does not match ${SSRF_REFUSAL}`);
+					if (connected)
+						problems.push(`the listener saw ${connected} connection(s), expected none`);
+				} else if (!connected) problems.push('the listener saw no connection, expected one');
+				if (problems.length) throw new Error(problems.join('; '));
+				summary.passed++;
+				log(
+					`ok   credential ssrf: ${name}\n     ${connected} connection(s) -> ${result.status}: ${result.message}`,
+				);
+				summary.results.push({
+					case: name,
+					apiKey: 'sim-all-families',
+					baseUrl,
+					http: null,
+					status: result.status,
+					message: result.message,
+					ok: true,
+					probe: false,
+				});
+			} catch (error) {
+				summary.failed++;
+				log(
+					`FAIL credential ssrf: ${name}\n     ${(error as Error).message}\n     -> ${result?.status ?? '?'}: ${result?.message ?? '(no answer)'}`,
+				);
+				summary.results.push({
+					case: name,
+					apiKey: 'sim-all-families',
+					baseUrl,
+					http: null,
+					status: result?.status ?? '?',
+					message: result?.message ?? String(error),
+					ok: false,
+					probe: false,
+				});
+			}
+		}
+	} finally {
+		await listener.close();
+	}
+	return summary;
+}
+
+function addSummary(
+	total: CredentialCheckSummary,
+	more: CredentialCheckSummary,
+): CredentialCheckSummary {
+	return {
+		passed: total.passed + more.passed,
+		failed: total.failed + more.failed,
+		gaps: total.gaps + more.gaps,
+		results: [...total.results, ...more.results],
+	};
+}
+
 /** The credential's test rules, from the built package (what n8n loads). */
 export async function builtCredentialRules(packageRoot: string): Promise<Rule[]> {
 	return loadRules(packageRoot, checkBuiltPackage(packageRoot).credentials);
@@ -539,7 +698,42 @@ export async function credentialChecksInN8n(
 		await setupOwner(server.base);
 		const rest = await restSession(server.base);
 		await assertServerVersion(rest, version);
-		return await runCredentialChecks(rest, sim, server.base, rules);
+		const checks = await runCredentialChecks(rest, sim, server.base, rules);
+		const unprotected = await runSsrfChecks(rest, false);
+		await server.stop();
+		server = undefined;
+		return addSummary(
+			addSummary(checks, unprotected),
+			await ssrfChecksInN8n(version, packageRoot, info, keep),
+		);
+	} finally {
+		if (server) await server.stop();
+		if (keep) console.log(`[cred-test] kept n8n user folder ${userFolder} (n8n.log in it)`);
+		else rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+/** The SSRF cases against a fresh `n8n start` of `version` with N8N_SSRF_PROTECTION_ENABLED=true. */
+export async function ssrfChecksInN8n(
+	version: string,
+	packageRoot: string,
+	info: ReturnType<typeof checkBuiltPackage>,
+	keep: boolean,
+): Promise<CredentialCheckSummary> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-ssrf-'));
+	let server: N8nServer | undefined;
+	try {
+		installPackageInto(userFolder, packageRoot, info);
+		server = await startN8nServer(version, userFolder, START_TIMEOUT_MS, {
+			N8N_SSRF_PROTECTION_ENABLED: 'true',
+		});
+		console.log(
+			`[cred-test] n8n ${version} with N8N_SSRF_PROTECTION_ENABLED=true ready at ${server.base}`,
+		);
+		await setupOwner(server.base);
+		const rest = await restSession(server.base);
+		await assertServerVersion(rest, version);
+		return await runSsrfChecks(rest, true);
 	} finally {
 		if (server) await server.stop();
 		if (keep) console.log(`[cred-test] kept n8n user folder ${userFolder} (n8n.log in it)`);

@@ -348,6 +348,8 @@ export const currencyLike = fc.oneof(
 		weight: 1,
 		arbitrary: fc.constantFrom('EURO', 'E', '€', '$', 'XXX', 'ßx', 'ﬀa', '123', 'eu r'),
 	},
+	// Three letters that are not ISO 4217: a typo, and codes in use that ISO writes otherwise (refused, never sent).
+	{ weight: 1, arbitrary: fc.constantFrom('EUE', 'usb', 'RMB', 'GBX', 'CNH') },
 	{ weight: 1, arbitrary: hostileString },
 	{ weight: 1, arbitrary: mistyped },
 );
@@ -445,7 +447,11 @@ export const cleanRow = fc
 		isin: fc.constantFrom(...KNOWN_ISINS),
 		name: fc.constantFrom('Apple Inc.', 'Nestlé SA', 'SAP SE', 'Bund 2032'),
 		instrument_type: fc.constantFrom('stock', 'etf', 'sovereign-bond', 'Mutual Fund', 'bond'),
-		currency: fc.constantFrom('EUR', 'USD', 'SEK'),
+		// Now and then a currency that is not ISO 4217 (a typo, or a code ISO writes otherwise): refused, never sent.
+		currency: fc.oneof(
+			{ weight: 12, arbitrary: fc.constantFrom('EUR', 'USD', 'SEK') },
+			{ weight: 1, arbitrary: fc.constantFrom('EUE', 'RMB', 'GBX') },
+		),
 		weight: fc.double({ min: 0.01, max: 100, noNaN: true }),
 		market_value: fc.double({ min: 1, max: 1e7, noNaN: true }),
 	})

@@ -13,6 +13,7 @@ import type { IDataObject, INodeExecutionData, IPairedItemData } from 'n8n-workf
 
 import type { RecordedRequest, Simulator } from '../simulator';
 import { ALL_ROUTES } from '../simulator/routes';
+import { normalizeCurrency } from '../simulator/currencies';
 import { validate } from '../simulator/validation';
 import { chainWorkflow, credentialsFor } from '../helpers/workflows';
 import { runWorkflow } from '../workflow/runner';
@@ -94,9 +95,29 @@ async function replayMessage(sim: Simulator, request: RecordedRequest): Promise<
 function schemaProblems(request: RecordedRequest): string[] {
 	const route = ALL_ROUTES.find((candidate) => candidate.key === request.route);
 	if (!route?.schema) return [];
-	return validate(route.schema, request.body ?? {}).map(
-		(problem) => `${problem.path}: ${problem.message}`,
-	);
+	return [
+		...validate(route.schema, request.body ?? {}).map(
+			(problem) => `${problem.path}: ${problem.message}`,
+		),
+		...currencyProblems(request.body),
+	];
+}
+
+/** The spec's currencies are ISO 4217 codes: the portfolio's and every holding's (a typo such as EUE is never sent). */
+function currencyProblems(body: unknown): string[] {
+	if (!body || typeof body !== 'object') return [];
+	const { currency, holdings } = body as { currency?: unknown; holdings?: unknown };
+	const problems: string[] = [];
+	const check = (path: string, value: unknown) => {
+		if (value !== undefined && value !== null && normalizeCurrency(String(value)) !== value)
+			problems.push(`${path}: ${JSON.stringify(value)} is not an ISO 4217 code`);
+	};
+	check('currency', currency);
+	if (Array.isArray(holdings))
+		holdings.forEach((holding, index) =>
+			check(`holdings[${index}].currency`, (holding as { currency?: unknown })?.currency),
+		);
+	return problems;
 }
 
 export function pairedIndices(items: INodeExecutionData[]): number[] {

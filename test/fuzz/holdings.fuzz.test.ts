@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../../nodes/shared/base/constants';
+import { isIsoCurrency } from '../../nodes/shared/input/currencies';
 import { describeDateProblem, readSnapshotDate } from '../../nodes/shared/input/dates';
 import { groupItems } from '../../nodes/shared/input/grouping';
 import { normalizeInstrumentType } from '../../nodes/shared/input/holdingFields';
@@ -175,7 +176,7 @@ describe('readHoldings (every route)', () => {
 							holding.name.trim() === holding.name &&
 							holding.name !== '',
 					).toBe(true);
-				if (holding.currency !== undefined) expect(holding.currency).toMatch(/^[A-Z]{3}$/);
+				if (holding.currency !== undefined) expect(isIsoCurrency(holding.currency)).toBe(true);
 				if (holding.weight !== undefined)
 					expect(
 						Number.isFinite(holding.weight) && holding.weight >= 0 && holding.weight <= 100,
@@ -378,6 +379,157 @@ describe('readHoldings: numbers that read two ways', () => {
 					expect(holding.weight).toBeCloseTo(fractions[index] * 100, 9);
 				});
 				expect(read.notes.join(' ')).toContain('read as fractions of 1');
+			},
+		);
+	});
+});
+
+describe('readHoldings: a column in one locale, with scientific notation and numbers mixed in (every route)', () => {
+	/** How sheets of each locale write a number: digit groups (or none) and the decimal mark. */
+	const LOCALES = {
+		en: { group: ',', decimal: '.', lakh: false },
+		de: { group: '.', decimal: ',', lakh: false },
+		fr: { group: '\u202f', decimal: ',', lakh: false },
+		ch: { group: "'", decimal: '.', lakh: false },
+		in: { group: ',', decimal: '.', lakh: true },
+	} as const;
+	type Locale = keyof typeof LOCALES;
+	const writeIn = (locale: Locale, integer: number, fraction: string, grouped: boolean) => {
+		const { group, decimal, lakh } = LOCALES[locale];
+		const digits = String(integer);
+		const head = !grouped
+			? digits
+			: lakh
+				? digits.replace(/(\d)(?=(\d\d)*\d{3}$)/g, `$1${group}`)
+				: digits.replace(/\B(?=(\d{3})+$)/g, group);
+		return fraction ? `${head}${decimal}${fraction}` : head;
+	};
+	/** A value as written and the number it means. */
+	type Written = { text: string | number; means: number; scientific: boolean };
+	const inLocale = (locale: Locale): fc.Arbitrary<Written> =>
+		fc
+			.tuple(
+				fc.integer({ min: 1, max: 99_999_999 }),
+				fc.integer({ min: 0, max: 999 }),
+				fc.integer({ min: 0, max: 3 }),
+				fc.boolean(),
+			)
+			.map(([integer, fractionDigits, digits, grouped]) => {
+				const fraction = String(fractionDigits).padStart(3, '0').slice(0, digits);
+				return {
+					text: writeIn(locale, integer, fraction, grouped),
+					means: Number(`${integer}.${fraction || '0'}`),
+					scientific: false,
+				};
+			});
+	/** Scientific notation as programs write it (1.23E+05, 1.23e5) or a German sheet (1,23E+05). */
+	const scientific: fc.Arbitrary<Written> = fc
+		.tuple(
+			fc.integer({ min: 1, max: 9 }),
+			fc.integer({ min: 0, max: 9999 }),
+			fc.integer({ min: -3, max: 9 }),
+			fc.constantFrom('.', ','),
+			fc.constantFrom('E+', 'e', 'E'),
+		)
+		.map(([whole, fraction, exponent, mark, e]) => {
+			const mantissa = fraction === 0 ? `${whole}` : `${whole}${mark}${fraction}`;
+			const power = exponent < 0 ? `${e.replace('+', '')}${exponent}` : `${e}${exponent}`;
+			return {
+				text: `${mantissa}${power}`,
+				means: Number(`${whole}.${fraction}e${exponent}`),
+				scientific: true,
+			};
+		});
+	const plainNumber: fc.Arbitrary<Written> = fc
+		.double({ min: 0.001, max: 1e9, noNaN: true })
+		.map((value) => ({ text: value, means: value, scientific: false }));
+	const column = fc
+		.constantFrom(...(Object.keys(LOCALES) as Locale[]))
+		.chain((locale) =>
+			fc.array(
+				fc.oneof(
+					{ weight: 3, arbitrary: inLocale(locale) },
+					{ weight: 2, arbitrary: scientific },
+					{ weight: 1, arbitrary: plainNumber },
+				),
+				{ minLength: 1, maxLength: 6 },
+			),
+		);
+
+	it('each market value is sent as the number written, or the run is refused for a value that reads two ways', () => {
+		check(1500, column, fc.constantFrom(...ROUTES), (written, route) => {
+			const rows: HoldingRow[] = written.map(({ text }, index) => ({
+				json: {
+					isin: 'US0378331005',
+					name: `Holding ${index}`,
+					instrument_type: 'Stock',
+					currency: 'EUR',
+					weight: 100 / written.length,
+					market_value: text,
+				},
+				itemIndex: index,
+			}));
+			let read: ReturnType<typeof readAs>;
+			try {
+				read = readAs(rows, { route, numberFormat: 'detect' });
+			} catch (error) {
+				expectNamesRow(error, rows);
+				// Only a value that reads two ways (1.234 alone) with nothing in its column to settle it is refused.
+				expect((error as Error).message).toMatch(/market value "[^"]*" reads two ways/);
+				const refused = /market value "([^"]*)"/.exec((error as Error).message)![1];
+				expect(readNumber(refused)).toMatchObject({ problem: 'two-readings' });
+				return;
+			}
+			expect(read.holdings.map(({ holding }) => holding.market_value)).toEqual(
+				written.map(({ means }) => means),
+			);
+			// A value settled by its column is said so, and what settled it is a grouped or decimal value of the
+			// sheet, never scientific notation (which says nothing about what . and , mean in 1.234).
+			const settled = read.notes.find((note) => note.includes('read two ways'));
+			if (settled)
+				expect(/because the column writes numbers .* \("([^"]*)"/.exec(settled)![1]).not.toMatch(
+					/e/i,
+				);
+		});
+	});
+});
+
+describe('holding currencies (every route)', () => {
+	it('any three letters that are not ISO 4217 are refused naming the row, with an ISO 4217 code suggested', () => {
+		check(
+			1500,
+			fc.stringMatching(/^[A-Za-z]{3}$/).filter((code) => !isIsoCurrency(code.toUpperCase())),
+			fc.constantFrom(...ROUTES),
+			(code, route) => {
+				const rows: HoldingRow[] = [
+					{
+						json: {
+							isin: 'US0378331005',
+							name: 'Holding',
+							instrument_type: 'Stock',
+							currency: code,
+							weight: 100,
+							market_value: 100,
+						},
+						itemIndex: 0,
+					},
+				];
+				let error: unknown;
+				try {
+					readAs(rows, { route });
+				} catch (caught) {
+					error = caught;
+				}
+				expectNamesRow(error, rows);
+				const { message, description } = error as NodeOperationError;
+				expect(message).toContain(`currency "${code}" is not an ISO 4217 currency code`);
+				const suggested =
+					/^(?:Did you mean|The nearest ISO 4217 codes? (?:is|are)|Use) ([A-Z]{3}(?:(?:, | or )[A-Z]{3})*)/.exec(
+						String(description),
+					);
+				expect(suggested).not.toBeNull();
+				for (const suggestion of suggested![1].split(/, | or /))
+					expect(isIsoCurrency(suggestion)).toBe(true);
 			},
 		);
 	});

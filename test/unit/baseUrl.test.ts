@@ -36,6 +36,7 @@ describe('addressRules runs alone, as the credential test embeds it', () => {
 			['https://[fd00:ec2::254]', true],
 			['https://u:p@api.example.com', false],
 			['https://api.example.com?x', false],
+			['https://api.example.com.', false],
 		] as const) {
 			expect([raw, allow, standalone.checkBaseUrl(raw, allow)]).toEqual([
 				raw,
@@ -58,6 +59,9 @@ describe('checkBaseUrlText', () => {
 		['http://[0:0:0:0:0:0:0:1]:4010', 'http://[0:0:0:0:0:0:0:1]:4010'],
 		['https://[2001:db8::1]', 'https://[2001:db8::1]'],
 		['https://203.0.113.10', 'https://203.0.113.10'],
+		['https://api.example.com.', 'https://api.example.com'],
+		['https://API.example.com.:8443/v1/', 'https://api.example.com:8443/v1'],
+		['http://localhost.:4010', 'http://localhost:4010'],
 	])('accepts %j as %j', (raw, url) => {
 		expect(checkBaseUrlText(raw, false)).toEqual({ url });
 	});
@@ -77,6 +81,9 @@ describe('checkBaseUrlText', () => {
 		['https://[::1%eth0]', /IPv6 address that cannot be read/],
 		['https://-bad-.example.com', /host name that cannot be read/],
 		['https://a..example.com', /host name that cannot be read/],
+		['https://api.example.com..', /host name that cannot be read/],
+		['https://.', /host name that cannot be read|no host name/],
+		['https://metadata.google.internal.', /cloud metadata/],
 		['https://api.example.com/a b', /contains a space/],
 		['https://[::]', /unspecified/],
 		['https://224.0.0.1', /reserved/],

@@ -244,7 +244,10 @@ export function addressRules(): AddressRules {
 			host = authority.slice(0, authority.indexOf(':'));
 			port = authority.slice(authority.indexOf(':'));
 		}
+		// A fully qualified name (`api.example.com.`) is the same host: sent without the dot, which no certificate
+		// names and the TLS server name must not carry.
 		host = host.toLowerCase();
+		if (!host.startsWith('[') && /[^.]\.$/.test(host)) host = host.slice(0, -1);
 		if (port !== '') {
 			const number = /^:\d{1,5}$/.test(port) ? Number(port.slice(1)) : 0;
 			if (number < 1 || number > 65535)
@@ -305,7 +308,7 @@ export function addressRules(): AddressRules {
 				shown + ' points to ' + kindWords[kind] + ' (' + host + ')',
 				'If the API is served by your own gateway inside your network, turn on Allow Private Network Address in the credential; otherwise enter the public address the vendor gave.',
 			);
-		return { url: protocol + '://' + authority.toLowerCase() + path };
+		return { url: protocol + '://' + host + port + path };
 	}
 
 	return {

@@ -3,6 +3,7 @@ import type { IDataObject, INode, NodeOperationError } from 'n8n-workflow';
 import { INSTRUMENT_TYPES } from '../base/constants';
 import type { HoldingKey } from '../api/holdingKey';
 import { inputError } from '../api/errors';
+import { currencySuggestion, isIsoCurrency } from './currencies';
 import { describeInvalidIsin, givenIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import {
 	FieldResolver,
@@ -393,6 +394,12 @@ class HoldingsReader {
 			throw fields.fail(
 				`currency "${showValue(given)}" is not a three-letter ISO 4217 code`,
 				'Use a code such as EUR, USD or SEK.',
+			);
+		}
+		if (!isIsoCurrency(currency)) {
+			throw fields.fail(
+				`currency "${showValue(given)}" is not an ISO 4217 currency code`,
+				`${currencySuggestion(currency)} Correct the currency of this row; the API takes ISO 4217 codes only (EUR, USD, SEK, …).`,
 			);
 		}
 		return currency;

@@ -2,8 +2,9 @@ import { isIsoCurrency } from './currencies';
 
 /**
  * Numbers as spreadsheets, CSV exports and people write them: `1,234.50`, `1.234,50`, `1 234,50`, `1'234.50`,
- * `(1,234)`, `€1,234`, `1,234 EUR`, `12.5%`. A text such as `1.234` reads two ways (1234 in a German sheet, 1.234
- * in an English one); it is never guessed: the column's other values, or the Number Format option, decide it.
+ * `(1,234)`, `€1,234`, `1,234 EUR`, `12.5%`, `12,34,567.00` (lakh groups), `1.23E+05` and `1,23E+05`. A text such
+ * as `1.234` reads two ways (1234 in a German sheet, 1.234 in an English one); it is never guessed: the column's other
+ * values (never one in scientific notation), or the Number Format option, decide it.
  */
 
 /** How a sheet writes numbers: `dot` 1,234.56; `comma` 1.234,56; `space` 1 234,56. */
@@ -60,7 +61,8 @@ export type NumberReading =
 			/** Detect: the format the text can only be written in (`1.234,50` → comma, `12.5` → dot), if it tells. */
 			only?: FormatEvidence;
 	  }
-	| { problem: 'not-a-number' }
+	/** `seen`: for a text written like a number, what about it no number format writes. */
+	| { problem: 'not-a-number'; seen?: string }
 	| { problem: 'percent' }
 	| { problem: 'not-in-format'; format: WrittenFormat; otherReading?: number }
 	| { problem: 'two-readings'; readings: Record<'dot' | 'comma', number> };
@@ -142,11 +144,25 @@ function groupedPattern(group: string): RegExp {
 	return pattern;
 }
 
+/** Digits in lakh and crore groups, as Indian sheets write them: `12,34,567`. */
+const INDIAN_GROUPED = /^[1-9]\d?(?:,\d\d)*,\d{3}$/;
+
+/**
+ * Scientific notation (`1.23E+05`, `1,23E+05` as a German sheet writes it): the part before the E never holds digit
+ * groups, so its one separator is the decimal mark.
+ */
+const SCIENTIFIC = /^(\d+)(?:([.,])(\d+))?e([+-]?\d+)$/i;
+
 /** The digits and separators read in one format; undefined when they are not written that way. */
 function readBody(body: string, format: WrittenFormat): number | undefined {
 	const { decimal, groups } = SEPARATORS[format];
-	const exponent = /^(\d+(?:\.\d+)?)e([+-]?\d+)$/i.exec(body);
-	if (exponent) return format === 'dot' && Number.isFinite(Number(body)) ? Number(body) : undefined;
+	const scientific = SCIENTIFIC.exec(body);
+	if (scientific) {
+		const [, whole, mark, fraction, exponent] = scientific;
+		if (mark !== undefined && mark !== decimal) return undefined;
+		const value = Number(`${whole}${fraction === undefined ? '' : `.${fraction}`}e${exponent}`);
+		return Number.isFinite(value) ? value : undefined;
+	}
 	const cut = body.lastIndexOf(decimal);
 	const integer = cut >= 0 ? body.slice(0, cut) : body;
 	const fraction = cut >= 0 ? body.slice(cut + 1) : '';
@@ -156,11 +172,25 @@ function readBody(body: string, format: WrittenFormat): number | undefined {
 	else {
 		const group = /\D/.exec(integer)![0];
 		if (!groups.includes(group)) return undefined;
-		if (!groupedPattern(group).test(integer)) return undefined;
+		const indian = format === 'dot' && group === ',' && INDIAN_GROUPED.test(integer);
+		if (!indian && !groupedPattern(group).test(integer)) return undefined;
 		digits = integer.split(group).join('');
 	}
 	const value = Number(`${digits || '0'}.${fraction || '0'}`);
 	return Number.isFinite(value) ? value : undefined;
+}
+
+/** Why digits and separators that no format reads are not a number, in plain words (the fix gives forms that are). */
+function unreadableBody(body: string): string {
+	const scientific = /^([\d.,' ]*)e([+-]?\d+)$/i.exec(body);
+	if (scientific) {
+		if (SCIENTIFIC.test(body)) return 'it is too large for a number';
+		return `the part before the E ("${scientific[1]}") is not one number with at most one decimal mark, as in 1.23E+05 or 1,23E+05`;
+	}
+	const kinds = new Set(body.replace(/\d/g, ''));
+	if (kinds.size > 1)
+		return `it mixes ${[...kinds].map((mark) => (mark === ' ' ? 'spaces' : `"${mark}"`)).join(' and ')} between its digits in a way no number format writes`;
+	return 'its digits are not in groups of three (1,234,567 or 1.234.567) or, with commas, in lakh groups (12,34,567)';
 }
 
 function signed(value: number, parts: NumberText): number {
@@ -203,14 +233,21 @@ export function readNumber(
 	}
 	const dot = readBody(parts.body, 'dot');
 	const comma = readBody(parts.body, 'comma');
-	if (dot === undefined && comma === undefined) return { problem: 'not-a-number' };
+	if (dot === undefined && comma === undefined)
+		return { problem: 'not-a-number', seen: unreadableBody(parts.body) };
 	if (dot !== undefined && comma !== undefined && dot !== comma)
 		return {
 			problem: 'two-readings',
 			readings: { dot: signed(dot, parts), comma: signed(comma, parts) },
 		};
 	const read = done((dot ?? comma)!);
-	if ((dot === undefined) !== (comma === undefined) && /[.,]/.test(parts.body))
+	// Scientific notation is what programs write, whatever the sheet's format, and it never groups digits: it says
+	// nothing about what a `.` or `,` means in the column's other values (`2.500`).
+	if (
+		(dot === undefined) !== (comma === undefined) &&
+		/[.,]/.test(parts.body) &&
+		!SCIENTIFIC.test(parts.body)
+	)
 		return { ...read, only: dot === undefined ? 'comma' : 'dot' } as NumberReading;
 	return read;
 }
@@ -300,6 +337,8 @@ export function describeNumberProblem(read: Exclude<NumberReading, { value: numb
 		case 'percent':
 			return 'is a percentage, not an amount';
 		default:
-			return 'is not a number';
+			return read.problem === 'not-a-number' && read.seen
+				? `is not a number: ${read.seen}`
+				: 'is not a number';
 	}
 }
