@@ -164,6 +164,55 @@ describe('Only Changes Since Last Run: an ISIN left out is not_checked and its r
 	});
 });
 
+describe('Only Changes Since Last Run: a value outside its range is never a change (issue 35 domains)', () => {
+	const sim = useSimulator();
+
+	it('an SFDR class of 7 is not_checked, the remembered 8 kept: no change on that run nor the next', async () => {
+		let outOfRange = new Set<string>();
+		const proxy = await startProxy(sim.url, (_path: string, body: { data?: unknown } | null) => {
+			if (body && Array.isArray(body.data))
+				for (const entry of body.data as IDataObject[]) {
+					const isin = entry.isin ?? (entry.metadata as IDataObject | undefined)?.isin;
+					const profile = entry.sustainability_profile as IDataObject | undefined;
+					if (outOfRange.has(String(isin)) && profile) profile.classification = 7;
+				}
+			return body;
+		});
+		const workflow = chainWorkflow([{ isin: NINE }, { isin: EIGHT }], {
+			type: 'sustainabilityInstruments',
+			name: 'Node',
+			parameters: { operation: 'getSfdrClassification', outputMode: 'changesSinceLastRun' },
+		});
+		let staticData: IDataObject = {};
+		const run = async () => {
+			const result = await runWorkflow(
+				{ ...workflow, staticData },
+				{ credentials: credentialsFor(proxy.url), mode: 'trigger' },
+			);
+			expect(result.error).toBeUndefined();
+			staticData = result.savedStaticData;
+			return result.items('Node').map((item) => item.json);
+		};
+		try {
+			expect(await run()).toEqual([]);
+			outOfRange = new Set([EIGHT]);
+			const second = await run();
+			expect(second).toEqual([
+				expect.objectContaining({
+					isin: EIGHT,
+					status: 'not_checked',
+					reason: expect.stringMatching(/outside .*range.*7.*last result is kept/s),
+				}),
+			]);
+			expect(JSON.stringify(second)).not.toMatch(/"changed"|downgrade/);
+			outOfRange = new Set();
+			expect(await run()).toEqual([]);
+		} finally {
+			await proxy.close();
+		}
+	});
+});
+
 describe('Portfolio Summary with Invalid ISINs = Skip and Report: shares of the whole sheet (case 8)', () => {
 	const sim = useSimulator();
 

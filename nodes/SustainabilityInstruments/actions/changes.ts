@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { notInAnswerReason } from '../../shared/api/answers';
+import { outsideNote } from '../../shared/api/domains';
 import { errorJson, pairedTo } from '../../shared/run/execution';
 import { addRunNote } from '../../shared/base/hints';
 import { uniformRows } from '../../shared/input/rows';
@@ -205,6 +206,28 @@ function compareRows<TEntry>(
 					isin,
 					status: 'not_checked',
 					reason: `${notInAnswerReason('ISIN')} ${remembered ? 'Its last result is kept for the next run.' : 'Nothing is remembered for it yet.'}`,
+				},
+				pairedItem: pairedTo(items),
+			});
+			continue;
+		}
+		const outside = outcome.outside?.get(isin);
+		if (outside?.length) {
+			// A value outside its range cannot be trusted either way: compared, it would raise a false change; the
+			// remembered result stays until the API answers within range.
+			if (remembered) next.set(isin, { lastSeen: run, result: remembered.result });
+			tally.notChecked++;
+			out.push({
+				json: {
+					isin,
+					status: 'not_checked',
+					reason: outsideNote(
+						outside,
+						remembered
+							? 'Not compared; its last result is kept for the next run.'
+							: 'Not compared, and nothing is remembered for it yet.',
+						2,
+					),
 				},
 				pairedItem: pairedTo(items),
 			});

@@ -440,8 +440,8 @@ export async function executeInstrumentOperation<TEntry>(
 		extraBody,
 		// A summary reads the API's {value, unit} pairs; changes compare flat columns.
 		toValue: (answered) => {
-			// A number outside its domain is set to null and named on the result (kept as it came where results are
-			// compared with the last run's: a null there would read as a change).
+			// A number outside its domain is set to null and named on the result; Only Changes keeps the entry as it
+			// came and does not compare that ISIN (changes.ts: not_checked, the remembered result kept).
 			const { value: entry, outside } =
 				outputMode === 'changesSinceLastRun'
 					? { value: answered, outside: findOutside(answered) }
