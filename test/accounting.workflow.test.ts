@@ -120,6 +120,25 @@ describe("instruments routes: an ISIN left out of the answer is not checked, nev
 	});
 });
 
+/** Runs of SFDR Classification with Only Changes Since Last Run over NINE and EIGHT, each with the last run's memory. */
+function sfdrChangesRuns(url: string): () => Promise<IDataObject[]> {
+	const workflow = chainWorkflow([{ isin: NINE }, { isin: EIGHT }], {
+		type: 'sustainabilityInstruments',
+		name: 'Node',
+		parameters: { operation: 'getSfdrClassification', outputMode: 'changesSinceLastRun' },
+	});
+	let staticData: IDataObject = {};
+	return async () => {
+		const result = await runWorkflow(
+			{ ...workflow, staticData },
+			{ credentials: credentialsFor(url), mode: 'trigger' },
+		);
+		expect(result.error).toBeUndefined();
+		staticData = result.savedStaticData;
+		return result.items('Node').map((item) => item.json);
+	};
+}
+
 describe('Only Changes Since Last Run: an ISIN left out is not_checked and its remembered result kept (case 2)', () => {
 	const sim = useSimulator();
 
@@ -129,21 +148,7 @@ describe('Only Changes Since Last Run: an ISIN left out is not_checked and its r
 			sim.url,
 			dropEntries(() => drop),
 		);
-		const workflow = chainWorkflow([{ isin: NINE }, { isin: EIGHT }], {
-			type: 'sustainabilityInstruments',
-			name: 'Node',
-			parameters: { operation: 'getSfdrClassification', outputMode: 'changesSinceLastRun' },
-		});
-		let staticData: IDataObject = {};
-		const run = async () => {
-			const result = await runWorkflow(
-				{ ...workflow, staticData },
-				{ credentials: credentialsFor(proxy.url), mode: 'trigger' },
-			);
-			expect(result.error).toBeUndefined();
-			staticData = result.savedStaticData;
-			return result.items('Node').map((item) => item.json);
-		};
+		const run = sfdrChangesRuns(proxy.url);
 		try {
 			expect(await run()).toEqual([]);
 			drop = new Set([EIGHT]);
@@ -178,21 +183,7 @@ describe('Only Changes Since Last Run: a value outside its range is never a chan
 				}
 			return body;
 		});
-		const workflow = chainWorkflow([{ isin: NINE }, { isin: EIGHT }], {
-			type: 'sustainabilityInstruments',
-			name: 'Node',
-			parameters: { operation: 'getSfdrClassification', outputMode: 'changesSinceLastRun' },
-		});
-		let staticData: IDataObject = {};
-		const run = async () => {
-			const result = await runWorkflow(
-				{ ...workflow, staticData },
-				{ credentials: credentialsFor(proxy.url), mode: 'trigger' },
-			);
-			expect(result.error).toBeUndefined();
-			staticData = result.savedStaticData;
-			return result.items('Node').map((item) => item.json);
-		};
+		const run = sfdrChangesRuns(proxy.url);
 		try {
 			expect(await run()).toEqual([]);
 			outOfRange = new Set([EIGHT]);

@@ -180,55 +180,26 @@ function compareRows<TEntry>(
 		const kept = state.results.get(isin);
 		const remembered =
 			kept && !forgotten(kept.lastSeen, run, settings.forgetAfterRuns) ? kept : undefined;
+		const keptAs = remembered
+			? 'Its last result is kept for the next run.'
+			: 'Nothing is remembered for it yet.';
+		// Why this ISIN cannot be compared this run (its request failed, the answer left it out, or a value of its
+		// answer is outside its range): never a change; the remembered result stays, so that the next good run compares
+		// with the real previous value.
 		const failure = failed.get(isin);
-		if (failure) {
-			// Its remembered result stays as it was, to compare with the next run; it is not missing either.
-			if (remembered) next.set(isin, { lastSeen: run, result: remembered.result });
-			tally.notChecked++;
-			out.push({
-				json: {
-					isin,
-					status: 'not_checked',
-					reason: 'The request for this ISIN failed; its last result is kept for the next run',
-					...errorJson(failure),
-				},
-				pairedItem: pairedTo(items),
-			});
-			continue;
-		}
-		if (notInAnswer.has(isin)) {
-			// Nothing is known of it this run: never a change (lost_data, then new_data next run); the remembered result
-			// stays, so that the next good run compares with the real previous value.
-			if (remembered) next.set(isin, { lastSeen: run, result: remembered.result });
-			tally.notChecked++;
-			out.push({
-				json: {
-					isin,
-					status: 'not_checked',
-					reason: `${notInAnswerReason('ISIN')} ${remembered ? 'Its last result is kept for the next run.' : 'Nothing is remembered for it yet.'}`,
-				},
-				pairedItem: pairedTo(items),
-			});
-			continue;
-		}
 		const outside = outcome.outside?.get(isin);
-		if (outside?.length) {
-			// A value outside its range cannot be trusted either way: compared, it would raise a false change; the
-			// remembered result stays until the API answers within range.
+		const notCompared: IDataObject | undefined = failure
+			? { reason: `The request for this ISIN failed. ${keptAs}`, ...errorJson(failure) }
+			: notInAnswer.has(isin)
+				? { reason: `${notInAnswerReason('ISIN')} ${keptAs}` }
+				: outside?.length
+					? { reason: outsideNote(outside, `Not compared. ${keptAs}`, 2) }
+					: undefined;
+		if (notCompared) {
 			if (remembered) next.set(isin, { lastSeen: run, result: remembered.result });
 			tally.notChecked++;
 			out.push({
-				json: {
-					isin,
-					status: 'not_checked',
-					reason: outsideNote(
-						outside,
-						remembered
-							? 'Not compared; its last result is kept for the next run.'
-							: 'Not compared, and nothing is remembered for it yet.',
-						2,
-					),
-				},
+				json: { isin, status: 'not_checked', ...notCompared },
 				pairedItem: pairedTo(items),
 			});
 			continue;
