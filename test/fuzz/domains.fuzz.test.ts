@@ -6,7 +6,10 @@
  *
  * 1. every figure of the output is within its domain, or null with a reason (`domain_note` naming it);
  * 2. every value left out is counted and named (out_of_range_count, the ISIN or the KPI with the value as it came);
- * 3. averages and the portfolio temperature are computed only from values within their domain (recomputed here).
+ * 3. averages and the portfolio temperature are computed only from values within their domain (recomputed here);
+ * 4. Only Changes Since Last Run, over two or three runs with a remembered state: a value outside its range is never
+ *    a change (no `changed` or `new` item for that ISIN), the ISIN is `not_checked` with the value named, and the next
+ *    run within range compares with the last value that was within range.
  *
  * The domains below are written out here from the spec (percentages 0 to 100, emissions and market values not below
  * 0, a temperature score 1 to 6 °C, counts whole, every number within ±1e18), not read from the route table.
@@ -18,7 +21,9 @@ import { findIsins } from '../simulator';
 import { useSimulator } from '../helpers/simulator';
 import { startProxy } from '../helpers/proxy';
 import { hintMessages, instrumentsSpec, reportSpec, runNode } from '../helpers/lookupRuns';
+import { chainWorkflow, credentialsFor } from '../helpers/workflows';
 import type { NodeSpec } from '../helpers/workflows';
+import { runWorkflow } from '../workflow/runner';
 import { FUZZ_SEED, runs } from './arbitraries';
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
@@ -465,6 +470,95 @@ describe('domains: every figure within its domain or null with a reason, on ever
 			expect(out).toHaveLength(1);
 			for (const item of out)
 				expectFigure(COUNT, members, item.members, item.domain_note, 'data.members');
+		});
+	});
+
+	it('Only Changes Since Last Run: a value outside its range is never a change; the next run compares with the last value within range', async () => {
+		const answersArb = fc.array(
+			fc.array(valueFor(SFDR), { minLength: STOCKS.length, maxLength: STOCKS.length }),
+			{ minLength: 2, maxLength: 3 },
+		);
+		const firstSeenArb = fc.constantFrom('remember', 'outputAsNew');
+		await property(fc.tuple(answersArb, firstSeenArb), async ([answers, firstSeen]) => {
+			const workflow = chainWorkflow(
+				STOCKS.map((isin) => ({ isin })),
+				instrumentsSpec('getSfdrClassification', {
+					outputMode: 'changesSinceLastRun',
+					firstSeen,
+					simplify: true,
+				}),
+			);
+			let staticData: IDataObject = {};
+			// The last classification within range per ISIN: what the node must compare with.
+			const trusted = new Map<string, number | null>();
+			for (const [runIndex, values] of answers.entries()) {
+				rewrite = {
+					path: '/instruments/sustainability-profile',
+					change: (body) => {
+						for (const entry of body.data as IDataObject[]) {
+							const isin = (entry.metadata as IDataObject | undefined)?.isin ?? entry.isin;
+							(entry.sustainability_profile as IDataObject).classification =
+								values[STOCKS.indexOf(isin as string)];
+						}
+					},
+				};
+				const result = await runWorkflow(
+					{ ...workflow, staticData },
+					{ credentials: credentialsFor(proxy.url), mode: 'trigger' },
+				);
+				rewrite = undefined;
+				expect(result.error).toBeUndefined();
+				staticData = result.savedStaticData;
+				const out = result.items('Node').map((item) => item.json);
+				expect(out.every((json) => STOCKS.includes(json.isin as string))).toBe(true);
+				STOCKS.forEach((isin, index) => {
+					const value = values[index];
+					const rows = out.filter((json) => json.isin === isin);
+					if (value !== null && !within(SFDR, value)) {
+						expect(rows).toEqual([
+							expect.objectContaining({
+								status: 'not_checked',
+								reason: expect.stringContaining(
+									`classification is ${shown(value)}, outside its range`,
+								),
+							}),
+						]);
+						return;
+					}
+					if (!trusted.has(isin)) {
+						expect(rows).toEqual(
+							firstSeen === 'outputAsNew'
+								? [expect.objectContaining({ status: 'new', current_classification: value })]
+								: [],
+						);
+					} else if (trusted.get(isin) === value) {
+						expect(rows).toEqual([]);
+					} else {
+						expect(rows).toEqual([
+							expect.objectContaining({
+								status: 'changed',
+								previous_classification: trusted.get(isin),
+								current_classification: value,
+							}),
+						]);
+					}
+					trusted.set(isin, value);
+				});
+				const hints = hintMessages(result);
+				expect(hints.every((hint) => hint.length <= 120)).toBe(true);
+				const leftOut = outsideCount(SFDR, values);
+				if (leftOut > 0)
+					expect(hints).toContainEqual(
+						expect.stringMatching(/^\d+ values? out of range \(.*\) not compared/),
+					);
+				// The run's note counts only the ISINs it compared, never those not checked.
+				if (runIndex === 0)
+					expect(hints).toContainEqual(
+						expect.stringMatching(
+							new RegExp(`^First run with nothing remembered: ${STOCKS.length - leftOut} ISINs? `),
+						),
+					);
+			}
 		});
 	});
 });
