@@ -6,7 +6,8 @@
  *
  * 1. every figure of the output is within its domain, or null with a reason (`domain_note` naming it);
  * 2. every value left out is counted and named (out_of_range_count, the ISIN or the KPI with the value as it came);
- * 3. averages and the portfolio temperature are computed only from values within their domain (recomputed here);
+ * 3. averages and the portfolio temperature are computed only from values within their domain (recomputed here),
+ *    and a null figure of a Portfolio Summary says why (also when the portfolio's total is 0);
  * 4. Only Changes Since Last Run, over two or three runs with a remembered state: a value outside its range is never
  *    a change (no `changed` or `new` item for that ISIN), the ISIN is `not_checked` with the value named, and the next
  *    run within range compares with the last value that was within range.
@@ -133,6 +134,32 @@ function expectHint(hints: string[], leftOut: number) {
 			expect.stringMatching(/^\d+ values? out of range \(.*\) left out/),
 		);
 	else expect(hints.some((hint) => / out of range \(/.test(hint))).toBe(false);
+}
+
+/** The figures of a summary that may be null, and the note that says why: `No <figure>: …` (an average: `No average`). */
+const FIGURE = /^(weighted_average|percent|coverage_percent|true_percent)$/;
+const saysWhy = (figure: string, note: unknown) =>
+	typeof note === 'string' &&
+	(figure === 'weighted_average'
+		? /(^|\. )(No average|Not averaged): \S/.test(note)
+		: note.includes(`No ${figure}: `));
+
+/**
+ * The null figures of a summary whose object does not say why (a `note` beside it naming the figure;
+ * `coverage_note` for the summary's own coverage_percent), by path.
+ */
+function unexplainedNulls(value: unknown, path: string[] = []): string[] {
+	if (typeof value !== 'object' || value === null) return [];
+	const record = value as IDataObject;
+	const found: string[] = [];
+	for (const [key, member] of Object.entries(record)) {
+		if (member !== null) found.push(...unexplainedNulls(member, [...path, key]));
+		else if (FIGURE.test(key)) {
+			const note = path.length === 0 ? record[key.replace(/_percent$/, '_note')] : record.note;
+			if (!saysWhy(key, note)) found.push([...path, key].join('.'));
+		}
+	}
+	return found;
 }
 
 const STOCKS = findIsins((d) => d.known && !d.isFund && d.temperature.score !== null, 4, 'DE');
@@ -313,6 +340,75 @@ describe('domains: every figure within its domain or null with a reason, on ever
 					for (const named of leftOut) expect(figure.out_of_range_note).toContain(named);
 				}
 				expectHint(hints, leftOutAll);
+			},
+		);
+	});
+
+	it('Portfolio Summary (all four lookups): a null figure always says why, also when the total is 0', async () => {
+		const operations = [
+			{
+				operation: 'getSfdrClassification',
+				path: '/instruments/sustainability-profile',
+				domain: SFDR,
+				set: (entry: IDataObject, value: number | null) =>
+					((entry.sustainability_profile as IDataObject).classification = value),
+			},
+			{
+				operation: 'getPaiIndicators',
+				path: '/instruments/sustainability-data',
+				domain: NOT_NEGATIVE,
+				set: (entry: IDataObject, value: number | null) =>
+					(((entry.sustainability_data as IDataObject).scope_1_emissions as IDataObject).value =
+						value),
+			},
+			{ operation: 'getEsgData', path: '/instruments/esg-data' },
+			{ operation: 'getBusinessInvolvements', path: '/instruments/business-involvements' },
+		];
+		const holding = fc.record({
+			mv: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000_000 })),
+			fund: fc.constantFrom('A', 'B'),
+		});
+		await property(
+			fc.record({
+				route: fc.constantFrom(...operations),
+				holdings: fc.array(holding, { minLength: STOCKS.length, maxLength: STOCKS.length }),
+				allZero: fc.boolean(),
+				groupBy: fc.boolean(),
+				cashFund: fc.boolean(),
+				values: fc.array(valueFor(NOT_NEGATIVE), {
+					minLength: STOCKS.length,
+					maxLength: STOCKS.length,
+				}),
+				classes: fc.array(valueFor(SFDR), { minLength: STOCKS.length, maxLength: STOCKS.length }),
+			}),
+			async ({ route, holdings, allZero, groupBy, cashFund, values, classes }) => {
+				const items: IDataObject[] = STOCKS.map((isin, index) => ({
+					isin,
+					mv: allZero ? 0 : holdings[index].mv,
+					fund: holdings[index].fund,
+				}));
+				// A fund of nothing but a cash row: its summary has no holding in its total.
+				if (cashFund) items.push({ isin: '', instrument_type: 'cash', mv: 100, fund: 'C' });
+				const given = route.domain === SFDR ? classes : values;
+				const { out } = await run(
+					items,
+					instrumentsSpec(route.operation, {
+						outputMode: 'portfolioSummary',
+						marketValueField: 'mv',
+						groupBy: groupBy ? 'fund' : '',
+					}),
+					route.path,
+					(body) => {
+						if (!route.set) return;
+						for (const entry of body.data as IDataObject[])
+							route.set(
+								entry,
+								given[STOCKS.indexOf((entry.metadata as IDataObject).isin as string)],
+							);
+					},
+				);
+				expect(out.length).toBeGreaterThan(0);
+				for (const summary of out) expect(unexplainedNulls(summary)).toEqual([]);
 			},
 		);
 	});
