@@ -472,7 +472,7 @@ export async function executeInstrumentOperation<TEntry>(
 			outsideNote(
 				allOutside,
 				outputMode === 'changesSinceLastRun'
-					? 'Their ISINs are not compared (status not_checked); their last results are kept for the next run.'
+					? 'Their ISINs are not compared (status not_checked, the value named in reason); a result remembered for them is kept for the next run.'
 					: LEFT_OUT_OF_RANGE,
 				2,
 			),
