@@ -125,6 +125,78 @@ describe('case 3: a report generated with an answer that cannot be read', () => 
 	});
 });
 
+describe('a snapshot stored, its answer cut, listed, and the request sent again failing: outcome unknown, never "not stored"', () => {
+	const rows = ['cut-a', 'cut-b', 'cut-c'].flatMap((portfolio) =>
+		snapshotRows(portfolio, `${LAST_YEAR}-05-10`),
+	);
+	const QUARTER_END = `${LAST_YEAR}-06-30`;
+	/** POST /portfolios answered per `steps` (then passed on): 'cut' after the simulator stored it, or 400 unsent. */
+	const posts =
+		(steps: Array<'ok' | 'cut' | '400'>) =>
+		async (request: ProxiedRequest, forward: () => Promise<Upstream>): Promise<RawAnswer> => {
+			if (request.method !== 'POST' || request.path !== '/portfolios') return await passOn(forward);
+			const step = steps.shift() ?? 'ok';
+			if (step === '400') return { status: 400, body: '{"data":{"message":"Invalid snapshot"}}' };
+			if (step === 'cut') {
+				await forward();
+				return 'cut';
+			}
+			return await passOn(forward);
+		};
+	const held = () =>
+		sim
+			.portfolioState('org-a')
+			.filter((portfolio) => portfolio.snapshots.length > 0)
+			.map((portfolio) => portfolio.identifier.replace(/^.*_/, ''));
+
+	it('the run stops: the summary counts it as outcome unknown (may have been stored), the error says why', async () => {
+		const { result } = await throughProxy(rows, snapshotSpec(), posts(['ok', 'cut', '400']));
+		expect(sim.requests({ route: 'POST /portfolios' })).toHaveLength(2);
+		expect(sim.requests({ route: 'GET /portfolios' })).toHaveLength(1);
+		expect(held()).toEqual(['cut-a', 'cut-b']);
+		const message = String(result.error?.message);
+		expect(message).toContain(
+			`Item 2 (first of the group portfolio_id = "cut-b", date = "${LAST_YEAR}-05-10"): outcome unknown (may have been stored).`,
+		);
+		expect(message).toContain(
+			`Of 3 snapshots, before the run stopped: 1 stored (cut-a at ${QUARTER_END}), 1 outcome unknown (may have been stored: cut-b at ${QUARTER_END}), 1 not stored;`,
+		);
+		expect(message).not.toMatch(/cut-b[^)]*\): not stored/);
+		expect(message).toMatch(/^Whether the snapshot of portfolio "cut-b" at .* is not known/);
+		expect(descriptionOf(result.error)).toContain('the list of portfolios then showed a snapshot');
+	});
+
+	it('with Retry On Fail, sent again and refused again: still outcome unknown', async () => {
+		const { result } = await throughProxy(
+			rows,
+			{ ...snapshotSpec(), settings: RETRY },
+			posts(['ok', 'cut', '400', '400', '400']),
+		);
+		expect(result.status).toBe('error');
+		expect(held()).toEqual(['cut-a', 'cut-b']);
+		expect(String(result.error?.message)).toContain(
+			'1 outcome unknown (may have been stored: cut-b at',
+		);
+		expect(String(result.error?.message)).not.toMatch(/: not stored\./);
+	});
+
+	it('with On Error > Continue: its error items say it may have been stored', async () => {
+		const { result, out } = await throughProxy(
+			rows,
+			snapshotSpec({}, 'continueRegularOutput'),
+			posts(['ok', 'cut', '400']),
+		);
+		expect(result.error).toBeUndefined();
+		expect(held()).toEqual(['cut-a', 'cut-b', 'cut-c']);
+		const errors = out.filter((item) => item.json.error);
+		expect(errors).toHaveLength(2);
+		for (const item of errors)
+			expect(item.json.error).toMatch(
+				/^Whether the snapshot of portfolio "cut-b" at .* is not known \(it may have been stored\)/,
+			);
+	});
+});
+
 describe("case 4: the body decides: the API's JSON under any content type is read as JSON, sent once", () => {
 	it.each(['text/html', 'text/html; charset=utf-8', 'text/plain', 'application/octet-stream', ''])(
 		'a lookup answered as "%s"',

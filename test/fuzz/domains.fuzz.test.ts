@@ -6,7 +6,11 @@
  *
  * 1. every figure of the output is within its domain, or null with a reason (`domain_note` naming it);
  * 2. every value left out is counted and named (out_of_range_count, the ISIN or the KPI with the value as it came);
- * 3. averages and the portfolio temperature are computed only from values within their domain (recomputed here).
+ * 3. averages and the portfolio temperature are computed only from values within their domain (recomputed here),
+ *    and a null figure of a Portfolio Summary says why (also when the portfolio's total is 0);
+ * 4. Only Changes Since Last Run, over two or three runs with a remembered state: a value outside its range is never
+ *    a change (no `changed` or `new` item for that ISIN), the ISIN is `not_checked` with the value named, and the next
+ *    run within range compares with the last value that was within range.
  *
  * The domains below are written out here from the spec (percentages 0 to 100, emissions and market values not below
  * 0, a temperature score 1 to 6 °C, counts whole, every number within ±1e18), not read from the route table.
@@ -18,7 +22,9 @@ import { findIsins } from '../simulator';
 import { useSimulator } from '../helpers/simulator';
 import { startProxy } from '../helpers/proxy';
 import { hintMessages, instrumentsSpec, reportSpec, runNode } from '../helpers/lookupRuns';
+import { chainWorkflow, credentialsFor } from '../helpers/workflows';
 import type { NodeSpec } from '../helpers/workflows';
+import { runWorkflow } from '../workflow/runner';
 import { FUZZ_SEED, runs } from './arbitraries';
 
 const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 });
@@ -128,6 +134,32 @@ function expectHint(hints: string[], leftOut: number) {
 			expect.stringMatching(/^\d+ values? out of range \(.*\) left out/),
 		);
 	else expect(hints.some((hint) => / out of range \(/.test(hint))).toBe(false);
+}
+
+/** The figures of a summary that may be null, and the note that says why: `No <figure>: …` (an average: `No average`). */
+const FIGURE = /^(weighted_average|percent|coverage_percent|true_percent)$/;
+const saysWhy = (figure: string, note: unknown) =>
+	typeof note === 'string' &&
+	(figure === 'weighted_average'
+		? /(^|\. )(No average|Not averaged): \S/.test(note)
+		: note.includes(`No ${figure}: `));
+
+/**
+ * The null figures of a summary whose object does not say why (a `note` beside it naming the figure;
+ * `coverage_note` for the summary's own coverage_percent), by path.
+ */
+function unexplainedNulls(value: unknown, path: string[] = []): string[] {
+	if (typeof value !== 'object' || value === null) return [];
+	const record = value as IDataObject;
+	const found: string[] = [];
+	for (const [key, member] of Object.entries(record)) {
+		if (member !== null) found.push(...unexplainedNulls(member, [...path, key]));
+		else if (FIGURE.test(key)) {
+			const note = path.length === 0 ? record[key.replace(/_percent$/, '_note')] : record.note;
+			if (!saysWhy(key, note)) found.push([...path, key].join('.'));
+		}
+	}
+	return found;
 }
 
 const STOCKS = findIsins((d) => d.known && !d.isFund && d.temperature.score !== null, 4, 'DE');
@@ -312,6 +344,75 @@ describe('domains: every figure within its domain or null with a reason, on ever
 		);
 	});
 
+	it('Portfolio Summary (all four lookups): a null figure always says why, also when the total is 0', async () => {
+		const operations = [
+			{
+				operation: 'getSfdrClassification',
+				path: '/instruments/sustainability-profile',
+				domain: SFDR,
+				set: (entry: IDataObject, value: number | null) =>
+					((entry.sustainability_profile as IDataObject).classification = value),
+			},
+			{
+				operation: 'getPaiIndicators',
+				path: '/instruments/sustainability-data',
+				domain: NOT_NEGATIVE,
+				set: (entry: IDataObject, value: number | null) =>
+					(((entry.sustainability_data as IDataObject).scope_1_emissions as IDataObject).value =
+						value),
+			},
+			{ operation: 'getEsgData', path: '/instruments/esg-data' },
+			{ operation: 'getBusinessInvolvements', path: '/instruments/business-involvements' },
+		];
+		const holding = fc.record({
+			mv: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000_000 })),
+			fund: fc.constantFrom('A', 'B'),
+		});
+		await property(
+			fc.record({
+				route: fc.constantFrom(...operations),
+				holdings: fc.array(holding, { minLength: STOCKS.length, maxLength: STOCKS.length }),
+				allZero: fc.boolean(),
+				groupBy: fc.boolean(),
+				cashFund: fc.boolean(),
+				values: fc.array(valueFor(NOT_NEGATIVE), {
+					minLength: STOCKS.length,
+					maxLength: STOCKS.length,
+				}),
+				classes: fc.array(valueFor(SFDR), { minLength: STOCKS.length, maxLength: STOCKS.length }),
+			}),
+			async ({ route, holdings, allZero, groupBy, cashFund, values, classes }) => {
+				const items: IDataObject[] = STOCKS.map((isin, index) => ({
+					isin,
+					mv: allZero ? 0 : holdings[index].mv,
+					fund: holdings[index].fund,
+				}));
+				// A fund of nothing but a cash row: its summary has no holding in its total.
+				if (cashFund) items.push({ isin: '', instrument_type: 'cash', mv: 100, fund: 'C' });
+				const given = route.domain === SFDR ? classes : values;
+				const { out } = await run(
+					items,
+					instrumentsSpec(route.operation, {
+						outputMode: 'portfolioSummary',
+						marketValueField: 'mv',
+						groupBy: groupBy ? 'fund' : '',
+					}),
+					route.path,
+					(body) => {
+						if (!route.set) return;
+						for (const entry of body.data as IDataObject[])
+							route.set(
+								entry,
+								given[STOCKS.indexOf((entry.metadata as IDataObject).isin as string)],
+							);
+					},
+				);
+				expect(out.length).toBeGreaterThan(0);
+				for (const summary of out) expect(unexplainedNulls(summary)).toEqual([]);
+			},
+		);
+	});
+
 	it('SFDR, business involvements and ESG rows (One Item per Instrument): each value within its domain or null and named', async () => {
 		const routes = [
 			{
@@ -465,6 +566,95 @@ describe('domains: every figure within its domain or null with a reason, on ever
 			expect(out).toHaveLength(1);
 			for (const item of out)
 				expectFigure(COUNT, members, item.members, item.domain_note, 'data.members');
+		});
+	});
+
+	it('Only Changes Since Last Run: a value outside its range is never a change; the next run compares with the last value within range', async () => {
+		const answersArb = fc.array(
+			fc.array(valueFor(SFDR), { minLength: STOCKS.length, maxLength: STOCKS.length }),
+			{ minLength: 2, maxLength: 3 },
+		);
+		const firstSeenArb = fc.constantFrom('remember', 'outputAsNew');
+		await property(fc.tuple(answersArb, firstSeenArb), async ([answers, firstSeen]) => {
+			const workflow = chainWorkflow(
+				STOCKS.map((isin) => ({ isin })),
+				instrumentsSpec('getSfdrClassification', {
+					outputMode: 'changesSinceLastRun',
+					firstSeen,
+					simplify: true,
+				}),
+			);
+			let staticData: IDataObject = {};
+			// The last classification within range per ISIN: what the node must compare with.
+			const trusted = new Map<string, number | null>();
+			for (const [runIndex, values] of answers.entries()) {
+				rewrite = {
+					path: '/instruments/sustainability-profile',
+					change: (body) => {
+						for (const entry of body.data as IDataObject[]) {
+							const isin = (entry.metadata as IDataObject | undefined)?.isin ?? entry.isin;
+							(entry.sustainability_profile as IDataObject).classification =
+								values[STOCKS.indexOf(isin as string)];
+						}
+					},
+				};
+				const result = await runWorkflow(
+					{ ...workflow, staticData },
+					{ credentials: credentialsFor(proxy.url), mode: 'trigger' },
+				);
+				rewrite = undefined;
+				expect(result.error).toBeUndefined();
+				staticData = result.savedStaticData;
+				const out = result.items('Node').map((item) => item.json);
+				expect(out.every((json) => STOCKS.includes(json.isin as string))).toBe(true);
+				STOCKS.forEach((isin, index) => {
+					const value = values[index];
+					const rows = out.filter((json) => json.isin === isin);
+					if (value !== null && !within(SFDR, value)) {
+						expect(rows).toEqual([
+							expect.objectContaining({
+								status: 'not_checked',
+								reason: expect.stringContaining(
+									`classification is ${shown(value)}, outside its range`,
+								),
+							}),
+						]);
+						return;
+					}
+					if (!trusted.has(isin)) {
+						expect(rows).toEqual(
+							firstSeen === 'outputAsNew'
+								? [expect.objectContaining({ status: 'new', current_classification: value })]
+								: [],
+						);
+					} else if (trusted.get(isin) === value) {
+						expect(rows).toEqual([]);
+					} else {
+						expect(rows).toEqual([
+							expect.objectContaining({
+								status: 'changed',
+								previous_classification: trusted.get(isin),
+								current_classification: value,
+							}),
+						]);
+					}
+					trusted.set(isin, value);
+				});
+				const hints = hintMessages(result);
+				expect(hints.every((hint) => hint.length <= 120)).toBe(true);
+				const leftOut = outsideCount(SFDR, values);
+				if (leftOut > 0)
+					expect(hints).toContainEqual(
+						expect.stringMatching(/^\d+ values? out of range \(.*\) not compared/),
+					);
+				// The run's note counts only the ISINs it compared, never those not checked.
+				if (runIndex === 0)
+					expect(hints).toContainEqual(
+						expect.stringMatching(
+							new RegExp(`^First run with nothing remembered: ${STOCKS.length - leftOut} ISINs? `),
+						),
+					);
+			}
 		});
 	});
 });

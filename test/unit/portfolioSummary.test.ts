@@ -39,22 +39,73 @@ describe('summarizeHoldings (pure)', () => {
 		});
 	});
 
-	it('gives null percents and averages when the holdings used weigh 0 in all', () => {
+	it('gives null percents and averages when the holdings used weigh 0 in all, each saying why', () => {
 		const summary = summarizeHoldings('sfdr', [{ weight: 0, result: { classification: 9 } }], {
 			basis: 'weight',
 		});
+		const why = "No percent: every holding in the portfolio's total weighs 0 (total_weight is 0)";
 		expect(summary).toEqual({
 			holdings_count: 1,
 			total_weight: 0,
 			coverage_percent: null,
+			coverage_note:
+				"No coverage_percent: every holding in the portfolio's total weighs 0 (total_weight is 0)",
 			articles: {
-				article_9: { holdings_count: 1, portfolio_weight: 0, percent: null },
-				article_8: { holdings_count: 0, portfolio_weight: 0, percent: null },
-				article_6: { holdings_count: 0, portfolio_weight: 0, percent: null },
-				no_data: { holdings_count: 0, portfolio_weight: 0, percent: null },
-				not_checked: { holdings_count: 0, portfolio_weight: 0, percent: null },
+				article_9: { holdings_count: 1, portfolio_weight: 0, percent: null, note: why },
+				article_8: { holdings_count: 0, portfolio_weight: 0, percent: null, note: why },
+				article_6: { holdings_count: 0, portfolio_weight: 0, percent: null, note: why },
+				no_data: { holdings_count: 0, portfolio_weight: 0, percent: null, note: why },
+				not_checked: { holdings_count: 0, portfolio_weight: 0, percent: null, note: why },
 			},
 		});
+		expect(flattenSummary(summary)).toMatchObject({
+			coverage_note: expect.stringMatching(/^No coverage_percent: /),
+			article_9_note: why,
+			not_checked_note: why,
+		});
+	});
+
+	it('says why each null of PAI, yes/no indicators and business involvements is null when the total is 0', () => {
+		const zero = "every holding in the portfolio's total weighs 0 (total_market_value is 0)";
+		const pai = summarizeHoldings(
+			'paiIndicators',
+			[
+				{ weight: 0, result: { found: true, x: measure(2, 't'), fossil: { value: true } } },
+				{ weight: 0, notChecked: true },
+			],
+			{ basis: 'marketValue' },
+		);
+		expect(pai.not_checked).toEqual({
+			holdings_count: 1,
+			market_value: 0,
+			percent: null,
+			note: `No percent: ${zero}`,
+		});
+		const indicators = pai.indicators as Record<string, IDataObject>;
+		expect(indicators.x).toMatchObject({ weighted_average: null, coverage_percent: null });
+		expect(indicators.x.note).toBe(
+			`No average: the holdings with a value weigh 0 in all. No coverage_percent: ${zero}`,
+		);
+		expect(indicators.fossil).toMatchObject({ true_percent: null, coverage_percent: null });
+		expect(indicators.fossil.note).toMatch(
+			new RegExp(
+				`No true_percent: the holdings with a value weigh 0 in all\\. No coverage_percent: ${zero.replace(/[()]/g, '\\$&')}$`,
+			),
+		);
+		const involvements = summarizeHoldings('businessInvolvements', [], { basis: 'marketValue' });
+		const none = "no holding is in the portfolio's total (total_market_value is 0)";
+		expect(involvements).toMatchObject({
+			coverage_percent: null,
+			coverage_note: `No coverage_percent: ${none}`,
+			not_checked: { percent: null, note: `No percent: ${none}` },
+		});
+	});
+
+	it('gives no note where every share has a total to divide by', () => {
+		const summary = summarizeHoldings('sfdr', [{ weight: 1, result: { classification: 9 } }], {
+			basis: 'weight',
+		});
+		expect(JSON.stringify(summary)).not.toMatch(/note/);
 	});
 
 	it('books a holding marked not checked (not sent, or not in the answer) under not_checked, never no_data, and keeps it in the total', () => {

@@ -25,7 +25,7 @@ import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { isCarriedOut, noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
 import { failedAgain, rememberedFailure, retryMemory } from '../../shared/base/retryMemory';
-import { apiRequestSettled } from '../../shared/run/settle';
+import { apiRequestSettled, mayHaveBeenCarriedOut } from '../../shared/run/settle';
 import type { SettledOutcome } from '../../shared/run/settle';
 import { showValue } from '../../shared/base/values';
 import { responseIdentifier, responseMessage } from './common';
@@ -276,19 +276,41 @@ export async function execute(
 	}));
 	/** Groups the API answered 2xx (stored) with an answer that cannot be read. */
 	const storedUnread = new Set<PreparedGroup>();
+	/**
+	 * Groups whose request failed but may have been carried out (no answer; or an earlier send got none, the list
+	 * showed the snapshot and the send again failed), in this try or an earlier one of Retry On Fail.
+	 */
+	const maybeStored = new Set<PreparedGroup>();
 	const describeStored = (done: CheckedGroup[], failed: CheckedGroup) => {
-		const names = runs.flatMap((entry) =>
+		const named = (entry: PreparedGroup) => `${entry.portfolioId} at ${entry.quarterEnd}`;
+		const stored = runs.flatMap((entry) =>
 			entry.ok && (done.includes(entry) || storedUnread.has(entry.prepared))
 				? [
-						`${entry.prepared.portfolioId} at ${entry.prepared.quarterEnd}${storedUnread.has(entry.prepared) ? ' [its answer unreadable]' : ''}`,
+						`${named(entry.prepared)}${storedUnread.has(entry.prepared) ? ' [its answer unreadable]' : ''}`,
 					]
 				: [],
 		);
-		const failedWords =
-			failed.ok && !storedUnread.has(failed.prepared)
-				? `${failed.prepared.where}: not stored. `
-				: '';
-		return `${failedWords}${names.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${names.length ? ` (${listNames(names)})` : ''}; running again is safe, as each snapshot replaces the one of its quarter.`;
+		const unknown = runs.flatMap((entry) =>
+			entry.ok &&
+			maybeStored.has(entry.prepared) &&
+			!done.includes(entry) &&
+			!storedUnread.has(entry.prepared)
+				? [named(entry.prepared)]
+				: [],
+		);
+		// A snapshot that may have been stored is counted as outcome unknown, never among those not stored.
+		const failedWords = !failed.ok
+			? ''
+			: storedUnread.has(failed.prepared)
+				? ''
+				: maybeStored.has(failed.prepared)
+					? `${failed.prepared.where}: outcome unknown (may have been stored). `
+					: `${failed.prepared.where}: not stored. `;
+		const inList = (names: string[]) => (names.length ? ` (${listNames(names)})` : '');
+		const counts = unknown.length
+			? `Of ${toStore} snapshots, before the run stopped: ${stored.length} stored${inList(stored)}, ${unknown.length} outcome unknown (may have been stored: ${listNames(unknown)}), ${toStore - stored.length - unknown.length} not stored`
+			: `${stored.length} of ${toStore} snapshot${toStore === 1 ? ' was' : 's were'} stored before the run stopped${inList(stored)}`;
+		return `${failedWords}${counts}; running again is safe, as each snapshot replaces the one of its quarter.`;
 	};
 	const output = await (runGroups<CheckedGroup>).call(
 		this,
@@ -301,6 +323,9 @@ export async function execute(
 			const task = tasks.get(prepared)!;
 			const kept = memory?.get(task);
 			if (kept?.state === 'done') return kept.items;
+			// Sent again (storing the same holdings again is safe), but a failure now does not undo what an earlier try
+			// may have stored.
+			if (kept?.state === 'uncertain') maybeStored.add(prepared);
 			if (kept?.state === 'carried-out') {
 				storedUnread.add(prepared);
 				throw failedAgain(
@@ -322,6 +347,9 @@ export async function execute(
 				if (isCarriedOut(error)) {
 					storedUnread.add(prepared);
 					memory?.set(task, rememberedFailure('carried-out', error as NodeApiError));
+				} else if (mayHaveBeenCarriedOut(error)) {
+					maybeStored.add(prepared);
+					memory?.set(task, rememberedFailure('uncertain', error as NodeApiError));
 				}
 				throw asNodeError(this.getNode(), error);
 			}

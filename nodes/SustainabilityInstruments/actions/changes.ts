@@ -35,6 +35,8 @@ type OutputRow = IsinRow | { problem: string; item: number; given: string | null
 interface ChangesTally {
 	changed: number;
 	new: number;
+	/** ISINs compared for the first time (output as new, or only remembered). */
+	firstSeen: number;
 	notChecked: number;
 	forgotten: number;
 	missing: number;
@@ -73,7 +75,14 @@ export function outputChanges<TEntry>(
 	const fields = resolveCompareFields.call(this, settings.compareFields, columns, spec);
 
 	const next = new Map<string, RememberedResult>();
-	const tally: ChangesTally = { changed: 0, new: 0, notChecked: 0, forgotten: 0, missing: 0 };
+	const tally: ChangesTally = {
+		changed: 0,
+		new: 0,
+		firstSeen: 0,
+		notChecked: 0,
+		forgotten: 0,
+		missing: 0,
+	};
 	const out = compareRows(outcome, settings, current, rows, columns, fields, next, tally);
 	keepMissing(current, byIsin, settings, next, tally);
 
@@ -208,6 +217,7 @@ function compareRows<TEntry>(
 		const stored = withoutIsin(result);
 		if (!remembered) {
 			next.set(isin, { lastSeen: run, result: stored });
+			tally.firstSeen++;
 			if (settings.firstSeen !== 'outputAsNew') continue;
 			tally.new++;
 			const changes = fields
@@ -262,7 +272,7 @@ function noteRun(
 	const manual = this.getMode() === 'manual';
 	const summary = [
 		firstRun
-			? `First run with nothing remembered: ${countOf(isins, 'ISIN')} ${settings.firstSeen === 'outputAsNew' ? 'output as new' : 'remembered, none output'}.`
+			? `First run with nothing remembered: ${countOf(tally.firstSeen, 'ISIN')} ${settings.firstSeen === 'outputAsNew' ? 'output as new' : 'remembered, none output'}.`
 			: `Compared ${countOf(isins, 'ISIN')} with the remembered results: ${tally.changed} changed, ${tally.new} new.`,
 		tally.notChecked ? `${tally.notChecked} not checked.` : '',
 		tally.missing ? `${countOf(tally.missing, 'remembered ISIN')} not in this input (kept).` : '',

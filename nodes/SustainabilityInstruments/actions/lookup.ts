@@ -472,13 +472,13 @@ export async function executeInstrumentOperation<TEntry>(
 			outsideNote(
 				allOutside,
 				outputMode === 'changesSinceLastRun'
-					? 'Each is compared with the last run as it came.'
+					? 'Their ISINs are not compared (status not_checked, the value named in reason); a result remembered for them is kept for the next run.'
 					: LEFT_OUT_OF_RANGE,
 				2,
 			),
-			outputMode === 'changesSinceLastRun' ? 'the log' : 'domain_note',
+			outputMode === 'changesSinceLastRun' ? 'the not_checked rows' : 'domain_note',
 			2,
-			outputMode === 'changesSinceLastRun' ? 'compared as it came' : 'left out',
+			outputMode === 'changesSinceLastRun' ? 'not compared' : 'left out',
 		);
 
 	countLookup.call(

@@ -529,9 +529,17 @@ export function roundTo(value: number, decimals: number): number {
 	return Math.round(value * factor) / factor;
 }
 
-/** Percents: 2 decimals. */
+/** Percents: 2 decimals; null when the total is 0 (say why: `zeroTotalReason`). */
 const percentOf = (part: number, total: number): number | null =>
 	total > 0 ? roundTo((part / total) * 100, 2) : null;
+
+/** Why the shares of a portfolio are null: its total is 0 (no holding in it, or every holding in it weighs 0). */
+function zeroTotalReason(holdings: SummaryHolding[], basis: WeightBasis): string {
+	const total = basis === 'weight' ? 'total_weight' : 'total_market_value';
+	return holdings.length === 0
+		? `no holding is in the portfolio's total (${total} is 0)`
+		: `every holding in the portfolio's total weighs 0 (${total} is 0)`;
+}
 
 /** Sums of market values: 2 decimals; of weights: 4. */
 const amount = (value: number, basis: WeightBasis) => roundTo(value, basis === 'weight' ? 4 : 2);
@@ -569,6 +577,8 @@ export function summarizeHoldings(
 	const valueKey = basis === 'weight' ? 'portfolio_weight' : 'market_value';
 	const total = holdings.reduce((sum, holding) => sum + holding.weight, 0);
 	const names = options.names ?? summaryNames(kind, holdingResults(holdings));
+	// A null figure says why: every share of a total of 0 is null.
+	const zeroTotal = total > 0 ? undefined : zeroTotalReason(holdings, basis);
 	const summary: IDataObject = {
 		holdings_count: holdings.length,
 		[basis === 'weight' ? 'total_weight' : 'total_market_value']: amount(total, basis),
@@ -579,7 +589,12 @@ export function summarizeHoldings(
 			holdings_count: members.length,
 			[valueKey]: amount(sum, basis),
 			percent: percentOf(sum, total),
+			...(zeroTotal ? { note: `No percent: ${zeroTotal}` } : {}),
 		};
+	};
+	const coverage = (covered: number) => {
+		summary.coverage_percent = percentOf(covered, total);
+		if (zeroTotal) summary.coverage_note = `No coverage_percent: ${zeroTotal}`;
 	};
 
 	const notChecked = holdings.filter((holding) => holding.notChecked === true);
@@ -599,7 +614,7 @@ export function summarizeHoldings(
 			articles.out_of_range = { ...bucket(leftOut), ...leftOutOfRange(holdings, 'classification') };
 		const classified =
 			total - [...unclassified, ...leftOut].reduce((acc, holding) => acc + holding.weight, 0);
-		summary.coverage_percent = percentOf(classified, total);
+		coverage(classified);
 		summary.articles = articles;
 		return summary;
 	}
@@ -610,10 +625,7 @@ export function summarizeHoldings(
 		const threshold = options.minimumThreshold ?? 0;
 		summary.minimum_threshold = threshold;
 		const found = holdings.filter((holding) => holding.result?.found === true);
-		summary.coverage_percent = percentOf(
-			found.reduce((acc, holding) => acc + holding.weight, 0),
-			total,
-		);
+		coverage(found.reduce((acc, holding) => acc + holding.weight, 0));
 		const involvements: IDataObject = {};
 		for (const category of names.categories) {
 			setOwn(
@@ -640,6 +652,7 @@ export function summarizeHoldings(
 				...weightedAverage(
 					holdings,
 					total,
+					zeroTotal,
 					(result) => ({ value: numberOrUndefined(ownValue(result, name)) }),
 					false,
 				),
@@ -658,8 +671,8 @@ export function summarizeHoldings(
 			return isRecord(measure) ? measure.value : undefined;
 		};
 		const figure = isYesNoMeasure(holdings, valueOf)
-			? shareTrue(holdings, total, valueOf)
-			: weightedAverage(holdings, total, (result) => {
+			? shareTrue(holdings, total, zeroTotal, valueOf)
+			: weightedAverage(holdings, total, zeroTotal, (result) => {
 					const measure = ownValue(result, name);
 					if (!isRecord(measure)) return { value: undefined };
 					return {
@@ -698,6 +711,7 @@ function isYesNoMeasure(
 function shareTrue(
 	holdings: SummaryHolding[],
 	total: number,
+	zeroTotal: string | undefined,
 	valueOf: (result: IDataObject) => unknown,
 ): IDataObject {
 	let covered = 0;
@@ -714,14 +728,26 @@ function shareTrue(
 			countTrue++;
 		}
 	}
+	const truePercent = percentOf(yes, covered);
+	const coveragePercent = percentOf(covered, total);
 	return {
-		true_percent: percentOf(yes, covered),
+		true_percent: truePercent,
 		holdings_true: countTrue,
 		holdings_with_value: count,
-		coverage_percent: percentOf(covered, total),
-		note: 'A true/false indicator: true_percent is the share (by value) of the holdings with a value where it is true',
+		coverage_percent: coveragePercent,
+		note: [
+			'A true/false indicator: true_percent is the share (by value) of the holdings with a value where it is true',
+			truePercent === null ? `No true_percent: ${noValueReason(count)}` : '',
+			coveragePercent === null && zeroTotal ? `No coverage_percent: ${zeroTotal}` : '',
+		]
+			.filter(Boolean)
+			.join('. '),
 	};
 }
+
+/** Why a figure over the holdings with a value is null when it has no other reason. */
+const noValueReason = (withValue: number) =>
+	withValue === 0 ? 'no holding has a value for it' : 'the holdings with a value weigh 0 in all';
 
 function* holdingResults(holdings: SummaryHolding[]): Generator<IDataObject> {
 	for (const holding of holdings) if (holding.result) yield holding.result;
@@ -735,6 +761,7 @@ function* holdingResults(holdings: SummaryHolding[]): Generator<IDataObject> {
 function weightedAverage(
 	holdings: SummaryHolding[],
 	total: number,
+	zeroTotal: string | undefined,
 	read: (result: IDataObject) => { value: number | undefined; unit?: string | null },
 	withUnit = true,
 ): IDataObject {
@@ -757,16 +784,17 @@ function weightedAverage(
 		holdings_with_value: count,
 		coverage_percent: percentOf(covered, total),
 	};
+	// A null figure says why.
+	const notes: string[] = [];
 	if (units.size > 1) {
 		figure.weighted_average = null;
-		figure.note = `Not averaged: the holdings give it in different units (${[...units].join(', ')})`;
+		notes.push(`Not averaged: the holdings give it in different units (${[...units].join(', ')})`);
 	} else if (figure.weighted_average === null) {
-		// A null figure says why.
-		figure.note =
-			count === 0
-				? 'No average: no holding has a value for it'
-				: 'No average: the holdings with a value weigh 0 in all';
+		notes.push(`No average: ${noValueReason(count)}`);
 	}
+	if (figure.coverage_percent === null && zeroTotal)
+		notes.push(`No coverage_percent: ${zeroTotal}`);
+	if (notes.length) figure.note = notes.join('. ');
 	return figure;
 }
 

@@ -15,7 +15,10 @@ export type Remembered<TAnswer> =
 	| { state: 'done'; items: INodeExecutionData[] }
 	/** The API answered (the request was carried out and charged) but the work after it failed. */
 	| { state: 'answered'; answer: TAnswer }
-	/** The request went out and no one knows whether it was carried out: never sent again. */
+	/**
+	 * The request went out and no one knows whether it was carried out: a report is never sent again; a snapshot is
+	 * (storing the same holdings again is safe), and a failure of it is still counted as outcome unknown.
+	 */
 	| { state: 'uncertain'; message: string; description?: string; httpCode?: string }
 	/**
 	 * The API answered 2xx (carried out and charged) but its answer could not be read: never sent again, the retry

@@ -6,6 +6,7 @@ import { parsePortfolioListing } from './methods';
 import type { PortfolioListing } from './methods';
 import { ROUTES } from '../api/routes';
 import type { ApiRoute } from '../api/routes';
+import { isCarriedOut } from '../api/answers';
 import { apiRequest, UncertainOutcomeError } from '../api/transport';
 import type { ApiRequestOptions } from '../api/transport';
 import { showValue } from '../base/values';
@@ -38,6 +39,21 @@ export interface SettledAnswer<T> {
 /** Sends at most this many times in all before the outcome is left uncertain. */
 const MAX_SENDS = 3;
 
+/** Errors after which the request may have been carried out all the same (see `mayHaveBeenCarriedOut`). */
+const outcomeUnknown = new WeakSet<object>();
+
+/**
+ * Whether the request of a failed apiRequestSettled may have been carried out: it got no answer (and the list could
+ * not settle it), or an earlier send got none and the list of portfolios showed the snapshot before the request was
+ * sent again and failed. Such a request is "outcome unknown", never "not stored".
+ */
+export function mayHaveBeenCarriedOut(error: unknown): boolean {
+	return (
+		error instanceof UncertainOutcomeError ||
+		(typeof error === 'object' && error !== null && outcomeUnknown.has(error))
+	);
+}
+
 /** apiRequest, with the uncertain outcome of the route settled where a read can settle it. */
 export async function apiRequestSettled<T = IDataObject>(
 	this: IExecuteFunctions,
@@ -62,8 +78,12 @@ export async function apiRequestSettled<T = IDataObject>(
 				},
 			};
 		} catch (error) {
-			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS)
-				throw asNodeError(this.getNode(), error);
+			if (!(error instanceof UncertainOutcomeError) || send >= MAX_SENDS) {
+				const failed = asNodeError(this.getNode(), error);
+				if (storedBeforeResend && !isCarriedOut(error))
+					throw resendFailed(failed, noAnswer, snapshot);
+				throw failed;
+			}
 			noAnswer = noAnswerWords(error);
 			let funds: PortfolioListing[];
 			try {
@@ -117,6 +137,24 @@ export async function apiRequestSettled<T = IDataObject>(
 	}
 }
 
+/**
+ * The request was sent again after the list of portfolios showed the snapshot stored (an earlier send got no
+ * answer), and that failed: the snapshot may hold these holdings (the earlier send may have stored them) or older
+ * ones of the same quarter. Its error, saying so.
+ */
+function resendFailed(error: RunError, noAnswer: string, snapshot: SnapshotRef): RunError {
+	const which = `the snapshot of portfolio "${showValue(snapshot.portfolioId, 200)}" at ${snapshot.quarterEnd}`;
+	error.message = `Whether ${which} holds these holdings is not known (it may have been stored): ${error.message.replace(/\.$/, '')}.`;
+	error.description = [
+		`An earlier try got no readable answer (${noAnswer}); the list of portfolios then showed a snapshot at ${snapshot.quarterEnd}, perhaps stored by that try, perhaps an older one of the same quarter. The request was sent again to be sure the holdings are these, and that failed. Check with the Portfolio Snapshots node's Get Many operation, or run again: Create or Update Snapshot stores the holdings of a quarter end anew, so running it again is safe.`,
+		error.description,
+	]
+		.filter(Boolean)
+		.join('\n');
+	outcomeUnknown.add(error);
+	return error;
+}
+
 function noAnswerWords(error: UncertainOutcomeError): string {
 	const failure = error.networkFailure;
 	switch (failure.kind) {
@@ -161,6 +199,7 @@ function uncheckedOutcome(
 	].join('\n');
 	listError.message = message;
 	listError.description = description;
+	outcomeUnknown.add(listError);
 	return listError;
 }
 
