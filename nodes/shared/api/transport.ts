@@ -292,7 +292,7 @@ async function sendOnce(
 	response = { ...response, body: redactKey(response.body, apiKey, response.text) };
 	// A proxy's 502 page: the proxy got no usable answer from the API, which may have carried the request out.
 	if (!response.tooLarge && isGatewayPage(response))
-		return { response, failure: gatewayPageFailure(response) };
+		return { response, failure: pageFailure(response) };
 	return { response };
 }
 
@@ -511,25 +511,22 @@ export class UncertainOutcomeError extends NodeApiError {
 	}
 }
 
-/** A proxy's 502 page as a network failure: what came, in words (status and content type, never the page). */
-function gatewayPageFailure(response: ApiAnswer): NetworkFailure {
-	return {
-		code: `GATEWAY_PAGE_${response.statusCode}`,
-		reached: 'maybe',
-		kind: 'gateway-page',
-		status: response.statusCode,
-		reason: `answered ${response.statusCode} (Bad Gateway) with a page of its own (content type ${contentTypeWords(response)})`,
-	};
-}
-
-/** A page answered with a success status on a charged route, as a failure of the "may have been carried out" kind. */
+/**
+ * A page where the API's JSON was expected, as a failure of the "may have been carried out" kind: a proxy's 502 page,
+ * or a page answered with a success status on a charged route. What came, in words (status and content type, never
+ * the page).
+ */
 function pageFailure(response: ApiAnswer): NetworkFailure {
+	const { statusCode } = response;
 	return {
-		code: `PAGE_${response.statusCode}`,
+		code: statusCode === 502 ? `GATEWAY_PAGE_${statusCode}` : `PAGE_${statusCode}`,
 		reached: 'maybe',
 		kind: 'gateway-page',
-		status: response.statusCode,
-		reason: `answered ${response.statusCode} with a page of its own (content type ${contentTypeWords(response)}) instead of the API's JSON`,
+		status: statusCode,
+		reason:
+			statusCode === 502
+				? `answered 502 (Bad Gateway) with a page of its own (content type ${contentTypeWords(response)})`
+				: `answered ${statusCode} with a page of its own (content type ${contentTypeWords(response)}) instead of the API's JSON`,
 	};
 }
 
