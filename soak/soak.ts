@@ -19,7 +19,8 @@
  *   `name_note`. Everything else,
  *   the stored portfolios included, must equal the fault-free run.
  * - POST /reports: nothing can settle it. The run fails with the "not known" error, and that is correct when the
- *   simulator dropped a POST /reports of that run and the same report was never requested again
+ *   simulator dropped a POST /reports of that run, or answered it with a 200 HTML page (charged: never sent again),
+ *   and the same report was never requested again
  *   (`isUncertainReport`); such a run counts as passed, tallied in `uncertainReports`.
  * - POST /temperature-score/insights: a poll carried out and dropped still moved the calculation on, so fewer polls
  *   are needed: the summary's `requests` may be lower by the number of such drops (`acceptAdvancedPolls`).
@@ -29,7 +30,7 @@
  * On Fail, with an item carrying that error (`isExpectedUnreadable`); it counts as passed, tallied in
  * `unreadableAnswers`. A run that got one and ended green without a word fails the soak. HTML pages answered with 200
  * or 503 (`html-page`, `proxy-503-html`, a proxy in front of the API) are retried like a 503, so those runs must equal
- * the fault-free run.
+ * the fault-free run; but a 200 page to POST /reports is an uncertain report (above).
  *
  * 500 policy: the spec says "retry once", so the transport retries a 500 once and a second 500 for the same
  * request fails the run, on purpose. With 500 at ~5 % of requests that happens now and then. Such a run
@@ -346,6 +347,11 @@ function isExpected500Twice(result: WorkflowRunResult, requests: RecordedRequest
 }
 
 const DROPS: ReadonlyArray<FaultKind | null> = ['drop', 'processed-drop'];
+/**
+ * Faults after which a POST /reports has no knowable outcome: a dropped connection, or a proxy's page with a success
+ * status (the report is charged, so it is never sent again: issue 35, charges).
+ */
+const UNCERTAIN_REPORT_FAULTS: ReadonlyArray<FaultKind | null> = [...DROPS, 'html-page'];
 
 const CANNOT_BE_READ = /The API's answer to the .+ request cannot be read: /;
 
@@ -373,13 +379,13 @@ export function isExpectedUnreadable(result: WorkflowRunResult): boolean {
  */
 export function isUncertainReport(result: WorkflowRunResult, requests: RecordedRequest[]): boolean {
 	if (
-		!/PDF report request .*whether the API carried it out is not known/.test(
+		!/PDF report request\b.*whether the API carried it out is not known/.test(
 			result.error?.message ?? '',
 		)
 	)
 		return false;
 	const reports = requests.filter((request) => request.route === 'POST /reports');
-	const dropped = reports.filter((request) => DROPS.includes(request.fault));
+	const dropped = reports.filter((request) => UNCERTAIN_REPORT_FAULTS.includes(request.fault));
 	if (dropped.length === 0) return false;
 	return dropped.every((drop) => {
 		const body = JSON.stringify(drop.body);

@@ -66,6 +66,19 @@ describe('soak checks of requests dropped after sending', () => {
 		).toBe(false);
 		expect(isUncertainReport(failedRun, [reportRequest(1, null)])).toBe(false);
 	});
+
+	it('accept it after a 200 HTML page to POST /reports (charged: never sent again), not after a 503', () => {
+		const pageRun = {
+			error: new Error(
+				"A proxy or gateway in front of the API answered 200 with a page of its own (content type text/html) instead of the API's JSON to the PDF report request: whether the API carried it out is not known, so the report may have been generated.",
+			),
+		} as WorkflowRunResult;
+		expect(isUncertainReport(pageRun, [reportRequest(1, 'html-page')])).toBe(true);
+		expect(
+			isUncertainReport(pageRun, [reportRequest(1, 'html-page'), reportRequest(2, null)]),
+		).toBe(false);
+		expect(isUncertainReport(pageRun, [reportRequest(1, '503')])).toBe(false);
+	});
 });
 
 describe('soak check of unreadable answers', () => {
