@@ -366,10 +366,30 @@ function gotUnreadable(requests: RecordedRequest[]): boolean {
  */
 export function isExpectedUnreadable(result: WorkflowRunResult): boolean {
 	if (CANNOT_BE_READ.test(result.error?.message ?? '')) return true;
+	// An unreadable list of portfolios while settling a dropped snapshot: the error is "outcome unknown" and its
+	// description names the unreadable answer ("The check: …").
+	const description = (result.error as { description?: unknown } | undefined)?.description;
+	if (typeof description === 'string' && CANNOT_BE_READ.test(description)) return true;
 	return Object.values(result.outputs).some((outputs) =>
 		outputs.some((items) =>
 			items.some((item) => CANNOT_BE_READ.test(String(item.json.error ?? ''))),
 		),
+	);
+}
+
+/**
+ * A failed run whose error is the uncertain outcome of a snapshot (issue 35: counted "outcome unknown (may have been
+ * stored)", never "not stored"), correct when the simulator dropped a POST /portfolios of this run or answered it with
+ * a page, so that neither the sends allowed nor the list of portfolios could settle it.
+ */
+export function isUncertainSnapshot(
+	result: WorkflowRunResult,
+	requests: RecordedRequest[],
+): boolean {
+	if (!/outcome unknown \(may have been stored\)/.test(result.error?.message ?? '')) return false;
+	return requests.some(
+		(request) =>
+			request.route === 'POST /portfolios' && UNCERTAIN_REPORT_FAULTS.includes(request.fault),
 	);
 }
 
@@ -623,6 +643,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 					} else if (isUncertainReport(result, requests)) {
 						summary.uncertainReports++;
 						note = ' (dropped POST /reports: uncertain outcome reported, not sent again; accepted)';
+					} else if (isUncertainSnapshot(result, requests)) {
+						summary.settledSnapshots++;
+						note = ' (dropped POST /portfolios: outcome unknown reported; accepted)';
 					} else {
 						record.problems.push(`run failed: ${result.error?.message ?? result.status}`);
 					}

@@ -5,7 +5,12 @@
  * dropped connection or a slow answer) whose outputs must equal the fault-free ones.
  * The temperature route answers at once here (no is_lock poll) to keep it short; the full soak polls.
  */
-import { isExpectedUnreadable, isUncertainReport, runSoak } from '../soak/soak';
+import {
+	isExpectedUnreadable,
+	isUncertainReport,
+	isUncertainSnapshot,
+	runSoak,
+} from '../soak/soak';
 import type { RecordedRequest } from './simulator';
 import type { WorkflowRunResult } from './workflow/runner';
 
@@ -81,6 +86,24 @@ describe('soak checks of requests dropped after sending', () => {
 	});
 });
 
+describe('soak check of uncertain snapshots', () => {
+	const unknown = {
+		error: new Error(
+			'Whether the snapshot of portfolio "p" at 2025-03-31 holds these holdings is not known (it may have been stored): … Item 16: outcome unknown (may have been stored).',
+		),
+	} as WorkflowRunResult;
+	const post = (fault: RecordedRequest['fault']) =>
+		({ route: 'POST /portfolios', fault }) as unknown as RecordedRequest;
+
+	it('accepts outcome unknown only after a dropped or paged POST /portfolios', () => {
+		expect(isUncertainSnapshot(unknown, [post('drop')])).toBe(true);
+		expect(isUncertainSnapshot(unknown, [post(null)])).toBe(false);
+		expect(
+			isUncertainSnapshot({ error: new Error('other') } as WorkflowRunResult, [post('drop')]),
+		).toBe(false);
+	});
+});
+
 describe('soak check of unreadable answers', () => {
 	const run = (error?: string, itemError?: string) =>
 		({
@@ -93,6 +116,16 @@ describe('soak check of unreadable answers', () => {
 	it('accepts a run that failed with the "cannot be read" error, or whose item carries it', () => {
 		expect(isExpectedUnreadable(run(said))).toBe(true);
 		expect(isExpectedUnreadable(run(undefined, said))).toBe(true);
+	});
+
+	it('accepts an outcome-unknown snapshot error whose description names the unreadable list', () => {
+		const unknown = Object.assign(
+			new Error('Whether the snapshot of portfolio "p" at 2025-09-30 was stored is not known'),
+			{ description: `The snapshot may have been stored.\nThe check: ${said}` },
+		);
+		expect(
+			isExpectedUnreadable({ error: unknown, outputs: {} } as unknown as WorkflowRunResult),
+		).toBe(true);
 	});
 
 	it('refuses a green run without a word, and any other error', () => {
