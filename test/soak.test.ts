@@ -35,11 +35,14 @@ it('example workflows give the fault-free output under injected faults (short so
 	expect(summary.references.length).toBeGreaterThanOrEqual(5);
 	expect(summary.runs.length).toBeGreaterThan(0);
 	expect(failures).toEqual([]);
-	// Faults were injected and retried: more requests than the fault-free runs needed.
+	// Faults were injected and retried: a run that passed needed more requests than its fault-free run. (Not the
+	// totals: a run stopped by an uncertain report or snapshot, correctly, sends fewer.)
 	expect(
 		Object.values(summary.faults).reduce((sum, count) => sum + (count ?? 0), 0),
 	).toBeGreaterThan(0);
-	expect(summary.requestsSeen).toBeGreaterThan(summary.faultFreeRequests);
+	expect(
+		summary.runs.some((run) => run.outcome === 'passed' && run.requests > run.referenceRequests),
+	).toBe(true);
 }, 60_000);
 
 describe('soak checks of requests dropped after sending', () => {
