@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { EntryTally, NOT_IN_ANSWER, notInAnswerReason } from '../../shared/api/answers';
+import { EntryTally, notInAnswerReason } from '../../shared/api/answers';
 import { outsideNote } from '../../shared/api/domains';
 import type { OutsideValue } from '../../shared/api/domains';
 import { normalizeIsin } from '../../shared/input/isin';
@@ -207,20 +207,22 @@ function portfolioSummary(
 	// not a fund, or an ETF or mutual fund with market value 0), or its answer left them out (not checked).
 	const unlisted = holdings.filter(({ holding }) => !returned.has(holding.isin!));
 	// Identity first, as in removed_rows.
-	const skipped = unlisted.map(({ holding, itemIndex }) => ({
-		isin: holding.isin,
-		reason: skipReason(holding.instrument_type, holding.market_value),
-		item: itemIndex,
-		name: holding.name ?? null,
-	}));
 	// A holding left out of the answer still belongs to the portfolio: its market value as given is in the total.
 	let notCheckedCount = 0;
 	let notCheckedMarketValue = 0;
-	skipped.forEach(({ reason }, index) => {
-		if (!reason.startsWith(NOT_IN_ANSWER)) return;
-		notCheckedCount++;
-		const value = unlisted[index].holding.market_value;
-		if (typeof value === 'number' && value > 0) notCheckedMarketValue += value;
+	const skipped = unlisted.map(({ holding, itemIndex }) => {
+		const documented = documentedSkip(holding.instrument_type, holding.market_value);
+		if (documented === undefined) {
+			notCheckedCount++;
+			const value = holding.market_value;
+			if (typeof value === 'number' && value > 0) notCheckedMarketValue += value;
+		}
+		return {
+			isin: holding.isin,
+			reason: documented ?? NOT_LISTED,
+			item: itemIndex,
+			name: holding.name ?? null,
+		};
 	});
 	const { coveredMarketValue } = weighting;
 	const totalMarketValue = weighting.totalMarketValue + notCheckedMarketValue;
@@ -286,18 +288,24 @@ function portfolioSummary(
 const LEFT_OUT_OF_TEMPERATURE =
 	'Each is set to null here and left out of the portfolio temperature; a market value outside its range leaves the holding out of the totals too.';
 
-function skipReason(instrumentType: string | undefined, marketValue: number | undefined): string {
+/** Why the API skipped a holding by one of its documented rules; undefined when none applies (not in its answer). */
+function documentedSkip(
+	instrumentType: string | undefined,
+	marketValue: number | undefined,
+): string | undefined {
 	if (instrumentType && !(INSTRUMENT_TYPES as readonly string[]).includes(instrumentType)) {
 		return `skipped by the API: instrument type "${instrumentType}" is not one the temperature route takes, and the ISIN is not a fund it knows`;
 	}
 	if (instrumentType && FUND_TYPES.includes(instrumentType) && marketValue === 0) {
 		return 'skipped by the API: ETF or mutual fund with market value 0';
 	}
-	return notInAnswerReason(
-		'holding',
-		'the API lists every holding sent except those its documented rules skip, and none of them applies',
-	);
+	return undefined;
 }
+
+const NOT_LISTED = notInAnswerReason(
+	'holding',
+	'the API lists every holding sent except those its documented rules skip, and none of them applies',
+);
 
 function round(value: number, digits: number): number {
 	const factor = 10 ** digits;
