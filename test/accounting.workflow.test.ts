@@ -139,64 +139,53 @@ function sfdrChangesRuns(url: string): () => Promise<IDataObject[]> {
 	};
 }
 
-describe('Only Changes Since Last Run: an ISIN left out is not_checked and its remembered result kept (case 2)', () => {
+/** Entries of EIGHT's ISIN in `affected` answered with SFDR class 7 (outside 6, 8, 9). */
+function classSeven(affected: () => ReadonlySet<string>) {
+	return (_path: string, body: { data?: unknown } | null) => {
+		if (body && Array.isArray(body.data))
+			for (const entry of body.data as IDataObject[]) {
+				const isin = entry.isin ?? (entry.metadata as IDataObject | undefined)?.isin;
+				const profile = entry.sustainability_profile as IDataObject | undefined;
+				if (affected().has(String(isin)) && profile) profile.classification = 7;
+			}
+		return body;
+	};
+}
+
+describe('Only Changes Since Last Run: an ISIN not answered as it should be is not_checked, its remembered result kept', () => {
 	const sim = useSimulator();
 
-	it('no lost_data when it is left out, no new_data when it comes back', async () => {
-		let drop = new Set<string>();
+	it.each([
+		[
+			'left out of the answer (case 2)',
+			dropEntries,
+			/^not in the API's answer: .*last result is kept/s,
+		],
+		[
+			'answered with a class of 7, outside its range (domains)',
+			classSeven,
+			/outside .*range.*7.*last result is kept/s,
+		],
+	])('%s: no change on that run nor the next', async (_case, rewrite, reason) => {
+		let affected = new Set<string>();
 		const proxy = await startProxy(
 			sim.url,
-			dropEntries(() => drop),
+			rewrite(() => affected),
 		);
 		const run = sfdrChangesRuns(proxy.url);
 		try {
 			expect(await run()).toEqual([]);
-			drop = new Set([EIGHT]);
+			affected = new Set([EIGHT]);
 			const second = await run();
 			expect(second).toEqual([
 				expect.objectContaining({
 					isin: EIGHT,
 					status: 'not_checked',
-					reason: expect.stringMatching(/^not in the API's answer: .*last result is kept/),
+					reason: expect.stringMatching(reason),
 				}),
 			]);
-			expect(JSON.stringify(second)).not.toMatch(/lost_data/);
-			drop = new Set();
-			expect(await run()).toEqual([]);
-		} finally {
-			await proxy.close();
-		}
-	});
-});
-
-describe('Only Changes Since Last Run: a value outside its range is never a change (issue 35 domains)', () => {
-	const sim = useSimulator();
-
-	it('an SFDR class of 7 is not_checked, the remembered 8 kept: no change on that run nor the next', async () => {
-		let outOfRange = new Set<string>();
-		const proxy = await startProxy(sim.url, (_path: string, body: { data?: unknown } | null) => {
-			if (body && Array.isArray(body.data))
-				for (const entry of body.data as IDataObject[]) {
-					const isin = entry.isin ?? (entry.metadata as IDataObject | undefined)?.isin;
-					const profile = entry.sustainability_profile as IDataObject | undefined;
-					if (outOfRange.has(String(isin)) && profile) profile.classification = 7;
-				}
-			return body;
-		});
-		const run = sfdrChangesRuns(proxy.url);
-		try {
-			expect(await run()).toEqual([]);
-			outOfRange = new Set([EIGHT]);
-			const second = await run();
-			expect(second).toEqual([
-				expect.objectContaining({
-					isin: EIGHT,
-					status: 'not_checked',
-					reason: expect.stringMatching(/outside .*range.*7.*last result is kept/s),
-				}),
-			]);
-			expect(JSON.stringify(second)).not.toMatch(/"changed"|downgrade/);
-			outOfRange = new Set();
+			expect(JSON.stringify(second)).not.toMatch(/lost_data|"changed"|"new"/);
+			affected = new Set();
 			expect(await run()).toEqual([]);
 		} finally {
 			await proxy.close();
