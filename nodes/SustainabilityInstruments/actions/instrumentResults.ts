@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { setOwn } from '../../shared/base/values';
-
-const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
+import { hasOwn, setOwn } from '../../shared/base/values';
 
 /** Columns the node itself writes on an instrument's result: an answered indicator never takes their place. */
 export const OWN_RESULT_COLUMNS: ReadonlySet<string> = new Set([

@@ -31,7 +31,7 @@ import {
 	splitIsinList,
 	unsendableIsin,
 } from '../../shared/input/isin';
-import { kindOf, ordinal, showValue } from '../../shared/base/values';
+import { hasOwn, kindOf, ordinal, showValue } from '../../shared/base/values';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
 import { outputChanges } from './changes';
 import { changesProperties, readChangesSettings } from './changesSettings';
@@ -225,8 +225,6 @@ function readInvalidIsinPolicy(this: IExecuteFunctions, options: IDataObject): s
 		return this.getNodeParameter('invalidIsins', 0, 'fail') as string;
 	return (options.invalidIsins as string | undefined) ?? 'fail';
 }
-
-const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
 /** The field's value: own keys only, so `constructor` or `toString` never reads something of Object.prototype. */
 function readField(json: IDataObject, field: string): unknown {

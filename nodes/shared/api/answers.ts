@@ -9,7 +9,7 @@ import { addRunNote, MAX_HINT_LENGTH } from '../base/hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
 import type { ApiRoute } from './routes';
-import { setOwn, showValue } from '../base/values';
+import { hasOwn, isRecord, setOwn, showValue } from '../base/values';
 
 /**
  * Every success answer is read against its route's contract (routes.ts) before any operation sees it: a documented
@@ -24,11 +24,6 @@ export interface ShapeProblem {
 	found: string;
 	expected: string;
 }
-
-const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a value is, in words, never the value itself. */
 export function kindWords(value: unknown): string {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { addRunNote } from '../base/hints';
-import { countOf, showValue } from '../base/values';
+import { countOf, hasOwn, isRecord, showValue } from '../base/values';
 import { pathWords } from './answers';
 import { domainAt, withinDomain } from './answerShapes';
 import type { DomainRule, NumberDomain } from './answerShapes';
@@ -18,11 +18,6 @@ export interface OutsideValue {
 	value: number;
 	domain: NumberDomain;
 }
-
-const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `value` (the answer, or the part of it at `at`) with every number outside its domain set to null, and those

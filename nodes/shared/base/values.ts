@@ -104,3 +104,11 @@ export function ordinal(position: number): string {
 export function countOf(value: number, noun: string): string {
 	return `${value.toLocaleString('en-US')} ${noun}${value === 1 ? '' : 's'}`;
 }
+
+/** Whether `record` has `key` as its own member (never one inherited, such as `__proto__` or `constructor`). */
+export const hasOwn = (record: object, key: string): boolean =>
+	Object.prototype.hasOwnProperty.call(record, key);
+
+/** A plain object: not null, not a list. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
