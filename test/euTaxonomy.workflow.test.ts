@@ -369,7 +369,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 	portfolioRouteGuardTests(sim, {
 		node: taxonomy,
 		portfolio: PORTFOLIO,
-		cashRowError: /^Item 6: this cash row cannot be sent/,
+		cashRowError: /^- Item 6: this cash row cannot be sent/m,
 		route: TAXONOMY,
 		timeoutMessage:
 			'The EU Taxonomy alignment took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
@@ -403,7 +403,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			{ ...good(1), portfolio: 'B', market_value: undefined },
 		];
 		const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
-		expect(result.error?.message).toMatch(/^Item 1: the market value is missing/);
+		expect(result.error?.message).toMatch(/^Item 1: the market_value cell is empty/);
 		expect(sim.requestCount()).toBe(0);
 	});
 

@@ -197,7 +197,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 			'Item 1: the market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
 		);
 		expect(descriptionOf(error)).toBe(
-			'Fill in the market value for this row, or map Market Value under Values to Send to the column that holds it. Nothing was sent.',
+			'Fill in the market value where it is empty. Nothing was sent.',
 		);
 		expect(sim.requests()).toHaveLength(0);
 	});

@@ -332,7 +332,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 	portfolioRouteGuardTests(sim, {
 		node: classify,
 		portfolio: HOLDINGS,
-		cashRowError: /^Item 2: this cash row cannot be sent/,
+		cashRowError: /^- Item 2: this cash row cannot be sent/m,
 		route: INSIGHTS,
 		timeoutMessage:
 			'The sustainable investments classification took longer than the API allows (29 seconds). Send fewer holdings, for example by splitting the portfolio with Group By.',
@@ -352,7 +352,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 				[good, good, { ...good, ISIN: 'DE000716460O' }],
 				/^Item 2: invalid ISIN: "DE000716460O"/,
 			],
-			['missing name', [{ ...good, Name: '' }], /^Item 0: the name is missing/],
+			['missing name', [{ ...good, Name: '' }], /^Item 0: the Name cell is empty/],
 		],
 	});
 

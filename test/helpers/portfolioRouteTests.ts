@@ -43,7 +43,9 @@ export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteG
 	it('"Stop With an Error" for cash rows: the error names the row and nothing is sent', async () => {
 		const result = await run(guards.portfolio, guards.node({ cashRows: 'error' }));
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(guards.cashRowError);
+		// Every cash row is named: in the title for one, in the description's list for more (one pass, one error).
+		const { description } = result.error as { description?: string };
+		expect(`${result.error?.message}\n${description}`).toMatch(guards.cashRowError);
 		expect(sim.requestCount()).toBe(0);
 	});
 

@@ -116,15 +116,29 @@ describe('readHoldings', () => {
 	});
 
 	it('names the item, the field and the fix when a required field is missing', () => {
+		const withoutValue: Partial<typeof apple> = { ...apple };
+		delete withoutValue.market_value;
+		const error = errorOf(() =>
+			readHoldings(node, rows(apple, withoutValue), {
+				route: ROUTES.taxonomy,
+			}),
+		);
+		// The usual headers as a sheet writes them, never their squashed forms ("marketvalue").
+		expect(error.message).toBe(
+			'Item 1: the market value is missing (looked for a field named "Market Value", "MV", "Market Val", "Value")',
+		);
+		expect(error.description).toMatch(/Market Value Field/);
+		expect(error.context.itemIndex).toBe(1);
+	});
+
+	it('names an empty cell by its column, with the fix of filling it in', () => {
 		const error = errorOf(() =>
 			readHoldings(node, rows(apple, { ...apple, market_value: undefined }), {
 				route: ROUTES.taxonomy,
 			}),
 		);
-		expect(error.message).toBe(
-			'Item 1: the market value is missing (looked for a field named "marketvalue", "mv", "marketval", "value")',
-		);
-		expect(error.description).toMatch(/Market Value Field/);
+		expect(error.message).toBe('Item 1: the market_value cell is empty');
+		expect(error.description).toMatch(/^Fill in the market value where it is empty/);
 		expect(error.context.itemIndex).toBe(1);
 	});
 

@@ -25,11 +25,13 @@ import type { OutsideValue } from '../../shared/api/domains';
 import { parseTaxonomyKpi } from './kpis';
 import type { TaxonomyKpi } from './kpis';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
+import { instrumentTypeWhenNoneProperty } from '../../shared/ui/instrumentTypeWhenNone';
 
 const displayOptions = { show: { operation: ['getPortfolioAlignment'] } };
 
 const properties: INodeProperties[] = [
 	...holdingsProperties(ROUTES.taxonomy),
+	instrumentTypeWhenNoneProperty,
 	groupByProperty('portfolios'),
 	{
 		displayName: 'Output',

@@ -54,6 +54,11 @@ export interface HoldingsRule {
 	sendsUnknownTypes: boolean;
 	/** A market value of 0 is refused: a stored snapshot needs a non-zero market value for every holding. */
 	needsNonZeroMarketValue: boolean;
+	/**
+	 * Weights the route needs are worked out from market values when no row gives one (market value ÷ total × 100,
+	 * as the API does on the temperature route), with a note; a mix of given and missing weights is refused.
+	 */
+	weightsFromMarketValues?: boolean;
 	/** What the route does with a field, said where its column is chosen (Holding Fields; version 2: the notice above Holding Columns). */
 	fieldHints?: Partial<Record<HoldingKey, string>>;
 }
@@ -409,6 +414,7 @@ export const ROUTES = {
 			holdings: {
 				...ISIN_HOLDINGS,
 				required: ['isin', 'name', 'currency', 'weight', 'market_value'],
+				weightsFromMarketValues: true,
 			},
 			timeoutMessage:
 				'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',

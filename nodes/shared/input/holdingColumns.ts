@@ -5,7 +5,14 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { HOLDING_FIELDS, HOLDING_KEYS } from './holdingFields';
+import {
+	FieldResolver,
+	HOLDING_FIELDS,
+	HOLDING_KEYS,
+	allOf,
+	anyOf,
+	sheetColumnWords,
+} from './holdingFields';
 import type { FieldMappingWords } from './holdingFields';
 import type { HoldingRow } from './holdingRows';
 import type { HoldingKey } from './holdings';
@@ -23,17 +30,25 @@ export const AUTO_MAPPING_WORDS: FieldMappingWords = {
 	missingBecause: (field, resolver) => `looked for a column named ${resolver.lookedFor(field)}`,
 	pointAt: (field, target) =>
 		`set Mapping Column Mode to "Map Each Column Manually" and map ${HOLDING_FIELDS[field].title} to ${target}`,
+	...sheetColumnWords(
+		(field, resolver) => `looked for a column named ${resolver.lookedFor(field)}`,
+	),
 };
 
 /** Holdings (JSON) in version 2: entries are read by the API's field names (or the usual headers). */
 export const JSON_ENTRY_WORDS: FieldMappingWords = {
 	missingBecause: (field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`,
 	pointAt: (field) => `check the "${field}" field of each entry of Holdings (JSON)`,
+	missingEverywhere: (field, key, count, resolver) =>
+		key === undefined
+			? `No ${HOLDING_FIELDS[field].label} in ${anyOf(count, 'holding')} of Holdings (JSON) (looked for a field named ${resolver.lookedFor(field)})`
+			: `The "${key}" field is empty in ${allOf(count, 'holding')} of Holdings (JSON)`,
+	emptyCell: (_field, key) => `the "${key}" field is empty`,
 };
 
 /** Map Each Column Manually: the messages say what the field is mapped to. */
 function manualMappingWords(raw: Partial<Record<HoldingKey, unknown>>): FieldMappingWords {
-	return {
+	const words: FieldMappingWords = {
 		missingBecause: (field) => {
 			const mapped = raw[field];
 			const title = HOLDING_FIELDS[field].title;
@@ -42,7 +57,17 @@ function manualMappingWords(raw: Partial<Record<HoldingKey, unknown>>): FieldMap
 				: `${title} is mapped to ${showValue(isExpression(mapped) ? (mapped as string).slice(1) : mapped, 80)}, which is empty for this item`;
 		},
 		pointAt: (field, target) => `map ${HOLDING_FIELDS[field].title} ${where} to ${target}`,
+		missingEverywhere: (field, _key, count) => {
+			const mapped = raw[field];
+			const title = HOLDING_FIELDS[field].title;
+			return isBlank(mapped)
+				? `${title} is not mapped ${where}`
+				: `${title} is mapped to ${showValue(isExpression(mapped) ? (mapped as string).slice(1) : mapped, 80)}, which is empty in ${allOf(count, 'item')}`;
+		},
+		emptyCell: (field) =>
+			`the ${HOLDING_FIELDS[field].label} is missing (${words.missingBecause(field, new FieldResolver())})`,
 	};
+	return words;
 }
 
 /**

@@ -21,6 +21,39 @@ export interface FieldMappingWords {
 	 * that holds it` for the target "the column that holds it".
 	 */
 	pointAt(field: HoldingKey, target: string): string;
+	/**
+	 * A field no row of `count` gives, said once for them all: `key` is the column found (then empty in every row), or
+	 * undefined when none was, e.g. `No currency column in any of the 5 rows (…)`, `The Weight % column is empty in all
+	 * 5 rows`. Columns are named as the sheet names them.
+	 */
+	missingEverywhere(
+		field: HoldingKey,
+		key: string | undefined,
+		count: number,
+		resolver: FieldResolver,
+	): string;
+	/** A row whose column `key` for the field is there but empty, e.g. `the Weight % cell is empty`. */
+	emptyCell(field: HoldingKey, key: string): string;
+}
+
+/** "all 5 rows", or "the only row" (`noun` in the singular). */
+export const allOf = (count: number, noun: string) =>
+	count === 1 ? `the only ${noun}` : `all ${count} ${noun}s`;
+/** "any of the 5 rows", or "the only row". */
+export const anyOf = (count: number, noun: string) =>
+	count === 1 ? `the only ${noun}` : `any of the ${count} ${noun}s`;
+
+/** The words of a sheet's columns, found by their headers (version 1, and version 2's Map Automatically). */
+export function sheetColumnWords(
+	lookedFor: (field: HoldingKey, resolver: FieldResolver) => string,
+): Pick<FieldMappingWords, 'missingEverywhere' | 'emptyCell'> {
+	return {
+		missingEverywhere: (field, key, count, resolver) =>
+			key === undefined
+				? `No ${HOLDING_FIELDS[field].label} column in ${anyOf(count, 'row')} (${lookedFor(field, resolver)})`
+				: `The ${key} column is empty in ${allOf(count, 'row')}`,
+		emptyCell: (_field, key) => `the ${key} cell is empty`,
+	};
 }
 
 /** The words of the Holding Fields collection (version 1). */
@@ -28,6 +61,7 @@ export const HOLDING_FIELDS_WORDS: FieldMappingWords = {
 	missingBecause: (field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`,
 	pointAt: (field, target) =>
 		`set "${holdingFieldParameter(field)}" under Holding Fields to ${target}`,
+	...sheetColumnWords((field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`),
 };
 
 interface FieldSpec {
@@ -37,8 +71,11 @@ interface FieldSpec {
 	header: string;
 	/** Its field in the column mapper (version 2); with " Field", its parameter under Holding Fields (version 1). */
 	title: string;
-	/** Headers found without mapping, compared ignoring case, spaces and punctuation. */
-	aliases: string[];
+	/**
+	 * Headers found without mapping, compared ignoring case, spaces and punctuation (compactKey), written as a sheet
+	 * would head the column: messages show them as they are.
+	 */
+	headers: string[];
 }
 
 /** The holding fields in the order the API and the Holding Fields collection list them. */
@@ -47,61 +84,54 @@ export const HOLDING_FIELDS: Record<HoldingKey, FieldSpec> = {
 		label: 'ISIN',
 		header: 'ISIN',
 		title: 'ISIN',
-		aliases: ['isin', 'isincode', 'securityisin', 'instrumentisin'],
+		headers: ['ISIN', 'ISIN Code', 'Security ISIN', 'Instrument ISIN'],
 	},
 	name: {
 		label: 'name',
 		header: 'Name',
 		title: 'Name',
-		aliases: [
-			'name',
-			'instrumentname',
-			'securityname',
-			'holdingname',
-			'holding',
-			'security',
-			'instrument',
-			'description',
+		headers: [
+			'Name',
+			'Instrument Name',
+			'Security Name',
+			'Holding Name',
+			'Holding',
+			'Security',
+			'Instrument',
+			'Description',
 		],
 	},
 	instrument_type: {
 		label: 'instrument type',
 		header: 'Type',
 		title: 'Instrument Type',
-		aliases: [
-			'instrumenttype',
-			'type',
-			'assettype',
-			'assetclass',
-			'securitytype',
-			'instrument_type',
-		],
+		headers: ['Instrument Type', 'Type', 'Asset Type', 'Asset Class', 'Security Type'],
 	},
 	currency: {
 		label: 'currency',
 		header: 'Currency',
 		title: 'Currency',
-		aliases: ['currency', 'ccy', 'currencycode', 'curr'],
+		headers: ['Currency', 'CCY', 'Currency Code', 'Curr'],
 	},
 	weight: {
 		label: 'weight',
 		header: 'Weight',
 		title: 'Weight',
-		aliases: [
-			'weight',
-			'weightpercent',
-			'weightpct',
-			'portfolioweight',
-			'weight%',
-			'percentofportfolio',
-			'allocation',
+		headers: [
+			'Weight',
+			'Weight %',
+			'Weight Percent',
+			'Weight Pct',
+			'Portfolio Weight',
+			'Percent of Portfolio',
+			'Allocation',
 		],
 	},
 	market_value: {
 		label: 'market value',
 		header: 'Market Value',
 		title: 'Market Value',
-		aliases: ['marketvalue', 'mv', 'marketval', 'value', 'positionvalue', 'amount'],
+		headers: ['Market Value', 'MV', 'Market Val', 'Value', 'Position Value', 'Amount'],
 	},
 };
 
@@ -200,8 +230,8 @@ export class FieldResolver {
 					? keys.includes(chosen)
 						? chosen
 						: byCompact.get(compactKey(chosen))
-					: HOLDING_FIELDS[field].aliases
-							.map((alias) => byCompact.get(alias))
+					: HOLDING_FIELDS[field].headers
+							.map((header) => byCompact.get(compactKey(header)))
 							.find((key) => key !== undefined);
 				if (found !== undefined) resolved[field] = found;
 			}
@@ -215,9 +245,9 @@ export class FieldResolver {
 		const chosen = this.fieldNames[field]?.trim();
 		return chosen
 			? `"${chosen}"`
-			: HOLDING_FIELDS[field].aliases
+			: HOLDING_FIELDS[field].headers
 					.slice(0, 4)
-					.map((a) => `"${a}"`)
+					.map((header) => `"${header}"`)
 					.join(', ');
 	}
 }

@@ -1,17 +1,21 @@
 import type { IDataObject, INode, NodeOperationError } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../base/constants';
+import type { InstrumentType } from '../base/constants';
 import type { HoldingKey } from '../api/holdingKey';
-import { inputError } from '../api/errors';
+import { asNodeError, inputError } from '../api/errors';
 import { currencySuggestion, isIsoCurrency } from './currencies';
 import { describeInvalidIsin, givenIsin, isValidIsin, normalizeIsin, unsendableIsin } from './isin';
 import {
 	FieldResolver,
 	HOLDING_FIELDS,
 	HOLDING_FIELDS_WORDS,
+	HOLDING_KEYS,
 	normalizeInstrumentType,
 } from './holdingFields';
 import type { FieldMappingWords } from './holdingFields';
+import { inputProblemsError } from './inputProblems';
+import type { InputProblem } from './inputProblems';
 import type { HoldingRow } from './holdingRows';
 import {
 	countSettled,
@@ -96,7 +100,17 @@ export interface HoldingsReadOptions {
 	weightsAre?: WeightScale;
 	/** The number columns' formats when decided from more rows than these (all input items); default: from these rows. */
 	columns?: NumberColumns;
+	/**
+	 * The Instrument Type When the Sheet Has None option of a route that needs a type: the type every holding is sent
+	 * as when no row gives one (said in the notes), or 'refuse'; undefined when the node has no such option.
+	 */
+	instrumentTypeWhenNone?: InstrumentType | 'refuse';
 }
+
+/** The option that sets the instrument type of a sheet without one, as the form names it. */
+export const INSTRUMENT_TYPE_WHEN_NONE = 'Instrument Type When the Sheet Has None';
+/** That option's parameter name (nodes/shared/ui/instrumentTypeWhenNone.ts). */
+export const INSTRUMENT_TYPE_WHEN_NONE_PARAMETER = 'instrumentTypeWhenNone';
 
 /** Holdings read from rows: what is sent, what was left out, and what the user should know about the reading. */
 export interface ReadHoldingsResult {
@@ -189,15 +203,36 @@ class RowNumbers {
 	}
 }
 
-/** One row as it is read: its raw fields and the error that names it. */
+/** What a row's field refused: the row is not sent, and the problem joins the others of the input. */
+class RefusedField extends Error {
+	constructor(
+		message: string,
+		readonly fix?: string,
+	) {
+		super(message);
+	}
+}
+
+/** One row as it is read: its raw fields and the problem that names it. */
 interface RowFields {
 	row: HoldingRow;
 	index: number;
 	raw(field: HoldingKey): unknown;
-	fail(message: string, fix?: string): NodeOperationError;
+	/** The key of the row's object that holds the field, if any. */
+	key(field: HoldingKey): string | undefined;
+	fail(message: string, fix?: string): RefusedField;
 }
 
-/** Reads rows by a route's holdings rule: each row's fields in turn, then the notes on the whole. */
+/** How a holding field is given across all the rows: the first column found for it, how many rows give a value. */
+interface FieldPresence {
+	key?: string;
+	given: number;
+}
+
+/**
+ * Reads rows by a route's holdings rule: each row's fields in turn, then the notes on the whole. Every problem of
+ * every row is gathered, in one pass, and given in one error before any request (inputProblemsError).
+ */
 class HoldingsReader {
 	private readonly rule: HoldingsRoute['holdings'];
 	private readonly resolver: FieldResolver;
@@ -210,6 +245,17 @@ class HoldingsReader {
 	private readonly holdings: SourcedHolding[] = [];
 	private readonly removed: RemovedRow[] = [];
 	private readonly notes: string[] = [];
+	private readonly problems: InputProblem[] = [];
+	/** Rows that are objects (the others are refused): what "all 5 rows" counts. */
+	private readonly objectRows: number;
+	private readonly presence: Record<HoldingKey, FieldPresence>;
+	/** The type every holding is sent as, when no row gives one and the option sets it. */
+	private readonly assumedType?: InstrumentType;
+	private readonly instrumentTypeWhenNone?: InstrumentType | 'refuse';
+	/** No row gives a weight and the route works the weights out from the market values. */
+	private readonly deriveWeights: boolean;
+	/** Required fields missing from every row: said once for the column, not per row. */
+	private readonly missingColumns = new Map<HoldingKey, number>();
 	private negative: { first: PlacedValue; count: number } | undefined;
 
 	constructor(
@@ -228,61 +274,159 @@ class HoldingsReader {
 			options.numberFormat ?? 'detect',
 			options.columns,
 		);
+		this.objectRows = rows.filter(isObjectRow).length;
+		this.presence = this.fieldPresence();
+		this.instrumentTypeWhenNone = options.instrumentTypeWhenNone;
+		const noneGiven = (field: HoldingKey) =>
+			this.objectRows > 0 && this.presence[field].given === 0 && this.rule.required.includes(field);
+		if (noneGiven('instrument_type') && options.instrumentTypeWhenNone !== 'refuse')
+			this.assumedType = options.instrumentTypeWhenNone;
+		this.deriveWeights = noneGiven('weight') && this.rule.weightsFromMarketValues === true;
 		this.weights = this.numbers.weights();
 		const scale = decideWeightScale(this.weights, options.weightsAre ?? 'detect');
-		if ('message' in scale)
-			throw inputError(node, scale.at.itemIndex, scale.message, scale.fix, {
+		if ('message' in scale) {
+			this.problems.push({
+				itemIndex: scale.at.itemIndex,
 				where: scale.at.where,
+				message: scale.message,
+				fix: scale.fix,
 			});
-		if (scale.note) this.notes.push(scale.note);
-		this.scale = scale;
+			this.scale = { factor: 1 };
+		} else {
+			if (scale.note) this.notes.push(scale.note);
+			this.scale = scale;
+		}
 	}
 
 	read(): ReadHoldingsResult {
 		for (const [index, row] of this.rows.entries()) {
 			const read = this.readRow(row, index);
+			if (read === undefined) continue;
 			if ('reason' in read) this.removed.push(read);
 			else this.holdings.push({ itemIndex: row.itemIndex, holding: read });
 		}
+		if (this.deriveWeights && this.problems.length === 0) this.weightsFromMarketValues();
+		this.throwProblems();
 		this.checkValueTotal();
 		this.addReadingNotes();
+		if (this.assumedType) this.notes.push(this.assumedTypeNote(this.assumedType));
 		return { holdings: this.holdings, removed: this.removed, notes: this.notes };
 	}
 
-	/** The row's holding, or the row left out and why; throws when the row cannot be sent as it is. */
-	private readRow(row: HoldingRow, index: number): Holding | RemovedRow {
-		const fail = (message: string, fix?: string) =>
-			inputError(this.node, row.itemIndex, message, fix, { where: row.where });
+	/** Every problem found, in one error: the columns missing from every row first, then the rows in order. */
+	private throwProblems(): void {
+		const columns = [...this.missingColumns].map(
+			([field, itemIndex]): InputProblem => ({
+				itemIndex,
+				...this.missingColumnProblem(field),
+			}),
+		);
+		const problems = [...columns, ...this.problems];
+		if (problems.length) throw inputProblemsError(this.node, problems);
+	}
+
+	/** Where each holding field is given: the first column found for it in any row, and how many rows fill it. */
+	private fieldPresence(): Record<HoldingKey, FieldPresence> {
+		const presence = Object.fromEntries(
+			HOLDING_KEYS.map((field) => [field, { given: 0 } as FieldPresence]),
+		) as Record<HoldingKey, FieldPresence>;
+		this.rows.forEach((row, index) => {
+			if (!isObjectRow(row)) return;
+			const keys = this.numbers.keysOf(index);
+			for (const field of HOLDING_KEYS) {
+				const key = keys[field];
+				if (key === undefined) continue;
+				presence[field].key ??= key;
+				if (!isBlank(row.json[key])) presence[field].given++;
+			}
+		});
+		return presence;
+	}
+
+	/** The column of a field no row gives, in words: "No currency column in any of the 5 rows (…)", "The Weight % column is empty in all 5 rows". */
+	private missingColumnWords(field: HoldingKey): string {
+		return this.words.missingEverywhere(
+			field,
+			this.presence[field].key,
+			this.objectRows,
+			this.resolver,
+		);
+	}
+
+	/** The problem of a required field that no row gives, and its fix. */
+	private missingColumnProblem(field: HoldingKey): { message: string; fix: string } {
+		const { key } = this.presence[field];
+		const label = HOLDING_FIELDS[field].label;
+		let fix =
+			key === undefined
+				? `${sentence(this.words.pointAt(field, 'the column that holds it'))}.`
+				: `Fill in the ${label} in every row.`;
+		if (field === 'instrument_type' && this.instrumentTypeWhenNone === 'refuse')
+			fix += ` Or set ${INSTRUMENT_TYPE_WHEN_NONE} to the type of these holdings (${INSTRUMENT_TYPES.filter((type) => type !== 'cash').join(', ')}).`;
+		return { message: this.missingColumnWords(field), fix };
+	}
+
+	/** The row's holding, the row left out and why, or undefined when it has problems (gathered in `problems`). */
+	private readRow(row: HoldingRow, index: number): Holding | RemovedRow | undefined {
+		const before = this.problems.length;
+		const fail = (message: string, fix?: string) => new RefusedField(message, fix);
+		const refused = new Set<HoldingKey>();
+		/** The field as read, or undefined (and the field refused) when it has a problem. */
+		const attempt = <T>(field: HoldingKey, read: () => T): T | undefined => {
+			try {
+				return read();
+			} catch (error) {
+				if (!(error instanceof RefusedField)) throw asNodeError(this.node, error);
+				refused.add(field);
+				this.problems.push({
+					itemIndex: row.itemIndex,
+					where: whereOf(row),
+					message: error.message,
+					fix: error.fix,
+				});
+				return undefined;
+			}
+		};
 		if (!isObjectRow(row)) {
-			throw fail(
-				'is not an object with holding fields',
-				'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.',
-			);
+			attempt('isin', () => {
+				throw fail(
+					'is not an object with holding fields',
+					'Each holding must be an object such as {"isin": "...", "name": "...", "market_value": 100}.',
+				);
+			});
+			return undefined;
 		}
 		const keys = this.numbers.keysOf(index);
 		const fields: RowFields = {
 			row,
 			index,
 			raw: (field) => (keys[field] === undefined ? undefined : row.json[keys[field]!]),
+			key: (field) => keys[field],
 			fail,
 		};
-		const name = this.text(fields, 'name');
-		const isin = this.isinOf(fields, name);
+		const name = attempt('name', () => this.text(fields, 'name'));
+		const isin = attempt('isin', () => this.isinOf(fields, name));
 		if (typeof isin === 'object' && isin !== null) return isin;
-		const instrumentType = this.instrumentTypeOf(fields);
-		const leftOut = this.leftOutByRule(fields, name, isin, instrumentType);
-		if (leftOut) return leftOut;
+		const instrumentType =
+			attempt('instrument_type', () => this.instrumentTypeOf(fields)) ??
+			(refused.has('instrument_type') ? undefined : this.assumedType);
+		if (!refused.has('isin') && !refused.has('instrument_type')) {
+			const leftOut = attempt('isin', () =>
+				this.leftOutByRule(fields, name, isin ?? null, instrumentType),
+			);
+			if (leftOut && this.problems.length === before) return leftOut;
+		}
 
-		const holding: Holding = { isin };
+		const holding: Holding = { isin: isin ?? null };
 		if (name !== undefined) holding.name = name;
 		if (instrumentType !== undefined) holding.instrument_type = instrumentType;
-		const currency = this.currencyOf(fields);
+		const currency = attempt('currency', () => this.currencyOf(fields));
 		if (currency !== undefined) holding.currency = currency;
-		const weight = this.weightOf(fields);
+		const weight = attempt('weight', () => this.weightOf(fields));
 		if (weight !== undefined) holding.weight = weight;
-		this.addMarketValue(fields, holding);
-		this.checkComplete(fields, holding);
-		return holding;
+		attempt('market_value', () => this.addMarketValue(fields, holding));
+		this.checkComplete(fields, holding, refused);
+		return this.problems.length === before ? holding : undefined;
 	}
 
 	/** A text field: trimmed text, undefined when blank; an object or a list there is refused. */
@@ -456,21 +600,83 @@ class HoldingsReader {
 	}
 
 	/** Every field the route requires is there, and a stored snapshot's market value is not 0. */
-	private checkComplete({ fail }: RowFields, holding: Holding): void {
+	private checkComplete(fields: RowFields, holding: Holding, refused: Set<HoldingKey>): void {
+		const { row } = fields;
 		for (const field of this.rule.required) {
-			if (field === 'isin' ? holding.isin === null : holding[field] === undefined) {
-				throw fail(
-					`the ${HOLDING_FIELDS[field].label} is missing (${this.words.missingBecause(field, this.resolver)})`,
-					`Fill in the ${HOLDING_FIELDS[field].label} for this row, or ${this.words.pointAt(field, 'the column that holds it')}.`,
-				);
+			if (refused.has(field)) continue;
+			if (field === 'isin' ? holding.isin !== null : holding[field] !== undefined) continue;
+			if (field === 'weight' && this.deriveWeights) continue;
+			if (this.objectRows > 1 && this.presence[field].given === 0) {
+				if (!this.missingColumns.has(field)) this.missingColumns.set(field, row.itemIndex);
+				continue;
 			}
+			this.problems.push({
+				itemIndex: row.itemIndex,
+				where: whereOf(row),
+				...this.missingInRow(field, fields.key(field)),
+			});
 		}
 		if (this.rule.needsNonZeroMarketValue && holding.market_value === 0) {
-			throw fail(
-				'the market value is 0; a stored snapshot needs a non-zero market value for every holding',
-				'Remove rows with no position, or correct the value.',
-			);
+			this.problems.push({
+				itemIndex: row.itemIndex,
+				where: whereOf(row),
+				message:
+					'the market value is 0; a stored snapshot needs a non-zero market value for every holding',
+				fix: 'Remove rows with no position, or correct the value.',
+			});
 		}
+	}
+
+	/** A required field some rows give and this one does not: its empty cell, or its column not found in this row. */
+	private missingInRow(
+		field: HoldingKey,
+		key: string | undefined,
+	): { message: string; fix: string } {
+		const label = HOLDING_FIELDS[field].label;
+		if (key === undefined) {
+			return {
+				message: `the ${label} is missing (${this.words.missingBecause(field, this.resolver)})`,
+				fix: `Fill in the ${label} for this row, or ${this.words.pointAt(field, 'the column that holds it')}.`,
+			};
+		}
+		let fix = `Fill in the ${label} where it is empty.`;
+		if (field === 'weight' && this.rule.weightsFromMarketValues)
+			fix = `Fill in the weight where it is empty, or empty the whole ${key} column to have every weight worked out from the market values (a mix of given and missing weights is never guessed).`;
+		if (field === 'instrument_type' && this.instrumentTypeWhenNone !== undefined)
+			fix = `Fill in the instrument type where it is empty (${INSTRUMENT_TYPES.filter((type) => type !== 'cash').join(', ')}); ${INSTRUMENT_TYPE_WHEN_NONE} applies only when no row gives a type.`;
+		return { message: this.words.emptyCell(field, key), fix };
+	}
+
+	/**
+	 * No row gives a weight, and the route needs one: each holding's weight is its market value's share of the
+	 * holdings sent (market value ÷ total × 100), as the API does on the temperature route, and a note says so. Market
+	 * values that cannot give weights (one below 0, or all adding up to 0) are a problem of the input.
+	 */
+	private weightsFromMarketValues(): void {
+		if (this.holdings.length === 0) return;
+		const value = ({ holding }: SourcedHolding) => holding.market_value ?? 0;
+		const total = this.holdings.reduce((sum, sourced) => sum + value(sourced), 0);
+		const negative = this.holdings.find((sourced) => value(sourced) < 0);
+		const column = this.missingColumnWords('weight');
+		if (negative || !(total > 0) || !Number.isFinite(total)) {
+			const row = this.rows.find((candidate) => candidate.itemIndex === negative?.itemIndex);
+			this.problems.push({
+				itemIndex: negative?.itemIndex ?? this.holdings[0].itemIndex,
+				message: `${column}, and ${negative ? `${row ? whereOf(row) : `Item ${negative.itemIndex}`} has a market value below 0` : 'the market values add up to 0'}, so they cannot give the weights either`,
+				fix: "Fill in each holding's weight (0 to 100), or give market values above 0 to work the weights out from.",
+			});
+			return;
+		}
+		for (const sourced of this.holdings)
+			sourced.holding.weight = Math.round((value(sourced) / total) * 100 * 1e6) / 1e6;
+		this.notes.push(
+			`${column}: the weights were worked out from the market values (market value ÷ total × 100 over the ${countOf(this.holdings.length, 'holding')} sent), as the API does on the temperature route.`,
+		);
+	}
+
+	/** What the output says of the instrument type every holding was sent as. */
+	private assumedTypeNote(type: InstrumentType): string {
+		return `${this.missingColumnWords('instrument_type')}: every holding was sent as "${type}", as ${INSTRUMENT_TYPE_WHEN_NONE} sets it. The API reads each holding as that type (on EU Taxonomy only the type tells a sovereign bond from a company): give the rows a type column if some are of another type.`;
 	}
 
 	private checkValueTotal(): void {

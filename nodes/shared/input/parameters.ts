@@ -21,9 +21,16 @@ import {
 	readManuallyMappedRows,
 	usesManualMapping,
 } from './holdingColumns';
-import { FieldResolver } from './holdingFields';
+import { FieldResolver, normalizeInstrumentType } from './holdingFields';
 import { holdingRowsFromItems, holdingRowsFromJson } from './holdingRows';
-import { holdingNumberColumns, readHoldings } from './holdings';
+import {
+	INSTRUMENT_TYPE_WHEN_NONE,
+	INSTRUMENT_TYPE_WHEN_NONE_PARAMETER,
+	holdingNumberColumns,
+	readHoldings,
+} from './holdings';
+import { INSTRUMENT_TYPES } from '../base/constants';
+import type { InstrumentType } from '../base/constants';
 import type { NumberColumns, WeightScale } from './holdingNumbers';
 import type { HoldingRow } from './holdingRows';
 import type {
@@ -111,6 +118,9 @@ export function readHoldingsParameters(
 		numberFormat,
 		weightsAre,
 		columns,
+		instrumentTypeWhenNone: route.holdings.required.includes('instrument_type')
+			? readInstrumentTypeWhenNone.call(this, first)
+			: undefined,
 	});
 	const result = settle ? settle(given) : given;
 	for (const note of result.notes) noteAboutInput.call(this, note);
@@ -121,6 +131,31 @@ export function readHoldingsParameters(
 		'removed_rows',
 	);
 	return result;
+}
+
+/**
+ * The Instrument Type When the Sheet Has None parameter, on the nodes that have it: the type to send, or 'refuse';
+ * undefined on a node without it. An expression may give any common spelling (Stock, Mutual Fund).
+ */
+function readInstrumentTypeWhenNone(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): InstrumentType | 'refuse' | undefined {
+	const value = this.getNodeParameter(
+		INSTRUMENT_TYPE_WHEN_NONE_PARAMETER,
+		itemIndex,
+		'',
+	) as unknown;
+	if (isBlank(value)) return undefined;
+	if (value === 'refuse') return value;
+	const type = normalizeInstrumentType(value);
+	if (type && type !== 'cash') return type;
+	throw inputError(
+		this.getNode(),
+		itemIndex,
+		`${INSTRUMENT_TYPE_WHEN_NONE} "${showValue(value)}" is not an instrument type the API takes here`,
+		`Use one of: ${INSTRUMENT_TYPES.filter((known) => known !== 'cash').join(', ')}, or refuse.`,
+	);
 }
 
 function columnsOfAllItems(
