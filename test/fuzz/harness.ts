@@ -144,7 +144,19 @@ export function errorViolations(error: unknown): string[] {
 		violations.push(`error is a ${name}, not a NodeOperationError/NodeApiError: ${message}`);
 	const text = String(message ?? '');
 	const itemIndex = context?.itemIndex;
-	if (name === 'NodeOperationError') {
+	const problems = problemList(error);
+	if (name === 'NodeOperationError' && problems) {
+		// Every problem of the input in one error (inputProblemsError): a short title, the item said once by n8n's own
+		// "[item N]", each problem on a line of the description naming its item or its column.
+		if (text.length > 150) violations.push(`error title of ${text.length} characters: ${text}`);
+		if (/^Item \d/.test(text)) violations.push(`the title names the item n8n names too: ${text}`);
+		for (const line of problems) {
+			if (!PROBLEM_LINE.test(line)) violations.push(`a problem names no item nor column: ${line}`);
+		}
+		const names = (index: number) => problems.some((line) => line.startsWith(`- Item ${index}`));
+		if (typeof itemIndex === 'number' && !names(itemIndex) && !problems.some(isColumnLine))
+			violations.push(`no problem is of the error's item ${itemIndex}: ${problems.join(' | ')}`);
+	} else if (name === 'NodeOperationError') {
 		// A typed list's entry is named "Item 0, 3rd ISIN of the list": n8n's item index, then its place.
 		const named = /\bItem \d+\b/.test(text);
 		if (!named && !RUN_LEVEL_ERRORS.some((pattern) => pattern.test(text)))
@@ -157,6 +169,19 @@ export function errorViolations(error: unknown): string[] {
 	if (text.length > 2000)
 		violations.push(`error message of ${text.length} characters (values not truncated?)`);
 	return violations;
+}
+
+/** A line of inputProblemsError's list: an item's problem, a column's, or the count of the rest. */
+const PROBLEM_LINE =
+	/^- (Item \d+|No |The |[A-Z][\w ]* is (not )?mapped|and [\d,]+ more problems? in items? )/;
+const isColumnLine = (line: string) => /^- (No |The |[A-Z][\w ]* is (not )?mapped)/.test(line);
+
+/** The lines of an error's list of input problems (inputProblemsError), or undefined for any other error. */
+export function problemList(error: unknown): string[] | undefined {
+	const description = (error as { description?: unknown }).description;
+	if (typeof description !== 'string' || !description.startsWith('Nothing was sent.')) return;
+	const lines = description.split('\n').filter((line) => line.startsWith('- '));
+	return lines.length ? lines : undefined;
 }
 
 /** Runs a case and checks properties 1 and 2; property 3 is the caller's (it depends on the operation). */

@@ -305,7 +305,9 @@ class HoldingsReader {
 			if ('reason' in read) this.removed.push(read);
 			else this.holdings.push({ itemIndex: row.itemIndex, holding: read });
 		}
-		if (this.deriveWeights && this.problems.length === 0) this.weightsFromMarketValues();
+		// Weights from market values only when every market value was read: any problem is said first.
+		if (this.deriveWeights && this.problems.length === 0 && this.missingColumns.size === 0)
+			this.weightsFromMarketValues();
 		this.throwProblems();
 		this.checkValueTotal();
 		this.addReadingNotes();
@@ -410,7 +412,8 @@ class HoldingsReader {
 		const instrumentType =
 			attempt('instrument_type', () => this.instrumentTypeOf(fields)) ??
 			(refused.has('instrument_type') ? undefined : this.assumedType);
-		if (!refused.has('isin') && !refused.has('instrument_type')) {
+		// Also when the type has a problem: an invalid ISIN is one more problem of the row, said with the others.
+		if (!refused.has('isin')) {
 			const leftOut = attempt('isin', () =>
 				this.leftOutByRule(fields, name, isin ?? null, instrumentType),
 			);
