@@ -133,6 +133,27 @@ describe('One validation pass: every problem of the input in one error, before a
 	});
 });
 
+describe('One validation pass over every group (Group By), before any request', () => {
+	it.each(['EU Taxonomy', 'Sustainability Reports', 'Sustainable Investments'])(
+		'%s: the problems of every portfolio in one error, a column naming its portfolio',
+		async (label) => {
+			const rows: IDataObject[] = EMPTY_WEIGHTS.map((row, index) => ({
+				...row,
+				'Weight %': 20,
+				portfolio: index < 2 ? 'A' : 'B',
+				...(index === 1 ? { Currency: 'EURO' } : {}),
+				...(index >= 2 ? { Name: '' } : {}),
+			}));
+			const { error } = await run(rows, byLabel(label), { groupBy: 'portfolio' });
+			expect(error?.message).toContain('2 problems');
+			const description = descriptionOf(error) ?? '';
+			expect(description).toContain('- Item 1: currency "EURO"');
+			expect(description).toContain('- The Name column is empty in all 3 rows (portfolio = "B")');
+			expect(sim.requestCount()).toBe(0);
+		},
+	);
+});
+
 describe('EU Taxonomy: a sheet with no instrument type column (issue 36, item 2)', () => {
 	const noType = () => EMPTY_WEIGHTS.map((row) => without(row, 'Type'));
 

@@ -52,6 +52,8 @@ interface Sheet {
 	/** Per row, per field: what was done to the cell. */
 	cells: Array<Record<Field, Defect>>;
 	columns: Record<Field, ColumnDefect>;
+	/** Group By portfolio: rows before `split` are portfolio A, the others B; 0: no Group By. */
+	split: number;
 }
 
 /** What each route requires of every holding (api-spec.md 2.1). */
@@ -107,15 +109,27 @@ const rowDefects = fc.record(
 		fc.Arbitrary<Defect>
 	>,
 );
-const sheets: fc.Arbitrary<Sheet> = fc.record({
-	cells: fc.array(rowDefects, { minLength: 2, maxLength: 7 }),
-	columns: fc.record(
-		Object.fromEntries(FIELDS.map((field) => [field, columnDefect(field)])) as Record<
-			Field,
-			fc.Arbitrary<ColumnDefect>
-		>,
-	),
-});
+const sheets: fc.Arbitrary<Sheet> = fc
+	.record({
+		cells: fc.array(rowDefects, { minLength: 2, maxLength: 7 }),
+		columns: fc.record(
+			Object.fromEntries(FIELDS.map((field) => [field, columnDefect(field)])) as Record<
+				Field,
+				fc.Arbitrary<ColumnDefect>
+			>,
+		),
+	})
+	.chain((sheet) =>
+		fc
+			.oneof(fc.constant(0), fc.integer({ min: 1, max: sheet.cells.length - 1 }))
+			.map((split) => ({ ...sheet, split })),
+	);
+
+/** The rows of each portfolio (one without Group By). */
+function groupsOf(sheet: Sheet): number[][] {
+	const all = sheet.cells.map((_, row) => row);
+	return sheet.split === 0 ? [all] : [all.slice(0, sheet.split), all.slice(sheet.split)];
+}
 
 /** The ISIN with its check digit changed: still ISIN-shaped, never valid. */
 const wrongCheckDigit = (isin: string) =>
@@ -139,7 +153,7 @@ function rowsOf(sheet: Sheet): IDataObject[] {
 			'Weight %': 20,
 			'Market Value': (row + 1) * 1000,
 		};
-		const json: IDataObject = {};
+		const json: IDataObject = sheet.split ? { portfolio: row < sheet.split ? 'A' : 'B' } : {};
 		for (const field of FIELDS) {
 			const defect = defectOf(sheet, row, field);
 			if (defect === 'absent') continue;
@@ -159,28 +173,40 @@ function rowsOf(sheet: Sheet): IDataObject[] {
 interface Expected {
 	/** Rows with at least one problem. */
 	rows: Set<number>;
-	/** Fields no row gives, said once for the column. */
-	columns: Field[];
+	/** Fields no row of a portfolio gives, said once for the column: the portfolio's rows and the field. */
+	columns: Array<{ rows: number[]; field: Field }>;
 	count: number;
 }
 
-/** The oracle: the problems a sheet has on a route, from the documented rules alone. */
+/** The oracle: the problems a sheet has on a route, from the documented rules alone, each portfolio on its own. */
 function expectedProblems(sheet: Sheet, rules: RouteRules): Expected {
-	const rowCount = sheet.cells.length;
+	const expected: Expected = { rows: new Set(), columns: [], count: 0 };
+	for (const rows of groupsOf(sheet)) {
+		const group = expectedOfGroup(sheet, rows, rules);
+		for (const row of group.rows) expected.rows.add(row);
+		expected.columns.push(...group.columns);
+		expected.count += group.count;
+	}
+	return expected;
+}
+
+function expectedOfGroup(sheet: Sheet, groupRows: number[], rules: RouteRules): Expected {
 	const given = (field: Field) =>
-		sheet.cells.some((_, row) => {
+		groupRows.some((row) => {
 			const defect = defectOf(sheet, row, field);
 			return defect === 'none' || defect === 'bad';
 		});
+	// A column is said once when the portfolio has more than one row; the only row's problem is the row's.
 	const columns = rules.required.filter(
 		(field) =>
+			groupRows.length > 1 &&
 			!given(field) &&
 			!(field === 'Weight %' && rules.derivesWeight) &&
 			!(field === 'Type' && rules.assumesType),
 	);
 	const rows = new Set<number>();
 	let count = columns.length;
-	for (let row = 0; row < rowCount; row++) {
+	for (const row of groupRows) {
 		for (const field of FIELDS) {
 			const defect = defectOf(sheet, row, field);
 			const problem =
@@ -188,23 +214,31 @@ function expectedProblems(sheet: Sheet, rules: RouteRules): Expected {
 					? !(field === 'Type' && rules.sendsUnknownTypes)
 					: defect !== 'none' &&
 						rules.required.includes(field) &&
-						given(field) &&
-						!columns.includes(field);
+						!columns.includes(field) &&
+						!(field === 'Weight %' && rules.derivesWeight && !given(field)) &&
+						!(field === 'Type' && rules.assumesType && !given(field));
 			if (problem) {
 				rows.add(row);
 				count++;
 			}
 		}
 	}
-	return { rows, columns, count };
+	return { rows, columns: columns.map((field) => ({ rows: groupRows, field })), count };
 }
 
-/** How the error names a column no row gives: by its header when the column is there, else by the field. */
-function columnWords(sheet: Sheet, field: Field): string {
-	const present = sheet.cells.some((_, row) => defectOf(sheet, row, field) !== 'absent');
+/** How the error names a column no row of a portfolio gives: by its header when the column is there, else by the field. */
+function columnWords(sheet: Sheet, rows: number[], field: Field): string {
+	const present = rows.some((row) => defectOf(sheet, row, field) !== 'absent');
 	return present
-		? `The ${field} column is empty in all ${sheet.cells.length} rows`
-		: `No ${LABELS[field]} column in any of the ${sheet.cells.length} rows`;
+		? `The ${field} column is empty in all ${rows.length} rows`
+		: `No ${LABELS[field]} column in any of the ${rows.length} rows`;
+}
+
+/** Group By portfolio; a snapshot per portfolio (two groups storing one portfolio's quarter are refused). */
+function groupedBy(node: HoldingsNode): IDataObject {
+	return node.route === 'POST /portfolios'
+		? { groupBy: 'portfolio', portfolioId: '={{ $json.portfolio }}' }
+		: { groupBy: 'portfolio' };
 }
 
 async function checkSheet(node: HoldingsNode, sheet: Sheet): Promise<void> {
@@ -214,7 +248,7 @@ async function checkSheet(node: HoldingsNode, sheet: Sheet): Promise<void> {
 	const { result } = await runNode(sim.url, rows, {
 		type: node.type,
 		typeVersion: 2,
-		parameters: node.parameters,
+		parameters: { ...node.parameters, ...(sheet.split ? groupedBy(node) : {}) },
 	});
 	const error = result.error as
 		| (Error & { description?: string; context?: IDataObject })
@@ -245,9 +279,16 @@ async function checkSheet(node: HoldingsNode, sheet: Sheet): Promise<void> {
 		if (!lines.some((line) => line.startsWith(`- Item ${row}: `)))
 			throw new Error(`row ${row} is not named. ${context}`);
 	}
-	for (const field of expected.columns) {
-		const words = columnWords(sheet, field);
-		const said = lines.filter((line) => line.startsWith(`- ${words}`));
+	for (const { rows: groupRows, field } of expected.columns) {
+		const words = columnWords(sheet, groupRows, field);
+		const portfolio = sheet.split
+			? ` (portfolio = "${groupRows[0] < sheet.split ? 'A' : 'B'}")`
+			: '';
+		const said = lines.filter(
+			(line) =>
+				line.startsWith(`- ${words}`) &&
+				(!portfolio || line.includes(portfolio) || expected.columns.length === 1),
+		);
 		if (said.length !== 1) throw new Error(`column ${field} is not said once. ${context}`);
 	}
 	expect(lines).toHaveLength(expected.count);

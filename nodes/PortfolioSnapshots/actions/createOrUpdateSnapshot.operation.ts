@@ -20,7 +20,7 @@ import {
 	readTextParameter,
 } from '../../shared/input/parameters';
 import { asNodeError, inputError } from '../../shared/api/errors';
-import { listNames, pairedTo, runGroups } from '../../shared/run/execution';
+import { listNames, oneErrorForGroups, pairedTo, runGroups } from '../../shared/run/execution';
 import { planOneRequestEach } from '../../shared/run/requestPlan';
 import { ROUTES } from '../../shared/api/routes';
 import { isCarriedOut, noteUnknownOutcome, readOutcome } from '../../shared/api/answers';
@@ -248,10 +248,12 @@ export async function execute(
 		try {
 			return { ok: true, prepared: prepareGroup.call(this, items, group) };
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
 			return { ok: false, group, error: asNodeError(this.getNode(), error) };
 		}
 	});
+	const failed = checked.flatMap((entry) => (entry.ok ? [] : [entry]));
+	// The problems of every group in one error, before any request.
+	if (failed.length && !this.continueOnFail()) throw oneErrorForGroups(this.getNode(), failed);
 	refuseSameQuarter.call(this, checked);
 
 	// Names the portfolios have, as far as this run knows them without asking: the name a group created one with.

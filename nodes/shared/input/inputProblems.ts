@@ -57,6 +57,45 @@ function line(problem: InputProblem): string {
  * description.
  */
 export function inputProblemsError(node: INode, problems: InputProblem[]): NodeOperationError {
+	const error = problemsError(node, problems);
+	listed.set(error, problems);
+	return error;
+}
+
+/** The problems each error of inputProblemsError stands for, so that the errors of several groups make one. */
+const listed = new WeakMap<object, InputProblem[]>();
+
+/**
+ * One error for the input errors of several groups (Group By), each read before any request: their problems in
+ * group order, a column's problem saying its group. An error that is no list of problems is one problem.
+ */
+export function groupsInputError(
+	node: INode,
+	failed: Array<{ error: NodeOperationError; group?: string }>,
+): NodeOperationError {
+	const problems = failed.flatMap(({ error, group }) =>
+		(listed.get(error) ?? [problemOfError(error)]).map((problem) =>
+			group && !problem.where ? { ...problem, message: `${problem.message} (${group})` } : problem,
+		),
+	);
+	return inputProblemsError(node, problems);
+}
+
+/** An input error as one problem: a message that starts with its item's name ("Item 3: …") keeps it as its place. */
+function problemOfError(error: NodeOperationError): InputProblem {
+	const description = typeof error.description === 'string' ? error.description : '';
+	const fix = description.replace(/\s*(Nothing|This request) was (not )?sent\.$/, '');
+	const context = error.context.itemIndex;
+	const itemIndex = typeof context === 'number' ? context : 0;
+	const named = new RegExp(`^(Item ${itemIndex}(?:, [^:]+)?): (.+)$`, 's').exec(error.message);
+	return {
+		itemIndex,
+		...(named ? { where: named[1], message: named[2] } : { message: error.message }),
+		...(fix ? { fix } : {}),
+	};
+}
+
+function problemsError(node: INode, problems: InputProblem[]): NodeOperationError {
 	const [first] = problems;
 	if (problems.length === 1 && first.where)
 		return inputError(node, first.itemIndex, first.message, first.fix, { where: first.where });

@@ -8,6 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../api/errors';
+import { describeGroupValues } from '../input/grouping';
+import { groupsInputError } from '../input/inputProblems';
 import type { Operation } from '../base/operation';
 import { countOf } from '../base/values';
 import {
@@ -230,12 +232,43 @@ export function prepareGroups<TGroup extends { itemIndices: number[] }, TInput>(
 	groups: TGroup[],
 	read: (group: TGroup) => TInput,
 ): Array<PreparedGroup<TGroup, TInput>> {
-	return groups.map((group) => {
+	const prepared = groups.map((group): PreparedGroup<TGroup, TInput> => {
 		try {
 			return { group, itemIndices: group.itemIndices, input: read(group) };
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error);
 			return { group, itemIndices: group.itemIndices, error: error as Error };
 		}
 	});
+	if (this.continueOnFail()) return prepared;
+	const failed = prepared.filter((group) => group.error);
+	if (failed.length)
+		throw oneErrorForGroups(this.getNode(), failed as Array<{ group: object; error: unknown }>);
+	return prepared;
+}
+
+/**
+ * One pass over the whole input: the errors of every group read before any request, as one error listing all their
+ * problems (a column's problem naming its group). An error that is not about the input is thrown as it is.
+ */
+export function oneErrorForGroups(
+	node: INode,
+	failed: Array<{ group: object; error: unknown }>,
+): NodeApiError | NodeOperationError {
+	const errors = failed.map(({ group, error }) => ({ group, error: asNodeError(node, error) }));
+	if (errors.length === 1 || !errors.every(({ error }) => error instanceof NodeOperationError))
+		return errors[0].error;
+	return groupsInputError(
+		node,
+		errors.map(({ group, error }) => ({
+			error: error as NodeOperationError,
+			group: groupWords(group),
+		})),
+	);
+}
+
+/** A group as messages name it ("portfolio = A"), when it was made by Group By values. */
+function groupWords(group: object): string | undefined {
+	const values = (group as { values?: unknown }).values;
+	if (!values || typeof values !== 'object') return undefined;
+	return describeGroupValues(values as Record<string, unknown>) || undefined;
 }
