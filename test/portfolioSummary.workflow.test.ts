@@ -284,7 +284,7 @@ describe('Portfolio Summary: SFDR classification', () => {
 		);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(
-			/No holding can be weighted for a Portfolio Summary of the PAI indicators: all 2 rows are left out \(no market value \(looked for a field named "marketvalue"/,
+			/No holding can be weighted for a Portfolio Summary of the PAI indicators: all 2 rows are left out \(no market value \(looked for a field named "Market Value", "MV"/,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
