@@ -66,9 +66,11 @@ describe('Generate PDF Report: a sheet whose Weight % cells are all empty (issue
 			);
 			const notes = out[0].json.input_notes as string[];
 			expect(notes.join(' ')).toContain(
-				'The Weight % column is empty in all 5 rows: the weights were worked out from the market values',
+				'Weights worked out from market values: the Weight % column is empty in all 5 rows (market value ÷ total × 100',
 			);
-			expect(hintMessages(result).join(' ')).toContain('Weight % column is empty in all 5 rows');
+			expect(hintMessages(result).join(' ')).toContain(
+				'Weights worked out from market values: the Weight % column is empty in all 5 rows',
+			);
 		},
 	);
 
@@ -167,9 +169,12 @@ describe('EU Taxonomy: a sheet with no instrument type column (issue 36, item 2)
 				Array(5).fill('stock'),
 			);
 			const notes = (out[0].json.input_notes as string[]).join(' ');
-			expect(notes).toContain('No instrument type column in any of the 5 rows');
-			expect(notes).toContain('"stock"');
-			expect(hintMessages(result).join(' ')).toContain('instrument type');
+			expect(notes).toContain(
+				'Every holding sent as instrument type "stock" (Instrument Type When the Sheet Has None): no instrument type column in any of the 5 rows',
+			);
+			expect(hintMessages(result).join(' ')).toContain(
+				'Every holding sent as instrument type "stock" (Instrument Type When the Sheet Has None)',
+			);
 		},
 	);
 

@@ -122,6 +122,8 @@ export interface ReadHoldingsResult {
 
 /** The clause as a sentence: its first letter upper case. */
 const sentence = (clause: string) => clause.charAt(0).toUpperCase() + clause.slice(1);
+/** A sentence as a clause: its first letter lower case. */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /**
  * Turns rows into the holdings a route accepts, checking every requirement of its holdings rule locally so that
@@ -672,14 +674,15 @@ class HoldingsReader {
 		}
 		for (const sourced of this.holdings)
 			sourced.holding.weight = Math.round((value(sourced) / total) * 100 * 1e6) / 1e6;
+		// What was done first: the run's hint shows the note's first 120 characters.
 		this.notes.push(
-			`${column}: the weights were worked out from the market values (market value ÷ total × 100 over the ${countOf(this.holdings.length, 'holding')} sent), as the API does on the temperature route.`,
+			`Weights worked out from market values: ${lowerFirst(column)} (market value ÷ total × 100 over the ${countOf(this.holdings.length, 'holding')} sent, as the API does on the temperature route).`,
 		);
 	}
 
 	/** What the output says of the instrument type every holding was sent as. */
 	private assumedTypeNote(type: InstrumentType): string {
-		return `${this.missingColumnWords('instrument_type')}: every holding was sent as "${type}", as ${INSTRUMENT_TYPE_WHEN_NONE} sets it. The API reads each holding as that type (on EU Taxonomy only the type tells a sovereign bond from a company): give the rows a type column if some are of another type.`;
+		return `Every holding sent as instrument type "${type}" (${INSTRUMENT_TYPE_WHEN_NONE}): ${lowerFirst(this.missingColumnWords('instrument_type'))}. The API reads each holding as that type (on EU Taxonomy only the type tells a sovereign bond from a company): give the rows a type column if some are of another type.`;
 	}
 
 	private checkValueTotal(): void {
