@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../api/errors';
+import { takeExtraOutputs } from '../base/operation';
 import type { Operation } from '../base/operation';
 import { countOf } from '../base/values';
 import {
@@ -70,7 +71,7 @@ export async function routeOperation(
 	if (isToolExecution(this)) return [await executeAsTool.call(this, chosen, items)];
 	const output = await chosen.execute.call(this, items);
 	reportRequestsSpent.call(this);
-	return [output];
+	return [output, ...takeExtraOutputs(this)];
 }
 
 /**
