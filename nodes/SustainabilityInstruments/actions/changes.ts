@@ -99,7 +99,7 @@ export function outputChanges<TEntry>(
 	const out = compareRows(outcome, settings, current, rows, columns, fields, next, tally);
 	keepMissing(current, byIsin, settings, next, tally);
 	out.push(...skippedRowItems(current.skipped ?? [], current.state, byIsin));
-	if (current.firstRun && !current.problem && settings.firstSeen === 'remember' && out.length === 0)
+	if (current.firstRun && !current.problem && settings.firstSeen === 'remember')
 		out.push(nothingRememberedItem(memory.in, byIsin.size));
 
 	if (memory.in === 'rows') {
