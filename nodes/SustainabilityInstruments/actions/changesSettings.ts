@@ -82,7 +82,7 @@ export const changesProperties: INodeProperties[] = [
 				name: 'Remember Only',
 				value: 'remember',
 				description:
-					'Nothing comes out for them; their result is kept to compare with the next run (on the first run: no output)',
+					'Nothing comes out for them; their result is kept to compare with the next run (on the first run: one item, status nothing_remembered)',
 			},
 		],
 		default: 'remember',
