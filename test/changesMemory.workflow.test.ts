@@ -291,7 +291,9 @@ describe('static data that did not come back', () => {
 					),
 				},
 			]);
-			expect(hintsOf(result).join(' ')).toMatch(/Nothing remembered: a first run.*Data Table/);
+			expect(hintsOf(result)).toContain(
+				'Nothing remembered (first run, or memory lost). In queue mode or on n8n Cloud, remember in a Data Table.',
+			);
 			expect(attempt).toBeGreaterThan(0);
 		}
 	});

@@ -392,7 +392,10 @@ function noteRun(
 				this,
 				`Nothing was remembered before this run: its first run, or n8n did not bring back what the last run remembered (queue mode, n8n Cloud). ${DATA_TABLE_RULE}`,
 				'warning',
-				{ short: `Nothing remembered: a first run, or n8n lost the memory. ${DATA_TABLE_RULE}` },
+				{
+					short:
+						'Nothing remembered (first run, or memory lost). In queue mode or on n8n Cloud, remember in a Data Table.',
+				},
 			);
 	}
 	if (problem === 'otherScope') {
