@@ -61,8 +61,9 @@ export const DATA_TABLE_RULE =
 	'In queue mode or on n8n Cloud, remember in a Data Table (Remember In).';
 
 /**
- * Compares each ISIN's result with the one kept in the workflow's static data, outputs the ISINs that changed and
- * keeps the new results for the next run.
+ * Compares each ISIN's result with the remembered one (the workflow's static data, or the rows given in Remembered
+ * Rows), outputs the ISINs that changed and keeps the new results for the next run (in the static data, or handed
+ * out on the second output, To Remember).
  */
 export function outputChanges<TEntry>(
 	this: IExecuteFunctions,
@@ -176,8 +177,9 @@ function skippedRowItems(
 }
 
 /**
- * The one item of a run that started with nothing remembered and outputs nothing else (Remember Only): a first run,
- * or memory that did not come back. From inside the run the two look the same, so it is said on every such run.
+ * The item of a Remember Only run that started with nothing remembered, which would otherwise output no ISIN: a first
+ * run, or memory that did not come back (queue mode on n8n 2.41, n8n Cloud). From inside the run the two look the same,
+ * so every such run says it.
  */
 function nothingRememberedItem(memory: 'staticData' | 'rows', isins: number): INodeExecutionData {
 	return {
