@@ -515,6 +515,7 @@ describe('Only Changes Since Last Run inside n8n', () => {
 				},
 				pairedItem: [{ item: 0 }],
 			},
+			{ json: nothingRemembered(3), pairedItem: [{ item: 0 }] },
 		]);
 		const second = await runs.run(workflow, { version: 2 });
 		expect(second.items('Node').map((item) => [item.json.isin, item.json.status])).toEqual([
