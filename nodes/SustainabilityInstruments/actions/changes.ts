@@ -52,6 +52,11 @@ interface ChangesRun {
 	state: ChangesState;
 	problem?: StateProblem;
 	firstRun: boolean;
+	/**
+	 * Nothing at all came back: no static data of an earlier run of this node, or no remembered rows. A first run, or
+	 * memory lost (an earlier run that remembered no ISIN still counts as memory).
+	 */
+	nothingCameBack: boolean;
 	/** Remember In = Rows Given Here: the rows given that could not be used. */
 	skipped?: SkippedRow[];
 }
@@ -100,7 +105,7 @@ export function outputChanges<TEntry>(
 	const out = compareRows(outcome, settings, current, rows, columns, fields, next, tally);
 	keepMissing(current, byIsin, settings, next, tally);
 	out.push(...skippedRowItems(current.skipped ?? [], current.state, byIsin));
-	if (current.firstRun && !current.problem && settings.firstSeen === 'remember')
+	if (current.nothingCameBack && settings.firstSeen === 'remember')
 		out.push(nothingRememberedItem(memory.in, byIsin.size));
 
 	if (memory.in === 'rows') {
@@ -142,12 +147,13 @@ function uniformOutput(out: INodeExecutionData[]): INodeExecutionData[] {
 
 /** The remembered state from the rows given (Remember In = Rows Given Here): this run is the one after the latest. */
 function startRowsRun(given: unknown): ChangesRun {
-	const { state, skipped } = readRowsMemory(given);
+	const { state, skipped, given: rows } = readRowsMemory(given);
 	return {
 		run: state.runs + 1,
 		execution: '',
 		state,
 		firstRun: state.results.size === 0,
+		nothingCameBack: rows === 0,
 		skipped,
 	};
 }
@@ -206,6 +212,7 @@ function startRun(this: IExecuteFunctions, stored: unknown, scope: string): Chan
 		state,
 		problem,
 		firstRun: state.results.size === 0,
+		nothingCameBack: !problem && state.runs === 0 && state.results.size === 0,
 	};
 }
 
@@ -353,7 +360,7 @@ function noteRun(
 	settings: ChangesSettings,
 	tally: ChangesTally,
 ): void {
-	const { firstRun, problem, skipped } = current;
+	const { firstRun, problem, skipped, nothingCameBack } = current;
 	const rows = settings.memory.in === 'rows';
 	const manual = this.getMode() === 'manual';
 	const summary = [
@@ -382,7 +389,7 @@ function noteRun(
 			},
 		);
 	}
-	if (firstRun && !problem) {
+	if (nothingCameBack) {
 		if (rows)
 			addRunNote(
 				this,
