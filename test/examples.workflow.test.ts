@@ -239,7 +239,7 @@ describe('example workflows', () => {
 			? 0
 			: 2;
 		expect(demo.stdout).toContain(
-			`${7 + fileExamples} passed, 0 failed, ${4 - fileExamples} skipped`,
+			`${8 + fileExamples} passed, 0 failed, ${4 - fileExamples} skipped`,
 		);
 		expect(demo.stdout).toContain('08-compliance-assistant.json');
 		expect(demo.stdout).toContain('09-mcp-server.json');

@@ -391,9 +391,13 @@ async function main(): Promise<number> {
 								table.expectedRows,
 								`rows in Data Table ${table.name} after the run`,
 							);
-							const changed = Object.values(got)
-								.flat(2)
-								.filter((json) => (json as { status?: string })?.status === 'changed').length;
+							// On the watch node's own output (the If node after it passes the same items on).
+							const watch = example.workflow.nodes.find((n) =>
+								n.type.endsWith('.sustainabilityInstruments'),
+							)!.name;
+							const changed = (got[watch]?.[0] ?? []).filter(
+								(json) => (json as { status?: string })?.status === 'changed',
+							).length;
 							if (runIndex > 0) assert.ok(changed > 0, 'the second run reports the changes');
 							tableNote = `; Data Table ${table.name}: ${rows.length} rows${runIndex > 0 ? `, ${changed} changed ISINs reported` : ''}`;
 						}
