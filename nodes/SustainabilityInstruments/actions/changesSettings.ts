@@ -17,7 +17,7 @@ export const changesProperties: INodeProperties[] = [
 		displayName: 'Remember In',
 		name: 'rememberIn',
 		builderHint: parameterBuilderHint(
-			'This Workflow (static data) in a single n8n. In queue mode or on n8n Cloud, Rows Given Here: a Data Table node Get Many (Always Output Data on) before the watch list, Remembered Rows = its items, and a Data Table Upsert (on isin) after the second output, To Remember.',
+			'This Workflow (static data) in a single n8n. In queue mode or on n8n Cloud, Rows Given Here: a Data Table node, Get (Always Output Data on), before the watch list, Remembered Rows = its items, and a Data Table Upsert (on isin) after the second output, To Remember.',
 		),
 		type: 'options',
 		options: [
@@ -49,7 +49,7 @@ export const changesProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"Before the watch list: a Data Table node, Get Many with Always Output Data on (columns isin, result, last_seen_run). After this node's second output, To Remember: a Data Table node, Upsert, matching on isin. Every run of it remembers, also in the editor.",
+			"Before the watch list: a Data Table node, Get, Return All, with Always Output Data on (columns isin, result, last_seen_run). After this node's second output, To Remember: a Data Table node, Upsert, matching on isin. Every run of it remembers, also in the editor.",
 		name: 'changesRowsNotice',
 		type: 'notice',
 		default: '',

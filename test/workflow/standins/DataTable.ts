@@ -4,7 +4,7 @@
  * in-process harness: the real node needs n8n's data table service (a database), which only a running n8n has
  * (test/e2e/queue-mode.ts runs the real one). Implements the subset the examples use, on tables kept in this
  * process (by the Data table parameter's value, any mode), emptied by `resetDataTables()`:
- *   - resource row, operation get (Get Many) with Return All: every row, oldest first, with the columns n8n adds
+ *   - resource row, operation get with Return All: every row, oldest first, with the columns n8n adds
  *     (id, createdAt, updatedAt); no conditions;
  *   - resource row, operation upsert, conditions `eq` only (Must Match: all), Columns = Map Automatically: per input
  *     item, the rows matching are updated with the item's fields, or one row is inserted; outputs the rows written.
