@@ -19,6 +19,7 @@ import type {
 } from 'n8n-workflow';
 
 const SYSTEM_COLUMNS = ['id', 'createdAt', 'updatedAt'];
+const STAND_IN_TIME = '2026-01-05T07:00:00.000Z';
 
 const tables = new Map<string, IDataObject[]>();
 
@@ -86,7 +87,8 @@ export class DataTableStandIn implements INodeType {
 			const matching = rows.filter((row) =>
 				conditions.every((c) => String(row[c.keyName]) === String(c.keyValue)),
 			);
-			const now = new Date().toISOString();
+			// One fixed time: runs of a workflow compare equal (the soak, the demo); n8n writes the real time.
+			const now = STAND_IN_TIME;
 			if (matching.length === 0) {
 				const row = { id: rows.length + 1, createdAt: now, updatedAt: now, ...data };
 				rows.push(row);
