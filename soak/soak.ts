@@ -63,6 +63,7 @@ import type {
 import { EXAMPLE_RUNS } from '../test/workflow/exampleRuns';
 import { withSampleFiles } from '../test/workflow/fileExamples';
 import { inProcessSkipReason } from '../test/workflow/inProcess';
+import { resetDataTables } from '../test/workflow/standins';
 import { loadWorkflowFile, runWorkflow } from '../test/workflow/runner';
 import type { WorkflowInput, WorkflowRunResult } from '../test/workflow/runner';
 
@@ -547,11 +548,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 		temperatureRoute: true,
 		temperatureLockRequests: options.temperatureLockRequests ?? 1,
 	});
-	const run = (workflow: WorkflowInput, timeoutMs: number) =>
-		runWorkflow(workflow, {
+	// Each run as the first of its workflow: no static data, and (examples/12) an empty Data Table.
+	const run = (workflow: WorkflowInput, timeoutMs: number) => {
+		resetDataTables();
+		return runWorkflow(workflow, {
 			credentials: { sustainabilityComplianceApi: { apiKey: API_KEY, baseUrl: sim.url } },
 			timeoutMs,
 		});
+	};
 	try {
 		// 1. Fault-free reference of each example.
 		const references: Reference[] = [];

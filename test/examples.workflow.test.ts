@@ -14,6 +14,7 @@ import { csvSingleRow } from './helpers/csv';
 import { expectedPaiStatementCells, sheetNumber } from './helpers/paiStatement';
 import { sfdrMoves } from './helpers/sfdrMoves';
 import { useSimulator } from './helpers/simulator';
+import { dataTableRows, resetDataTables } from './workflow/standins';
 
 /** Every example workflow, run as a user would import it, with assertions on what it produces. */
 const examplesDir = join(__dirname, '..', 'examples');
@@ -44,6 +45,7 @@ describe('example workflows', () => {
 			'09-mcp-server.json',
 			'10-upload-holdings-form.json',
 			'11-quarterly-workbook-snapshots-reports.json',
+			'12-weekly-sfdr-watch-data-table.json',
 		]);
 	});
 
@@ -237,7 +239,7 @@ describe('example workflows', () => {
 			? 0
 			: 2;
 		expect(demo.stdout).toContain(
-			`${7 + fileExamples} passed, 0 failed, ${4 - fileExamples} skipped`,
+			`${8 + fileExamples} passed, 0 failed, ${4 - fileExamples} skipped`,
 		);
 		expect(demo.stdout).toContain('08-compliance-assistant.json');
 		expect(demo.stdout).toContain('09-mcp-server.json');
@@ -310,6 +312,45 @@ describe.each(coreNodeModes)('example workflows 06 and 07 (core nodes: %s)', (co
 		expect(lines).toEqual(
 			downgraded.map((h) => `- ${h.isin} ${h.name}: Article ${h.from} → Article ${h.to}`),
 		);
+	});
+
+	it('12: 06 remembering in a Data Table: week 1 writes every class to the table, week 2 emails exactly the downgrades, as 06 does', async () => {
+		resetDataTables();
+		const workflow = loadWorkflowFile(join(examplesDir, '12-weekly-sfdr-watch-data-table.json'));
+		// Run as the schedule runs it; the Data Table (the in-process stand-in) keeps the rows between the runs.
+		const options = { credentials: credentials(), mode: 'trigger' as const, coreNodes };
+
+		const week1 = await runWorkflow(workflow, options);
+		expect(week1.error).toBeUndefined();
+		expect(sim.requestCount()).toBe(1);
+		expect(week1.emails).toEqual([]);
+		// The cash row (no ISIN), and the word that nothing was remembered before.
+		expect(week1.items('SFDR Changes').map((item) => item.json.status)).toEqual([
+			'not_checked',
+			'nothing_remembered',
+		]);
+		const remembered = dataTableRows('sfdr_watch_memory');
+		expect(remembered.map((row) => row.isin)).toEqual(listed.map((h) => h.ISIN));
+		// Nothing in static data: the memory is the table.
+		expect(week1.staticData).toEqual({});
+
+		sim.setDataVersion(2);
+		const week2 = await runWorkflow(workflow, options);
+		expect(week2.error).toBeUndefined();
+		const { downgraded } = sfdrMoves(listed);
+		expect(week2.emails).toHaveLength(1);
+		const [email] = week2.emails;
+		expect(email.subject).toBe(`SFDR watch: ${downgraded.length} holding(s) downgraded`);
+		expect(email.text!.split('\n').filter((line) => line.startsWith('- '))).toEqual(
+			downgraded.map((h) => `- ${h.isin} ${h.name}: Article ${h.from} → Article ${h.to}`),
+		);
+		// Week 2's results are in the table: one row per holding, updated, none added.
+		expect(dataTableRows('sfdr_watch_memory')).toHaveLength(remembered.length);
+		expect(
+			dataTableRows('sfdr_watch_memory').map(
+				(row) => (JSON.parse(row.result as string) as { classification: unknown }).classification,
+			),
+		).toEqual(listed.map((h) => instrumentData(h.ISIN, 2).sfdr));
 	});
 
 	it('07: one CSV with the SFDR shares and PAI weighted averages, as recomputed from the per-ISIN data, emailed', async () => {

@@ -38,6 +38,7 @@ const BUILDER_CHOICES = [
 	'groupBy',
 	'holdingsSource',
 	'reportType',
+	'rememberIn',
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -36,7 +36,8 @@ export class SustainabilityInstruments implements INodeType {
 			'Look up sustainability data of financial instruments by ISIN: SFDR article (6, 8 or 9), PAI indicators, business involvements or ESG scores. Input: items that each hold an ISIN (e.g. sheet rows), or a typed list of ISINs. Can also summarise a portfolio or output only the results that changed since the last run (alerts).',
 		),
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		// A second output, To Remember, when Only Changes Since Last Run remembers in rows the user keeps (a Data Table).
+		outputs: `={{ $parameter.outputMode === "changesSinceLastRun" && $parameter.rememberIn === "rows" ? [{ "type": "${NodeConnectionTypes.Main}", "displayName": "Changes" }, { "type": "${NodeConnectionTypes.Main}", "displayName": "To Remember" }] : ["${NodeConnectionTypes.Main}"] }}`,
 		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
 		properties: [
 			{

@@ -54,6 +54,7 @@ import {
 } from './queue-cluster';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 import {
+	DATA_TABLE_TYPE,
 	comparedOutputs,
 	firstDifference,
 	loadExamples,
@@ -175,6 +176,70 @@ async function rememberedRuns(rest: RestCall, exampleId: string): Promise<number
 	return Math.max(0, ...runs);
 }
 
+/** A Data Table an example remembers in (examples/12): created empty before the first call. */
+interface ExampleTable {
+	projectId: string;
+	id: string;
+	name: string;
+	/** Rows after each run: one per holding with an ISIN. */
+	expectedRows: number;
+}
+
+/**
+ * The Data Tables the examples read and write (Data Table nodes by name), created through main's REST API as a user
+ * creates them in the editor (POST /rest/projects/:projectId/data-tables), with the columns the watch hands out.
+ */
+async function createDataTables(
+	rest: RestCall,
+	examples: Example[],
+): Promise<Map<string, ExampleTable>> {
+	const tables = new Map<string, ExampleTable>();
+	for (const example of examples) {
+		const node = example.workflow.nodes.find((n) => n.type === DATA_TABLE_TYPE) as unknown as
+			| { parameters?: { dataTableId?: { value?: string } } }
+			| undefined;
+		const name = node?.parameters?.dataTableId?.value;
+		if (!name) continue;
+		const project = await rest<{ id: string }>('GET', '/projects/personal');
+		assert.equal(project.status, 200, `GET /rest/projects/personal: ${project.text.slice(0, 200)}`);
+		const created = await rest<{ id: string }>('POST', `/projects/${project.data.id}/data-tables`, {
+			name,
+			columns: [
+				{ name: 'isin', type: 'string' },
+				{ name: 'result', type: 'string' },
+				{ name: 'last_seen_run', type: 'number' },
+			],
+		});
+		assert.ok(
+			created.status === 200 || created.status === 201,
+			`creating Data Table ${name}: ${created.status} ${created.text.slice(0, 300)}`,
+		);
+		const holdings = example.workflow.nodes.find(
+			(n) => n.name === 'Current Holdings',
+		) as unknown as {
+			parameters: { jsonOutput: string };
+		};
+		const rows = (JSON.parse(holdings.parameters.jsonOutput) as { rows: Array<{ ISIN: string }> })
+			.rows;
+		tables.set(example.id, {
+			projectId: project.data.id,
+			id: created.data.id,
+			name,
+			expectedRows: rows.filter((row) => row.ISIN).length,
+		});
+	}
+	return tables;
+}
+
+async function tableRows(rest: RestCall, table: ExampleTable): Promise<Json[]> {
+	const answer = await rest<{ data?: Json[]; count?: number }>(
+		'GET',
+		`/projects/${table.projectId}/data-tables/${table.id}/rows?take=100`,
+	);
+	assert.equal(answer.status, 200, `GET rows of ${table.name}: ${answer.text.slice(0, 200)}`);
+	return answer.data.data ?? [];
+}
+
 /**
  * POSTs to a production webhook. Right after publishing, main may answer 404 "not registered" for a moment (seen on
  * n8n 2.41.1 in queue mode; a 404 starts no execution): then it is called again, for up to 30 s.
@@ -233,6 +298,7 @@ async function main(): Promise<number> {
 				publish: examples.map((example) => `queueExample${example.id}`),
 			});
 			const rest = cluster.rest;
+			const tables = await createDataTables(rest, examples);
 			const ranOn = new Map<string, number>();
 			for (const example of examples) {
 				sim.reset();
@@ -297,10 +363,18 @@ async function main(): Promise<number> {
 						for (const node of Object.keys(want.outputs)) {
 							const difference = firstDifference(got[node], want.outputs[node], node);
 							if (difference && remembered > 0 && (await rememberedRuns(rest, example.id)) === 1) {
+								// Never silent (issue 37): the watch must say on its output that nothing came back.
+								const said = Object.values(got)
+									.flat(2)
+									.some((json) => (json as { status?: string })?.status === 'nothing_remembered');
+								assert.ok(
+									said,
+									`${label}: the static data did not come back and no node said so (no item with status nothing_remembered): ${difference}`,
+								);
 								knownDefects.push(
 									`${label} (execution ${executionId} on ${worker}): the workflow's static data held run ${remembered} before the call, yet the run started from nothing (it now remembers run 1). n8n ${version} in queue mode does not give a worker the workflow's static data for a new execution: workflow-runner.js enqueues it with loadStaticData only for an existing execution, and the execution's stored workflow snapshot (toWorkflowSnapshot) has no staticData. n8n 2.20.12's worker reloads it. Only Changes Since Last Run cannot remember between runs there.`,
 								);
-								return `KNOWN n8n DEFECT (see below): ${difference}`;
+								return `KNOWN n8n DEFECT (see below), and the watch said so on its output (status nothing_remembered): ${difference}`;
 							}
 							assert.ok(!difference, `output differs from the demo's: ${difference}`);
 						}
@@ -308,11 +382,30 @@ async function main(): Promise<number> {
 							.mails()
 							.map((mail) => ({ to: [...mail.to].sort(), subject: mail.subject }));
 						assert.deepEqual(mails, want.emails, 'the emails sent (recipients and subjects)');
+						const table = tables.get(example.id);
+						let tableNote = '';
+						if (table) {
+							const rows = await tableRows(rest, table);
+							assert.equal(
+								rows.length,
+								table.expectedRows,
+								`rows in Data Table ${table.name} after the run`,
+							);
+							// On the watch node's own output (the If node after it passes the same items on).
+							const watch = example.workflow.nodes.find((n) =>
+								n.type.endsWith('.sustainabilityInstruments'),
+							)!.name;
+							const changed = (got[watch]?.[0] ?? []).filter(
+								(json) => (json as { status?: string })?.status === 'changed',
+							).length;
+							if (runIndex > 0) assert.ok(changed > 0, 'the second run reports the changes');
+							tableNote = `; Data Table ${table.name}: ${rows.length} rows${runIndex > 0 ? `, ${changed} changed ISINs reported` : ''}`;
+						}
 						const items = Object.values(got).reduce(
 							(sum, outputs) => sum + outputs.reduce((n, output) => n + output.length, 0),
 							0,
 						);
-						return `execution ${executionId} on ${worker}; ${Object.keys(got).length} nodes, ${items} items as in the demo${mails.length ? `; ${mails.length} email(s)` : ''}`;
+						return `execution ${executionId} on ${worker}; ${Object.keys(got).length} nodes, ${items} items as in the demo${mails.length ? `; ${mails.length} email(s)` : ''}${tableNote}`;
 					});
 				}
 			}

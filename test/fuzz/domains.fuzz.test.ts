@@ -605,7 +605,12 @@ describe('domains: every figure within its domain or null with a reason, on ever
 				rewrite = undefined;
 				expect(result.error).toBeUndefined();
 				staticData = result.savedStaticData;
-				const out = result.items('Node').map((item) => item.json);
+				const all = result.items('Node').map((item) => item.json);
+				// Only the first run (nothing in static data yet) says that nothing was remembered, with Remember Only.
+				expect(all.filter((json) => json.status === 'nothing_remembered')).toHaveLength(
+					runIndex === 0 && firstSeen === 'remember' ? 1 : 0,
+				);
+				const out = all.filter((json) => json.status !== 'nothing_remembered');
 				expect(out.every((json) => STOCKS.includes(json.isin as string))).toBe(true);
 				STOCKS.forEach((isin, index) => {
 					const value = values[index];

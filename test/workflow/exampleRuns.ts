@@ -8,6 +8,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Simulator } from '../simulator/types';
 import { SAMPLE_CSV, SAMPLE_WORKBOOK, formUploadPinData } from './fileExamples';
+import { resetDataTables } from './standins';
 
 export interface ExampleRun {
 	/** Printed before the run's results (demo). */
@@ -36,6 +37,19 @@ export const EXAMPLE_RUNS: Record<string, ExampleRun[]> = {
 		{
 			label:
 				'week 2 (the simulator now serves a later edition of its data: some classes went down)',
+			before: (sim) => sim.setDataVersion(2),
+		},
+	],
+	'12': [
+		{
+			label:
+				'week 1 (the Data Table sfdr_watch_memory is empty: remembers every class in it, emails nothing)',
+			// A fresh n8n: the in-process Data Table stand-in starts empty (a real n8n keeps the table).
+			before: () => resetDataTables(),
+		},
+		{
+			label:
+				'week 2 (the rows written back in week 1 come in; the simulator serves a later edition of its data)',
 			before: (sim) => sim.setDataVersion(2),
 		},
 	],

@@ -10,6 +10,9 @@ import { compareResults, sfdrDirection, withoutIsin } from './changesCompare';
 import type { FieldChange } from './changesCompare';
 import { resolveCompareFields } from './changesSettings';
 import type { ChangesSettings } from './changesSettings';
+import { handOut } from '../../shared/base/operation';
+import { readRowsMemory, rowsToRemember } from './changesMemory';
+import type { SkippedRow } from './changesMemory';
 import { decodeState, encodeState, forgotten, STATE_PROPERTY } from './changesState';
 import type { ChangesState, RememberedResult, StateProblem } from './changesState';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookupTypes';
@@ -49,11 +52,23 @@ interface ChangesRun {
 	state: ChangesState;
 	problem?: StateProblem;
 	firstRun: boolean;
+	/**
+	 * Nothing at all came back: no static data of an earlier run of this node, or no remembered rows. A first run, or
+	 * memory lost (an earlier run that remembered no ISIN still counts as memory).
+	 */
+	nothingCameBack: boolean;
+	/** Remember In = Rows Given Here: the rows given that could not be used. */
+	skipped?: SkippedRow[];
 }
 
+/** The rule a user must see where memory may not come back (the node's notice and docs/running-at-scale.md say it too). */
+export const DATA_TABLE_RULE =
+	'In queue mode or on n8n Cloud, remember in a Data Table (Remember In).';
+
 /**
- * Compares each ISIN's result with the one kept in the workflow's static data, outputs the ISINs that changed and
- * keeps the new results for the next run.
+ * Compares each ISIN's result with the remembered one (the workflow's static data, or the rows given in Remembered
+ * Rows), outputs the ISINs that changed and keeps the new results for the next run (in the static data, or handed
+ * out on the second output, To Remember).
  */
 export function outputChanges<TEntry>(
 	this: IExecuteFunctions,
@@ -61,8 +76,12 @@ export function outputChanges<TEntry>(
 	settings: ChangesSettings,
 ): INodeExecutionData[] {
 	const { perItem, results, spec, source } = outcome;
-	const staticData = this.getWorkflowStaticData('node');
-	const current = startRun.call(this, staticData[STATE_PROPERTY], settings.scope);
+	const { memory } = settings;
+	const staticData = memory.in === 'staticData' ? this.getWorkflowStaticData('node') : undefined;
+	const current =
+		memory.in === 'rows'
+			? startRowsRun(memory.rows)
+			: startRun.call(this, staticData![STATE_PROPERTY], settings.scope);
 	const { rows, byIsin } = isinRows(perItem, source);
 
 	// Every column of this run's results and of the remembered ones.
@@ -85,13 +104,26 @@ export function outputChanges<TEntry>(
 	};
 	const out = compareRows(outcome, settings, current, rows, columns, fields, next, tally);
 	keepMissing(current, byIsin, settings, next, tally);
+	out.push(...skippedRowItems(current.skipped ?? [], current.state, byIsin));
+	if (current.nothingCameBack && settings.firstSeen === 'remember')
+		out.push(nothingRememberedItem(memory.in, byIsin.size));
+
+	if (memory.in === 'rows') {
+		const remember = rowsToRemember(next).map((json) => ({
+			json,
+			pairedItem: pairedTo(byIsin.get(json.isin as string)?.items ?? [0]),
+		}));
+		handOut(this, 1, remember);
+		noteRun.call(this, current, byIsin.size, settings, tally);
+		return uniformOutput(out);
+	}
 
 	// Assigned as one top-level property: n8n then marks the static data as changed and saves it after the run.
 	const stateText = encodeState(
 		{ runs: current.run, execution: current.execution, results: next },
 		settings.scope,
 	);
-	staticData[STATE_PROPERTY] = stateText;
+	staticData![STATE_PROPERTY] = stateText;
 	const stateBytes = Buffer.byteLength(stateText, 'utf8');
 	if (stateBytes > LARGE_STATE_BYTES) {
 		// Kept short (an execution hint); docs/nodes/sustainability-instruments.md "Only Changes Since Last Run" says why and what to do.
@@ -101,13 +133,72 @@ export function outputChanges<TEntry>(
 		);
 	}
 	noteRun.call(this, current, byIsin.size, settings, tally);
+	return uniformOutput(out);
+}
 
-	// Changed, new and not checked rows with the same columns, so that n8n's table shows no `undefined`.
+/** Changed, new and not checked rows with the same columns, so that n8n's table shows no `undefined`. */
+function uniformOutput(out: INodeExecutionData[]): INodeExecutionData[] {
 	const json = uniformRows(
 		out.map((item) => item.json),
 		['isin', 'status', 'reason'],
 	);
 	return out.map((item, index) => ({ ...item, json: json[index] }));
+}
+
+/** The remembered state from the rows given (Remember In = Rows Given Here): this run is the one after the latest. */
+function startRowsRun(given: unknown): ChangesRun {
+	const { state, skipped, given: rows } = readRowsMemory(given);
+	return {
+		run: state.runs + 1,
+		execution: '',
+		state,
+		firstRun: state.results.size === 0,
+		nothingCameBack: rows === 0,
+		skipped,
+	};
+}
+
+/** Each remembered row that could not be used, on the output: named, never dropped without a word. */
+function skippedRowItems(
+	skipped: SkippedRow[],
+	state: ChangesState,
+	byIsin: Map<string, IsinRow>,
+): INodeExecutionData[] {
+	return skipped.map(({ row, isin, why }) => {
+		const then =
+			isin && state.results.has(isin)
+				? 'Its other row is used.'
+				: isin && byIsin.has(isin)
+					? 'This ISIN is compared as if nothing were remembered for it; To Remember hands out a good row for it.'
+					: 'Correct or delete it where the rows are kept.';
+		return {
+			json: {
+				isin,
+				status: 'remembered_row_skipped',
+				reason: `Remembered row ${row} was skipped: ${why}. ${then}`,
+			},
+			pairedItem: pairedTo([0]),
+		};
+	});
+}
+
+/**
+ * The item of a Remember Only run that started with nothing remembered, which would otherwise output no ISIN: a first
+ * run, or memory that did not come back (queue mode on n8n 2.41, n8n Cloud). From inside the run the two look the same,
+ * so every such run says it.
+ */
+function nothingRememberedItem(memory: 'staticData' | 'rows', isins: number): INodeExecutionData {
+	return {
+		json: {
+			isin: null,
+			status: 'nothing_remembered',
+			reason:
+				memory === 'rows'
+					? `No remembered rows came in (Remembered Rows is empty): this run compared nothing and hands out ${countOf(isins, 'row')} on To Remember. On a later run, check that they were written back and read in.`
+					: `Nothing was remembered before this run: ${countOf(isins, 'ISIN')} now remembered, none compared. If this workflow ran before, n8n did not bring back what that run remembered: ${DATA_TABLE_RULE}`,
+		},
+		pairedItem: pairedTo([0]),
+	};
 }
 
 /** The remembered state, and which run this is: a second call in the same execution (a loop) belongs to the same run. */
@@ -121,6 +212,7 @@ function startRun(this: IExecuteFunctions, stored: unknown, scope: string): Chan
 		state,
 		problem,
 		firstRun: state.results.size === 0,
+		nothingCameBack: !problem && state.runs === 0 && state.results.size === 0,
 	};
 }
 
@@ -268,7 +360,8 @@ function noteRun(
 	settings: ChangesSettings,
 	tally: ChangesTally,
 ): void {
-	const { firstRun, problem } = current;
+	const { firstRun, problem, skipped, nothingCameBack } = current;
+	const rows = settings.memory.in === 'rows';
 	const manual = this.getMode() === 'manual';
 	const summary = [
 		firstRun
@@ -283,6 +376,37 @@ function noteRun(
 		.filter(Boolean)
 		.join(' ');
 	addHint.call(this, summary);
+	if (skipped?.length) {
+		addRunNote(
+			this,
+			`${countOf(skipped.length, 'remembered row')} skipped (status remembered_row_skipped): ${skipped
+				.slice(0, 3)
+				.map(({ row, why }) => `row ${row}: ${why}`)
+				.join('; ')}${skipped.length > 3 ? '; …' : ''}`,
+			'warning',
+			{
+				short: `${countOf(skipped.length, 'remembered row')} could not be used: see status remembered_row_skipped.`,
+			},
+		);
+	}
+	if (nothingCameBack) {
+		if (rows)
+			addRunNote(
+				this,
+				'No remembered rows came in: nothing compared. A first run, or the rows were not written back or read in.',
+				'warning',
+			);
+		else if (!manual)
+			addRunNote(
+				this,
+				`Nothing was remembered before this run: its first run, or n8n did not bring back what the last run remembered (queue mode, n8n Cloud). ${DATA_TABLE_RULE}`,
+				'warning',
+				{
+					short:
+						'Nothing remembered (first run, or memory lost). In queue mode or on n8n Cloud, remember in a Data Table.',
+				},
+			);
+	}
 	if (problem === 'otherScope') {
 		addHint.call(
 			this,
@@ -292,7 +416,7 @@ function noteRun(
 	} else if (problem) {
 		addHint.call(this, 'The remembered results could not be read: this run started afresh.');
 	}
-	if (manual) {
+	if (manual && !rows) {
 		addHint.call(
 			this,
 			`This run was started in the editor: ${firstRun ? 'nothing was remembered yet, and' : 'it compared with the last run n8n saved, but'} n8n does not save what a manual run remembers. Only runs of the active workflow (its trigger or schedule) and CLI runs (n8n execute) are remembered.`,

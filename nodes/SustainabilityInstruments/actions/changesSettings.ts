@@ -5,6 +5,8 @@ import { inputError } from '../../shared/api/errors';
 import { compactKey } from '../../shared/input/holdingFields';
 import { numberParameterValue } from '../../shared/input/parameters';
 import { kindOf, showValue } from '../../shared/base/values';
+import { parameterBuilderHint } from '../../shared/ui/builderHints';
+import { unreadableRows } from './changesMemory';
 import type { InstrumentOperationSpec } from './lookupTypes';
 
 const show = { show: { outputMode: ['changesSinceLastRun'] } };
@@ -12,12 +14,58 @@ const show = { show: { outputMode: ['changesSinceLastRun'] } };
 /** Parameters shown with Output > Only Changes Since Last Run (displayOptions on outputMode). */
 export const changesProperties: INodeProperties[] = [
 	{
+		displayName: 'Remember In',
+		name: 'rememberIn',
+		builderHint: parameterBuilderHint(
+			'This Workflow (static data) in a single n8n. In queue mode or on n8n Cloud, Rows Given Here: a Data Table node, Get (Always Output Data on), before the watch list, Remembered Rows = its items, and a Data Table Upsert (on isin) after the second output, To Remember.',
+		),
+		type: 'options',
+		options: [
+			{
+				name: 'This Workflow (Static Data)',
+				value: 'staticData',
+				description:
+					"Kept in the workflow's static data by n8n: works in a single n8n process (regular mode)",
+			},
+			{
+				name: 'Rows Given Here (E.g. a Data Table)',
+				value: 'rows',
+				description:
+					'The previous results come in as rows (Remembered Rows) and the new ones go out on a second output, To Remember, to be written back: works on every n8n',
+			},
+		],
+		default: 'staticData',
+		description: 'Where the results of the last run are kept, to compare the next run with',
+		hint: 'In queue mode or on n8n Cloud, remember in a Data Table: static data does not come back there',
+		displayOptions: show,
+	},
+	{
 		displayName:
-			'Only runs of the active (published) workflow (Schedule, webhook or other trigger) and CLI runs (n8n execute) remember the results. A run started in the editor compares with the last remembered run but is not remembered itself. Renaming this node starts afresh.',
+			'Only runs of the active (published) workflow (Schedule, webhook or other trigger) and CLI runs (n8n execute) remember the results. A run started in the editor compares with the last remembered run but is not remembered itself. Renaming this node starts afresh. In queue mode or on n8n Cloud, remember in a Data Table instead.',
 		name: 'changesSavedNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: show,
+		displayOptions: { show: { ...show.show, rememberIn: ['staticData'] } },
+	},
+	{
+		displayName:
+			"Before the watch list: a Data Table node, Get, Return All, with Always Output Data on (columns isin, result, last_seen_run). After this node's second output, To Remember: a Data Table node, Upsert, matching on isin. Every run of it remembers, also in the editor.",
+		name: 'changesRowsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show.show, rememberIn: ['rows'] } },
+	},
+	{
+		displayName: 'Remembered Rows',
+		name: 'rememberedRows',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: "{{ $('Get Remembered Rows').all() }}",
+		description:
+			"The rows the last run handed out on To Remember, as an expression: e.g. {{ $('Get Remembered Rows').all() }} for a Data Table or sheet node that ran before this one. Columns isin, result and last_seen_run; other columns and the order of the rows do not matter. Empty on the first run.",
+		hint: "Rows a node before this one read from where the last run's To Remember output was written",
+		displayOptions: { show: { ...show.show, rememberIn: ['rows'] } },
 	},
 	{
 		displayName: 'ISINs Seen for the First Time',
@@ -34,7 +82,7 @@ export const changesProperties: INodeProperties[] = [
 				name: 'Remember Only',
 				value: 'remember',
 				description:
-					'Nothing comes out for them; their result is kept to compare with the next run (on the first run: no output)',
+					'Nothing comes out for them; their result is kept to compare with the next run (on the first run: one item, status nothing_remembered)',
 			},
 		],
 		default: 'remember',
@@ -102,6 +150,8 @@ export interface ChangesSettings {
 	forgetAfterRuns: number;
 	/** The operation and the request options that shape its results: a state kept for others is not compared with. */
 	scope: string;
+	/** Where the previous results come from: static data, or the Remembered Rows parameter (`rows`, its value). */
+	memory: { in: 'staticData' } | { in: 'rows'; rows: unknown };
 }
 
 export function readChangesSettings<TEntry>(
@@ -137,7 +187,22 @@ export function readChangesSettings<TEntry>(
 			{ min: 1, integer: true },
 		) ?? 4;
 	const query = spec.extraBody?.call(this) ?? {};
+	const rememberIn = this.getNodeParameter('rememberIn', 0, 'staticData') as string;
+	let memory: ChangesSettings['memory'] = { in: 'staticData' };
+	if (rememberIn === 'rows') {
+		const rows = this.getNodeParameter('rememberedRows', 0, '') as unknown;
+		const problem = unreadableRows(rows);
+		if (problem)
+			throw inputError(
+				node,
+				0,
+				problem,
+				"Give the rows the last run handed out on To Remember, e.g. {{ $('Get Remembered Rows').all() }} for the Data Table node that read them.",
+			);
+		memory = { in: 'rows', rows };
+	}
 	return {
+		memory,
 		firstSeen: firstSeen === 'outputAsNew' ? 'outputAsNew' : 'remember',
 		compareFields: compareFields.length ? compareFields : undefined,
 		tolerance,

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { asNodeError } from '../api/errors';
+import { takeExtraOutputs } from '../base/operation';
 import { describeGroupValues } from '../input/grouping';
 import { groupsInputError } from '../input/inputProblems';
 import type { Operation } from '../base/operation';
@@ -72,7 +73,7 @@ export async function routeOperation(
 	if (isToolExecution(this)) return [await executeAsTool.call(this, chosen, items)];
 	const output = await chosen.execute.call(this, items);
 	reportRequestsSpent.call(this);
-	return [output];
+	return [output, ...takeExtraOutputs(this)];
 }
 
 /**

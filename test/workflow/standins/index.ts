@@ -6,6 +6,7 @@
 import type { INodeType } from 'n8n-workflow';
 
 import { ConvertToFileStandIn } from './ConvertToFile';
+import { DataTableStandIn } from './DataTable';
 import { EmailSendStandIn } from './EmailSend';
 import { IfStandIn } from './If';
 import { ManualTriggerStandIn } from './ManualTrigger';
@@ -16,6 +17,7 @@ import { SetStandIn } from './Set';
 import { SplitOutStandIn } from './SplitOut';
 
 export { takeRecordedEmails } from './EmailSend';
+export { dataTableRows, resetDataTables } from './DataTable';
 export type { RecordedAttachment, RecordedEmail } from './EmailSend';
 
 export function createStandIns(): Record<string, INodeType> {
@@ -29,5 +31,7 @@ export function createStandIns(): Record<string, INodeType> {
 		'n8n-nodes-base.if': new IfStandIn(),
 		'n8n-nodes-base.merge': new MergeStandIn(),
 		'n8n-nodes-base.convertToFile': new ConvertToFileStandIn(),
+		// Always the stand-in: the real node needs n8n's data table service (test/workflow/standins/DataTable.ts).
+		'n8n-nodes-base.dataTable': new DataTableStandIn(),
 	};
 }
