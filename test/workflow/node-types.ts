@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 import { NodeHelpers, UserError } from 'n8n-workflow';
@@ -22,6 +22,7 @@ import { supportedN8nVersions } from '../e2e/lib';
 import { createStandIns } from './standins';
 
 export const N8N_NODES_BASE_PREFIX = 'n8n-nodes-base.';
+const PROJECT_ROOT = resolve(__dirname, '..', '..');
 /** The cache folder of the newest supported n8n (scripts/real-n8n/versions): its nodes match the n8n-core the tests run. */
 const DEFAULT_N8N_VERSION_DIR = `n8n-${supportedN8nVersions().newest}`;
 
@@ -107,10 +108,20 @@ function isNodesBaseDir(dir: string): boolean {
 	}
 }
 
+/** The project's own n8n-nodes-base: a devDependency pinned to the release of the n8n-core the tests run. */
+export function projectN8nNodesBase(): string | undefined {
+	try {
+		return dirname(require.resolve('n8n-nodes-base/package.json', { paths: [PROJECT_ROOT] }));
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * Where an n8n-nodes-base install may be. `N8N_E2E_CACHE` may point at the n8n-nodes-base folder
  * itself, at an n8n install (…/node_modules/n8n-nodes-base below it), or at the cache root
- * (…/n8n-<newest>/node_modules/n8n-nodes-base below it). Default:
+ * (…/n8n-<newest>/node_modules/n8n-nodes-base below it); when it is set, only there. Default: the project's
+ * devDependency (`npm ci` installs it), else
  * $HOME/.cache/n8n-nodes-sustainability-compliance/n8n-<newest>/node_modules/n8n-nodes-base.
  */
 export function findN8nNodesBase(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -123,6 +134,8 @@ export function findN8nNodesBase(env: NodeJS.ProcessEnv = process.env): string |
 			join(configured, DEFAULT_N8N_VERSION_DIR, 'node_modules', 'n8n-nodes-base'),
 		);
 	} else {
+		const own = projectN8nNodesBase();
+		if (own) candidates.push(own);
 		candidates.push(
 			join(
 				homedir(),
@@ -215,7 +228,8 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 	for (const [shortName, candidate] of Object.entries(REAL_ONLY)) {
 		const typeName = `${N8N_NODES_BASE_PREFIX}${shortName}`;
 		if (!nodesBaseDir) {
-			result.missing[typeName] = 'no n8n install found (npm run n8n:install)';
+			result.missing[typeName] =
+				'n8n-nodes-base not found: run `npm ci` (it is a devDependency), or set N8N_E2E_CACHE to an n8n install';
 			continue;
 		}
 		const { className, sourcePath } = known[shortName] ?? candidate;
