@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { basename, join, relative, resolve } from 'path';
 
 import { EXAMPLE_RUNS } from '../test/workflow/exampleRuns';
-import { withSampleFiles } from '../test/workflow/fileExamples';
+import { recordCompletionPage, UPLOAD_FORM, withSampleFiles } from '../test/workflow/fileExamples';
 
 const root = resolve(__dirname, '..');
 process.env.SC_NODES_FROM = 'dist';
@@ -132,7 +132,9 @@ const SHOW: Record<string, Record<string, string[]>> = {
 	},
 	'10': {
 		'PAI Indicators': ['Name', 'Weight', 'Weight %', 'sfdr_article', 'pai_carbon_footprint'],
-		'Summary and Workbook': [
+		'Dates and Percentages as Shown': ['Name', 'Date', 'Weight', 'Weight %', 'sfdr_article'],
+		'Portfolio Summary': [
+			'Portfolio ID',
 			'holdings_count',
 			'article_9_percent',
 			'article_8_percent',
@@ -222,6 +224,8 @@ async function main(): Promise<void> {
 	const { startSimulator } = await import('../test/simulator');
 	const { loadWorkflowFile, runWorkflow } = await import('../test/workflow/runner');
 	const { inProcessSkipReason } = await import('../test/workflow/inProcess');
+	const { loadCoreNodes } = await import('../test/workflow/node-types');
+	const core = loadCoreNodes();
 
 	const sim = args.baseUrl ? undefined : await startSimulator({ temperatureRoute: true });
 	const baseUrl = args.baseUrl ?? sim!.url;
@@ -235,6 +239,11 @@ async function main(): Promise<void> {
 		.sort();
 	console.log(
 		`\nSustainability Compliance nodes — demo against ${sim ? `the embedded simulator (${baseUrl}, key sim-all-families)` : baseUrl}`,
+	);
+	console.log(
+		core.nodesBaseDir
+			? `n8n's own nodes (Form, Extract From File, Convert to File, …): n8n-nodes-base ${(JSON.parse(readFileSync(join(core.nodesBaseDir, 'package.json'), 'utf8')) as { version: string }).version} from ${relative(process.cwd(), core.nodesBaseDir) || '.'}`
+			: "n8n's own nodes: not found (run `npm ci`): the examples that need them are skipped",
 	);
 	console.log(
 		`${files.length} example workflows; outputs go to ${relative(process.cwd(), outDir) || '.'}/\n`,
@@ -270,12 +279,17 @@ async function main(): Promise<void> {
 			const before = sim?.requestCount() ?? 0;
 			const started = Date.now();
 			const pinData = run.pinData?.();
+			// The form's completion page (examples/10): what it would show, read from the Form node.
+			const page = core.types['n8n-nodes-base.form']
+				? recordCompletionPage(core.types['n8n-nodes-base.form'])
+				: undefined;
 			const result = await runWorkflow(
 				{ ...workflow, staticData, ...(pinData ? { pinData } : {}) } as never,
 				{
 					credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
 					timeoutMs: 180_000,
 					...(runs ? { mode: 'trigger' as const } : {}),
+					...(page ? { nodeTypes: page.nodeTypes } : {}),
 				},
 			);
 			staticData = result.savedStaticData;
@@ -286,7 +300,7 @@ async function main(): Promise<void> {
 			const waitsForBrowser =
 				result.status === 'waiting' &&
 				!result.error &&
-				result.executionOrder.some((node) => node === 'Download the Workbook');
+				result.executionOrder.some((node) => node === UPLOAD_FORM.completion);
 			console.log(
 				`   ${result.status === 'success' ? 'OK' : waitsForBrowser ? "OK (waits at the form's completion page, which hands the workbook to the browser)" : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`,
 			);
@@ -337,6 +351,10 @@ async function main(): Promise<void> {
 					),
 				);
 			}
+			for (const message of page?.messages ?? [])
+				console.log(
+					`   the completion page says:\n     | ${message.split('\n').join('\n     | ')}`,
+				);
 			for (const line of HIGHLIGHTS[id]?.((node) =>
 				result.items(node).map((i) => i.json as Json),
 			) ?? [])
