@@ -11,11 +11,11 @@
  *   npm run demo -- --base-url https://api.example.com --api-key <key>   (or SC_BASE_URL / SC_API_KEY)
  *   npm run demo -- --only 01,04 --out ./my-demo-output
  */
-import { execSync } from 'child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'fs';
 import { basename, join, relative, resolve } from 'path';
 
 import { EXAMPLE_RUNS } from '../test/workflow/exampleRuns';
+import { buildIfNeeded } from './buildIfNeeded';
 import { recordCompletionPage, UPLOAD_FORM, withSampleFiles } from '../test/workflow/fileExamples';
 
 const root = resolve(__dirname, '..');
@@ -54,31 +54,6 @@ function parseArgs(argv: string[]): Args {
 	if (Boolean(args.baseUrl) !== Boolean(args.apiKey))
 		throw new Error('give both --base-url and --api-key, or neither (the simulator is used)');
 	return args;
-}
-
-function newestMtime(dir: string, filter: (name: string) => boolean): number {
-	if (!existsSync(dir)) return 0;
-	let newest = 0;
-	for (const entry of readdirSync(dir, { withFileTypes: true })) {
-		const path = join(dir, entry.name);
-		if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, filter));
-		else if (filter(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-	}
-	return newest;
-}
-
-function buildIfNeeded(): void {
-	const sources = Math.max(
-		newestMtime(join(root, 'nodes'), (n) => /\.(ts|json|svg)$/.test(n)),
-		newestMtime(join(root, 'credentials'), (n) => n.endsWith('.ts')),
-	);
-	const built = newestMtime(join(root, 'dist'), (n) => n.endsWith('.js'));
-	const missing = (
-		JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }
-	).n8n.nodes.some((p) => !existsSync(join(root, p)));
-	if (!missing && built >= sources) return;
-	console.log('Building the package (npm run build)…');
-	execSync('npm run build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 type Json = Record<string, unknown>;
@@ -219,7 +194,7 @@ function table(rows: Json[], columns: string[], limit = 6): string {
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	buildIfNeeded();
+	buildIfNeeded(root);
 	// Loaded after the build so the runner picks up the fresh dist/.
 	const { startSimulator } = await import('../test/simulator');
 	const { loadWorkflowFile, runWorkflow } = await import('../test/workflow/runner');

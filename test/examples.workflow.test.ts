@@ -221,7 +221,7 @@ describe('example workflows', () => {
 		const out = mkdtempSync(join(tmpdir(), 'sc-demo-'));
 		// As on a fresh clone after `npm ci`: no n8n cached under $HOME; n8n's file nodes come from the devDependency.
 		const home = mkdtempSync(join(tmpdir(), 'sc-demo-home-'));
-		const env = { ...process.env, HOME: home };
+		const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
 		delete env.N8N_E2E_CACHE;
 		const demo = spawnSync(
 			'npx',
