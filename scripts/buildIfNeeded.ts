@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console,
 	@n8n/community-nodes/no-dangerous-functions -- dev script runs in Node, outside n8n's sandbox */
 import { execSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';

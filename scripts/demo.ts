@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
-	@n8n/community-nodes/no-dangerous-functions -- dev script runs in Node, outside n8n's sandbox */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
+	-- dev script runs in Node, outside n8n's sandbox */
 /**
  * `npm run demo`: runs every example workflow in examples/ inside n8n's engine with this package's built nodes,
  * against the embedded API simulator (or a real API address), prints a short summary per workflow and writes

@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
-	@n8n/community-nodes/no-hardcoded-secrets -- dev script runs in Node, outside n8n's sandbox; the login is for a throwaway local n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
+	-- dev script runs in Node, outside n8n's sandbox */
 /**
  * `npm run editor`: a real n8n to click through before you have an API key. It
  *

@@ -6,7 +6,8 @@
  * - `HarnessNodeTypes`: an in-memory `INodeTypes` (getByName, getByNameAndVersion, getKnownTypes),
  *   as n8n's own test harness (packages/core/nodes-testing/node-types.ts) has.
  * - `loadCoreNodes()`: the n8n core nodes the example workflows use, under their real type names.
- *   If an n8n install is found (see `findN8nNodesBase`), the REAL ManualTrigger, ScheduleTrigger,
+ *   From n8n-nodes-base (`findN8nNodesBase`: the project's devDependency, pinned to the n8n-core release, or
+ *   an n8n install named by N8N_E2E_CACHE), the REAL ManualTrigger, ScheduleTrigger,
  *   Set, SplitOut, NoOp, If, Merge and Convert to File are loaded from its n8n-nodes-base dist; Send Email (would send mail)
  *   and any real node that fails to load are the test-only stand-ins of ./standins. There is no
  *   Code node (the real one needs n8n's task runners): rows come from pinned data.
@@ -83,7 +84,8 @@ const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }>
 
 /**
  * Real n8n-nodes-base nodes without a stand-in: the file examples use them (upload form, Read/Write Files from Disk,
- * Extract From File). Without an n8n install they are missing, and `inProcessSkipReason` says so.
+ * Extract From File). Without n8n-nodes-base (node_modules not installed) they are missing, and `inProcessSkipReason`
+ * says so.
  */
 const REAL_ONLY: Record<string, { className: string; sourcePath: string }> = {
 	formTrigger: { className: 'FormTrigger', sourcePath: 'dist/nodes/Form/FormTrigger.node.js' },
