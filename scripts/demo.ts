@@ -1,5 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console,
-	@n8n/community-nodes/no-dangerous-functions -- dev script runs in Node, outside n8n's sandbox */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
+	-- dev script runs in Node, outside n8n's sandbox */
 /**
  * `npm run demo`: runs every example workflow in examples/ inside n8n's engine with this package's built nodes,
  * against the embedded API simulator (or a real API address), prints a short summary per workflow and writes
@@ -11,12 +11,12 @@
  *   npm run demo -- --base-url https://api.example.com --api-key <key>   (or SC_BASE_URL / SC_API_KEY)
  *   npm run demo -- --only 01,04 --out ./my-demo-output
  */
-import { execSync } from 'child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'fs';
 import { basename, join, relative, resolve } from 'path';
 
 import { EXAMPLE_RUNS } from '../test/workflow/exampleRuns';
-import { withSampleFiles } from '../test/workflow/fileExamples';
+import { buildIfNeeded } from './buildIfNeeded';
+import { recordCompletionPage, UPLOAD_FORM, withSampleFiles } from '../test/workflow/fileExamples';
 
 const root = resolve(__dirname, '..');
 process.env.SC_NODES_FROM = 'dist';
@@ -54,31 +54,6 @@ function parseArgs(argv: string[]): Args {
 	if (Boolean(args.baseUrl) !== Boolean(args.apiKey))
 		throw new Error('give both --base-url and --api-key, or neither (the simulator is used)');
 	return args;
-}
-
-function newestMtime(dir: string, filter: (name: string) => boolean): number {
-	if (!existsSync(dir)) return 0;
-	let newest = 0;
-	for (const entry of readdirSync(dir, { withFileTypes: true })) {
-		const path = join(dir, entry.name);
-		if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, filter));
-		else if (filter(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-	}
-	return newest;
-}
-
-function buildIfNeeded(): void {
-	const sources = Math.max(
-		newestMtime(join(root, 'nodes'), (n) => /\.(ts|json|svg)$/.test(n)),
-		newestMtime(join(root, 'credentials'), (n) => n.endsWith('.ts')),
-	);
-	const built = newestMtime(join(root, 'dist'), (n) => n.endsWith('.js'));
-	const missing = (
-		JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }
-	).n8n.nodes.some((p) => !existsSync(join(root, p)));
-	if (!missing && built >= sources) return;
-	console.log('Building the package (npm run build)…');
-	execSync('npm run build', { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 type Json = Record<string, unknown>;
@@ -132,7 +107,9 @@ const SHOW: Record<string, Record<string, string[]>> = {
 	},
 	'10': {
 		'PAI Indicators': ['Name', 'Weight', 'Weight %', 'sfdr_article', 'pai_carbon_footprint'],
-		'Summary and Workbook': [
+		'Dates and Percentages as Shown': ['Name', 'Date', 'Weight', 'Weight %', 'sfdr_article'],
+		'Portfolio Summary': [
+			'Portfolio ID',
 			'holdings_count',
 			'article_9_percent',
 			'article_8_percent',
@@ -217,11 +194,13 @@ function table(rows: Json[], columns: string[], limit = 6): string {
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	buildIfNeeded();
+	buildIfNeeded(root);
 	// Loaded after the build so the runner picks up the fresh dist/.
 	const { startSimulator } = await import('../test/simulator');
 	const { loadWorkflowFile, runWorkflow } = await import('../test/workflow/runner');
 	const { inProcessSkipReason } = await import('../test/workflow/inProcess');
+	const { loadCoreNodes } = await import('../test/workflow/node-types');
+	const core = loadCoreNodes();
 
 	const sim = args.baseUrl ? undefined : await startSimulator({ temperatureRoute: true });
 	const baseUrl = args.baseUrl ?? sim!.url;
@@ -235,6 +214,11 @@ async function main(): Promise<void> {
 		.sort();
 	console.log(
 		`\nSustainability Compliance nodes — demo against ${sim ? `the embedded simulator (${baseUrl}, key sim-all-families)` : baseUrl}`,
+	);
+	console.log(
+		core.nodesBaseDir
+			? `n8n's own nodes (Form, Extract From File, Convert to File, …): n8n-nodes-base ${(JSON.parse(readFileSync(join(core.nodesBaseDir, 'package.json'), 'utf8')) as { version: string }).version} from ${relative(process.cwd(), core.nodesBaseDir) || '.'}`
+			: "n8n's own nodes: not found (run `npm ci`): the examples that need them are skipped",
 	);
 	console.log(
 		`${files.length} example workflows; outputs go to ${relative(process.cwd(), outDir) || '.'}/\n`,
@@ -270,12 +254,17 @@ async function main(): Promise<void> {
 			const before = sim?.requestCount() ?? 0;
 			const started = Date.now();
 			const pinData = run.pinData?.();
+			// The form's completion page (examples/10): what it would show, read from the Form node.
+			const page = core.types['n8n-nodes-base.form']
+				? recordCompletionPage(core.types['n8n-nodes-base.form'])
+				: undefined;
 			const result = await runWorkflow(
 				{ ...workflow, staticData, ...(pinData ? { pinData } : {}) } as never,
 				{
 					credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
 					timeoutMs: 180_000,
 					...(runs ? { mode: 'trigger' as const } : {}),
+					...(page ? { nodeTypes: page.nodeTypes } : {}),
 				},
 			);
 			staticData = result.savedStaticData;
@@ -286,7 +275,7 @@ async function main(): Promise<void> {
 			const waitsForBrowser =
 				result.status === 'waiting' &&
 				!result.error &&
-				result.executionOrder.some((node) => node === 'Download the Workbook');
+				result.executionOrder.some((node) => node === UPLOAD_FORM.completion);
 			console.log(
 				`   ${result.status === 'success' ? 'OK' : waitsForBrowser ? "OK (waits at the form's completion page, which hands the workbook to the browser)" : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${requests}`,
 			);
@@ -337,6 +326,10 @@ async function main(): Promise<void> {
 					),
 				);
 			}
+			for (const message of page?.messages ?? [])
+				console.log(
+					`   the completion page says:\n     | ${message.split('\n').join('\n     | ')}`,
+				);
 			for (const line of HIGHLIGHTS[id]?.((node) =>
 				result.items(node).map((i) => i.json as Json),
 			) ?? [])

@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
-import { join } from 'path';
+import { readFileSync } from 'fs';
+import { dirname, join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -7,17 +8,23 @@ import { csvHoldings, WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../scripts/sample
 import { instrumentData } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import { EXAMPLE_RUNS } from './workflow/exampleRuns';
-import { EXAMPLES_DIR, UPLOAD_FORM, withSampleFiles } from './workflow/fileExamples';
+import {
+	EXAMPLES_DIR,
+	recordCompletionPage,
+	UPLOAD_FORM,
+	withSampleFiles,
+} from './workflow/fileExamples';
 import { inProcessSkipReason } from './workflow/inProcess';
-import { findN8nNodesBase } from './workflow/node-types';
+import { findN8nNodesBase, loadCoreNodes, projectN8nNodesBase } from './workflow/node-types';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import { sheetRows } from './workflow/sheets';
 
 /**
  * The examples that start from a file (10: upload form, 11: holdings workbook on disk), in n8n's engine with the real
- * Form Trigger, Extract From File, Read/Write Files from Disk and Convert to File of the cached n8n install (without
- * one they are skipped, as the demo skips them). The form's upload is pinned (the harness serves no forms); the real
- * n8n check (test/e2e/real-n8n.ts) posts it to the form instead.
+ * Form Trigger, Form, Extract From File, Read/Write Files from Disk and Convert to File of n8n-nodes-base (a
+ * devDependency pinned to the n8n-core release the tests run). The form's upload is pinned (the harness serves no
+ * forms) and its completion page read from the Form node (`recordCompletionPage`); the real n8n check
+ * (test/e2e/real-n8n.ts) posts the upload to the form instead.
  */
 const sim = useSimulator();
 const credentials = () => ({
@@ -27,7 +34,6 @@ const load = (file: string) => withSampleFiles(loadWorkflowFile(join(EXAMPLES_DI
 const upload = load('10-upload-holdings-form.json');
 const quarterly = load('11-quarterly-workbook-snapshots-reports.json');
 const skip = inProcessSkipReason(upload) ?? inProcessSkipReason(quarterly);
-const describeWithN8n = skip ? describe.skip : describe;
 
 /** The simulator's SFDR article of an ISIN, as the simplified output writes it. */
 const articleOf = (isin: string) => {
@@ -35,18 +41,41 @@ const articleOf = (isin: string) => {
 	return sfdr === null ? undefined : `Article ${sfdr}`;
 };
 
-describeWithN8n('file examples (real n8n-nodes-base nodes of the cached n8n)', () => {
+describe('file examples (real n8n-nodes-base nodes)', () => {
 	async function runUpload(run: 0 | 1) {
+		const page = recordCompletionPage(loadCoreNodes().types['n8n-nodes-base.form']);
 		const result = await runWorkflow(
 			{ ...upload, pinData: EXAMPLE_RUNS['10'][run].pinData!() } as never,
-			{ credentials: credentials() },
+			{ credentials: credentials(), nodeTypes: page.nodeTypes },
 		);
 		expect(result.error).toBeUndefined();
 		// The Form Ending page waits for the browser to fetch it (and the file).
 		expect(result.status).toBe('waiting');
 		expect(result.executionOrder[result.executionOrder.length - 1]).toBe(UPLOAD_FORM.completion);
 		const workbook = sheetRows(await result.binary(UPLOAD_FORM.workbook), findN8nNodesBase()!);
-		return { result, workbook, summary: result.items('Summary and Workbook')[0].json };
+		expect(page.messages).toHaveLength(1);
+		const [intro, , ...shares] = page.messages[0].split('\n');
+		expect(intro).toBe(
+			'The download of ' +
+				(result.items(UPLOAD_FORM.workbook)[0].binary?.data.fileName ?? '') +
+				' starts now: one row per holding with its SFDR article and PAI indicators.',
+		);
+		return { result, workbook, shares, summary: result.items('Summary and Workbook')[0].json };
+	}
+
+	/** A portfolio's line on the completion page, from the simulator's data (market values of the listed holdings). */
+	function sharesLine(holdings: Array<{ isin: string; marketValue: number }>, removed: number) {
+		const listed = holdings.filter((h) => h.isin);
+		const total = listed.reduce((sum, h) => sum + h.marketValue, 0);
+		const share = (article: number | null) =>
+			Math.round(
+				(listed
+					.filter((h) => instrumentData(h.isin).sfdr === article)
+					.reduce((sum, h) => sum + h.marketValue, 0) /
+					total) *
+					10_000,
+			) / 100;
+		return `Article 9 ${share(9)} %, Article 8 ${share(8)} %, Article 6 ${share(6)} %, no data ${share(null)} % (${listed.length} holdings; rows left out: ${removed}).`;
 	}
 
 	it('10: an uploaded workbook (date, percent and number cells) comes back with SFDR and PAI per holding, in 3 requests', async () => {
@@ -58,10 +87,9 @@ describeWithN8n('file examples (real n8n-nodes-base nodes of the cached n8n)', (
 		expect(workbook).toHaveLength(WORKBOOK_HOLDINGS.length);
 		workbook.forEach((row, index) => {
 			const holding = WORKBOOK_HOLDINGS[index];
-			expect([index, row.Name, row.Weight, row['Market Value']]).toEqual([
+			expect([index, row.Name, row['Market Value']]).toEqual([
 				index,
 				holding.name,
-				holding.weight,
 				holding.marketValue,
 			]);
 			if (!holding.isin) {
@@ -75,29 +103,57 @@ describeWithN8n('file examples (real n8n-nodes-base nodes of the cached n8n)', (
 				data.pai.scope_1_emissions ?? undefined,
 			]);
 		});
-		// The summary: every listed holding by market value, the cash row left out.
-		const listed = WORKBOOK_HOLDINGS.filter((h) => h.isin);
-		expect(summary).toMatchObject({
-			holdings_count: listed.length,
-			total_market_value: listed.reduce((sum, h) => sum + h.marketValue, 0),
-			removed_count: 1,
-		});
-		const share = (article: number) =>
-			Math.round(
-				(listed
-					.filter((h) => instrumentData(h.isin).sfdr === article)
-					.reduce((sum, h) => sum + h.marketValue, 0) /
-					(summary.total_market_value as number)) *
-					10_000,
-			) / 100;
-		expect([summary.article_9_percent, summary.article_8_percent]).toEqual([share(9), share(8)]);
+		// One summary per portfolio (Group By the sheet's portfolio columns): its listed holdings by market value, the
+		// cash row left out.
+		const portfolios = [...new Set(WORKBOOK_HOLDINGS.map((h) => h.portfolioId))];
+		expect(result.items('Portfolio Summary').map((item) => item.json)).toMatchObject(
+			portfolios.map((id) => {
+				const holdings = WORKBOOK_HOLDINGS.filter((h) => h.portfolioId === id);
+				const listed = holdings.filter((h) => h.isin);
+				return {
+					'Portfolio ID': id,
+					'Portfolio Name': holdings[0].portfolioName,
+					holdings_count: listed.length,
+					total_market_value: listed.reduce((sum, h) => sum + h.marketValue, 0),
+					removed_count: holdings.length - listed.length,
+				};
+			}),
+		);
+		expect(summary['Portfolio ID']).toBe(portfolios[0]);
+	});
+
+	it('10: the returned workbook shows the date and percent cells as the upload did, and the completion page one line per portfolio', async () => {
+		const { workbook, shares } = await runUpload(0);
+		// Extract From File reads 46022 and 0.25; the upload showed 2025-12-31 and 25.0%.
+		expect(workbook.map((row) => [row.Name, row.Date, row.Weight])).toEqual(
+			WORKBOOK_HOLDINGS.map((h) => [h.name, WORKBOOK_DATE, `${Math.round(h.weight * 100)} %`]),
+		);
+		const portfolios = [...new Set(WORKBOOK_HOLDINGS.map((h) => h.portfolioId))];
+		expect(shares).toEqual([
+			'By market value, per portfolio:',
+			...portfolios.map((id) => {
+				const holdings = WORKBOOK_HOLDINGS.filter((h) => h.portfolioId === id);
+				const removed = holdings.filter((h) => !h.isin).length;
+				return `${id} / ${holdings[0].portfolioName}: ${sharesLine(holdings, removed)}`;
+			}),
+		]);
 	});
 
 	it('10: an uploaded CSV (";" and European numbers) with a cash row and a row without ISIN', async () => {
-		const { workbook, summary } = await runUpload(1);
+		const { workbook, summary, shares } = await runUpload(1);
 		expect(sim.requestCount()).toBe(3);
 		const holdings = csvHoldings();
 		expect(workbook.map((row) => row.Name)).toEqual(holdings.map((h) => h.Name));
+		// Text cells come back as they were; one portfolio, one line.
+		expect(workbook.map((row) => row['Weight %'])).toEqual(
+			holdings.map((h) => h.weight.toFixed(1).replace('.', ',')),
+		);
+		expect(shares).toEqual([
+			`By market value: ${sharesLine(
+				holdings.map((h) => ({ isin: h.ISIN, marketValue: h.marketValue })),
+				2,
+			)}`,
+		]);
 		workbook.forEach((row, index) => {
 			const isin = holdings[index].ISIN;
 			if (!isin) {
@@ -161,7 +217,12 @@ describeWithN8n('file examples (real n8n-nodes-base nodes of the cached n8n)', (
 	});
 });
 
-it('the file examples run in process, or the reason they do not is an n8n install', () => {
-	if (skip) expect(skip).toMatch(/no n8n install found|not loadable/);
-	else expect(findN8nNodesBase()).toBeDefined();
+it('the file examples run in process with the n8n-nodes-base devDependency, the release of the pinned n8n-core', () => {
+	expect(skip).toBeUndefined();
+	const own = projectN8nNodesBase();
+	expect(own).toBeDefined();
+	expect(findN8nNodesBase({})).toBe(own);
+	const version = (dir: string) =>
+		(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+	expect(version(own!)).toBe(version(dirname(require.resolve('n8n-core/package.json'))));
 });

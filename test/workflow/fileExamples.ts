@@ -15,7 +15,13 @@
 import { readFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 
 export const EXAMPLES_DIR = resolve(__dirname, '..', '..', 'examples');
 /** The path examples/11 reads in the file as shipped. */
@@ -107,4 +113,29 @@ function allowSampleFileAccess(): void {
 		SecurityConfig: new () => { restrictFileAccessTo: string };
 	};
 	Container.get(SecurityConfig).restrictFileAccessTo = SAMPLE_FILE_ACCESS;
+}
+
+/**
+ * Node types for `runWorkflow` that record what the completion page of examples/10 (its n8n Form Ending) shows: the
+ * real Form node, whose Completion Message is resolved as n8n resolves it for the page (the Form's first input item)
+ * before the node runs. The in-process harness serves no pages, so this is where the page's text is read.
+ */
+export function recordCompletionPage(formType: INodeType | IVersionedNodeType): {
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
+	messages: string[];
+} {
+	const messages: string[] = [];
+	const form = formType as INodeType;
+	const recording = Object.create(form) as INodeType;
+	recording.execute = async function (this: unknown, ...args: unknown[]) {
+		// A node class (n8n-workflow's Node) gets the context as its argument, a plain node type as `this`.
+		const classStyle =
+			typeof (args[0] as IExecuteFunctions | undefined)?.getNodeParameter === 'function';
+		const context = (classStyle ? args[0] : this) as IExecuteFunctions;
+		if (context.getNodeParameter('operation', 0) === 'completion')
+			messages.push(String(context.getNodeParameter('completionMessage', 0, '')));
+		const execute = form.execute as (...params: unknown[]) => Promise<INodeExecutionData[][]>;
+		return classStyle ? execute.apply(form, args) : execute.apply(context, args);
+	};
+	return { nodeTypes: { 'n8n-nodes-base.form': recording }, messages };
 }

@@ -6,14 +6,15 @@
  * - `HarnessNodeTypes`: an in-memory `INodeTypes` (getByName, getByNameAndVersion, getKnownTypes),
  *   as n8n's own test harness (packages/core/nodes-testing/node-types.ts) has.
  * - `loadCoreNodes()`: the n8n core nodes the example workflows use, under their real type names.
- *   If an n8n install is found (see `findN8nNodesBase`), the REAL ManualTrigger, ScheduleTrigger,
+ *   From n8n-nodes-base (`findN8nNodesBase`: the project's devDependency, pinned to the n8n-core release, or
+ *   an n8n install named by N8N_E2E_CACHE), the REAL ManualTrigger, ScheduleTrigger,
  *   Set, SplitOut, NoOp, If, Merge and Convert to File are loaded from its n8n-nodes-base dist; Send Email (would send mail)
  *   and any real node that fails to load are the test-only stand-ins of ./standins. There is no
  *   Code node (the real one needs n8n's task runners): rows come from pinned data.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 import { NodeHelpers, UserError } from 'n8n-workflow';
@@ -22,6 +23,7 @@ import { supportedN8nVersions } from '../e2e/lib';
 import { createStandIns } from './standins';
 
 export const N8N_NODES_BASE_PREFIX = 'n8n-nodes-base.';
+const PROJECT_ROOT = resolve(__dirname, '..', '..');
 /** The cache folder of the newest supported n8n (scripts/real-n8n/versions): its nodes match the n8n-core the tests run. */
 const DEFAULT_N8N_VERSION_DIR = `n8n-${supportedN8nVersions().newest}`;
 
@@ -82,7 +84,8 @@ const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }>
 
 /**
  * Real n8n-nodes-base nodes without a stand-in: the file examples use them (upload form, Read/Write Files from Disk,
- * Extract From File). Without an n8n install they are missing, and `inProcessSkipReason` says so.
+ * Extract From File). Without n8n-nodes-base (node_modules not installed) they are missing, and `inProcessSkipReason`
+ * says so.
  */
 const REAL_ONLY: Record<string, { className: string; sourcePath: string }> = {
 	formTrigger: { className: 'FormTrigger', sourcePath: 'dist/nodes/Form/FormTrigger.node.js' },
@@ -107,10 +110,20 @@ function isNodesBaseDir(dir: string): boolean {
 	}
 }
 
+/** The project's own n8n-nodes-base: a devDependency pinned to the release of the n8n-core the tests run. */
+export function projectN8nNodesBase(): string | undefined {
+	try {
+		return dirname(require.resolve('n8n-nodes-base/package.json', { paths: [PROJECT_ROOT] }));
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * Where an n8n-nodes-base install may be. `N8N_E2E_CACHE` may point at the n8n-nodes-base folder
  * itself, at an n8n install (…/node_modules/n8n-nodes-base below it), or at the cache root
- * (…/n8n-<newest>/node_modules/n8n-nodes-base below it). Default:
+ * (…/n8n-<newest>/node_modules/n8n-nodes-base below it); when it is set, only there. Default: the project's
+ * devDependency (`npm ci` installs it), else
  * $HOME/.cache/n8n-nodes-sustainability-compliance/n8n-<newest>/node_modules/n8n-nodes-base.
  */
 export function findN8nNodesBase(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -123,6 +136,8 @@ export function findN8nNodesBase(env: NodeJS.ProcessEnv = process.env): string |
 			join(configured, DEFAULT_N8N_VERSION_DIR, 'node_modules', 'n8n-nodes-base'),
 		);
 	} else {
+		const own = projectN8nNodesBase();
+		if (own) candidates.push(own);
 		candidates.push(
 			join(
 				homedir(),
@@ -215,7 +230,8 @@ export function loadCoreNodes(mode: 'auto' | 'standIns' = 'auto'): CoreNodes {
 	for (const [shortName, candidate] of Object.entries(REAL_ONLY)) {
 		const typeName = `${N8N_NODES_BASE_PREFIX}${shortName}`;
 		if (!nodesBaseDir) {
-			result.missing[typeName] = 'no n8n install found (npm run n8n:install)';
+			result.missing[typeName] =
+				'n8n-nodes-base not found: run `npm ci` (it is a devDependency), or set N8N_E2E_CACHE to an n8n install';
 			continue;
 		}
 		const { className, sourcePath } = known[shortName] ?? candidate;
