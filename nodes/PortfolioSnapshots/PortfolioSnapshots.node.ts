@@ -17,6 +17,11 @@ import * as update from './actions/update.operation';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import {
+	CREDENTIAL_TEST_METHOD,
+	TESTED_CREDENTIAL,
+	testSustainabilityComplianceApi,
+} from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class PortfolioSnapshots implements INodeType {
@@ -36,7 +41,7 @@ export class PortfolioSnapshots implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [TESTED_CREDENTIAL],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -94,6 +99,7 @@ export class PortfolioSnapshots implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { [CREDENTIAL_TEST_METHOD]: testSustainabilityComplianceApi },
 		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.createSnapshot) },
 		listSearch: { searchPortfolios },
 	};

@@ -14,6 +14,11 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import {
+	CREDENTIAL_TEST_METHOD,
+	TESTED_CREDENTIAL,
+	testSustainabilityComplianceApi,
+} from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class SustainabilityInstruments implements INodeType {
@@ -37,7 +42,7 @@ export class SustainabilityInstruments implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [TESTED_CREDENTIAL],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -91,6 +96,10 @@ export class SustainabilityInstruments implements INodeType {
 			...getBusinessInvolvements.description,
 			...getEsgData.description,
 		],
+	};
+
+	methods = {
+		credentialTest: { [CREDENTIAL_TEST_METHOD]: testSustainabilityComplianceApi },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -15,6 +15,11 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import {
+	CREDENTIAL_TEST_METHOD,
+	TESTED_CREDENTIAL,
+	testSustainabilityComplianceApi,
+} from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class SustainableInvestments implements INodeType {
@@ -38,7 +43,7 @@ export class SustainableInvestments implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [TESTED_CREDENTIAL],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -75,6 +80,7 @@ export class SustainableInvestments implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { [CREDENTIAL_TEST_METHOD]: testSustainabilityComplianceApi },
 		resourceMapping: {
 			[HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.sustainableInvestments),
 		},

@@ -14,6 +14,11 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import {
+	CREDENTIAL_TEST_METHOD,
+	TESTED_CREDENTIAL,
+	testSustainabilityComplianceApi,
+} from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class TemperatureScore implements INodeType {
@@ -34,7 +39,7 @@ export class TemperatureScore implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [TESTED_CREDENTIAL],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -61,6 +66,7 @@ export class TemperatureScore implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { [CREDENTIAL_TEST_METHOD]: testSustainabilityComplianceApi },
 		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.temperature) },
 	};
 

@@ -91,6 +91,8 @@ interface ShotContext {
 			name: string;
 			nodes: unknown[];
 			connections: unknown;
+			/** Output pinned to nodes by name, as the editor's "Pin data". */
+			pinData?: Record<string, Array<{ json: unknown }>>;
 		},
 		exactName?: boolean,
 	) => Promise<string>;
@@ -348,6 +350,169 @@ const NEWCOMER_WALKS: Record<string, FormCheck> = {
 		// The example's weights add up to 94 %: said above the output, cut to n8n's 120 characters.
 		['The weights of this portfolio add up to 94 %, not 100 %', '1 request sent.'],
 		['Email the Report'],
+	),
+};
+
+/**
+ * Issue 36: what a newcomer sees on the holdings forms before and after the first run, one workflow each: a Manual
+ * Trigger pinned to a small sheet (its `Weight %` cells empty, every row with a market value) → the node's form.
+ * Select them alone with the name "Newcomer forms". Shots: `<node> - before the first run`, `- after the first run`,
+ * `- Map Each Column Manually keeps the columns found`.
+ */
+const FORMS_WALK = 'Newcomer forms';
+/** The sheet of the walk: the usual headers as a spreadsheet writes them, the weights left empty. */
+const NEWCOMER_SHEET = [
+	{
+		ISIN: 'US0378331005',
+		Name: 'Apple Inc.',
+		Type: 'Stock',
+		Currency: 'USD',
+		'Weight %': '',
+		'Market Value': 600000,
+	},
+	{
+		ISIN: 'DE0007236101',
+		Name: 'Siemens AG',
+		Type: 'Stock',
+		Currency: 'EUR',
+		'Weight %': '',
+		'Market Value': 400000,
+	},
+];
+/** What Map Each Column Manually must start from on that sheet: the columns Map Automatically finds. */
+const NEWCOMER_SHEET_MAPPING: Record<string, string> = {
+	isin: '{{ $json.ISIN }}',
+	name: '{{ $json.Name }}',
+	instrument_type: '{{ $json.Type }}',
+	currency: '{{ $json.Currency }}',
+	weight: '{{ $json["Weight %"] }}',
+	market_value: '{{ $json["Market Value"] }}',
+};
+
+interface NewcomerForm {
+	node: string;
+	type: string;
+	parameters: Record<string, unknown>;
+}
+
+/** Saves Run (pinned to the sheet) → the node, and opens the node's panel. */
+function openNewcomerForm(form: NewcomerForm): (ctx: ShotContext) => Promise<void> {
+	return async (ctx) => {
+		const id = await ctx.saveWorkflow({
+			name: `Newcomer ${form.node}`,
+			nodes: [
+				{
+					id: 'run',
+					name: 'Run',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'form',
+					name: form.node,
+					type: form.type,
+					typeVersion: 2,
+					position: [300, 0],
+					parameters: form.parameters,
+					credentials: { [CREDENTIAL_TYPE]: { id: '', name: CREDENTIAL_NAME } },
+				},
+			],
+			connections: { Run: { main: [[{ node: form.node, type: 'main', index: 0 }]] } },
+			pinData: { Run: NEWCOMER_SHEET.map((json) => ({ json })) },
+		});
+		await ctx.page.goto(`${ctx.base}/workflow/${id}`, { timeout: UI_TIMEOUT_MS });
+		await ctx.page
+			.locator(`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(form.node)}]`)
+			.dblclick();
+		await ctx.page.getByTestId('ndv').waitFor({ state: 'visible' });
+		await ctx.page.getByTestId('node-parameters').waitFor({ state: 'visible' });
+		await ctx.page.waitForTimeout(1500);
+	};
+}
+
+/** The mapped values shown under Values to Send, by field id (the expression text of each field). */
+async function mappedValues(page: Page): Promise<Record<string, string>> {
+	const container = page.getByTestId('ndv').getByTestId('mapping-fields-container');
+	const values: Record<string, string> = {};
+	for (const field of Object.keys(NEWCOMER_SHEET_MAPPING)) {
+		const input = container.getByTestId(`parameter-input-${field}`);
+		values[field] = (await input.count())
+			? (await input.first().innerText()).trim() ||
+				(await input
+					.first()
+					.locator('input, textarea')
+					.first()
+					.inputValue()
+					.catch(() => ''))
+			: '(no field)';
+	}
+	return values;
+}
+
+/** The three shots of one holdings form in the newcomer's walk. */
+function newcomerForm(
+	label: string,
+	form: NewcomerForm,
+	before: { expect: string[]; absent?: string[] },
+	after: { expect: string[]; absent?: string[] },
+): Record<string, FormCheck> {
+	const open = openNewcomerForm(form);
+	return {
+		[`${FORMS_WALK} - ${label} - before the first run`]: {
+			node: form.node,
+			walk: FORMS_WALK,
+			open,
+			...before,
+		},
+		[`${FORMS_WALK} - ${label} - after the first run`]: {
+			node: form.node,
+			walk: FORMS_WALK,
+			open,
+			then: async ({ page }) => {
+				await executeStep(page);
+				await page.waitForTimeout(1000);
+			},
+			// After merging issue 36 item 1 (one validation pass): the error list of this run is asserted here.
+			...after,
+		},
+		[`${FORMS_WALK} - ${label} - Map Each Column Manually keeps the columns found`]: {
+			node: form.node,
+			walk: FORMS_WALK,
+			open,
+			expect: ['Map Each Column Manually', 'Values to Send'],
+			absent: MAPPER_ERRORS,
+			then: async ({ page }) => {
+				await chooseMappingMode(page, 'Map Each Column Manually');
+				const shown = await mappedValues(page);
+				const wrong = Object.entries(NEWCOMER_SHEET_MAPPING).filter(
+					([field, expression]) => !shown[field]?.includes(expression),
+				);
+				if (wrong.length)
+					throw new Error(
+						`Map Each Column Manually does not start from the columns found: ${wrong
+							.map(
+								([field, expression]) =>
+									`${field} shows ${JSON.stringify(shown[field])}, not ${expression}`,
+							)
+							.join('; ')}`,
+					);
+			},
+		},
+	};
+}
+
+const NEWCOMER_FORMS: Record<string, FormCheck> = {
+	...newcomerForm(
+		'Generate PDF Report',
+		{
+			node: 'Quarterly Report',
+			type: 'n8n-nodes-sustainability-compliance.sustainabilityReports',
+			parameters: { operation: 'generatePdfReport' },
+		},
+		{ expect: ['Report Name', 'Report ID'] },
+		{ expect: ['Report Name'] },
 	),
 };
 
@@ -815,6 +980,7 @@ const FORMS: Record<string, FormCheck> = {
 		then: async ({ page }) => chooseOption(page, 'isinSource', 'A List Typed Here'),
 	},
 	...NEWCOMER_WALKS,
+	...NEWCOMER_FORMS,
 	...UPLOAD_FORM_SHOTS,
 	'Sustainability Instruments - Get SFDR Classification - Portfolio Summary': {
 		node: 'Sustainability Instruments',
@@ -1129,6 +1295,8 @@ interface Locator {
 	boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null>;
 	setInputFiles(files: string): Promise<void>;
 	getAttribute(name: string): Promise<string | null>;
+	count(): Promise<number>;
+	inputValue(options?: { timeout?: number }): Promise<string>;
 }
 interface Page {
 	goto(url: string, options?: { timeout?: number }): Promise<unknown>;
@@ -1686,6 +1854,7 @@ async function main(): Promise<number> {
 				name: string;
 				nodes: unknown[];
 				connections: unknown;
+				pinData?: Record<string, Array<{ json: unknown }>>;
 			},
 			exactName = false,
 		) => {
@@ -1704,6 +1873,7 @@ async function main(): Promise<number> {
 					nodes,
 					connections: workflow.connections,
 					settings: { executionOrder: 'v1' },
+					...(workflow.pinData ? { pinData: workflow.pinData } : {}),
 				},
 			});
 			const id = (JSON.parse(await answer.text()) as { data?: { id?: string } }).data?.id;

@@ -6,7 +6,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from '../base/constants';
-import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from '../input/holdingColumns';
+import {
+	HOLDING_COLUMNS,
+	HOLDING_COLUMNS_METHOD,
+	HOLDING_COLUMNS_SEEN,
+} from '../input/holdingColumns';
 import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from '../input/holdingFields';
 import type { HoldingKey } from '../api/holdingKey';
 import { removesRows } from '../api/routes';
@@ -145,6 +149,19 @@ const holdingColumnsProperty: INodeProperties = {
 };
 
 /**
+ * Version 2, never shown nor read by a run: the input's column headers. The editor resolves every parameter's
+ * expression against the node's input before it asks getHoldingColumns for the mapper's fields, which then start
+ * Map Each Column Manually from the columns Map Automatically finds.
+ */
+const holdingColumnsSeenProperty: INodeProperties = {
+	displayName: 'Holding Columns Seen',
+	name: HOLDING_COLUMNS_SEEN,
+	type: 'hidden',
+	default: '={{ Object.keys($json) }}',
+	displayOptions: { show: { ...FROM_VERSION_2, holdingsSource: ['items'] } },
+};
+
+/**
  * Version 2: what Map Automatically finds, and what the route does with a field (said under Holding Fields in
  * version 1). The editor shows the column mapper by n8n's labels only (not its description), and n8n's own note under
  * it asks for exact field names, which undersells the header detection.
@@ -180,6 +197,7 @@ export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
 		holdingsJsonProperty,
 		...version1,
 		holdingColumnsNotice(route),
+		holdingColumnsSeenProperty,
 		holdingColumnsProperty,
 	];
 }
