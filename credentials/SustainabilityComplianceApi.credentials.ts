@@ -1,9 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialType,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 export class SustainabilityComplianceApi implements ICredentialType {
 	name = 'sustainabilityComplianceApi';

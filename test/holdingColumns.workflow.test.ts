@@ -283,7 +283,7 @@ describe('Holding Columns (version 2): Max Wait When Throttled under Options', (
 
 describe('Holding Columns: the resourceMapping method', () => {
 	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
-		'%s: six typed fields, required where its route requires them',
+		'%s: six typed fields, required where its route requires them and cannot derive them',
 		async (_label, node) => {
 			const method =
 				HOLDINGS_NODE_TYPES[node.type].methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
@@ -302,7 +302,8 @@ describe('Holding Columns: the resourceMapping method', () => {
 				).map(([id, type]) => [
 					id,
 					type,
-					(node.holdingsRoute.holdings.required as string[]).includes(id),
+					(node.holdingsRoute.holdings.required as string[]).includes(id) &&
+						!(id in (node.holdingsRoute.holdings.derivedWhenMissing ?? {})),
 				]),
 			);
 			expect(fields.every((field) => field.display && !field.defaultMatch)).toBe(true);

@@ -1,11 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling runs in Node, outside n8n's sandbox */
 import { runInNewContext } from 'vm';
 
-import {
-	addressRules,
-	checkBaseUrlText,
-	hostKind,
-} from '../../nodes/shared/api/baseUrl';
+import { addressRules, checkBaseUrlText, hostKind } from '../../nodes/shared/api/baseUrl';
 
 /**
  * The credential's test request runs addressRules' own source inside an n8n expression: it must stand alone (no

@@ -117,9 +117,14 @@ function parsedBody(body: unknown): unknown {
 }
 
 /** The Test's verdict on an answer of GET /portfolios. */
-export function credentialTestVerdict(statusCode: number, rawBody: unknown): INodeCredentialTestResult {
+export function credentialTestVerdict(
+	statusCode: number,
+	rawBody: unknown,
+): INodeCredentialTestResult {
 	const body = parsedBody(rawBody);
-	const known = CREDENTIAL_TEST_ANSWERS.find((answer) => bodyField(body, answer.key) === answer.value);
+	const known = CREDENTIAL_TEST_ANSWERS.find(
+		(answer) => bodyField(body, answer.key) === answer.value,
+	);
 	if (known) return { status: 'Error', message: known.message };
 	const funds = bodyField(body, 'data.funds' as CredentialTestAnswer['key']);
 	if (statusCode >= 200 && statusCode < 300 && Array.isArray(funds))

@@ -134,16 +134,22 @@ export function foundColumnExpressions(headers: unknown): Partial<Record<Holding
 }
 
 /**
- * The six holding fields of the column mapper, required exactly where the route's holdings rule requires them. A
+ * The six holding fields of the column mapper, required exactly where the route's holdings rule requires them and
+ * cannot derive them when missing (routes.ts `derivedWhenMissing`). A
  * field whose column Map Automatically finds in `headers` has that column as its `defaultValue`: n8n's mapper fills
  * Map Each Column Manually from it when it has no values yet (2.20 and 2.41 alike).
  */
-export function holdingMapperFields(route: HoldingsRoute, headers?: unknown): ResourceMapperField[] {
+export function holdingMapperFields(
+	route: HoldingsRoute,
+	headers?: unknown,
+): ResourceMapperField[] {
 	const found = foundColumnExpressions(headers);
 	return HOLDING_KEYS.map((field) => ({
 		id: field,
 		displayName: HOLDING_FIELDS[field].title,
-		required: route.holdings.required.includes(field),
+		required:
+			route.holdings.required.includes(field) &&
+			route.holdings.derivedWhenMissing?.[field] === undefined,
 		defaultMatch: false,
 		canBeUsedToMatch: false,
 		display: true,
