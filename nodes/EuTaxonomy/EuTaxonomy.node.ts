@@ -14,11 +14,7 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
-import {
-	CREDENTIAL_TEST_METHOD,
-	TESTED_CREDENTIAL,
-	testSustainabilityComplianceApi,
-} from '../shared/api/credentialTest';
+import { testSustainabilityComplianceApi } from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class EuTaxonomy implements INodeType {
@@ -39,7 +35,13 @@ export class EuTaxonomy implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [TESTED_CREDENTIAL],
+		credentials: [
+			{
+				name: 'sustainabilityComplianceApi',
+				required: true,
+				testedBy: 'testSustainabilityComplianceApi',
+			},
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -66,7 +68,7 @@ export class EuTaxonomy implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { [CREDENTIAL_TEST_METHOD]: testSustainabilityComplianceApi },
+		credentialTest: { testSustainabilityComplianceApi },
 		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.taxonomy) },
 	};
 

@@ -14,18 +14,10 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../base/constants';
 import { checkBaseUrlText } from './baseUrl';
 
-/** The name of the test in `testedBy` and `methods.credentialTest`. */
+/** The name of the test in each node's `testedBy` (written there as a literal: n8n's lint reads it) and `methods.credentialTest`. */
 export const CREDENTIAL_TEST_METHOD = 'testSustainabilityComplianceApi';
-
-/** `testedBy` for a node's credentials entry. */
-export const TESTED_CREDENTIAL = {
-	name: CREDENTIAL_NAME,
-	required: true,
-	testedBy: CREDENTIAL_TEST_METHOD,
-};
 
 export const CONNECTION_SUCCESSFUL = 'Connection successful!';
 
@@ -165,9 +157,12 @@ export async function testSustainabilityComplianceApi(
 	if (verdict.problem !== undefined)
 		return { status: 'Error', message: refusedBaseUrl(verdict.problem, verdict.fix) };
 	const url = `${verdict.url}/portfolios`;
+	// A credential test gets n8n's legacy `request` helper only (ICredentialTestFunctions, 2.20 and 2.41: no
+	// httpRequest); it is n8n's HTTP client all the same (2.41: OutboundHttp, with its SSRF protection).
+	const { helpers } = this;
 	let response: { statusCode: number; body: unknown };
 	try {
-		response = (await this.helpers.request({
+		response = (await helpers.request({
 			method: 'GET',
 			uri: url,
 			headers: { 'x-api-key': String(data.apiKey ?? ''), accept: 'application/json' },
