@@ -457,9 +457,11 @@ function openNewcomerForm(
 			pinData: { Run: NEWCOMER_SHEET.map((json) => ({ json })) },
 		});
 		await ctx.page.goto(`${ctx.base}/workflow/${id}`, { timeout: UI_TIMEOUT_MS });
+		// On a busy machine the double click may open the panel while Playwright still waits for the page to settle.
 		await ctx.page
 			.locator(`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(form.node)}]`)
-			.dblclick();
+			.dblclick()
+			.catch(() => undefined);
 		await ctx.page.getByTestId('ndv').waitFor({ state: 'visible' });
 		await ctx.page.getByTestId('node-parameters').waitFor({ state: 'visible' });
 		await ctx.page.waitForTimeout(1500);
