@@ -421,9 +421,19 @@ async function assertIssueMarks(page: Page, names: string[]): Promise<void> {
 			return false;
 		});
 		if (!marked) unmarked.push(name);
+		// Grey example text must not read like a value (issue 36: "grey example text looks filled in").
+		const placeholder = await input
+			.locator('input, textarea')
+			.first()
+			.getAttribute('placeholder')
+			.catch(() => null);
+		if (placeholder && !placeholder.startsWith('e.g.'))
+			unmarked.push(`${name} (placeholder ${JSON.stringify(placeholder)} reads like a value)`);
 	}
 	if (unmarked.length)
-		throw new Error(`required fields without n8n's issue mark while empty: ${unmarked.join(', ')}`);
+		throw new Error(
+			`required fields without n8n's issue mark while empty, or with a placeholder that reads like a value: ${unmarked.join(', ')}`,
+		);
 }
 
 /** Saves Run (pinned to the sheet) → the node (its required fields `filled` or left empty), and opens its panel. */
@@ -560,7 +570,6 @@ const NEWCOMER_FORMS: Record<string, FormCheck> = {
 				'every row needs ISIN, Name, Currency and Market Value',
 				'Weight may be missing',
 				'worked out from Market Value',
-				'e.g. Balanced Fund Q3 2025',
 			],
 		},
 		{ expect: ['Quarterly Report'] },
