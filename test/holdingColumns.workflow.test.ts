@@ -9,7 +9,16 @@ import { SustainabilityReports } from '../nodes/SustainabilityReports/Sustainabi
 import { SustainableInvestments } from '../nodes/SustainableInvestments/SustainableInvestments.node';
 import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.node';
 import { INSTRUMENT_TYPES } from '../nodes/shared/base/constants';
-import { HOLDING_COLUMNS_METHOD, plainFieldReference } from '../nodes/shared/input/holdingColumns';
+import fc from 'fast-check';
+
+import {
+	HOLDING_COLUMNS_METHOD,
+	HOLDING_COLUMNS_SEEN,
+	plainFieldReference,
+} from '../nodes/shared/input/holdingColumns';
+import { FieldResolver, HOLDING_FIELDS, HOLDING_KEYS } from '../nodes/shared/input/holdingFields';
+import type { HoldingKey } from '../nodes/shared/api/holdingKey';
+import { holdingMapperFields } from '../nodes/shared/run/methods';
 import SAMPLE from '../examples/holdings.sample.json';
 import { useSimulator } from './helpers/simulator';
 import { bracketed, credentialsFor, manualHoldingColumns } from './helpers/workflows';
@@ -274,7 +283,7 @@ describe('Holding Columns (version 2): Max Wait When Throttled under Options', (
 
 describe('Holding Columns: the resourceMapping method', () => {
 	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
-		'%s: six typed fields, required where its route requires them',
+		'%s: six typed fields, required where its route requires them and cannot derive them',
 		async (_label, node) => {
 			const method =
 				HOLDINGS_NODE_TYPES[node.type].methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
@@ -293,7 +302,8 @@ describe('Holding Columns: the resourceMapping method', () => {
 				).map(([id, type]) => [
 					id,
 					type,
-					(node.holdingsRoute.holdings.required as string[]).includes(id),
+					(node.holdingsRoute.holdings.required as string[]).includes(id) &&
+						!(id in (node.holdingsRoute.holdings.derivedWhenMissing ?? {})),
 				]),
 			);
 			expect(fields.every((field) => field.display && !field.defaultMatch)).toBe(true);
@@ -321,6 +331,103 @@ describe('Holding Columns: the resourceMapping method', () => {
 		]) {
 			expect([other, plainFieldReference(other)]).toEqual([other, undefined]);
 		}
+	});
+});
+
+/** The mapper's fields as the editor asks for them, the input's first item resolved into Holding Columns Seen. */
+async function mapperFields(node: HoldingsNode, headers: unknown) {
+	const method = HOLDINGS_NODE_TYPES[node.type].methods?.resourceMapping?.[HOLDING_COLUMNS_METHOD];
+	const context = {
+		getCurrentNodeParameter: (name: string) =>
+			name === HOLDING_COLUMNS_SEEN ? headers : undefined,
+	} as unknown as ILoadOptionsFunctions;
+	return (await method!.call(context)).fields;
+}
+
+describe('Map Each Column Manually starts from what Map Automatically found (issue 36 item 3)', () => {
+	it.each(HOLDINGS_NODES.map((node) => [node.label, node] as const))(
+		'%s: the fields come pre-filled with the columns found, and that mapping sends what Map Automatically sends',
+		async (_label, node) => {
+			const fields = await mapperFields(node, Object.keys(SAMPLE[0]));
+			expect(Object.fromEntries(fields.map((field) => [field.id, field.defaultValue]))).toEqual({
+				isin: '={{ $json.ISIN }}',
+				name: '={{ $json.Name }}',
+				instrument_type: '={{ $json.Type }}',
+				currency: '={{ $json.Currency }}',
+				weight: '={{ $json["Weight %"] }}',
+				market_value: '={{ $json["Market Value"] }}',
+			});
+			const auto = await run(SAMPLE, node, 2);
+			expect(auto.error).toBeUndefined();
+			const autoBodies = bodies(node.route);
+			sim.reset();
+			// What the editor saves once the mapper has filled Map Each Column Manually from the defaults.
+			const prefilled = Object.fromEntries(fields.map((field) => [field.id, field.defaultValue]));
+			const manual = await run(SAMPLE, node, 2, {
+				holdingColumns: manualHoldingColumns(node.holdingsRoute, prefilled),
+			});
+			expect(manual.error).toBeUndefined();
+			expect(bodies(node.route)).toEqual(autoBodies);
+			expect(manual.out).toEqual(auto.out);
+		},
+	);
+
+	it('without the input (nothing run yet, or not resolved by the editor) the fields start empty, as n8n fills them', async () => {
+		for (const headers of [undefined, null, '={{ Object.keys($json) }}', [], [12, {}]]) {
+			const fields = await mapperFields(HOLDINGS_NODES[0], headers);
+			expect(fields.filter((field) => field.defaultValue !== undefined)).toEqual([]);
+		}
+	});
+
+	it('property: any spelling of the usual headers gives each field its column, as a reference the node reads from the item', () => {
+		// As a sheet may write a usual header: any case, a separator inside it, spaces around it.
+		const spelled = (alias: string) =>
+			fc
+				.tuple(
+					fc.constantFrom('', ' ', '_', '-'),
+					fc.nat({ max: alias.length }),
+					fc.boolean(),
+					fc.constantFrom('', ' '),
+				)
+				.map(([joiner, at, upper, pad]) => {
+					const word = `${alias.slice(0, at)}${joiner}${alias.slice(at)}`;
+					return `${pad}${upper ? word.toUpperCase() : word}${pad}`;
+				});
+		fc.assert(
+			fc.property(
+				fc.record(
+					Object.fromEntries(
+						HOLDING_KEYS.map((field) => [
+							field,
+							fc.option(fc.constantFrom(...HOLDING_FIELDS[field].aliases).chain(spelled), {
+								nil: undefined,
+							}),
+						]),
+					) as Record<HoldingKey, fc.Arbitrary<string | undefined>>,
+				),
+				fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 }),
+				fc.constantFrom(...HOLDINGS_NODES),
+				(chosen, others, node) => {
+					const headers = [...Object.values(chosen).filter((h): h is string => !!h), ...others];
+					const found = new FieldResolver().resolve(
+						Object.fromEntries(headers.map((header) => [header, 1])),
+					);
+					const expressions = Object.fromEntries(
+						holdingMapperFields(node.holdingsRoute, headers)
+							.filter((field) => field.defaultValue !== undefined)
+							.map((field) => [field.id, field.defaultValue as string]),
+					);
+					expect(Object.keys(expressions).sort()).toEqual(Object.keys(found).sort());
+					for (const [field, header] of Object.entries(found)) {
+						const expression = expressions[field as HoldingKey]!;
+						// A header with a double quote or backslash is still read, by n8n evaluating it per item.
+						if (!/["\\]/.test(header)) expect(plainFieldReference(expression)).toBe(header);
+						else expect(expression).toBe(`={{ $json[${JSON.stringify(header)}] }}`);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
 

@@ -14,6 +14,7 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import { testSustainabilityComplianceApi } from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class EuTaxonomy implements INodeType {
@@ -34,7 +35,13 @@ export class EuTaxonomy implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [
+			{
+				name: 'sustainabilityComplianceApi',
+				required: true,
+				testedBy: 'testSustainabilityComplianceApi',
+			},
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -61,6 +68,7 @@ export class EuTaxonomy implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { testSustainabilityComplianceApi },
 		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.taxonomy) },
 	};
 

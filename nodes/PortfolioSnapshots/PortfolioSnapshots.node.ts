@@ -17,6 +17,7 @@ import * as update from './actions/update.operation';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import { testSustainabilityComplianceApi } from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class PortfolioSnapshots implements INodeType {
@@ -36,7 +37,13 @@ export class PortfolioSnapshots implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [
+			{
+				name: 'sustainabilityComplianceApi',
+				required: true,
+				testedBy: 'testSustainabilityComplianceApi',
+			},
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -94,6 +101,7 @@ export class PortfolioSnapshots implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { testSustainabilityComplianceApi },
 		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.createSnapshot) },
 		listSearch: { searchPortfolios },
 	};

@@ -14,6 +14,7 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import { testSustainabilityComplianceApi } from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class SustainabilityInstruments implements INodeType {
@@ -38,7 +39,13 @@ export class SustainabilityInstruments implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		// A second output, To Remember, when Only Changes Since Last Run remembers in rows the user keeps (a Data Table).
 		outputs: `={{ $parameter.outputMode === "changesSinceLastRun" && $parameter.rememberIn === "rows" ? [{ "type": "${NodeConnectionTypes.Main}", "displayName": "Changes" }, { "type": "${NodeConnectionTypes.Main}", "displayName": "To Remember" }] : ["${NodeConnectionTypes.Main}"] }}`,
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [
+			{
+				name: 'sustainabilityComplianceApi',
+				required: true,
+				testedBy: 'testSustainabilityComplianceApi',
+			},
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -92,6 +99,10 @@ export class SustainabilityInstruments implements INodeType {
 			...getBusinessInvolvements.description,
 			...getEsgData.description,
 		],
+	};
+
+	methods = {
+		credentialTest: { testSustainabilityComplianceApi },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

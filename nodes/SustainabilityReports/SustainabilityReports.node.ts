@@ -14,6 +14,7 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import { testSustainabilityComplianceApi } from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class SustainabilityReports implements INodeType {
@@ -34,7 +35,13 @@ export class SustainabilityReports implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [
+			{
+				name: 'sustainabilityComplianceApi',
+				required: true,
+				testedBy: 'testSustainabilityComplianceApi',
+			},
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -60,6 +67,7 @@ export class SustainabilityReports implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { testSustainabilityComplianceApi },
 		resourceMapping: { [HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.reports) },
 		loadOptions: { getMethodologies },
 		listSearch: { searchMethodologies },

@@ -15,6 +15,7 @@ import { operations, router } from './actions/router';
 import { toolDescriptionProperties } from '../shared/ui/toolDescriptions';
 import { nodeBuilderHint, parameterBuilderHint } from '../shared/ui/builderHints';
 import { asNodeError } from '../shared/api/errors';
+import { testSustainabilityComplianceApi } from '../shared/api/credentialTest';
 import { errorItemsForRun } from '../shared/run/execution';
 
 export class SustainableInvestments implements INodeType {
@@ -38,7 +39,13 @@ export class SustainableInvestments implements INodeType {
 		),
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'sustainabilityComplianceApi', required: true }],
+		credentials: [
+			{
+				name: 'sustainabilityComplianceApi',
+				required: true,
+				testedBy: 'testSustainabilityComplianceApi',
+			},
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -75,6 +82,7 @@ export class SustainableInvestments implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { testSustainabilityComplianceApi },
 		resourceMapping: {
 			[HOLDING_COLUMNS_METHOD]: holdingColumnsMethod(ROUTES.sustainableInvestments),
 		},

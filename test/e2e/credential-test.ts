@@ -29,16 +29,19 @@
  *     the credential sets ignoreHttpStatusErrors: true: every 403/429 body reaches the body rules.
  * This script does the same two REST calls, as the owner (POST /rest/owner/setup + /rest/login).
  *
- * The expected sentences are read from the BUILT credential (dist/), so rewording a sentence does not
- * break the check; a case fails when n8n returns another status or another rule's sentence.
+ * Since issue 36 the credential has no declarative `test`: n8n then runs the nodes' `testedBy`
+ * (methods.credentialTest, nodes/shared/api/credentialTest.ts) with a CredentialTestContext, whose helpers.request is
+ * n8n's HTTP client. The expected sentences are read from the BUILT package (dist/nodes/shared/api/credentialTest.js,
+ * the table CREDENTIAL_TEST_ANSWERS), so rewording a sentence does not break the check; a case fails when n8n returns
+ * another status or another answer's sentence.
  * Prints one line per case with the exact message, then `N passed, M failed`; exits 1 on any failure.
  */
 import { lookup } from 'dns/promises';
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { createServer as createTcpServer } from 'net';
 import type { AddressInfo, Server as TcpServer, Socket } from 'net';
 import { hostname, tmpdir } from 'os';
-import { join, resolve } from 'path';
+import { dirname, join, resolve } from 'path';
 
 import type { Simulator, SimulatorOptions } from '../simulator/types';
 import {
@@ -311,20 +314,58 @@ function parseArgs(argv: string[]): Args {
 	return args;
 }
 
-/** The credential's body rules, from the built file n8n loads. */
+/**
+ * The answers the Test tells apart, from the built package n8n loads (the nodes' credential test), as rules (key,
+ * value, message). `credentialFiles` must still define the credential type, without a declarative test of its own.
+ */
 async function loadRules(packageRoot: string, credentialFiles: string[]): Promise<Rule[]> {
+	let found = false;
 	for (const file of credentialFiles) {
 		const mod = (await import(join(packageRoot, file))) as Record<
 			string,
-			new () => { name: string; test?: { rules?: Rule[] } }
+			new () => { name: string; test?: unknown }
 		>;
 		for (const Type of Object.values(mod)) {
 			if (typeof Type !== 'function') continue;
 			const instance = new Type();
-			if (instance.name === CREDENTIAL_TYPE) return instance.test?.rules ?? [];
+			if (instance.name !== CREDENTIAL_TYPE) continue;
+			if (instance.test)
+				throw new Error(
+					`credential type ${CREDENTIAL_TYPE} has a declarative test: n8n would run it instead of the nodes' testedBy`,
+				);
+			found = true;
 		}
 	}
-	throw new Error(`credential type ${CREDENTIAL_TYPE} not found in ${credentialFiles.join(', ')}`);
+	if (!found)
+		throw new Error(
+			`credential type ${CREDENTIAL_TYPE} not found in ${credentialFiles.join(', ')}`,
+		);
+	const { CREDENTIAL_TEST_ANSWERS } = (await import(
+		join(packageRoot, 'dist', 'nodes', 'shared', 'api', 'credentialTest.js')
+	)) as { CREDENTIAL_TEST_ANSWERS: Array<{ key: string; value: string; message: string }> };
+	return CREDENTIAL_TEST_ANSWERS.map(({ key, value, message }) => ({
+		type: 'responseSuccessBody',
+		properties: { key, value, message },
+	}));
+}
+
+/**
+ * Whether this n8n sends a node-side credential test's request through its SSRF protection. 2.41's
+ * CredentialTestContext gives helpers.request n8n's OutboundHttp client (SSRF checked); 2.20's builds it without the
+ * execution data that carries the SSRF bridge, so N8N_SSRF_PROTECTION_ENABLED does not reach the Test button's
+ * request there (the nodes' own requests stay protected). Read from the installed n8n-core.
+ */
+export async function credentialTestChecksSsrf(version: string): Promise<boolean> {
+	const { n8n } = await ensureN8n(version);
+	const context = join(
+		dirname(dirname(n8n)),
+		'n8n-core',
+		'dist',
+		'execution-engine',
+		'node-execution-context',
+		'credentials-test-context.js',
+	);
+	return /constructor\(additionalData\)/.test(readFileSync(context, 'utf8'));
 }
 
 async function testCredential(
@@ -425,6 +466,9 @@ export async function runCredentialChecks(
 						`message is not the sentence of rule ${c.expectRule.key} = "${c.expectRule.value}"`,
 					);
 			}
+			// Issue 36: the Test speaks in the package's words, never n8n's expression wording around them.
+			if (/toDateTime|Unsupported format/.test(result.message))
+				problems.push("message is wrapped in n8n's date wording");
 			if (typeof c.expectMessage === 'string' && result.message !== c.expectMessage)
 				problems.push(`expected message "${c.expectMessage}"`);
 			if (c.expectMessage instanceof RegExp && !c.expectMessage.test(result.message))
@@ -591,13 +635,20 @@ export async function runSsrfChecks(
 	rest: RestCall,
 	protection: boolean,
 	log: (line: string) => void = console.log,
+	/** false where n8n's credential-test context has no SSRF bridge (2.20): the connection is then made. */
+	checkedByN8n = true,
 ): Promise<CredentialCheckSummary> {
+	if (protection && !checkedByN8n)
+		log(
+			"info credential ssrf: this n8n's credential-test context has no SSRF bridge (2.20): the Test button's request is not checked by N8N_SSRF_PROTECTION_ENABLED; the package's own Base URL rule still applies",
+		);
+	const refuses = protection && checkedByN8n;
 	const summary: CredentialCheckSummary = { passed: 0, failed: 0, gaps: 0, results: [] };
 	const listener = await connectionCounter();
 	try {
 		for (const c of await ssrfCases(log)) {
 			const baseUrl = `https://${c.host}:${listener.port}`;
-			const name = `N8N_SSRF_PROTECTION_ENABLED=${protection}: ${c.name} passes the package's rule; ${protection ? 'n8n refuses it before connecting' : 'the connection is made'}`;
+			const name = `N8N_SSRF_PROTECTION_ENABLED=${protection}: ${c.name} passes the package's rule; ${refuses ? 'n8n refuses it before connecting' : 'the connection is made'}`;
 			const before = listener.count();
 			let result: TestResult | undefined;
 			try {
@@ -613,7 +664,7 @@ export async function runSsrfChecks(
 					problems.push(
 						"the package's own rule refused it (the case needs a name the rule lets through)",
 					);
-				if (protection) {
+				if (refuses) {
 					if (!SSRF_REFUSAL.test(result.message))
 						problems.push(`message does not match ${SSRF_REFUSAL}`);
 					if (connected)
@@ -733,7 +784,7 @@ export async function ssrfChecksInN8n(
 		await setupOwner(server.base);
 		const rest = await restSession(server.base);
 		await assertServerVersion(rest, version);
-		return await runSsrfChecks(rest, true);
+		return await runSsrfChecks(rest, true, console.log, await credentialTestChecksSsrf(version));
 	} finally {
 		if (server) await server.stop();
 		if (keep) console.log(`[cred-test] kept n8n user folder ${userFolder} (n8n.log in it)`);

@@ -1,125 +1,59 @@
 /**
- * The credential's Test button, run the way n8n's CredentialsTester.runRequestTest does it (packages/cli
- * credentials-tester.service.js, 2.20 and 2.41): the declarative `test.request` becomes the routing of a
- * throw-away node property and goes through n8n-core's RoutingNode (so through httpRequestWithAuthentication
- * and n8n's HTTP client); `responseSuccessBody` rules are checked on an answer that did not throw; a thrown
- * error gives its message. test/e2e/credential-test.ts runs the same cases inside a real `n8n start`.
+ * The credential's Test button, run the way n8n's CredentialsTester does it (packages/cli
+ * credentials-tester.service.js, 2.20 and 2.41): getCredentialTestFunction takes the credential's own `test` when it
+ * has one, else the first node that lists the credential with `testedBy`, whose `methods.credentialTest[testedBy]` is
+ * called with a CredentialTestContext (n8n-core: `helpers.request`, n8n's HTTP client) and the decrypted data.
+ * test/e2e/credential-test.ts runs the same cases inside a real `n8n start`.
  */
-import { ExecuteContext, RoutingNode } from 'n8n-core';
+import { CredentialTestContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	INode,
-	INodeExecutionData,
+	ICredentialTestFunction,
+	INodeCredentialTestResult,
 	INodeType,
 } from 'n8n-workflow';
-import { Workflow, createEmptyRunExecutionData } from 'n8n-workflow';
 
 import { SustainabilityComplianceApi } from '../../credentials/SustainabilityComplianceApi.credentials';
-import {
-	HarnessCredentialTypes,
-	HarnessCredentialsHelper,
-	contextAdditionalData,
-} from '../workflow/credentials-helper';
-import { HarnessNodeTypes } from '../workflow/node-types';
+import { EuTaxonomy } from '../../nodes/EuTaxonomy/EuTaxonomy.node';
+import { PortfolioSnapshots } from '../../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
+import { SustainabilityInstruments } from '../../nodes/SustainabilityInstruments/SustainabilityInstruments.node';
+import { SustainabilityReports } from '../../nodes/SustainabilityReports/SustainabilityReports.node';
+import { SustainableInvestments } from '../../nodes/SustainableInvestments/SustainableInvestments.node';
+import { TemperatureScore } from '../../nodes/TemperatureScore/TemperatureScore.node';
 
 export const credential = new SustainabilityComplianceApi();
 const TYPE = credential.name;
 
-/** lodash.get with a dot path, as the CLI applies a responseSuccessBody rule. */
-function get(value: unknown, path: string): unknown {
-	return path
-		.split('.')
-		.reduce<unknown>(
-			(at, key) =>
-				at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined,
-			value,
-		);
+/** The package's nodes, in the order n8n may meet them (each must lead to the same test). */
+export const NODES_OF_THE_CREDENTIAL: INodeType[] = [
+	new SustainabilityInstruments(),
+	new SustainableInvestments(),
+	new EuTaxonomy(),
+	new TemperatureScore(),
+	new SustainabilityReports(),
+	new PortfolioSnapshots(),
+];
+
+/** CredentialsTester.getCredentialTestFunction for one node (undefined: n8n would find no test there). */
+export function credentialTestFunctionOf(node: INodeType): ICredentialTestFunction | undefined {
+	if ((credential as { test?: unknown }).test) return undefined;
+	for (const { name, testedBy } of node.description.credentials ?? []) {
+		if (name !== TYPE || !testedBy) continue;
+		if (typeof testedBy !== 'string') return undefined;
+		return node.methods?.credentialTest?.[testedBy];
+	}
+	return undefined;
 }
 
-/** What the dialog shows: `{ status, message }`, as CredentialsTester.runRequestTest computes it. */
+/** What the dialog shows: `{ status, message }`, as CredentialsTester.testCredentials computes it. */
 export async function testCredential(
 	data: ICredentialDataDecryptedObject,
-): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const testRequest = credential.test;
-	const nodeType = {
-		description: {
-			displayName: 'Temp',
-			name: 'tempCredentialTest',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: TYPE, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					routing: { request: testRequest.request },
-					default: '',
-				},
-			],
-		},
-	} as unknown as INodeType;
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'tempCredentialTest',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [TYPE]: { id: 'c1', name: 'Test' } },
-	};
-	const nodeTypes = new HarnessNodeTypes().add('tempCredentialTest', nodeType);
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const credentialsHelper = new HarnessCredentialsHelper(new HarnessCredentialTypes([credential]), {
-		[TYPE]: data,
-	});
-	const additionalData = contextAdditionalData(credentialsHelper, node.parameters);
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalData,
-		'internal',
-		createEmptyRunExecutionData(),
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
+	node: INodeType = NODES_OF_THE_CREDENTIAL[0],
+): Promise<INodeCredentialTestResult> {
+	const test = credentialTestFunctionOf(node);
+	if (!test) return { status: 'Error', message: 'No testing function found for this credential.' };
+	const context = new CredentialTestContext(
+		{} as ConstructorParameters<typeof CredentialTestContext>[0],
 	);
-	const routingNode = new RoutingNode(context, nodeType, {
-		id: 'c1',
-		name: 'Test',
-		type: TYPE,
-		data,
-	});
-	let response: INodeExecutionData[][] | null | undefined;
-	try {
-		response = await routingNode.runNode();
-	} catch (caught) {
-		const error = caught as Error & {
-			cause?: { response?: { status: number; statusText?: string }; code?: string };
-		};
-		if (error.cause?.response) {
-			const { status, statusText } = error.cause.response;
-			for (const rule of testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && rule.properties.value === status)
-					return { status: 'Error', message: rule.properties.message };
-			}
-			if (status < 199 || status > 299)
-				return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
-		} else if (error.cause?.code) {
-			return { status: 'Error', message: error.cause.code };
-		}
-		return { status: 'Error', message: error.message };
-	}
-	for (const rule of testRequest.rules ?? []) {
-		if (rule.type !== 'responseSuccessBody') continue;
-		if (get(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value)
-			return { status: 'Error', message: rule.properties.message };
-	}
-	return { status: 'OK', message: 'Connection successful!' };
+	return await test.call(context, { id: 'c1', name: 'Test', type: TYPE, data });
 }

@@ -55,7 +55,7 @@ function isinListProperty(hint: string, versions: NodeVersions): INodeProperties
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
-		placeholder: 'US0378331005, DE0007164600',
+		placeholder: 'e.g. US0378331005, DE0007164600',
 		description:
 			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. Quotes, brackets and lower case are ignored; an ISIN given twice is looked up once. An expression may give a list.',
 		hint,

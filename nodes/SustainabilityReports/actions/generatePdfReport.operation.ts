@@ -46,7 +46,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'Balanced Fund Q3 2025',
+		placeholder: 'e.g. Balanced Fund Q3 2025',
 		description: 'Name shown in the report, for example the portfolio or client name',
 	},
 	{
@@ -55,7 +55,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'balanced-fund',
+		placeholder: 'e.g. balanced-fund',
 		description:
 			'Your own label for this report (the API requires one; it is not linked to stored portfolios). Also used in the file name.',
 	},
@@ -111,7 +111,7 @@ const properties: INodeProperties[] = [
 		name: 'benchmarkFundIsin',
 		type: 'string',
 		default: '',
-		placeholder: 'IE00B5BMR087',
+		placeholder: 'e.g. IE00B5BMR087',
 		description:
 			'ISIN of an ETF or mutual fund to compare with instead of the Benchmark index. Leave empty to use the index.',
 		hint: 'Optional: an ETF or mutual fund to compare with. When filled in, it replaces the index above.',

@@ -38,13 +38,6 @@ const DEFAULT_POLL_SECONDS = 15;
 const DEFAULT_MAX_WAIT_SECONDS = 180;
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Each holding needs an ISIN, a name, an instrument type and a market value. Currency is optional (none sent: the API assumes EUR). Weight is optional: if any holding has no weight or a weight of 0, the API works out all weights from market values.',
-		name: 'temperatureHoldingsNotice',
-		type: 'notice',
-		default: '',
-	},
 	...holdingsProperties(ROUTES.temperature),
 	groupByProperty('portfolios'),
 	{

@@ -2,11 +2,9 @@
  * The one rule for addresses: which Base URL the key may be sent to (the nodes' transport and the credential's Test
  * button) and what kind of host an address names (also used by the PDF download's check in httpClient.ts).
  *
- * `addressRules` is self-contained on purpose: the credential's test request runs this very function's source
- * inside an n8n expression (SustainabilityComplianceApi.credentials.ts), because n8n runs a credential's declarative
- * test without any code of the package. So inside it: plain ECMAScript only (no imports, no names from outside, no
- * `URL`, `Buffer` or `?.`/`??`: n8n's expression sandbox has String, Number, RegExp, parseInt and little else) and
- * never two closing braces in a row (they would end the expression). test/unit/baseUrl.test.ts checks both.
+ * `addressRules` is self-contained (plain ECMAScript, no imports or outside names, no `URL`): the credential's Test
+ * button once ran its source inside an n8n expression. It now runs it as code (api/credentialTest.ts, the nodes'
+ * `testedBy`); test/unit/baseUrl.test.ts still checks the function stands alone.
  */
 
 export type AddressKind =
@@ -325,10 +323,3 @@ export const hostKind = rules.hostKind;
 export const isMetadataHost = rules.isMetadataHost;
 export const ADDRESS_KIND_WORDS = rules.kindWords;
 export const checkBaseUrlText = rules.checkBaseUrl;
-
-/**
- * The credential test's Base URL: the same rule, run by n8n's expression engine. A refused Base URL makes the
- * expression throw before any request exists; `toDateTime` with an unknown format is the one expression error n8n
- * passes on with our text unchanged (a plain `throw` in an expression is swallowed).
- */
-export const CREDENTIAL_TEST_BASE_URL_EXPRESSION = `={{ [(${addressRules.toString()})().checkBaseUrl($credentials.baseUrl, $credentials.allowPrivateAddress)].map((verdict) => verdict.problem ? (0).toDateTime("Base URL in the credential: " + verdict.problem + ". " + verdict.fix + " Nothing was sent.") : verdict.url)[0] }}`;

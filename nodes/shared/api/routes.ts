@@ -61,6 +61,11 @@ export interface HoldingsRule {
 	weightsFromMarketValues?: boolean;
 	/** What the route does with a field, said where its column is chosen (Holding Fields; version 2: the notice above Holding Columns). */
 	fieldHints?: Partial<Record<HoldingKey, string>>;
+	/**
+	 * A required field the node can do without, and how it then gets it, said in the notice above the holdings (e.g.
+	 * weights worked out from market values): never a silent guess.
+	 */
+	derivedWhenMissing?: Partial<Record<HoldingKey, string>>;
 }
 
 export interface ApiRoute {
@@ -357,7 +362,14 @@ export const ROUTES = {
 			domains: [{ at: ['data', '*'], domain: PERCENT }],
 		},
 		{
-			holdings: { ...ISIN_HOLDINGS, refusesCash: true },
+			holdings: {
+				...ISIN_HOLDINGS,
+				refusesCash: true,
+				derivedWhenMissing: {
+					instrument_type:
+						'a sheet without a type column can give one type for every row under Options; the output says which was used',
+				},
+			},
 			noDataAnswer: 'No data found for the given parameters',
 		},
 	),
@@ -415,6 +427,10 @@ export const ROUTES = {
 				...ISIN_HOLDINGS,
 				required: ['isin', 'name', 'currency', 'weight', 'market_value'],
 				weightsFromMarketValues: true,
+				derivedWhenMissing: {
+					weight:
+						'when the column is missing or empty in every row, the weights are worked out from Market Value, and the output says so',
+				},
 			},
 			timeoutMessage:
 				'The report took longer than the API allows (29 seconds). It may still have been generated, but it cannot be retrieved. Run again with fewer holdings.',

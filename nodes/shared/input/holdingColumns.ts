@@ -21,6 +21,12 @@ import { isBlank, ownValue, showValue } from '../base/values';
 export const HOLDING_COLUMNS = 'holdingColumns';
 /** The resourceMapping method of every holdings node (in each node's `methods.resourceMapping`). */
 export const HOLDING_COLUMNS_METHOD = 'getHoldingColumns';
+/**
+ * A hidden parameter of version 2 whose value is the input's column headers, as the editor resolves its expression
+ * against the node's input: read by getHoldingColumns to start Map Each Column Manually from the columns found. Never
+ * read by a run.
+ */
+export const HOLDING_COLUMNS_SEEN = 'holdingColumnsSeen';
 
 /** The editor shows the column mapper by n8n's own labels: "Mapping Column Mode", then "Values to Send". */
 const where = 'under Values to Send';

@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { INSTRUMENT_TYPES } from '../base/constants';
-import { HOLDING_FIELDS, HOLDING_KEYS } from '../input/holdingFields';
+import { FieldResolver, HOLDING_FIELDS, HOLDING_KEYS } from '../input/holdingFields';
+import { HOLDING_COLUMNS_SEEN } from '../input/holdingColumns';
 import type { HoldingKey } from '../api/holdingKey';
 import { parseMethodologies } from '../api/methodologies';
 import { ROUTES } from '../api/routes';
@@ -109,25 +110,71 @@ const INSTRUMENT_TYPE_OPTIONS: INodePropertyOptions[] = INSTRUMENT_TYPES.map((va
 	value,
 }));
 
-/** The six holding fields of the column mapper, required exactly where the route's holdings rule requires them. */
-export function holdingMapperFields(route: HoldingsRoute): ResourceMapperField[] {
+/**
+ * The expression Map Each Column Manually starts from for a column: a plain reference to it, which the node reads
+ * from each item itself (holdingColumns.ts `plainFieldReference`), as the editor writes a column dragged in.
+ */
+export function columnExpression(header: string): string {
+	return /^[A-Za-z_$][\w$]*$/.test(header)
+		? `={{ $json.${header} }}`
+		: `={{ $json[${JSON.stringify(header)}] }}`;
+}
+
+/**
+ * The columns Map Automatically finds among `headers` (the input's first item's keys, as the editor resolved them):
+ * by field, the expression of its column.
+ */
+export function foundColumnExpressions(headers: unknown): Partial<Record<HoldingKey, string>> {
+	if (!Array.isArray(headers)) return {};
+	const keys = headers.filter((header): header is string => typeof header === 'string');
+	const found = new FieldResolver().resolve(Object.fromEntries(keys.map((key) => [key, null])));
+	return Object.fromEntries(
+		Object.entries(found).map(([field, header]) => [field, columnExpression(header)]),
+	) as Partial<Record<HoldingKey, string>>;
+}
+
+/**
+ * The six holding fields of the column mapper, required exactly where the route's holdings rule requires them and
+ * cannot derive them when missing (routes.ts `derivedWhenMissing`). A
+ * field whose column Map Automatically finds in `headers` has that column as its `defaultValue`: n8n's mapper fills
+ * Map Each Column Manually from it when it has no values yet (2.20 and 2.41 alike).
+ */
+export function holdingMapperFields(
+	route: HoldingsRoute,
+	headers?: unknown,
+): ResourceMapperField[] {
+	const found = foundColumnExpressions(headers);
 	return HOLDING_KEYS.map((field) => ({
 		id: field,
 		displayName: HOLDING_FIELDS[field].title,
-		required: route.holdings.required.includes(field),
+		required:
+			route.holdings.required.includes(field) &&
+			route.holdings.derivedWhenMissing?.[field] === undefined,
 		defaultMatch: false,
 		canBeUsedToMatch: false,
 		display: true,
 		type: HOLDING_FIELD_TYPES[field],
 		...(field === 'instrument_type' ? { options: INSTRUMENT_TYPE_OPTIONS } : {}),
+		...(found[field] !== undefined ? { defaultValue: found[field] } : {}),
 	}));
 }
 
-/** The resourceMapping method of a holdings node (`getHoldingColumns`): the holding fields of its route. */
+/**
+ * The resourceMapping method of a holdings node (`getHoldingColumns`): the holding fields of its route, each
+ * pre-filled with the column Map Automatically finds. The input's headers come from the hidden parameter
+ * HOLDING_COLUMNS_SEEN, an expression the editor resolves against the node's input before it asks for the fields
+ * (null while the input has no data: the fields then start empty, and are filled when the mapper loads again).
+ */
 export function holdingColumnsMethod(route: HoldingsRoute) {
 	return async function getHoldingColumns(
 		this: ILoadOptionsFunctions,
 	): Promise<ResourceMapperFields> {
-		return { fields: holdingMapperFields(route) };
+		let headers: unknown;
+		try {
+			headers = this.getCurrentNodeParameter(HOLDING_COLUMNS_SEEN);
+		} catch {
+			headers = undefined;
+		}
+		return { fields: holdingMapperFields(route, headers) };
 	};
 }

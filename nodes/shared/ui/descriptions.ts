@@ -6,7 +6,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS, MAX_INSTRUMENTS_PER_REQUEST } from '../base/constants';
-import { HOLDING_COLUMNS, HOLDING_COLUMNS_METHOD } from '../input/holdingColumns';
+import {
+	HOLDING_COLUMNS,
+	HOLDING_COLUMNS_METHOD,
+	HOLDING_COLUMNS_SEEN,
+} from '../input/holdingColumns';
 import { HOLDING_FIELDS, HOLDING_KEYS, holdingFieldParameter } from '../input/holdingFields';
 import type { HoldingKey } from '../api/holdingKey';
 import { removesRows } from '../api/routes';
@@ -145,21 +149,74 @@ const holdingColumnsProperty: INodeProperties = {
 };
 
 /**
- * Version 2: what Map Automatically finds, and what the route does with a field (said under Holding Fields in
- * version 1). The editor shows the column mapper by n8n's labels only (not its description), and n8n's own note under
- * it asks for exact field names, which undersells the header detection.
+ * Version 2, never shown nor read by a run: the input's column headers. The editor resolves every parameter's
+ * expression against the node's input before it asks getHoldingColumns for the mapper's fields, which then start
+ * Map Each Column Manually from the columns Map Automatically finds.
  */
-function holdingColumnsNotice(route: HoldingsRoute): INodeProperties {
-	const hints = Object.entries(route.holdings.fieldHints ?? {}).map(
-		([field, hint]) => ` ${HOLDING_FIELDS[field as HoldingKey].title}: ${hint}`,
-	);
-	return {
-		displayName: `Map Automatically finds the usual headers on its own: ISIN, Name, Type, Currency, Weight % and Market Value (case and spaces ignored). For other column names, choose Map Each Column Manually.${hints.join('')}`,
-		name: 'holdingColumnsNotice',
-		type: 'notice',
+const holdingColumnsSeenProperty: INodeProperties = {
+	displayName: 'Holding Columns Seen',
+	name: HOLDING_COLUMNS_SEEN,
+	type: 'hidden',
+	default: '={{ Object.keys($json) }}',
+	displayOptions: { show: { ...FROM_VERSION_2, holdingsSource: ['items'] } },
+};
+
+/** `a, b and c` */
+function listed(names: string[]): string {
+	return names.length <= 1
+		? names.join('')
+		: `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * What the route reads of each holding, what every row needs, and what may be missing (derived, or optional): said
+ * before the run, from the route's holdings rule (routes.ts).
+ */
+export function holdingColumnsText(route: HoldingsRoute): string {
+	const { required, fieldHints = {}, derivedWhenMissing = {} } = route.holdings;
+	const title = (field: string) => HOLDING_FIELDS[field as HoldingKey].title;
+	const needed = required.filter((field) => derivedWhenMissing[field] === undefined);
+	return [
+		`Reads ${listed(HOLDING_KEYS.map(title))} of each holding; every row needs ${listed(needed.map(title))}.`,
+		...Object.entries(derivedWhenMissing).map(
+			([field, how]) => `${title(field)} may be missing: ${how}.`,
+		),
+		...Object.entries(fieldHints).map(([field, hint]) =>
+			/^Optional here:/.test(hint)
+				? `${title(field)} is o${hint.slice(1)}`
+				: `${title(field)}: ${hint}`,
+		),
+	].join(' ');
+}
+
+/**
+ * Version 2, above the column mapper: what the route reads, and how Map Automatically finds it. n8n's own note under
+ * the mapper's mode ("make sure the incoming data fields are named the same…") cannot be hidden while Map
+ * Automatically is offered (it shows whenever the mode is Map Automatically, 2.20 and 2.41), so this one says it is
+ * not needed here.
+ */
+export function holdingColumnsNoticeText(route: HoldingsRoute): string {
+	return `${holdingColumnsText(route)} Map Automatically finds the columns under their usual headers (ISIN, Name, Type, Currency, Weight %, Market Value) in any case and spacing: the exact names n8n's note below asks for are not needed. For other headers, choose Map Each Column Manually: it starts from the columns found.`;
+}
+
+/** The notices of the holdings: one shows at a time (version 2 with Input Items: with the mapper's words). */
+function holdingColumnsNotices(route: HoldingsRoute): INodeProperties[] {
+	const notice = (name: string, displayName: string, show: INodeProperties['displayOptions']) => ({
+		displayName,
+		name,
+		type: 'notice' as const,
 		default: '',
-		displayOptions: { show: { ...FROM_VERSION_2, holdingsSource: ['items'] } },
-	};
+		displayOptions: show,
+	});
+	return [
+		notice('holdingsNotice', holdingColumnsText(route), { show: VERSION_1 }),
+		notice('holdingsJsonNotice', holdingColumnsText(route), {
+			show: { ...FROM_VERSION_2, holdingsSource: ['json'] },
+		}),
+		notice('holdingColumnsNotice', holdingColumnsNoticeText(route), {
+			show: { ...FROM_VERSION_2, holdingsSource: ['items'] },
+		}),
+	];
 }
 
 /** Invalid ISINs of the holdings operations: a skipped row is reported, as the removed cash rows are. */
@@ -179,7 +236,8 @@ export function holdingsProperties(route: HoldingsRoute): INodeProperties[] {
 		holdingsSourceProperty,
 		holdingsJsonProperty,
 		...version1,
-		holdingColumnsNotice(route),
+		...holdingColumnsNotices(route),
+		holdingColumnsSeenProperty,
 		holdingColumnsProperty,
 	];
 }
