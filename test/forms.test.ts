@@ -14,6 +14,7 @@ import { TemperatureScore } from '../nodes/TemperatureScore/TemperatureScore.nod
 import { ROUTES } from '../nodes/shared/api/routes';
 import type { HoldingsRoute } from '../nodes/shared/api/routes';
 import { HOLDING_FIELDS } from '../nodes/shared/input/holdingFields';
+import { instrumentTypeWhenNoneProperty } from '../nodes/shared/ui/instrumentTypeWhenNone';
 
 const NODES: Record<string, INodeType> = {
 	sustainabilityInstruments: new SustainabilityInstruments(),
@@ -124,8 +125,10 @@ describe('the notice above the holdings says what the route needs, before the ru
 		expect(mapper.displayName).toContain("n8n's note below");
 	});
 
-	it('Generate PDF Report: weights may be derived from market values, EU Taxonomy: the instrument type may be given under Options', () => {
+	it('Generate PDF Report: weights may be derived from market values, EU Taxonomy: the instrument type names the field that gives it', () => {
 		expect(ROUTES.reports.holdings.derivedWhenMissing?.weight).toMatch(/Market Value/);
-		expect(ROUTES.taxonomy.holdings.derivedWhenMissing?.instrument_type).toMatch(/Options/);
+		expect(ROUTES.taxonomy.holdings.derivedWhenMissing?.instrument_type).toContain(
+			instrumentTypeWhenNoneProperty.displayName,
+		);
 	});
 });

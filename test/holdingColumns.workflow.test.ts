@@ -399,7 +399,7 @@ describe('Map Each Column Manually starts from what Map Automatically found (iss
 					Object.fromEntries(
 						HOLDING_KEYS.map((field) => [
 							field,
-							fc.option(fc.constantFrom(...HOLDING_FIELDS[field].aliases).chain(spelled), {
+							fc.option(fc.constantFrom(...HOLDING_FIELDS[field].headers).chain(spelled), {
 								nil: undefined,
 							}),
 						]),

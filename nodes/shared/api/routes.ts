@@ -367,7 +367,7 @@ export const ROUTES = {
 				refusesCash: true,
 				derivedWhenMissing: {
 					instrument_type:
-						'a sheet without a type column can give one type for every row under Options; the output says which was used',
+						'when no row gives one, every holding is sent as the type set in Instrument Type When the Sheet Has None (default Stock), and the output says so',
 				},
 			},
 			noDataAnswer: 'No data found for the given parameters',
