@@ -252,10 +252,16 @@ export async function runCase(
 			violations.push(
 				`the run failed although the node continues on fail: ${result.error.message}`,
 			);
+		const inputKeys = new Set(
+			fuzz.items.flatMap((input) =>
+				input && typeof input === 'object' ? Object.keys(input as object) : [],
+			),
+		);
 		for (const item of output) {
 			if (typeof item.json?.error === 'string' && RAW_JS_ERROR.test(item.json.error as string)) {
 				violations.push(`error item with a raw JavaScript error: ${item.json.error as string}`);
 			}
+			violations.push(...rowViolations(item.json, inputKeys));
 			const fromInput = fuzz.items.some(
 				(input) => (input as { error?: unknown } | null)?.error === item.json?.error,
 			);
@@ -266,6 +272,40 @@ export async function runCase(
 		}
 	}
 	return { refused, result, output, requests, badRequests, violations };
+}
+
+/**
+ * Property 5 (issue 36): an output row has no undefined value (n8n's table shows it as a red `undefined`), and a
+ * result not found says why: `found` (or `<prefix>_found`) false comes with a non-empty `reason` (`<prefix>_reason`).
+ * Top-level keys the input items carry are theirs, not checked.
+ */
+export function rowViolations(json: unknown, inputKeys: ReadonlySet<string> = new Set()): string[] {
+	const violations: string[] = [];
+	const walk = (value: unknown, path: string, top: boolean) => {
+		if (value === undefined) {
+			violations.push(`${path || 'row'} is undefined`);
+			return;
+		}
+		if (!value || typeof value !== 'object') return;
+		if (Array.isArray(value)) {
+			value.forEach((entry, index) => walk(entry, `${path}[${index}]`, false));
+			return;
+		}
+		const record = value as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			if (top && inputKeys.has(key)) continue;
+			walk(record[key], path ? `${path}.${key}` : key, false);
+			const found = /^(.*_)?found$/.exec(key);
+			if (found && record[key] === false && typeof record.error !== 'string') {
+				const reasonKey = `${found[1] ?? ''}reason`;
+				const reason = record[reasonKey];
+				if (typeof reason !== 'string' || reason.trim() === '')
+					violations.push(`${path ? `${path}.` : ''}${key} is false without a ${reasonKey}`);
+			}
+		}
+	};
+	walk(json, '', true);
+	return violations;
 }
 
 /** Property 3 helpers. */

@@ -442,6 +442,9 @@ export function readOutcome(
 /** The state of an ISIN or holding sent that a readable answer left out (an answer defect): the start of its reason. */
 export const NOT_IN_ANSWER = "not in the API's answer";
 
+/** The reason of a result the API answered without data (found = false). */
+export const NO_DATA_REASON = 'no data from the API';
+
 /**
  * The reason given on the row of an ISIN (or holding) sent that a readable answer left out: not checked, never
  * "no data". `documented` says what the route promises for every ISIN asked.

@@ -21,6 +21,11 @@ export interface FieldMappingWords {
 	 * that holds it` for the target "the column that holds it".
 	 */
 	pointAt(field: HoldingKey, target: string): string;
+	/**
+	 * A row setting (Invalid ISINs, Cash and Rows Without ISIN) named as the form shows it: top-level in version 1,
+	 * `Options > …` in version 2 (the default).
+	 */
+	setting?(name: string): string;
 }
 
 /** The words of the Holding Fields collection (version 1). */
@@ -28,6 +33,7 @@ export const HOLDING_FIELDS_WORDS: FieldMappingWords = {
 	missingBecause: (field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`,
 	pointAt: (field, target) =>
 		`set "${holdingFieldParameter(field)}" under Holding Fields to ${target}`,
+	setting: (name) => `"${name}"`,
 };
 
 interface FieldSpec {
