@@ -72,7 +72,13 @@ const apiWords = fc.oneof(
 type Failure =
 	| { kind: 'pass' }
 	| { kind: 'cut' }
-	| { kind: 'answer'; status: number; body: 'api' | 'gateway' | 'schema' | 'html' | 'text' | 'empty'; words: string; problems: number };
+	| {
+			kind: 'answer';
+			status: number;
+			body: 'api' | 'gateway' | 'schema' | 'html' | 'text' | 'empty';
+			words: string;
+			problems: number;
+	  };
 
 const failure: fc.Arbitrary<Failure> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constant<Failure>({ kind: 'pass' }) },
@@ -82,8 +88,30 @@ const failure: fc.Arbitrary<Failure> = fc.oneof(
 		arbitrary: fc.record({
 			kind: fc.constant('answer' as const),
 			status: fc.constantFrom(
-				200, 201, 301, 302, 307, 400, 400, 401, 403, 403, 404, 405, 407, 409, 413, 418, 422, 429, 429,
-				500, 502, 503, 504, 599,
+				200,
+				201,
+				301,
+				302,
+				307,
+				400,
+				400,
+				401,
+				403,
+				403,
+				404,
+				405,
+				407,
+				409,
+				413,
+				418,
+				422,
+				429,
+				429,
+				500,
+				502,
+				503,
+				504,
+				599,
 			),
 			body: fc.constantFrom('api', 'gateway', 'schema', 'html', 'text', 'empty'),
 			words: apiWords,
@@ -137,7 +165,9 @@ interface RouteCase {
 	items: IDataObject[];
 }
 
-const isinRows = [makeIsin('US', 1), makeIsin('DE', 2), makeIsin('SE', 3)].map((isin) => ({ isin }));
+const isinRows = [makeIsin('US', 1), makeIsin('DE', 2), makeIsin('SE', 3)].map((isin) => ({
+	isin,
+}));
 const stored = { identifier: 'svc-portfolio:org-a_pf-1', date: '2024-03-31' };
 
 /** Every route the nodes send to, one node operation each (the holdings routes from HOLDINGS_NODES). */
@@ -225,7 +255,11 @@ async function checkRoute(route: RouteCase, seed: number, numRuns: number): Prom
 	await fc.assert(
 		fc.asyncProperty(
 			fc.array(failure, { minLength: 1, maxLength: 6 }),
-			fc.constantFrom<NodeSpec['onError']>(undefined, 'continueRegularOutput', 'continueErrorOutput'),
+			fc.constantFrom<NodeSpec['onError']>(
+				undefined,
+				'continueRegularOutput',
+				'continueErrorOutput',
+			),
 			async (steps, onError) => {
 				sim.reset();
 				let next = 0;

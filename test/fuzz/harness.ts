@@ -135,11 +135,17 @@ export function pairedIndices(items: INodeExecutionData[]): number[] {
 export const TITLE_LIMIT = 150;
 
 /** Property 4 (issue 36): a title read at a glance, and a description with the rest. */
-export function errorTextViolations(message: unknown, description: unknown, where: string): string[] {
+export function errorTextViolations(
+	message: unknown,
+	description: unknown,
+	where: string,
+): string[] {
 	const violations: string[] = [];
 	const title = String(message ?? '');
 	if (title.length > TITLE_LIMIT)
-		violations.push(`${where} title of ${title.length} characters (at most ${TITLE_LIMIT}): ${title}`);
+		violations.push(
+			`${where} title of ${title.length} characters (at most ${TITLE_LIMIT}): ${title}`,
+		);
 	if (/^Item \d+\b/.test(title))
 		violations.push(`${where} title starts with "Item N" (n8n names the item itself): ${title}`);
 	if (typeof description !== 'string' || description.trim() === '')

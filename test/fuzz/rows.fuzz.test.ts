@@ -8,7 +8,8 @@
  * 1. no value of an output row is undefined (n8n's table shows a red `undefined`), nested ones included;
  * 2. a result not found says why: `found` (or `<prefix>_found`) false always has a non-empty `reason`;
  * 3. Add to Input Items: every row has the sheet's ISIN column (an empty cell comes back as ""), so no cell of that
- *    column shows `undefined`.
+ *    column shows `undefined`;
+ * 4. Portfolio Summary with Simplify (what example 10 shows in a table): no cell is a nested object or list.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -63,9 +64,16 @@ interface RowsRoute {
 	spec: (column: string) => NodeSpec;
 	/** Add to Input Items: every row must carry the ISIN column. */
 	keepsItems?: boolean;
+	/** Simplify on a summary: every cell is a value n8n's table shows as it is (no nested object or list). */
+	flat?: boolean;
 }
 
-const LOOKUPS = ['getSfdrClassification', 'getPaiIndicators', 'getBusinessInvolvements', 'getEsgData'];
+const LOOKUPS = [
+	'getSfdrClassification',
+	'getPaiIndicators',
+	'getBusinessInvolvements',
+	'getEsgData',
+];
 
 const ROUTES: RowsRoute[] = [
 	...LOOKUPS.flatMap((operation): RowsRoute[] => [
@@ -111,6 +119,20 @@ const ROUTES: RowsRoute[] = [
 				invalidIsins: 'skip',
 			}),
 	},
+	...['getSfdrClassification', 'getPaiIndicators', 'getBusinessInvolvements', 'getEsgData'].map(
+		(operation): RowsRoute => ({
+			name: `${operation}, Portfolio Summary, Simplify`,
+			flat: true,
+			spec: (column) =>
+				instrumentsSpec(operation, {
+					isinField: column,
+					outputMode: 'portfolioSummary',
+					weightBy: 'marketValue',
+					simplify: true,
+					invalidIsins: 'skip',
+				}),
+		}),
+	),
 	{
 		name: 'Classify Holdings',
 		spec: () => ({
@@ -146,6 +168,10 @@ describe('output rows: no undefined cell, every "not found" says why (issue 36)'
 					const inputKeys = new Set(rows.flatMap((row) => Object.keys(row)));
 					for (const item of out) {
 						violations.push(...rowViolations(item.json, inputKeys));
+						if (route.flat)
+							for (const [key, value] of Object.entries(item.json))
+								if (value !== null && typeof value === 'object')
+									violations.push(`cell "${key}" is nested: ${shortJson(value, 200)}`);
 						if (route.keepsItems && !Object.hasOwn(item.json, column))
 							violations.push(`a row has no "${column}" column: ${shortJson(item.json, 300)}`);
 					}

@@ -293,9 +293,12 @@ export function inputError(
 ): NodeOperationError {
 	const notSent = atRequest ? 'This request was not sent.' : 'Nothing was sent.';
 	const place = withoutItemIndex(where, itemIndex);
-	return operationError(node, place ? `${place}: ${message}` : sentenceStart(message), {
+	const placed = place ? `${place}: ${message}` : sentenceStart(message);
+	// A place that would push the problem out of the title goes below it (n8n names the item anyway).
+	const title = placed.length <= TITLE_LIMIT || !place ? placed : sentenceStart(message);
+	return operationError(node, title, {
 		itemIndex,
-		description: fix ? `${fix} ${notSent}` : notSent,
+		description: [title === placed ? '' : `${place}.`, fix, notSent].filter(Boolean).join(' '),
 	});
 }
 

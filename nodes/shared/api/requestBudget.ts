@@ -162,8 +162,7 @@ export function refusalBeforeTry(
 			{ message: 'Limit Exceeded', httpCode: '429' } as JsonObject,
 			{
 				message: QUOTA_USED_UP,
-				description:
-					`The ${label} request was not sent. An earlier request of this execution with the same API key was answered 429 "Limit Exceeded": no further request of that key is sent in this execution.`,
+				description: `The ${label} request was not sent. An earlier request of this execution with the same API key was answered 429 "Limit Exceeded": no further request of that key is sent in this execution.`,
 				httpCode: '429',
 				itemIndex,
 			},

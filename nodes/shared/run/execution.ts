@@ -66,7 +66,8 @@ export async function routeOperation(
 	const chosen = operations[operation];
 	if (!chosen) {
 		throw operationError(this.getNode(), `The operation "${operation}" is not supported`, {
-			description: 'Choose an operation of the list in the node (the workflow may come from a newer version of this package).',
+			description:
+				'Choose an operation of the list in the node (the workflow may come from a newer version of this package).',
 		});
 	}
 	// As an AI Agent tool: one result item for the model, never a thrown error (tool.ts).
@@ -150,11 +151,15 @@ export async function runTasks<TTask, T>(
 }
 
 function notSentError(node: INode, cause: RunError): NodeOperationError {
-	return operationError(node, 'Not sent: an earlier request of this run failed, so no further requests were sent.', {
-		description: [`The earlier failure: ${cause.message}`, cause.description]
-			.filter(Boolean)
-			.join('\n'),
-	});
+	return operationError(
+		node,
+		'Not sent: an earlier request of this run failed, so no further requests were sent.',
+		{
+			description: [`The earlier failure: ${cause.message}`, cause.description]
+				.filter(Boolean)
+				.join('\n'),
+		},
+	);
 }
 
 /**

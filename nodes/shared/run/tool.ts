@@ -20,7 +20,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { NOT_IN_ANSWER } from '../api/answers';
+import { NO_DATA_REASON, NOT_IN_ANSWER } from '../api/answers';
 import { QUOTA_USED_UP } from '../api/errors';
 import type { Operation } from '../base/operation';
 import { reportRequestsSpent } from '../api/requestBudget';
@@ -218,7 +218,11 @@ function explain(json: IDataObject): { json: IDataObject; kind: Kind } {
 			kind: 'failed',
 		};
 	}
-	if (json.found === false && typeof json.reason === 'string') {
+	if (
+		json.found === false &&
+		typeof json.reason === 'string' &&
+		!json.reason.startsWith(NO_DATA_REASON)
+	) {
 		const { reason, ...rest } = json;
 		const given = /"([^"]*)"/.exec(reason)?.[1];
 		const fix = fixFor(reason);
