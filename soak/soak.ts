@@ -400,7 +400,7 @@ export function isUncertainSnapshot(
  */
 export function isUncertainReport(result: WorkflowRunResult, requests: RecordedRequest[]): boolean {
 	if (
-		!/PDF report request\b.*whether the API carried it out is not known/.test(
+		!/Whether the API carried out the PDF report request is not known/.test(
 			result.error?.message ?? '',
 		)
 	)

@@ -18,6 +18,7 @@ import {
 	portfolioIdentifier as id,
 	reportSpec,
 	runNode,
+	fullText,
 } from './helpers/lookupRuns';
 import { useSimulator } from './helpers/simulator';
 import { reportRows, snapshotRows, snapshotSpec } from './helpers/workflows';
@@ -61,8 +62,9 @@ describe('a try has a total deadline: bytes trickling in do not extend it', () =
 		expect(sim.requests({ route: SFDR })[0].fault).toBe('trickle');
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe(
-			'The API did not finish its answer to the SFDR classification request within 1.5 s (the limit of one try), after 1 try.',
+			'The API did not answer the SFDR classification request within 1.5 s, after 1 try.',
 		);
+		expect(description(result.error)).toMatch(/^1\.5 s is the limit of one try\./);
 		// The answer is a few hundred bytes: at 5 bytes a second it would take a minute or more.
 		expect(seconds).toBeLessThan(15);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
@@ -91,7 +93,7 @@ describe('a try has a total deadline: bytes trickling in do not extend it', () =
 		sim.setDownloadFaults(['trickle'], { trickleMs: 200 });
 		const { result, seconds } = await run(REPORT_ROWS, reportSpec());
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toContain(
+		expect(fullText(result.error)).toContain(
 			'The report was created, but the PDF download did not finish within 1.5 s',
 		);
 		const downloads = sim.downloads();
@@ -125,9 +127,12 @@ describe('Create or Update Snapshot without an answer, and the list of portfolio
 	const expectUncertain = (error: unknown, portfolioId: string) => {
 		const message = (error as Error | undefined)?.message;
 		expect(message).toBe(
-			`Whether the snapshot of portfolio "${portfolioId}" at ${QUARTER_END} was stored is not known: the request got no answer, and reading the list of portfolios to check failed too.`,
+			`Whether the snapshot of portfolio "${portfolioId}" at ${QUARTER_END} was stored is not known`,
 		);
 		const words = description(error);
+		expect(words).toMatch(
+			/^The request got no answer, and reading the list of portfolios to check failed too\./,
+		);
 		expect(words).toContain('The snapshot may have been stored.');
 		expect(words).toContain(
 			`Get Many operation whether portfolio "${portfolioId}" lists ${QUARTER_END}`,
@@ -160,9 +165,7 @@ describe('Create or Update Snapshot without an answer, and the list of portfolio
 		sim.setFaults(GET, { sequence: ['trickle'], trickleMs: 200 });
 		const { result } = await run(snapshotRows('late', `${LAST_YEAR}-05-10`), snapshotSpec());
 		expectUncertain(result.error, 'late');
-		expect(description(result.error)).toContain(
-			'The API did not finish its answer to the portfolio snapshot request within 1.5 s',
-		);
+		expect(description(result.error)).toContain('1.5 s');
 		expect(description(result.error)).toContain(
 			'The check: The API did not finish its answer to the list of portfolios request',
 		);
@@ -215,7 +218,10 @@ describe('the size of an answer is capped', () => {
 			const { result } = await run([{ isin: makeIsin('US', 1) }], sfdr());
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toBe(
-				`The API's answer to the SFDR classification request is larger than 50 MB (${how}), far more than any answer to a request of 10,000 instruments: nothing of it was kept.`,
+				`The API's answer to the SFDR classification request is larger than 50 MB: nothing of it was kept.`,
+			);
+			expect(description(result.error)).toMatch(
+				new RegExp(`^It was ${how}, far more than any answer to a request of 10,000 instruments`),
 			);
 			expect(sim.requestCount({ route: SFDR })).toBe(1);
 		},

@@ -16,6 +16,7 @@ import {
 	portfolioIdentifier as id,
 	reportSpec as report,
 	runNode,
+	fullText,
 } from './helpers/lookupRuns';
 import { useSimulator } from './helpers/simulator';
 import { reportRows, snapshotRows, snapshotSpec } from './helpers/workflows';
@@ -84,11 +85,11 @@ describe('a lookup that keeps meeting it', () => {
 			sim.setFaults(SFDR, { sequence: Array<FaultKind>(10).fill(kind) });
 			const { result } = await run(ISIN_ITEMS, lookup());
 			expect(sim.requestCount({ route: SFDR })).toBe(1 + DEFAULT_RETRY_POLICY.maxNetworkRetries);
-			expect(result.error?.message).toMatch(
-				/^The API's answer to the SFDR classification request could not be read: /,
+			expect(fullText(result.error)).toMatch(
+				/^The API's answer to the SFDR classification request could not be read, after \d+ tries\. /,
 			);
-			expect(result.error?.message).toMatch(words);
-			expect(result.error?.message).toContain(
+			expect(fullText(result.error)).toMatch(words);
+			expect(fullText(result.error)).toContain(
 				`after ${1 + DEFAULT_RETRY_POLICY.maxNetworkRetries} tries`,
 			);
 			expect((result.error as { httpCode?: unknown }).httpCode ?? undefined).toBeUndefined();
@@ -100,8 +101,8 @@ describe('a lookup that keeps meeting it', () => {
 		sim.setFaults(SFDR, { sequence: Array<FaultKind>(10).fill('proxy-502-html') });
 		const { result } = await run(ISIN_ITEMS, lookup());
 		expect(sim.requestCount({ route: SFDR })).toBe(1 + DEFAULT_RETRY_POLICY.maxNetworkRetries);
-		expect(result.error?.message).toMatch(
-			/^A proxy or gateway in front of the API answered 502 \(Bad Gateway\) with a page of its own \(content type text\/html\) to the SFDR classification request, after 4 tries/,
+		expect(fullText(result.error)).toMatch(
+			/^A proxy or gateway in front of the API got no usable answer to the SFDR classification request, after 4 tries\. It answered 502 \(Bad Gateway\) with a page of its own \(content type text\/html\)/,
 		);
 		expect((result.error as { httpCode?: string }).httpCode).toBe('502');
 		expectNoRawText(result.error);
@@ -110,16 +111,16 @@ describe('a lookup that keeps meeting it', () => {
 
 describe('pages that are not retried: status, content type and plain words, never the page', () => {
 	it.each<[FaultKind, string, RegExp]>([
-		['firewall-403-html', '403', /a firewall or proxy in front of the API refused the request/],
-		['not-found-404-html', '404', /the address does not lead to the API/],
+		['firewall-403-html', '403', /a firewall or proxy in front of the API refused the request/i],
+		['not-found-404-html', '404', /the address does not lead to the API/i],
 	])('%s', async (kind, status, words) => {
 		sim.setFaults(SFDR, { sequence: [kind, kind] });
 		const { result } = await run(ISIN_ITEMS, lookup());
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
-		expect(result.error?.message).toContain(
+		expect(fullText(result.error)).toContain(
 			`answered the SFDR classification request with ${status} and an HTML page`,
 		);
-		expect(result.error?.message).toMatch(words);
+		expect(fullText(result.error)).toMatch(words);
 		expect(descriptionOf(result.error)).toContain(`status ${status}, content type text/html`);
 		expect((result.error as { httpCode?: string }).httpCode).toBe(status);
 		expectNoRawText(result.error);
@@ -131,7 +132,7 @@ describe('pages that are not retried: status, content type and plain words, neve
 			sim.setFaults(SFDR, { sequence: [kind] });
 			const { result } = await run([{ isin: makeIsin('US', 1) }], lookup());
 			expect(sim.requestCount({ route: SFDR })).toBe(1);
-			expect(result.error?.message).toMatch(/took longer than the API allows \(29 seconds\)/);
+			expect(fullText(result.error)).toMatch(/took longer than the API allows \(29 seconds\)/);
 			expectNoRawText(result.error);
 		},
 	);
@@ -140,9 +141,7 @@ describe('pages that are not retried: status, content type and plain words, neve
 		sim.setFaults(SFDR, { sequence: Array<FaultKind>(20).fill('proxy-503-html') });
 		const { result } = await run(ISIN_ITEMS, lookup({ maxThrottleWait: 3 }));
 		expect(sim.requestCount({ route: SFDR })).toBeGreaterThan(1);
-		expect(result.error?.message).toContain(
-			'with an HTML page (status 503, content type text/html)',
-		);
+		expect(fullText(result.error)).toContain('What came: an HTML page with content type text/html');
 		expectNoRawText(result.error);
 	});
 });
@@ -152,8 +151,8 @@ describe('a report meets a broken answer or a 502 page: outcome unknown, never s
 		sim.setFaults(REPORTS, { sequence: [kind] });
 		const { result } = await run(reportRows(), report());
 		expect(sim.requests({ route: REPORTS }).map((request) => request.fault)).toEqual([kind]);
-		expect(result.error?.message).toMatch(
-			/whether the API carried it out is not known, so the report may have been generated\.$/,
+		expect(fullText(result.error)).toMatch(
+			/^Whether the API carried out the PDF report request is not known: the report may have been generated\./,
 		);
 		const description = String(descriptionOf(result.error));
 		expect(description).toContain('The report may have been generated');
@@ -165,12 +164,12 @@ describe('a report meets a broken answer or a 502 page: outcome unknown, never s
 	it.each<[FaultKind, RegExp, string]>([
 		[
 			'503',
-			/^The API stayed unavailable \(503\) for the PDF report: gave up after 3 tries/,
+			/^The API stayed unavailable \(503\) for the PDF report request: gave up after 3 tries/,
 			'the PDF report request is tried at most 3 times',
 		],
 		[
 			'proxy-503-html',
-			/with an HTML page \(status 503, content type text\/html\).*after 3 tries/,
+			/\(status 503, after 3 tries\)\. What came: an HTML page with content type text\/html/,
 			'The page itself is not shown.',
 		],
 	])(
@@ -179,7 +178,7 @@ describe('a report meets a broken answer or a 502 page: outcome unknown, never s
 			sim.setFaults(REPORTS, { sequence: Array<FaultKind>(20).fill(kind) });
 			const { result } = await run(reportRows(), report());
 			expect(sim.requestCount({ route: REPORTS })).toBe(3);
-			expect(result.error?.message).toMatch(words);
+			expect(fullText(result.error)).toMatch(words);
 			expect(result.error?.message).not.toMatch(/Concurrency|short-term limit/);
 			expect(descriptionOf(result.error)).toContain(explained);
 			expectNoRawText(result.error);
@@ -202,7 +201,7 @@ describe('a report meets a broken answer or a 502 page: outcome unknown, never s
 			}),
 		);
 		expect(sim.requestCount({ route: REPORTS })).toBe(2);
-		expect(result.error?.message).toContain(
+		expect(fullText(result.error)).toContain(
 			'Of 3 reports, before the run stopped: 1 generated ("Nordic Fund" (portfolio = "P-1")), 1 outcome unknown (may have been generated: "Nordic Fund" (portfolio = "P-2")), 1 not generated',
 		);
 		expect(result.error?.message).not.toMatch(/0 of 3|1 of 3 reports were generated/);

@@ -8,7 +8,7 @@ import { makeIsin } from './helpers/isins';
 import { useSimulator } from './helpers/simulator';
 import { INPUT_NODE, chainWorkflow, credentialsFor } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
-import { descriptionOf, hintMessages as hintsOf } from './helpers/lookupRuns';
+import { descriptionOf, hintMessages as hintsOf, fullText } from './helpers/lookupRuns';
 import { runWorkflow } from './workflow/runner';
 import type { RunWorkflowOptions, WorkflowInput, WorkflowRunResult } from './workflow/runner';
 
@@ -312,7 +312,7 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		const typo = await new Runs().attempt(
 			chainWorkflow(rows, watchNode('getSfdrClassification', { compareFields: 'clasification' })),
 		);
-		expect(typo.error?.message).toMatch(
+		expect(fullText(typo.error)).toMatch(
 			/Fields to Compare: "clasification" is not a result column/,
 		);
 		expect(typo.staticDataSaved).toBe(false);
@@ -641,7 +641,7 @@ describe('Only Changes Since Last Run inside n8n', () => {
 		const runs = new Runs();
 		const failing = await runs.attempt(workflow);
 		expect(failing.status).toBe('error');
-		expect(failing.error?.message).toMatch(/No input item has an ISIN/);
+		expect(fullText(failing.error)).toMatch(/No input item has an ISIN/);
 		expect(failing.items('Node')).toHaveLength(2);
 		expect(failing.staticDataSaved).toBe(true);
 

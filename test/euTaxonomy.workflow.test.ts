@@ -4,7 +4,7 @@ import { parseTaxonomyKpi } from '../nodes/EuTaxonomy/actions/kpis';
 import { findIsins, instrumentData, makeIsin } from './simulator';
 import { startProxy } from './helpers/proxy';
 import { useSimulator } from './helpers/simulator';
-import { descriptionOf } from './helpers/lookupRuns';
+import { descriptionOf, fullText } from './helpers/lookupRuns';
 import { portfolioRouteGuardTests, portfolioRunner } from './helpers/portfolioRouteTests';
 import type { PortfolioNode } from './helpers/portfolioRouteTests';
 
@@ -317,8 +317,8 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 
 	it('a portfolio with only cash is refused locally', async () => {
 		const result = await run([holding(null, 'Cash', 1)], taxonomy());
-		expect(result.error?.message).toMatch(
-			/^Item 0: no holding is left to send: 1 row left out \(cash row\)/,
+		expect(fullText(result.error)).toMatch(
+			/^No holding is left to send: 1 row left out \(cash row\)/,
 		);
 		expect(descriptionOf(result.error)).toContain(
 			'The EU Taxonomy alignment request needs at least one holding with an ISIN, a name, an instrument type and a market value.',
@@ -377,22 +377,22 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			[
 				'missing market value',
 				[good(0), { isin: stocks[1], name: 'S1', instrument_type: 'stock' }],
-				/^Item 1: the market value is missing/,
+				/^The market value is missing/,
 			],
 			[
 				'bad instrument type',
 				[good(0), good(1), { ...good(2), instrument_type: 'crypto' }],
-				/^Item 2: instrument type "crypto" is not one the API knows/,
+				/^Instrument type "crypto" is not one the API knows/,
 			],
 			[
 				'invalid ISIN',
 				[{ ...good(0), isin: 'US0378331006' }],
-				/^Item 0: invalid ISIN: "US0378331006" fails the ISIN check digit/,
+				/^Invalid ISIN: "US0378331006" fails the ISIN check digit/,
 			],
 			[
 				'market value not a number',
 				[good(0), { ...good(1), market_value: 'n/a' }],
-				/^Item 1: market value "n\/a" is not a number/,
+				/^Market value "n\/a" is not a number/,
 			],
 		],
 	});
@@ -403,7 +403,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 			{ ...good(1), portfolio: 'B', market_value: undefined },
 		];
 		const result = await run(items, taxonomy({ groupBy: 'portfolio' }));
-		expect(result.error?.message).toMatch(/^Item 1: the market_value cell is empty/);
+		expect(fullText(result.error)).toMatch(/^The market_value cell is empty/);
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -419,7 +419,7 @@ describe('EU Taxonomy: Get Portfolio Alignment inside n8n', () => {
 		const out = result.items('Node');
 		expect(out).toHaveLength(2);
 		expect(out[0].json).toMatchObject({ portfolio: 'A', found: true, holdings_count: 2 });
-		expect(out[1].json.error).toMatch(/^Item 1: instrument type "crypto"/);
+		expect(out[1].json.error).toMatch(/^Instrument type "crypto"/);
 		expect(out[1].pairedItem).toEqual({ item: 1 });
 	});
 });
@@ -460,23 +460,19 @@ describe('Holdings (JSON): the array is one portfolio, also as AI models write i
 		[
 			'text that is not JSON',
 			'```json\nApple and SAP\n```',
-			/^Item 0: Holdings \(JSON\) is not valid JSON: /,
+			/^Holdings \(JSON\) is not valid JSON: /,
 		],
 		[
 			'an object with two lists',
 			JSON.stringify({ stocks: [holdings[0]], bonds: [holdings[1]] }),
-			/^Item 0: Holdings \(JSON\) is an object with several lists \("stocks", "bonds"\)/,
+			/^Holdings \(JSON\) is an object with several lists \("stocks", "bonds"\)/,
 		],
-		[
-			'a number',
-			'42',
-			/^Item 0: Holdings \(JSON\) must be an array of holdings, got a number \(42\)$/,
-		],
+		['a number', '42', /^Holdings \(JSON\) must be an array of holdings, got a number \(42\)$/],
 	])(
 		'%s is refused naming the item, the field and the fix, before any request',
 		async (_, holdingsJson, message) => {
 			const result = await run([{ any: 1 }], taxonomy({ holdingsSource: 'json', holdingsJson }));
-			expect(result.error?.message).toMatch(message);
+			expect(fullText(result.error)).toMatch(message);
 			expect((result.error as { description?: string } | undefined)?.description).toMatch(
 				/^Give .*Nothing was sent\.$/,
 			);

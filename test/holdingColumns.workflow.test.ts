@@ -86,7 +86,7 @@ describe('Holding Columns (version 2): Map Automatically', () => {
 			node,
 			2,
 		);
-		expect(error?.message).toContain('Item 0: the market value is missing (looked for a column');
+		expect(error?.message).toContain('The market value is missing (looked for a column');
 		expect(descriptionOf(error)).toContain(
 			'set Mapping Column Mode to "Map Each Column Manually" and map Market Value',
 		);
@@ -203,7 +203,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 			holdingColumns: manualHoldingColumns(node.holdingsRoute, DRAGGED),
 		});
 		expect(error?.message).toBe(
-			'Item 1: the market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
+			'The market value is missing (Market Value is mapped to {{ $json["Market Value (EUR)"] }}, which is empty for this item)',
 		);
 		expect(descriptionOf(error)).toBe(
 			'Fill in the market value where it is empty. Nothing was sent.',
@@ -229,7 +229,7 @@ describe('Holding Columns (version 2): Map Each Column Manually', () => {
 		const { error } = await run(rows, node, 2, {
 			holdingColumns: manualHoldingColumns(node.holdingsRoute, DRAGGED),
 		});
-		expect(error?.message).toBe('Item 1: weight "n/a" is not a number');
+		expect(error?.message).toBe('Weight "n/a" is not a number');
 		expect(sim.requests()).toHaveLength(0);
 	});
 });
@@ -245,11 +245,9 @@ describe('Holding Columns (version 2): Options', () => {
 		const refused = await run(rows, node, 2, {
 			options: { cashRows: 'error', invalidIsins: 'skip' },
 		});
-		expect(refused.error?.message).toBe(
-			'Item 2: this row has no ISIN and cannot be sent to this route',
-		);
+		expect(refused.error?.message).toBe('This row has no ISIN and cannot be sent to this route');
 		expect(descriptionOf(refused.error)).toBe(
-			'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to Skip and Report. Nothing was sent.',
+			'Remove cash and rows without an ISIN from the input, or set Options > Cash and Rows Without ISIN to Skip and Report. Nothing was sent.',
 		);
 		sim.reset();
 		const { error, out } = await run(rows, node, 2, { options: { invalidIsins: 'skip' } });

@@ -195,7 +195,7 @@ describe('EU Taxonomy: a sheet with no instrument type column (issue 36, item 2)
 	it('some rows with a type and some without: refused naming the rows, never guessed', async () => {
 		const rows = EMPTY_WEIGHTS.map((row, index) => ({ ...row, Type: index === 2 ? '' : 'Stock' }));
 		const { error } = await run(rows, TAXONOMY);
-		expect(`${error?.message} ${descriptionOf(error)}`).toContain('the Type cell is empty');
+		expect(`${error?.message} ${descriptionOf(error)}`).toMatch(/the Type cell is empty/i);
 		expect(sim.requestCount()).toBe(0);
 	});
 });

@@ -2,7 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { findIsins, instrumentData, isinCheckDigit, startSimulator } from './simulator';
 import { makeIsin, makeIsins } from './helpers/isins';
-import { descriptionOf, instrumentsSpec as instruments, runNode } from './helpers/lookupRuns';
+import {
+	descriptionOf,
+	instrumentsSpec as instruments,
+	runNode,
+	fullText,
+} from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
 import { useSimulator } from './helpers/simulator';
 
@@ -135,7 +140,7 @@ describe('Sustainability Instruments inside n8n', () => {
 		);
 		expect(lookAlike.status).toBe('error');
 		expect(lookAlike.error?.message).toBe(
-			'Item 1: invalid ISIN: "US03783З1005" contains the Cyrillic letter "З" (U+0417) at position 8, which looks like a Latin letter or digit; retype it',
+			'Invalid ISIN: "US03783З1005" contains the Cyrillic letter "З" (U+0417) at position 8, which looks like a Latin letter or digit; retype it',
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -164,7 +169,7 @@ describe('Sustainability Instruments inside n8n', () => {
 		expect(cont.status).toBe('success');
 		const contOut = cont.items('Node');
 		expect(contOut).toHaveLength(3);
-		expect(contOut[1].json.error).toMatch(/^Item 1: invalid ISIN/);
+		expect(contOut[1].json.error).toMatch(/^Invalid ISIN/);
 		expect(contOut[0].json.error).toBeUndefined();
 	});
 
@@ -174,7 +179,7 @@ describe('Sustainability Instruments inside n8n', () => {
 		expect(sfdr.status).toBe('success');
 		expect(sfdr.items('Node')[0].json.sfdr).toMatchObject({ found: false });
 		const pai = await runItems(items, instruments('getPaiIndicators'));
-		expect(pai.error?.message).toMatch(
+		expect(fullText(pai.error)).toMatch(
 			/No input item has an ISIN: the PAI indicators needs at least one instrument/,
 		);
 		expect(sim.requestCount()).toBe(0);
@@ -214,7 +219,7 @@ describe('Sustainability Instruments inside n8n', () => {
 		const { result } = await runNode(sim.url, [{ isin: makeIsin('XS', 3) }], SFDR_NODE, {
 			apiKey: 'sim-esg-only',
 		});
-		expect(result.error?.message).toMatch(/subscription does not include this data family/);
+		expect(fullText(result.error)).toMatch(/subscription does not include this data family/);
 		expect(descriptionOf(result.error)).toMatch(
 			/You don't have access to any of the frameworks requested\./,
 		);
@@ -245,24 +250,20 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 		[
 			'an object',
 			{ code: 'US0378331005' },
-			/^Item 1: invalid ISIN: field "isin" holds an object \({"code":"US0378331005"}\), not text$/,
+			/^Invalid ISIN: field "isin" holds an object \({"code":"US0378331005"}\), not text/,
 		],
 		[
 			'a list',
 			['US0378331005'],
-			/^Item 1: invalid ISIN: field "isin" holds a list \(\["US0378331005"\]\), not text$/,
+			/^Invalid ISIN: field "isin" holds a list \(\["US0378331005"\]\), not text/,
 		],
-		['a boolean', true, /^Item 1: invalid ISIN: field "isin" holds a boolean \(true\), not text$/],
-		[
-			'a 1 MB text',
-			HUGE,
-			/^Item 1: invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\)/,
-		],
+		['a boolean', true, /^Invalid ISIN: field "isin" holds a boolean \(true\), not text/],
+		['a 1 MB text', HUGE, /^Invalid ISIN: field "isin" holds 1048576 characters \("A{20}…"\)/],
 	])(
 		'Stop With an Error: %s is an input error naming the item and the field (shortly), nothing sent',
 		async (_, value, message) => {
 			const result = await run([{ isin: good }, { isin: value }]);
-			expect(result.error?.message).toMatch(message);
+			expect(fullText(result.error)).toMatch(message);
 			expect(result.error?.message.length).toBeLessThan(200);
 			expect(descriptionOf(result.error)).toMatch(/Map the ISIN Field/);
 			expect(sim.requestCount()).toBe(0);
@@ -319,8 +320,8 @@ describe('ISIN cells that cannot be an ISIN (not text, or far too long)', () => 
 				isinList: `${good}, ${'B'.repeat(100)}`,
 			}),
 		);
-		expect(result.error?.message).toMatch(
-			/^Item 0, 2nd ISIN of the list: invalid ISIN: 100 characters \("B{20}…"\)/,
+		expect(fullText(result.error)).toMatch(
+			/^2nd ISIN of the list: invalid ISIN: 100 characters \("B{20}…"\)/,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -380,7 +381,7 @@ describe('A List Typed Here, as people and AI models write it', () => {
 	it('an entry that is no ISIN after cleaning is refused by name and position before any request', async () => {
 		const result = await run(`["${apple}", "${apple}", "US03783310"]`);
 		expect(result.error?.message).toBe(
-			'Item 0, 3rd ISIN of the list: invalid ISIN: "US03783310" has 10 characters; an ISIN has 12',
+			'3rd ISIN of the list: invalid ISIN: "US03783310" has 10 characters; an ISIN has 12',
 		);
 		expect(sim.requestCount()).toBe(0);
 		// Skipped under Invalid ISINs = skip: reported by name, the rest sent.
@@ -405,7 +406,7 @@ describe('A List Typed Here, as people and AI models write it', () => {
 	])('%s: refused naming the parameter and the fix, before any request', async (_, isinList) => {
 		const result = await run(isinList);
 		expect(result.error?.message).toBe(
-			'Item 0: The ISINs parameter (ISINs From = A List Typed Here) is empty',
+			'The ISINs parameter (ISINs From = A List Typed Here) is empty',
 		);
 		expect(descriptionOf(result.error)).toMatch(/^Type or paste at least one ISIN/);
 		expect(sim.requestCount()).toBe(0);
@@ -418,7 +419,7 @@ describe('A List Typed Here, as people and AI models write it', () => {
 
 	it('an expression giving an object is refused, not sent', async () => {
 		const result = await run(`={{ ${JSON.stringify({ isins: [apple] })} }}`);
-		expect(result.error?.message).toMatch(/^Item 0: ISINs must be a list or text, got an object/);
+		expect(fullText(result.error)).toMatch(/^ISINs must be a list or text, got an object/);
 		expect(sim.requestCount()).toBe(0);
 	});
 });

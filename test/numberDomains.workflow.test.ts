@@ -252,7 +252,7 @@ describe('Generate PDF Report: weights that are all 0', () => {
 		const { result } = await runNode(sim.url, rows([0, 0, 0]), reportSpec({ downloadPdf: false }));
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(
-			/^Item 0: The report's weights cannot be used: every weight is 0 .*the market values cannot give weights either/,
+			/^The report's weights cannot be used: every weight is 0 .*the market values cannot give weights either/,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});

@@ -16,6 +16,7 @@ import type { WorkflowRunResult } from './workflow/runner';
 import { PortfolioSnapshots } from '../nodes/PortfolioSnapshots/PortfolioSnapshots.node';
 import { searchPortfolios } from '../nodes/shared/run/methods';
 import { useSimulator } from './helpers/simulator';
+import { fullText } from './helpers/lookupRuns';
 
 const POST = 'POST /portfolios' as const;
 const GET = 'GET /portfolios' as const;
@@ -347,27 +348,27 @@ describe('Portfolio Snapshots: Update', () => {
 			'an unknown currency code (the API would ignore it)',
 			{ identifier: id('fund-a'), ccy: 'XYZ' },
 			{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N', currency: '={{ $json.ccy }}' } },
-			/^Item 0: Update Fields > Currency "XYZ" is not an ISO 4217 currency code/,
+			/^Update Fields > Currency "XYZ" is not an ISO 4217 currency code/,
 		],
 		[
 			// Typed as such, n8n itself refuses it (the mode's validation); from an expression, the node does.
 			'a client identifier that is not the returned form',
 			{ identifier: 'fund-a' },
 			{ portfolio: ITEM_PORTFOLIO, updateFields: { name: 'N' } },
-			/^Item 0: Portfolio "fund-a" is not a portfolio identifier/,
+			/^Portfolio "fund-a" is not a portfolio identifier/,
 		],
 		[
 			'an update with no field',
 			{},
 			{ portfolio: byIdentifier(id('fund-a')), updateFields: {} },
-			/^Item 0: nothing to update/,
+			/^Nothing to update/,
 		],
 	])('refuses %s locally: nothing sent', async (_, item, parameters, message) => {
 		await storeHistory();
 		const sentBefore = sim.requestCount();
 		const { result } = await run([item], snapshotsNode('update', parameters));
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(message);
+		expect(fullText(result.error)).toMatch(message);
 		expect(sim.requestCount()).toBe(sentBefore);
 		expect(state()[id('fund-a')].name).toBe('Fund A');
 	});
@@ -443,7 +444,7 @@ describe('Portfolio Snapshots: Delete Snapshot', () => {
 		expect(sim.requestCount({ route: DELETE })).toBe(2);
 		expect(out).toHaveLength(3);
 		expect(out[0].json.outcome).toBe('snapshot_deleted');
-		expect(out[1].json.error).toMatch(/^Item 1: Snapshot Date "\d{4}-03-31" is in a future year/);
+		expect(out[1].json.error).toMatch(/^Snapshot Date "\d{4}-03-31" is in a future year/);
 		expect(out[1].json.identifier).toBe(id('fund-a'));
 		expect(out[1].pairedItem).toEqual({ item: 1 });
 		expect(out[2].json.outcome).toBe('snapshot_deleted');
@@ -462,34 +463,34 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		[
 			'bad Portfolio ID characters',
 			(row) => (row.portfolio_id = 'fund a/1'),
-			/^Item 3 \(first of the group portfolio_id = "fund a\/1", date = .*\): Portfolio ID "fund a\/1" may only contain letters, digits, "-" and "_"/,
+			/^Group portfolio_id = "fund a\/1", date = .*: Portfolio ID "fund a\/1" may only contain letters, digits, "-" and "_"/,
 		],
 		[
 			'a future-year date',
 			(row) => (row.date = `${THIS_YEAR + 1}-03-31`),
-			/^Item 3 \(first of the group .*\): Snapshot Date "\d{4}-03-31" is in a future year/,
+			/^Snapshot Date "\d{4}-03-31" is in a future year.*Group /,
 		],
 		[
 			'an unreadable date',
 			(row) => (row.date = '31/06/2025'),
-			/^Item 3 \(first of the group .*\): Snapshot Date "31\/06\/2025" is not a date the API can read/,
+			/^Snapshot Date "31\/06\/2025" is not a date the API can read.*Group /,
 		],
 		[
 			'a missing market value',
 			(row, index) => index === 1 && delete row.market_value,
-			/^Item 4: the market value is missing/,
+			/^The market value is missing/,
 		],
 		[
 			'a zero market value',
 			(row, index) => index === 2 && (row.market_value = '0,00'),
-			/^Item 5: the market value is 0/,
+			/^The market value is 0/,
 		],
 	])(
 		'%s in the middle group: error naming the item and field, nothing stored',
 		async (_label, change, message) => {
 			const { result } = await run(withBadMiddleGroup(change), createSnapshot());
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(message);
+			expect(fullText(result.error)).toMatch(message);
 			expect(sim.requestCount()).toBe(0);
 		},
 	);
@@ -499,19 +500,19 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 			'an empty Snapshot Date',
 			holdingRows('fund-a', 'A', ''),
 			{ groupBy: 'portfolio_id' },
-			/^Item 0 \(first of the group portfolio_id = "fund-a"\): Snapshot Date is empty/,
+			/^Group portfolio_id = "fund-a": Snapshot Date is empty/,
 		],
 		[
 			'an empty Portfolio ID',
 			holdingRows('', 'A', `${LAST_YEAR}-01-01`),
 			{ groupBy: '' },
-			/^Item 0: Portfolio ID is empty/,
+			/^Portfolio ID is empty/,
 		],
 		[
 			'a Portfolio ID over 200 characters',
 			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
 			{},
-			/^Item 0 \(first of the group .*\): Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
+			/^Group .*: Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
 		],
 		[
 			'two groups that would land in the same quarter of the same portfolio (naming both)',
@@ -522,13 +523,13 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 			],
 			{},
 			new RegExp(
-				`^Item 0 \\(first of the group .*\\) and Item 6 \\(first of the group .*\\) would all store portfolio "fund-a" at the same quarter end ${LAST_YEAR}-03-31`,
+				`^Group .* and Group .* would all store portfolio "fund-a" at the same quarter end ${LAST_YEAR}-03-31`,
 			),
 		],
 	])('refuses %s: an input error, nothing sent', async (_, rows, extra, message) => {
 		const { result } = await run(rows, createSnapshot(extra));
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(message);
+		expect(fullText(result.error)).toMatch(message);
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -540,9 +541,7 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		expect(out).toHaveLength(5);
 		expect(out[0].json).toMatchObject({ outcome: 'created', quarter_end: QUARTERS[0].quarterEnd });
 		for (const [offset, item] of out.slice(1, 4).entries()) {
-			expect(item.json.error).toMatch(
-				/^Item 3 \(first of the group .*\): Snapshot Date "not a date" is not a date/,
-			);
+			expect(item.json.error).toMatch(/^Group .*: Snapshot Date "not a date" is not a date/);
 			expect(item.json.name).toBe(rows[3 + offset].name);
 			expect(item.pairedItem).toEqual({ item: 3 + offset });
 		}
@@ -559,8 +558,8 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		const { result } = await run(rows, createSnapshot());
 		expect(result.status).toBe('error');
 		expect(sim.requestCount({ route: POST })).toBe(2);
-		expect(result.error?.message).toMatch(
-			/Item 3 \(first of the group .*\): not stored\. 1 of 3 snapshots were stored before the run stopped \(fund-a at \d{4}-03-31\); running again is safe/,
+		expect(fullText(result.error)).toMatch(
+			/Group .*: not stored\. 1 of 3 snapshots were stored before the run stopped \(fund-a at \d{4}-03-31\); running again is safe/,
 		);
 	});
 
@@ -596,8 +595,8 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 				[{ ok: 1 }, { identifier: LONG_IDENTIFIER }],
 				snapshotsNode(operation, { portfolio, ...extra }),
 			);
-			expect(result.error?.message).toMatch(
-				/^Item 1: Portfolio is 20\d{3} characters long \("svc-portfolio:org-a_x{20}…"\)/,
+			expect(fullText(result.error)).toMatch(
+				/^Portfolio is 20\d{3} characters long \("svc-portfolio:org-a_x{20}…"\)/,
 			);
 			expect((result.error as { description?: string }).description).toMatch(/Nothing was sent/);
 			expect(sim.requestCount()).toBe(0);
@@ -608,8 +607,8 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 		const rows = holdingRows('fund-l', 'Long ISIN', QUARTERS[0].date);
 		rows[1] = { ...rows[1], isin: 'D'.repeat(1024 * 1024) };
 		const sent = await run(rows, createSnapshot({ invalidIsins: 'send' }));
-		expect(sent.result.error?.message).toMatch(
-			/^Item 1.*: invalid ISIN: 1048576 characters \("D{20}…"\), far more than the 12 of an ISIN$/,
+		expect(fullText(sent.result.error)).toMatch(
+			/^Invalid ISIN: 1048576 characters \("D{20}…"\), far more than the 12 of an ISIN$/,
 		);
 		expect(sim.requestCount()).toBe(0);
 
@@ -859,8 +858,8 @@ describe('Portfolio Snapshots: a Q4 date read as a moment never replaces the sto
 				timezone,
 			);
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(
-				/^Item 0: Snapshot Date "2025-\S+" is a moment that falls in two quarters: in .+ it is 2025-09-30 \(Q3 2025\); in .+ it is 2025-10-01 \(Q4 2025\)\. It is exactly midnight in none of them/,
+			expect(fullText(result.error)).toMatch(
+				/^Snapshot Date "2025-\S+" is a moment that falls in two quarters: in .+ it is 2025-09-30 \(Q3 2025\); in .+ it is 2025-10-01 \(Q4 2025\)\. It is exactly midnight in none of them/,
 			);
 			expect((result.error as { description?: string }).description).toMatch(
 				/YYYY-MM-DD text \(2025-09-30 for Q3 2025, 2025-10-01 for Q4 2025\).*toFormat\('yyyy-MM-dd'\)/,
@@ -881,7 +880,7 @@ describe('Portfolio Snapshots: a Q4 date read as a moment never replaces the sto
 			}),
 		);
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/falls in two quarters/);
+		expect(fullText(result.error)).toMatch(/falls in two quarters/);
 		expect(sim.requestCount({ route: DELETE })).toBe(0);
 		expect(state()[id('fund-q')].snapshots.map((snapshot) => snapshot.date)).toEqual([Q3]);
 	});

@@ -29,6 +29,7 @@ import type { NodeSpec } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 import { pairedTo as paired } from './helpers/portfolioRouteTests';
+import { fullText } from './helpers/lookupRuns';
 
 const ROUTE = 'POST /reports' as const;
 const ISINS = findIsins((data) => data.known && !data.isFund, 4, 'SE');
@@ -333,7 +334,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		async (_zone, timezone, snapshotDate) => {
 			const result = await run(HOLDINGS, { snapshotDate, downloadPdf: false }, { timezone });
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(
+			expect(fullText(result.error)).toMatch(
 				/Snapshot Date "\S+" is a moment that falls in two quarters: .*2025-09-30 \(Q3 2025\).*2025-10-01 \(Q4 2025\)/,
 			);
 			expect((result.error as { description?: string }).description).toMatch(
@@ -349,7 +350,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		it('an expired download link gives a clear error with the request ID', async () => {
 			const result = await run(HOLDINGS, {}, {}, expiring.url);
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(
+			expect(fullText(result.error)).toMatch(
 				/^The report was created, but its download link has expired or is no longer valid \(403: AccessDenied: Request has expired\)/,
 			);
 			expect(expiring.requests({ route: ROUTE })[0].status).toBe(201);
@@ -398,42 +399,42 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 		delete secondGroupWithoutCurrency[3].currency;
 
 		it.each<[string, IDataObject[], IDataObject, string | RegExp]>([
-			['missing weight', withoutWeight, {}, /^Item 3: the weight is missing/],
+			['missing weight', withoutWeight, {}, /^The weight is missing/],
 			[
 				'invalid benchmark fund ISIN',
 				HOLDINGS,
 				{ benchmarkFundIsin: 'IE00B5BMR088' },
-				'Item 0: Benchmark Fund ISIN is not valid: "IE00B5BMR088" fails the ISIN check digit (a typo?)',
+				'Benchmark Fund ISIN is not valid: "IE00B5BMR088" fails the ISIN check digit (a typo?)',
 			],
 			[
 				'snapshot date in a future year',
 				HOLDINGS,
 				{ snapshotDate: `${year}-03-31T00:00:00` },
-				`Item 0: Snapshot Date "${year}-03-31T00:00:00" is in a future year; the API only accepts snapshot dates up to the end of the current year`,
+				`Snapshot Date "${year}-03-31T00:00:00" is in a future year; the API only accepts snapshot dates up to the end of the current year`,
 			],
 			[
 				'a bad second group (the first group is not sent either)',
 				secondGroupWithoutCurrency,
 				{ groupBy: 'portfolio' },
-				/^Item 3: the currency is missing/,
+				/^The currency is missing/,
 			],
 			[
 				'a Report ID over 200 characters',
 				HOLDINGS,
 				{ downloadPdf: false, reportId: 'r'.repeat(20_000) },
-				/^Item 0: Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted$/,
+				/^Report ID is 20000 characters long \("r{40}…"\); at most 200 are accepted/,
 			],
 			[
 				'Other Index with an empty name',
 				HOLDINGS,
 				{ downloadPdf: false, benchmarkIndex: 'other', benchmarkIndexName: '' },
-				'Item 0: Benchmark Index Name is empty',
+				'Benchmark Index Name is empty',
 			],
 		])('%s', async (_, rows, parameters, message) => {
 			const result = await run(rows, parameters);
 			expect(result.status).toBe('error');
 			if (typeof message === 'string') expect(result.error?.message).toBe(message);
-			else expect(result.error?.message).toMatch(message);
+			else expect(fullText(result.error)).toMatch(message);
 			expect(sim.requestCount()).toBe(0);
 		});
 	});
@@ -502,7 +503,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const { result, downloads } = await runAgainstFlakyApi(['drop', 'drop', 'drop', 200]);
 			expect(result.status).toBe('error');
 			expect(downloads).toHaveLength(3);
-			expect(result.error?.message).toMatch(
+			expect(fullText(result.error)).toMatch(
 				/^The report was created, but the PDF download kept failing \(.+\) after 3 tries/,
 			);
 			expect((result.error as { description?: string }).description).toContain(
@@ -693,7 +694,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 				'an uncertain outcome (dropped after it was carried out)',
 				'processed-drop',
 				[
-					'whether the API carried it out is not known',
+					'Whether the API carried out the PDF report request is not known',
 					'Of 3 reports, before the run stopped: 2 generated (',
 					'1 outcome unknown (may have been generated: ',
 					'0 not generated',
@@ -713,7 +714,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 				const result = await run(THREE, GROUPED, { settings: RETRY });
 				expect(result.status).toBe('error');
 				expect(sim.requestCount({ route: ROUTE })).toBe(3);
-				for (const text of inMessage) expect(result.error?.message).toContain(text);
+				for (const text of inMessage) expect(fullText(result.error)).toContain(text);
 				const description = (result.error as { description?: string }).description;
 				for (const text of [...inDescription, 'Retry On Fail did not send this report again'])
 					expect(description).toContain(text);
@@ -734,7 +735,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const result = await run(THREE, GROUPED);
 			expect(result.status).toBe('error');
 			expect(sim.requestCount({ route: ROUTE })).toBe(3);
-			expect(result.error?.message).toContain('running again generates them anew');
+			expect(fullText(result.error)).toContain('running again generates them anew');
 		});
 	});
 

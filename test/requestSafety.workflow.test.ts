@@ -16,6 +16,7 @@ import {
 	portfolioIdentifier as id,
 	reportSpec,
 	runNode,
+	fullText,
 } from './helpers/lookupRuns';
 import { reportRows, snapshotRows, snapshotSpec } from './helpers/workflows';
 import type { NodeSpec } from './helpers/workflows';
@@ -151,8 +152,8 @@ describe('client timeouts', () => {
 		sim.setFaults(REPORTS, { sequence: ['slow', 'slow'], slowMs: 1500 });
 		const { result } = await run(REPORT_ROWS, report());
 		expect(sim.requestCount({ route: REPORTS })).toBe(1);
-		expect(result.error?.message).toContain('did not finish its answer');
-		expect(result.error?.message).toContain('not known');
+		expect(fullText(result.error)).toContain('did not answer');
+		expect(fullText(result.error)).toContain('not known');
 	});
 
 	it('count against Max Wait When Throttled: a try that timed out is time waited', async () => {
@@ -162,7 +163,7 @@ describe('client timeouts', () => {
 			instrumentsSpec('getSfdrClassification', { options: { maxThrottleWait: 0.2 } }),
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
-		expect(result.error?.message).toContain('did not finish its answer');
+		expect(fullText(result.error)).toContain('did not answer');
 	});
 });
 
@@ -194,8 +195,8 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 			KEY_2,
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(before);
-		expect(result.error?.message).toContain('would have had to wait');
-		expect(result.error?.message).toContain('Max Wait When Throttled');
+		expect(fullText(result.error)).toContain('was not sent: its turn was');
+		expect(fullText(result.error)).toContain('Max Wait When Throttled');
 		expect(descriptionOf(result.error)).toContain('not the monthly quota');
 
 		// A wait longer than what Max Wait allows: refused as well, and the slot it would have taken is given back.
@@ -205,7 +206,7 @@ describe('the first pacing wait counts against Max Wait When Throttled', () => {
 			KEY_2,
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(before);
-		expect(short.result.error?.message).toContain('more than Max Wait When Throttled (0.1 s)');
+		expect(fullText(short.result.error)).toContain('more than Max Wait When Throttled (0.1 s)');
 		for (const slot of taken) pacer.release(slot);
 	});
 });
@@ -254,7 +255,7 @@ describe('network errors in plain words', () => {
 			[{ isin: makeIsin('US', 1) }],
 			instrumentsSpec('getSfdrClassification', { options: { maxThrottleWait: 0 } }),
 		);
-		expect(result.error?.message).toContain(
+		expect(fullText(result.error)).toContain(
 			'Could not find the API host "api.nonexistent.invalid"',
 		);
 		expect(descriptionOf(result.error)).toContain('no request was spent');
@@ -264,7 +265,9 @@ describe('network errors in plain words', () => {
 		const https = sim.url.replace('http:', 'https:');
 		const { result } = await runNode(https, [{ isin: makeIsin('US', 1) }], SFDR_NODE);
 		const origin = new URL(https).origin;
-		expect(result.error?.message).toContain(`Could not set up a secure connection to ${origin}`);
+		expect(fullText(result.error)).toContain(
+			`Could not set up a secure connection to the API for the SFDR classification request. ${origin}`,
+		);
 		const text = `${result.error?.message} ${descriptionOf(result.error)}`;
 		expect(text).not.toMatch(/routines|ssl3_|openssl/i);
 	});

@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { findIsins } from './simulator';
 import type { FaultKind, RouteKey } from './simulator';
 import { makeIsins } from './helpers/isins';
-import { HOLDINGS_NODES, LAST_YEAR, runNode } from './helpers/lookupRuns';
+import { HOLDINGS_NODES, LAST_YEAR, runNode, fullText } from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
 import { useSimulator } from './helpers/simulator';
 
@@ -71,7 +71,9 @@ describe('instruments: a failed batch keeps the paid ones (item 3)', () => {
 		const errors = out.filter((item) => hasError(item.json));
 		expect(errors).toHaveLength(700);
 		expect(errors[0].json.error).toMatch(/monthly request quota is used up/);
-		expect(errors[1].json.error).toMatch(/^Not sent: .*monthly request quota is used up/);
+		expect(`${errors[1].json.error as string} ${errors[1].json.error_details as string}`).toMatch(
+			/^Not sent: .*monthly request quota is used up/,
+		);
 		// The one Limit Exceeded answer, then nothing.
 		expect(sim.requestCount({ route: SFDR })).toBe(301);
 	});
@@ -98,7 +100,7 @@ describe('instruments: a failed batch keeps the paid ones (item 3)', () => {
 		sim.setMonthlyQuota(5);
 		const result = await run(isinItems(20), lookup({ batchSize: 1 }));
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(
+		expect(fullText(result.error)).toMatch(
 			/^This API key's monthly request quota is used up.*The API answered for 5 of the 20 distinct ISINs before the run stopped \(5 of 20 batches\).*This run sent 6 requests; running it again sends up to 20\./s,
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(6);
@@ -115,7 +117,7 @@ describe('no orphan requests after Limit Exceeded (item 4)', () => {
 		// Only requests already in flight when the first Limit Exceeded answer came may follow it.
 		expect(atReturn).toBeLessThanOrEqual(5 + 4);
 		expect(requestsAfterFirstLimitExceeded(SFDR)).toBeLessThanOrEqual(3);
-		expect(result.error?.message).toMatch(/monthly request quota is used up/);
+		expect(fullText(result.error)).toMatch(/monthly request quota is used up/);
 	});
 
 	it('another node of the same execution sends nothing with that key after Limit Exceeded', async () => {
@@ -140,7 +142,7 @@ describe('Max Requests per Run (item 5)', () => {
 	it('refuses a plan above the budget before any request, showing the plan and the fix', async () => {
 		const result = await run(isinItems(600), lookup({ batchSize: 1 }));
 		expect(result.error?.message).toBe(
-			'This run would send 600 requests to the API (600 distinct ISINs in batches of 1); Max Requests per Run is 500',
+			'This run would send 600 requests, more than Max Requests per Run (500)',
 		);
 		expect((result.error as Error & { description?: string }).description).toMatch(
 			/Nothing was sent.*Batch Size/,
@@ -158,8 +160,9 @@ describe('Max Requests per Run (item 5)', () => {
 		const out = result.items('Node');
 		expect(out.map((item) => hasError(item.json))).toEqual([false, false, true]);
 		expect(out[2].json.error).toMatch(
-			/^Max Requests per Run \(3\) reached: this run sent 3 requests/,
+			/^Max Requests per Run \(3\) reached: the next SFDR classification request was not sent/,
 		);
+		expect(out[2].json.error_details).toMatch(/^This run sent 3 requests/);
 	});
 
 	it('reports the requests spent in the output pane', async () => {
@@ -181,7 +184,7 @@ describe('Max Requests per Run (item 5)', () => {
 	it('a Group By giving more groups than the budget is refused before any request', async () => {
 		const result = await run(groups(501), snapshots());
 		expect(result.error?.message).toBe(
-			'This run would send 501 requests to the API (501 groups × 1 request); Max Requests per Run is 500',
+			'This run would send 501 requests, more than Max Requests per Run (500)',
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -268,7 +271,7 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 			const result = await run(groups(6), spec({}));
 			expect(sim.requestCount({ route })).toBe(3);
 			expect(requestsAfterFirstLimitExceeded()).toBe(0);
-			expect(result.error?.message).toMatch(
+			expect(fullText(result.error)).toMatch(
 				/^This API key's monthly request quota is used up.* 2 of 6 .*before the run stopped/s,
 			);
 		},
@@ -292,8 +295,8 @@ describe('group operations stop at Limit Exceeded (item 5)', () => {
 		'%s: refuses a plan above Max Requests per Run before any request',
 		async (_name, _route, spec) => {
 			const result = await run(groups(4), spec({ maxRequests: 3 }));
-			expect(result.error?.message).toMatch(
-				/^This run would send 4 requests to the API \(4 (groups|reports) × 1 request\); Max Requests per Run is 3$/,
+			expect(fullText(result.error)).toMatch(
+				/^This run would send 4 requests, more than Max Requests per Run \(3\) Planned: 4 (groups|reports) × 1 request\./,
 			);
 			expect(sim.requestCount()).toBe(0);
 		},
@@ -333,7 +336,7 @@ describe('Reports keep the PDFs generated before a later group fails (item 7)', 
 	it('stopping with an error: names how many reports were generated, and for which groups', async () => {
 		failThird();
 		const result = await run(rows, reports());
-		expect(result.error?.message).toMatch(
+		expect(fullText(result.error)).toMatch(
 			/^The API had an unexpected error on the PDF report request.*2 of 3 reports were generated before the run stopped \("Fund alpha" \(group = "alpha"\), "Fund beta" \(group = "beta"\)\)/s,
 		);
 	});

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_HINT_LENGTH } from '../nodes/shared/base/hints';
 import { findIsins, instrumentData } from './simulator';
-import { descriptionOf, hintMessages, runNode } from './helpers/lookupRuns';
+import { descriptionOf, hintMessages, runNode, fullText } from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
 import type { WorkflowRunResult } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
@@ -76,12 +76,12 @@ describe('a typed list with a bad ISIN, as a newcomer tries it (issue 28)', () =
 	it("Stop With an Error (the default): the message names n8n's item index and the place in the list, nothing sent", async () => {
 		const result = await run([{}], instruments({ isinSource: 'list', isinList: TYPED_LIST }));
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(
-			/^Item 0, 3rd ISIN of the list: invalid ISIN: "US0378331006" fails the ISIN check digit/,
+		expect(fullText(result.error)).toMatch(
+			/^3rd ISIN of the list: invalid ISIN: "US0378331006" fails the ISIN check digit/,
 		);
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(descriptionOf(result.error)).toMatch(
-			/"Invalid ISINs" \(below the ISINs\) to Skip and Report/,
+			/"Invalid ISINs" \(below the ISINs list\) to Skip and Report/,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -94,8 +94,8 @@ describe('a typed list with a bad ISIN, as a newcomer tries it (issue 28)', () =
 				[{ isin: known }, { isin: known }, { isin: 'US0378331006' }],
 				instruments({}, typeVersion),
 			);
-			expect(result.error?.message).toMatch(
-				/^Item 2: invalid ISIN: "US0378331006" fails the ISIN check digit/,
+			expect(fullText(result.error)).toMatch(
+				/^Invalid ISIN: "US0378331006" fails the ISIN check digit/,
 			);
 			expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
 			expect(sim.requestCount()).toBe(0);
@@ -117,7 +117,7 @@ describe('a typed list with a bad ISIN, as a newcomer tries it (issue 28)', () =
 		expect(Object.keys(rows[0])).toContain('article');
 		// The default of version 1 is still to stop.
 		const stopped = await run([{}], instruments({ isinSource: 'list', isinList: TYPED_LIST }, 1));
-		expect(stopped.error?.message).toMatch(/^Item 0, 3rd ISIN of the list/);
+		expect(fullText(stopped.error)).toMatch(/^3rd ISIN of the list/);
 		expect(descriptionOf(stopped.error)).toMatch(/Options > Invalid ISINs/);
 	});
 

@@ -63,7 +63,7 @@ describe('soak checks of requests dropped after sending', () => {
 	});
 	const failedRun = {
 		error: new Error(
-			'The connection to the API dropped after the PDF report request was sent, before an answer came: whether the API carried it out is not known.',
+			'Whether the API carried out the PDF report request is not known: the report may have been generated.',
 		),
 	} as WorkflowRunResult;
 
@@ -78,7 +78,7 @@ describe('soak checks of requests dropped after sending', () => {
 	it('accept it after a 200 HTML page to POST /reports (charged: never sent again), not after a 503', () => {
 		const pageRun = {
 			error: new Error(
-				"A proxy or gateway in front of the API answered 200 with a page of its own (content type text/html) instead of the API's JSON to the PDF report request: whether the API carried it out is not known, so the report may have been generated.",
+				'Whether the API carried out the PDF report request is not known: the report may have been generated.',
 			),
 		} as WorkflowRunResult;
 		expect(isUncertainReport(pageRun, [reportRequest(1, 'html-page')])).toBe(true);

@@ -4,7 +4,7 @@ import { ROUTES } from '../nodes/shared/api/routes';
 import { makeIsin } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import { manualHoldingColumns, snapshotSpec } from './helpers/workflows';
-import { HOLDINGS_NODES, LAST_YEAR, descriptionOf, runNode } from './helpers/lookupRuns';
+import { HOLDINGS_NODES, LAST_YEAR, descriptionOf, runNode, fullText } from './helpers/lookupRuns';
 import type { HoldingsNode } from './helpers/lookupRuns';
 
 /**
@@ -131,9 +131,7 @@ describe('holding currencies: ISO 4217, checked before any request (issue 35, ca
 		async (_label, node) => {
 			const { result } = await runHoldings(node, holdingRows([600, 400], ['USD', 'EUE']));
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toContain(
-				'Item 1: currency "EUE" is not an ISO 4217 currency code',
-			);
+			expect(fullText(result.error)).toContain('Currency "EUE" is not an ISO 4217 currency code');
 			expect(descriptionOf(result.error)).toMatch(/^Did you mean EUR\? Correct the currency/);
 			expect(sim.requestCount()).toBe(0);
 		},
@@ -144,7 +142,7 @@ describe('holding currencies: ISO 4217, checked before any request (issue 35, ca
 			HOLDINGS_NODES[1],
 			holdingRows([600, 400], ['GBX', 'EUR']),
 		);
-		expect(result.error?.message).toContain('Item 0: currency "GBX" is not an ISO 4217');
+		expect(fullText(result.error)).toContain('Currency "GBX" is not an ISO 4217');
 		expect(descriptionOf(result.error)).toContain('Use GBP: GBX is pence');
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -160,7 +158,7 @@ describe('holding currencies: ISO 4217, checked before any request (issue 35, ca
 			})),
 			snapshotSpec({ currency: '={{ "EUE" }}' }),
 		);
-		expect(result.error?.message).toContain('Currency "EUE" is not an ISO 4217 currency code');
+		expect(fullText(result.error)).toContain('Currency "EUE" is not an ISO 4217 currency code');
 		expect(descriptionOf(result.error)).toMatch(/^Did you mean EUR\? Use a code such as/);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -181,8 +179,8 @@ describe('numbers in scientific notation and lakh groups (issue 35, case 7)', ()
 		async (_label, node) => {
 			const { result, sent } = await runHoldings(node, holdingRows(['1.23E+05', '2.500']));
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toContain(
-				'Item 1: market value "2.500" reads two ways: 2500 (written 1.234,56) or 2.5 (written 1,234.56), and no other value of the column tells which',
+			expect(fullText(result.error)).toContain(
+				'Market value "2.500" reads two ways: 2500 (written 1.234,56) or 2.5 (written 1,234.56), and no other value of the column tells which',
 			);
 			expect(descriptionOf(result.error)).toContain('Set Number Format (under Options)');
 			expect(sent).toEqual([]);
@@ -206,12 +204,12 @@ describe('numbers in scientific notation and lakh groups (issue 35, case 7)', ()
 
 	it('a value no format writes is refused saying what was seen, before any request', async () => {
 		const { result } = await runHoldings(HOLDINGS_NODES[1], holdingRows(['12,34,56', '100']));
-		expect(result.error?.message).toContain(
-			'Item 0: market value "12,34,56" is not a number: its digits are not in groups of three',
+		expect(fullText(result.error)).toContain(
+			'Market value "12,34,56" is not a number: its digits are not in groups of three',
 		);
 		expect(descriptionOf(result.error)).toMatch(/Give the market value as a number/);
 		const mixed = await runHoldings(HOLDINGS_NODES[1], holdingRows(['1.234,5E+03', '100']));
-		expect(mixed.result.error?.message).toContain(
+		expect(fullText(mixed.result.error)).toContain(
 			'is not a number: the part before the E ("1.234,5") is not one number',
 		);
 		expect(sim.requestCount()).toBe(0);

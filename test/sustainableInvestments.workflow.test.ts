@@ -22,6 +22,7 @@ import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 import { portfolioRouteGuardTests, portfolioRunner } from './helpers/portfolioRouteTests';
 import type { PortfolioNode } from './helpers/portfolioRouteTests';
+import { fullText } from './helpers/lookupRuns';
 
 const INSIGHTS = 'POST /sustainable-investments/insights' as const;
 const METHODOLOGIES_ROUTE = 'GET /sustainable-investments/methodologies' as const;
@@ -252,8 +253,8 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 	);
 
 	it.each([
-		['a non-numeric ID', 'standard', /^Item 0: methodology ID "standard" is not a number/],
-		['an empty ID', '', /^Item 0: no methodology is chosen/],
+		['a non-numeric ID', 'standard', /^Methodology ID "standard" is not a number/],
+		['an empty ID', '', /^No methodology is chosen/],
 	])('%s from an expression is refused before any request', async (_, value, message) => {
 		const items = HOLDINGS.slice(0, 2).map((row) => ({ ...row, methodology: value }));
 		const result = await run(
@@ -261,7 +262,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			classify({ methodology: { __rl: true, mode: 'id', value: '={{ $json.methodology }}' } }),
 		);
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(message);
+		expect(fullText(result.error)).toMatch(message);
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -288,7 +289,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			classify({ methodology: { __rl: true, mode: 'id', value: '99' } }),
 		);
 		expect(result.error?.message).toBe(
-			'The API rejected the sustainable investments classification request: Methodology not found',
+			'The API rejected the sustainable investments classification request: Methodology not found.',
 		);
 		expect(sim.requestCount()).toBe(1);
 	});
@@ -340,19 +341,19 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 			[
 				'missing market value',
 				[good, { ISIN: moderate, Name: 'X', Type: 'stock' }],
-				/^Item 1: the market value is missing/,
+				/^The market value is missing/,
 			],
 			[
 				'bad instrument type',
 				[{ ...good, Type: 'Crypto' }],
-				/^Item 0: instrument type "Crypto" is not one the API knows/,
+				/^Instrument type "Crypto" is not one the API knows/,
 			],
 			[
 				'invalid ISIN',
 				[good, good, { ...good, ISIN: 'DE000716460O' }],
-				/^Item 2: invalid ISIN: "DE000716460O"/,
+				/^Invalid ISIN: "DE000716460O"/,
 			],
-			['missing name', [{ ...good, Name: '' }], /^Item 0: the Name cell is empty/],
+			['missing name', [{ ...good, Name: '' }], /^The Name cell is empty/],
 		],
 	});
 
@@ -368,7 +369,7 @@ describe('Sustainable Investments: Classify Holdings inside n8n', () => {
 		const out = result.items('Node');
 		expect(out.map((item) => item.json.label ?? item.json.error)).toEqual([
 			'Sustainable',
-			expect.stringMatching(/^Item 1: instrument type "Crypto"/),
+			expect.stringMatching(/^Instrument type "Crypto"/),
 			'Moderate',
 		]);
 		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -405,7 +406,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 
 	it('Get Methodologies without the family: the plain 403 message', async () => {
 		const result = await getMethodologies([{ a: 1 }], sim.url, 'sim-esg-only');
-		expect(result.error?.message).toMatch(
+		expect(fullText(result.error)).toMatch(
 			/^Your organization's subscription does not include this data family/,
 		);
 	});
@@ -472,7 +473,7 @@ describe('Sustainable Investments: Get Methodologies and the methodology list', 
 
 		it('Get Methodologies: an error naming the top-level keys, not 0 items', async () => {
 			const result = await getMethodologies([{ a: 1 }], shaped.url);
-			expect(result.error?.message).toMatch(
+			expect(fullText(result.error)).toMatch(
 				/^The API's answer to the list of methodologies request cannot be read: no list of methodologies in it \(top-level keys: payload, metadata/,
 			);
 			expect(result.items('Node')).toHaveLength(0);

@@ -7,6 +7,7 @@ import { chainWorkflow, credentialsFor } from './helpers/workflows';
 import { runWorkflow } from './workflow/runner';
 import { useSimulator } from './helpers/simulator';
 import { pairedTo as paired } from './helpers/portfolioRouteTests';
+import { fullText } from './helpers/lookupRuns';
 
 const ROUTE = 'POST /temperature-score/insights' as const;
 const COMPANIES = findIsins((d) => d.known && !d.isFund && d.temperature.score !== null, 3, 'DE');
@@ -107,7 +108,7 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	it('stops with a clear error past Max Wait', async () => {
 		const result = await run(slow, PORTFOLIO, { pollInterval: 1, maxWait: 2 });
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(
+		expect(fullText(result.error)).toMatch(
 			/still calculating the temperature scores after .* \(2 requests\); Max Wait is 2\.0 s/,
 		);
 		expect(slow.requestCount({ route: ROUTE })).toBe(2);
@@ -159,7 +160,7 @@ describe('Temperature Score node (workflow, simulator)', () => {
 		const rows = [{ ISIN: COMPANIES[0], Name: 'Company A', Type: 'Stock' }];
 		const result = await run(sim, rows, {});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/^Item 0: the market value is missing/);
+		expect(fullText(result.error)).toMatch(/^The market value is missing/);
 		expect(sim.requestCount()).toBe(0);
 	});
 
@@ -179,7 +180,7 @@ describe('Temperature Score node (workflow, simulator)', () => {
 		const errors = items.filter((item) => item.json.error);
 		expect(errors).toHaveLength(1);
 		expect(paired(errors[0])).toEqual([1]);
-		expect(String(errors[0].json.error)).toContain('Item 1: the market value is missing');
+		expect(String(errors[0].json.error)).toContain('The market value is missing');
 		expect(items.filter((item) => item.json.type === 'portfolio')).toHaveLength(1);
 		// Only P1 was sent (locked twice, then answered).
 		expect(sim.requestCount({ route: ROUTE })).toBe(3);
@@ -188,7 +189,7 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	it('on an address without the route (production), says so in plain words', async () => {
 		const result = await run(production, PORTFOLIO, {});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(
+		expect(fullText(result.error)).toContain(
 			'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
 		);
 		expect((result.error as { description?: string }).description).toContain(

@@ -65,6 +65,12 @@ function modelResult(agent: 'langchain' | 'engine', json: IDataObject): IDataObj
 	return output[0];
 }
 
+/** ESG Data needs at least one valid ISIN (SFDR answers an all-invalid list with its results). */
+const esgTool: ToolSpec = {
+	type: 'sustainabilityInstruments',
+	parameters: { operation: 'getEsgData', isinSource: 'list', isinList: FROM_AI },
+};
+
 const [known1, known2] = findIsins((d) => d.known && !d.isFund, 2);
 // Apple's ISIN with its last digit dropped: 11 characters.
 const MISTYPED = 'US037833100';
@@ -111,6 +117,34 @@ describe.each(['langchain', 'engine'] as const)('tool mode (%s agent)', (agent) 
 		const json = modelResult(agent, out[0]);
 		expect(json.problem).toMatch(/empty/i);
 		expect(json.fix).toMatch(/pass at least one ISIN/);
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('only invalid ISINs: each named with its reason and the fix (the model sees no output items), nothing sent', async () => {
+		const { result, out } = await callTool(
+			agent,
+			[{ args: { isins: `${MISTYPED}, ${WRONG_CHECK}` } }],
+			esgTool,
+		);
+		expect(result.status).toBe('success');
+		const json = modelResult(agent, out[0]);
+		expect(json.problem).toMatch(/^No entry of the ISINs list is a valid ISIN/);
+		expect(json.not_sent).toEqual([
+			{ isin: MISTYPED, problem: expect.stringMatching(/invalid ISIN.*; fix: check the ISIN/) },
+			{ isin: WRONG_CHECK, problem: expect.stringMatching(/invalid ISIN.*; fix: check the ISIN/) },
+		]);
+		expect(json.fix).toMatch(/correct each ISIN/);
+		expect(json.more_not_sent).toBeUndefined();
+		expect(sim.requestCount()).toBe(0);
+	});
+
+	it('only invalid ISINs, many: the first 20 named, the rest counted', async () => {
+		// A letter where the check digit goes: never a valid ISIN.
+		const many = Array.from({ length: 25 }, (_, index) => `XX${String(index).padStart(9, '0')}Z`);
+		const { out } = await callTool(agent, [{ args: { isins: many.join(', ') } }], esgTool);
+		const json = modelResult(agent, out[0]);
+		expect((json.not_sent as IDataObject[]).map((entry) => entry.isin)).toEqual(many.slice(0, 20));
+		expect(json.more_not_sent).toBe('and 5 more, not named here');
 		expect(sim.requestCount()).toBe(0);
 	});
 

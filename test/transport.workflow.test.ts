@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FaultKind } from './simulator';
 import { makeIsins } from './helpers/isins';
-import { instrumentsSpec, runNode } from './helpers/lookupRuns';
+import { instrumentsSpec, runNode, fullText } from './helpers/lookupRuns';
 import type { NodeSpec } from './helpers/workflows';
 import { useSimulator } from './helpers/simulator';
 
@@ -46,14 +46,14 @@ describe('transport policy', () => {
 	it('retries a 500 only once', async () => {
 		faults('500', '500', '500');
 		const result = await lookup();
-		expect(result.error?.message).toMatch(/unexpected error/);
+		expect(fullText(result.error)).toMatch(/unexpected error/);
 		expect(sim.requestCount({ route: SFDR })).toBe(2);
 	});
 
 	it('never retries a used-up monthly quota, never asserts a quota size the API did not state, never shows the key', async () => {
 		faults('429-limit');
 		const result = await lookup();
-		expect(result.error?.message).toMatch(
+		expect(fullText(result.error)).toMatch(
 			/^This API key's monthly request quota is used up \(the API answered 429 "Limit Exceeded"\).*contact the vendor/,
 		);
 		expect(result.error?.message).not.toMatch(/10,000|10000/);
@@ -66,10 +66,10 @@ describe('transport policy', () => {
 	it('gives up on a lasting throttle within the configured wait, saying how long and how often', async () => {
 		faults(...Array<FaultKind>(50).fill('429-message'));
 		const result = await lookup('sim-all-families', { maxThrottleWait: 1 });
-		expect(result.error?.message).toMatch(
+		expect(fullText(result.error)).toMatch(
 			/kept answering "too many requests" \(429\).*gave up after \d+ tries and \d+\.\d s of waiting/,
 		);
-		expect(result.error?.message).toMatch(/not the monthly quota/);
+		expect(fullText(result.error)).toMatch(/not the monthly quota/);
 		const requests = sim.requestCount({ route: SFDR });
 		expect(requests).toBeGreaterThan(1);
 		expect(requests).toBeLessThan(12);
@@ -107,7 +107,7 @@ describe('transport policy', () => {
 		'explains the 403 for %s in plain words and keeps the API words',
 		async (key, message, apiWords) => {
 			const result = await lookup(key);
-			expect(result.error?.message).toMatch(message);
+			expect(fullText(result.error)).toMatch(message);
 			expect((result.error as { description?: string }).description).toContain(apiWords);
 			expect(sim.requestCount()).toBe(1);
 			expect(JSON.stringify({ ...result.error, message: result.error?.message })).not.toContain(
@@ -143,7 +143,7 @@ describe('redirects', () => {
 			const result = await lookup();
 			expect(sim.requestCount({ route: SFDR })).toBe(1);
 			expect(sim.downloads()).toEqual([]);
-			expect(result.error?.message).toContain(
+			expect(fullText(result.error)).toContain(
 				`redirect (${status}) to ${new URL(sim.downloadUrl).origin}`,
 			);
 			expect(result.error?.message).not.toContain('/moved');

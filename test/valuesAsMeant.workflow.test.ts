@@ -17,6 +17,7 @@ import {
 	hintMessages,
 	instrumentsSpec,
 	runNode,
+	fullText,
 } from './helpers/lookupRuns';
 
 const REPORTS = 'POST /reports' as const;
@@ -99,7 +100,7 @@ describe('number format per column', () => {
 		);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe(
-			'Item 1: market value "1.234" reads two ways: 1234 (written 1.234,56) or 1.234 (written 1,234.56), and no other value of the column tells which',
+			'Market value "1.234" reads two ways: 1234 (written 1.234,56) or 1.234 (written 1,234.56), and no other value of the column tells which',
 		);
 		expect(descriptionOf(result.error)).toContain('Number Format');
 		expect(sim.requestCount()).toBe(0);
@@ -114,7 +115,7 @@ describe('number format per column', () => {
 			]),
 			report(),
 		);
-		expect(result.error?.message).toContain(
+		expect(fullText(result.error)).toContain(
 			'it holds values written both ways ("1,234.5" in Item 0, "1.234,5" in Item 2)',
 		);
 		expect(sim.requestCount()).toBe(0);
@@ -160,7 +161,7 @@ describe('number format per column', () => {
 		sim.reset();
 		const refused = await run(holdings([[100, '1,234.50 USD']]), snapshotSpec());
 		expect(refused.result.error?.message).toBe(
-			`Item 0: market value "1,234.50 USD" is in USD, but the holding's currency is EUR`,
+			`Market value "1,234.50 USD" is in USD, but the holding's currency is EUR`,
 		);
 		expect(sim.requestCount()).toBe(0);
 	});
@@ -192,7 +193,7 @@ describe('weights', () => {
 		]);
 		const refused = await run(rows, report());
 		expect(refused.result.error?.message).toBe(
-			'Item 0: the weights read two ways: all are at most 1 and they add up to 0.5, so 0.2 may be a fraction (20 %) or a percentage (0.2 %)',
+			'The weights read two ways: all are at most 1 and they add up to 0.5, so 0.2 may be a fraction (20 %) or a percentage (0.2 %)',
 		);
 		expect(sim.requestCount()).toBe(0);
 
@@ -274,8 +275,8 @@ describe('Portfolio Summary (Instruments node)', () => {
 
 	it('refuses an undecidable 1.234 before any request, or follows Number Format', async () => {
 		const refused = await run(rows('1.234', '500'), summary());
-		expect(refused.result.error?.message).toContain(
-			'Item 0: market value "1.234" in field "market_value" reads two ways',
+		expect(fullText(refused.result.error)).toContain(
+			'Market value "1.234" in field "market_value" reads two ways',
 		);
 		expect(sim.requestCount()).toBe(0);
 		const chosen = await run(rows('1.234', '500'), summary({ numberFormat: 'dot' }));
@@ -290,7 +291,7 @@ describe('number parameters', () => {
 			instrumentsSpec('getSfdrClassification', { options: { batchSize: '={{ "1,000" }}' } }),
 		);
 		expect(result.error?.message).toBe(
-			'Item 0: Options > Batch Size "1,000" reads two ways: 1 (written 1.234,56) or 1000 (written 1,234.56)',
+			'Options > Batch Size "1,000" reads two ways: 1 (written 1.234,56) or 1000 (written 1,234.56)',
 		);
 		expect(sim.requestCount()).toBe(0);
 	});

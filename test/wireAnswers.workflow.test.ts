@@ -15,6 +15,7 @@ import {
 	instrumentsSpec,
 	reportSpec,
 	runNode,
+	fullText,
 } from './helpers/lookupRuns';
 import { passOn, startRawProxy } from './helpers/proxy';
 import type { ProxiedRequest, RawAnswer, Upstream } from './helpers/proxy';
@@ -74,8 +75,10 @@ describe('case 3: a report generated with an answer that cannot be read', () => 
 	it('without Retry On Fail: the error counts it as generated ("2 of 3"), not "1 of 3"', async () => {
 		const { result } = await throughProxy(THREE_REPORTS, THREE, unreadableReport(2));
 		expect(sim.requests({ route: REPORTS }).map((request) => request.status)).toEqual([201, 201]);
-		expect(result.error?.message).toContain('2 of 3 reports were generated before the run stopped');
-		expect(result.error?.message).toContain('[its answer unreadable, no link]');
+		expect(fullText(result.error)).toContain(
+			'2 of 3 reports were generated before the run stopped',
+		);
+		expect(fullText(result.error)).toContain('[its answer unreadable, no link]');
 		expect(descriptionOf(result.error)).toContain(
 			'The API answered 201, so the report was generated (and charged) although its answer cannot be read',
 		);
@@ -156,7 +159,7 @@ describe('a snapshot stored, its answer cut, listed, and the request sent again 
 		expect(held()).toEqual(['cut-a', 'cut-b']);
 		const message = String(result.error?.message);
 		expect(message).toContain(
-			`Item 2 (first of the group portfolio_id = "cut-b", date = "${LAST_YEAR}-05-10"): outcome unknown (may have been stored).`,
+			`Group portfolio_id = "cut-b", date = "${LAST_YEAR}-05-10": outcome unknown (may have been stored).`,
 		);
 		expect(message).toContain(
 			`Of 3 snapshots, before the run stopped: 1 stored (cut-a at ${QUARTER_END}), 1 outcome unknown (may have been stored: cut-b at ${QUARTER_END}), 1 not stored;`,

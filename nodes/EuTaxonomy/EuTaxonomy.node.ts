@@ -23,9 +23,11 @@ export class EuTaxonomy implements INodeType {
 		name: 'euTaxonomy',
 		icon: { light: 'file:euTaxonomy.svg', dark: 'file:euTaxonomy.dark.svg' },
 		group: ['transform'],
+		// The canvas shows the operation as the list names it (test/formWords.test.ts holds the two together).
+		subtitle:
+			'={{ {"getPortfolioAlignment":"Get Portfolio Alignment"}[$parameter["operation"]] || $parameter["operation"] }}',
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'EU Taxonomy eligibility and alignment (turnover, CapEx, OpEx) of a portfolio of holdings',
 		defaults: { name: 'EU Taxonomy' },

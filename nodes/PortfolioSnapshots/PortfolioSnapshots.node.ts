@@ -26,9 +26,11 @@ export class PortfolioSnapshots implements INodeType {
 		name: 'portfolioSnapshots',
 		icon: { light: 'file:portfolioSnapshots.svg', dark: 'file:portfolioSnapshots.dark.svg' },
 		group: ['transform'],
+		// The canvas shows the operation as the list names it (test/formWords.test.ts holds the two together).
+		subtitle:
+			'={{ {"createOrUpdateSnapshot":"Create or Update Snapshot","deleteSnapshot":"Delete Snapshot","getMany":"Get Many","update":"Update"}[$parameter["operation"]] || $parameter["operation"] }}',
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"]}}',
 		description: 'Store portfolios as quarterly snapshots, list, rename and delete them',
 		defaults: { name: 'Portfolio Snapshots' },
 		usableAsTool: true,

@@ -26,9 +26,11 @@ export class SustainabilityInstruments implements INodeType {
 			dark: 'file:sustainabilityInstruments.dark.svg',
 		},
 		group: ['transform'],
+		// The canvas shows the operation as the list names it (test/formWords.test.ts holds the two together).
+		subtitle:
+			'={{ {"getBusinessInvolvements":"Get Business Involvements","getEsgData":"Get ESG Data","getPaiIndicators":"Get PAI Indicators","getSfdrClassification":"Get SFDR Classification"}[$parameter["operation"]] || $parameter["operation"] }}',
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Look up SFDR classification, PAI indicators, business involvements and ESG data of instruments by ISIN',
 		defaults: { name: 'Sustainability Instruments' },

@@ -23,9 +23,11 @@ export class SustainabilityReports implements INodeType {
 		name: 'sustainabilityReports',
 		icon: { light: 'file:sustainabilityReports.svg', dark: 'file:sustainabilityReports.dark.svg' },
 		group: ['transform'],
+		// The canvas shows the operation as the list names it (test/formWords.test.ts holds the two together).
+		subtitle:
+			'={{ {"generatePdfReport":"Generate PDF Report"}[$parameter["operation"]] || $parameter["operation"] }}',
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Generate PDF sustainability reports (ESG Overview, MiFID II) of a portfolio, ready to attach to an email',
 		defaults: { name: 'Sustainability Reports' },

@@ -27,9 +27,11 @@ export class SustainableInvestments implements INodeType {
 			dark: 'file:sustainableInvestments.dark.svg',
 		},
 		group: ['transform'],
+		// The canvas shows the operation as the list names it (test/formWords.test.ts holds the two together).
+		subtitle:
+			'={{ {"classifyHoldings":"Classify Holdings","getMethodologies":"Get Methodologies"}[$parameter["operation"]] || $parameter["operation"] }}',
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Classify holdings as sustainable, moderate, not sustainable or uncovered under a sustainable-investment methodology',
 		defaults: { name: 'Sustainable Investments' },

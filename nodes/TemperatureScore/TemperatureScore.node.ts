@@ -23,9 +23,11 @@ export class TemperatureScore implements INodeType {
 		name: 'temperatureScore',
 		icon: { light: 'file:temperatureScore.svg', dark: 'file:temperatureScore.dark.svg' },
 		group: ['transform'],
+		// The canvas shows the operation as the list names it (test/formWords.test.ts holds the two together).
+		subtitle:
+			'={{ {"getPortfolioTemperature":"Get Portfolio Temperature"}[$parameter["operation"]] || $parameter["operation"] }}',
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"]}}',
 		description:
 			'Get the temperature score (implied warming, °C) of a portfolio and of each of its holdings',
 		defaults: { name: 'Temperature Score' },

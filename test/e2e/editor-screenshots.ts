@@ -290,7 +290,7 @@ const NEWCOMER_WALKS: Record<string, FormCheck> = {
 		walk: WALK,
 		action: 'Get SFDR classification',
 		expect: [
-			'Item 0, 3rd ISIN of the list: invalid ISIN: "US0378331006"',
+			'3rd ISIN of the list: invalid ISIN: "US0378331006"',
 			'Nothing was sent.',
 			'Item Index',
 		],

@@ -131,15 +131,57 @@ export function pairedIndices(items: INodeExecutionData[]): number[] {
 	return indices;
 }
 
-/** Property 1: the error is ours and names the item. */
+/** What n8n shows as an error's title (its message) at most: the rest belongs in the description (issue 36). */
+export const TITLE_LIMIT = 150;
+
+/** Property 4 (issue 36): a title read at a glance, and a description with the rest. */
+export function errorTextViolations(
+	message: unknown,
+	description: unknown,
+	where: string,
+): string[] {
+	const violations: string[] = [];
+	const title = String(message ?? '');
+	if (title.length > TITLE_LIMIT)
+		violations.push(
+			`${where} title of ${title.length} characters (at most ${TITLE_LIMIT}): ${title}`,
+		);
+	if (/^Item \d+\b/.test(title))
+		violations.push(`${where} title starts with "Item N" (n8n names the item itself): ${title}`);
+	if (typeof description !== 'string' || description.trim() === '')
+		violations.push(`${where} has no description: ${title}`);
+	return violations;
+}
+
+/** The nodes' own classes made from NodeApiError (the run's error may come as a copy that names its class only). */
+const API_ERROR_CLASSES = ['UncertainOutcomeError', 'UnreadableAnswerError'];
+
+/** NodeApiError or NodeOperationError when the error is one of them or of a class made from them (UncertainOutcomeError). */
+function ourErrorClass(error: unknown): string | undefined {
+	if (API_ERROR_CLASSES.includes((error as { name?: string }).name ?? '')) return 'NodeApiError';
+	for (let proto = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
+		const className = (proto as { constructor?: { name?: string } }).constructor?.name;
+		if (className === 'NodeApiError' || className === 'NodeOperationError') return className;
+	}
+	return undefined;
+}
+
+/** Property 1: the error is ours and concerns its item; property 4: its title fits and it has a description. */
 export function errorViolations(error: unknown): string[] {
 	if (!error) return [];
-	const { name, message, context } = error as {
+	const {
+		name: ownName,
+		message,
+		context,
+		description,
+	} = error as {
 		name?: string;
 		message?: string;
+		description?: unknown;
 		context?: { itemIndex?: number };
 	};
 	const violations: string[] = [];
+	const name = ourErrorClass(error) ?? ownName;
 	if (name !== 'NodeOperationError' && name !== 'NodeApiError')
 		violations.push(`error is a ${name}, not a NodeOperationError/NodeApiError: ${message}`);
 	const text = String(message ?? '');
@@ -157,14 +199,17 @@ export function errorViolations(error: unknown): string[] {
 		if (typeof itemIndex === 'number' && !names(itemIndex) && !problems.some(isColumnLine))
 			violations.push(`no problem is of the error's item ${itemIndex}: ${problems.join(' | ')}`);
 	} else if (name === 'NodeOperationError') {
-		// A typed list's entry is named "Item 0, 3rd ISIN of the list": n8n's item index, then its place.
-		const named = /\bItem \d+\b/.test(text);
+		// The item is n8n's item index (its error view names it); a run-level error concerns no single item.
+		const named = typeof itemIndex === 'number' || /\bItem \d+\b/.test(text);
 		if (!named && !RUN_LEVEL_ERRORS.some((pattern) => pattern.test(text)))
 			violations.push(`error does not name the item: ${text}`);
-		if (typeof itemIndex === 'number' && named && !text.includes(`Item ${itemIndex}`)) {
+		const other = /\bItem (\d+)\b/.exec(text);
+		if (typeof itemIndex === 'number' && other && Number(other[1]) !== itemIndex) {
 			violations.push(`error names another item than its itemIndex ${itemIndex}: ${text}`);
 		}
 	}
+	if (name === 'NodeOperationError' || name === 'NodeApiError')
+		violations.push(...errorTextViolations(message, description, 'error'));
 	if (RAW_JS_ERROR.test(text)) violations.push(`a JavaScript error escaped: ${text}`);
 	if (text.length > 2000)
 		violations.push(`error message of ${text.length} characters (values not truncated?)`);
@@ -238,13 +283,60 @@ export async function runCase(
 			violations.push(
 				`the run failed although the node continues on fail: ${result.error.message}`,
 			);
+		const inputKeys = new Set(
+			fuzz.items.flatMap((input) =>
+				input && typeof input === 'object' ? Object.keys(input as object) : [],
+			),
+		);
 		for (const item of output) {
 			if (typeof item.json?.error === 'string' && RAW_JS_ERROR.test(item.json.error as string)) {
 				violations.push(`error item with a raw JavaScript error: ${item.json.error as string}`);
 			}
+			violations.push(...rowViolations(item.json, inputKeys));
+			const fromInput = fuzz.items.some(
+				(input) => (input as { error?: unknown } | null)?.error === item.json?.error,
+			);
+			if (typeof item.json?.error === 'string' && !fromInput)
+				violations.push(
+					...errorTextViolations(item.json.error, item.json.error_details, 'error item'),
+				);
 		}
 	}
 	return { refused, result, output, requests, badRequests, violations };
+}
+
+/**
+ * Property 5 (issue 36): an output row has no undefined value (n8n's table shows it as a red `undefined`), and a
+ * result not found says why: `found` (or `<prefix>_found`) false comes with a non-empty `reason` (`<prefix>_reason`).
+ * Top-level keys the input items carry are theirs, not checked.
+ */
+export function rowViolations(json: unknown, inputKeys: ReadonlySet<string> = new Set()): string[] {
+	const violations: string[] = [];
+	const walk = (value: unknown, path: string, top: boolean) => {
+		if (value === undefined) {
+			violations.push(`${path || 'row'} is undefined`);
+			return;
+		}
+		if (!value || typeof value !== 'object') return;
+		if (Array.isArray(value)) {
+			value.forEach((entry, index) => walk(entry, `${path}[${index}]`, false));
+			return;
+		}
+		const record = value as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			if (top && inputKeys.has(key)) continue;
+			walk(record[key], path ? `${path}.${key}` : key, false);
+			const found = /^(.*_)?found$/.exec(key);
+			if (found && record[key] === false && typeof record.error !== 'string') {
+				const reasonKey = `${found[1] ?? ''}reason`;
+				const reason = record[reasonKey];
+				if (typeof reason !== 'string' || reason.trim() === '')
+					violations.push(`${path ? `${path}.` : ''}${key} is false without a ${reasonKey}`);
+			}
+		}
+	};
+	walk(json, '', true);
+	return violations;
 }
 
 /** Property 3 helpers. */

@@ -43,7 +43,7 @@ async function expectRefused(message: string | RegExp, fuzz: FuzzCase) {
 describe('fuzz regressions', () => {
 	it('holdings: an object in a text column is refused by name (was a TypeError "Cannot convert object to primitive value")', async () => {
 		for (const field of ['name', 'currency']) {
-			await expectRefused(`Item 1: the ${field} must be text, got an object: {"toString":"x"}`, {
+			await expectRefused(`The ${field} must be text, got an object: {"toString":"x"}`, {
 				type: 'euTaxonomy',
 				items: [apple, { ...apple, [field]: hostileObject }],
 				parameters: { operation: 'getPortfolioAlignment' },
@@ -53,7 +53,7 @@ describe('fuzz regressions', () => {
 
 	it('holdings: instrument type "constructor" is not taken from Object.prototype (was sent without a type: 400)', async () => {
 		expect(normalizeInstrumentType('constructor')).toBeUndefined();
-		await expectRefused('Item 0: instrument type "Constructor" is not one the API knows', {
+		await expectRefused('Instrument type "Constructor" is not one the API knows', {
 			type: 'euTaxonomy',
 			items: [{ ...apple, instrument_type: 'Constructor' }],
 			parameters: { operation: 'getPortfolioAlignment' },
@@ -71,7 +71,7 @@ describe('fuzz regressions', () => {
 		});
 		expect(result?.error).toBeUndefined();
 		expect(output.map((item) => item.json.constructor)).toEqual(['A', 'B']);
-		await expectRefused('Item 0: the Group By field "toString" is empty or missing', {
+		await expectRefused('The Group By field "toString" is empty or missing', {
 			type: 'euTaxonomy',
 			items: [apple],
 			parameters: { operation: 'getPortfolioAlignment', groupBy: 'toString' },
@@ -79,7 +79,7 @@ describe('fuzz regressions', () => {
 	});
 
 	it('Create or Update Snapshot: a Portfolio ID expression giving an object is refused by name (was a TypeError)', async () => {
-		await expectRefused('Item 0: Portfolio ID must be text, got an object: {"toString":"x"}', {
+		await expectRefused('Portfolio ID must be text, got an object: {"toString":"x"}', {
 			type: 'portfolioSnapshots',
 			items: [{ ...apple, pid: hostileObject }],
 			parameters: {
@@ -92,22 +92,19 @@ describe('fuzz regressions', () => {
 	});
 
 	it('Update: an identifier with half an emoji is refused before sending (was "URI malformed")', async () => {
-		await expectRefused(
-			/^Item 0: Portfolio "svc-portfolio:org-a_fund.?" contains a broken character/,
-			{
-				type: 'portfolioSnapshots',
-				items: [{ id: 'svc-portfolio:org-a_fund\uD83D' }],
-				parameters: {
-					operation: 'update',
-					portfolio: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-					updateFields: { name: 'New' },
-				},
+		await expectRefused(/^Portfolio "svc-portfolio:org-a_fund.?" contains a broken character/, {
+			type: 'portfolioSnapshots',
+			items: [{ id: 'svc-portfolio:org-a_fund\uD83D' }],
+			parameters: {
+				operation: 'update',
+				portfolio: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				updateFields: { name: 'New' },
 			},
-		);
+		});
 	});
 
 	it('Classify Holdings: a non-numeric methodology from the list mode is refused (was sent as text: schema 400)', async () => {
-		await expectRefused('Item 0: methodology ID "standard" is not a number', {
+		await expectRefused('Methodology ID "standard" is not a number', {
 			type: 'sustainableInvestments',
 			items: [{ ...apple, m: 'standard' }],
 			parameters: {
@@ -130,13 +127,13 @@ describe('fuzz regressions', () => {
 			),
 		).toEqual([5]);
 		await expectRefused(
-			'Item 0: Minimum Threshold must be a number, got a string: five',
+			'Minimum Threshold must be a number, got a string: five',
 			threshold('five'),
 		);
 	});
 
 	it('Options > Batch Size from an expression that is not a number is refused (was an empty batch: 400 "Please provide at least one instrument")', async () => {
-		await expectRefused('Item 0: Options > Batch Size must be a number, got a string: abc', {
+		await expectRefused('Options > Batch Size must be a number, got a string: abc', {
 			type: 'sustainabilityInstruments',
 			items: [{ isin: 'US0378331005', b: 'abc' }],
 			parameters: { operation: 'getSfdrClassification', options: { batchSize: '={{ $json.b }}' } },
@@ -154,7 +151,7 @@ describe('fuzz regressions', () => {
 	});
 
 	it('Report: a Report Name expression giving a list is refused by name', async () => {
-		await expectRefused('Item 0: Report Name must be text, got a list: ["a","b"]', {
+		await expectRefused('Report Name must be text, got a list: ["a","b"]', {
 			type: 'sustainabilityReports',
 			items: [{ ...apple, n: ['a', 'b'] }],
 			parameters: {
@@ -182,7 +179,7 @@ describe('fuzz regressions', () => {
 			if (fuzz.type === 'portfolioSnapshots') {
 				expect(requests).toHaveLength(0);
 				expect(output).toHaveLength(1);
-				expect(output[0].json.error).toMatch(/^Item 0: Limit/);
+				expect(output[0].json.error).toMatch(/^Limit/);
 			}
 			expect(pairedIndices(output)).toEqual(output.map(() => 0));
 		}

@@ -139,3 +139,14 @@ export const HOLDINGS_NODES: HoldingsNode[] = [
 		},
 	},
 ];
+
+/** An error's title and description as one text: what n8n shows, title first (issue 36 moved details below it). */
+export const fullText = (error: unknown): string => {
+	const title = (error as { message?: string } | undefined)?.message ?? '';
+	const rest = descriptionOf(error) ?? '';
+	if (!rest) return title;
+	// A title cut at a colon reads on as it was written: "title: the rest".
+	return /[.!?…)]$/.test(title) || !title
+		? `${title} ${rest}`.trim()
+		: `${title}: ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`;
+};

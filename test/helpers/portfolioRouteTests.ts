@@ -2,7 +2,7 @@
 import type { IDataObject, IPairedItemData } from 'n8n-workflow';
 
 import type { RouteKey, Simulator } from '../simulator';
-import { runNode } from './lookupRuns';
+import { fullText, runNode } from './lookupRuns';
 import type { NodeSpec } from './workflows';
 
 /** The input items an output item is paired to, in ascending order. */
@@ -44,15 +44,14 @@ export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteG
 		const result = await run(guards.portfolio, guards.node({ cashRows: 'error' }));
 		expect(result.status).toBe('error');
 		// Every cash row is named: in the title for one, in the description's list for more (one pass, one error).
-		const { description } = result.error as { description?: string };
-		expect(`${result.error?.message}\n${description}`).toMatch(guards.cashRowError);
+		expect(fullText(result.error)).toMatch(guards.cashRowError);
 		expect(sim.requestCount()).toBe(0);
 	});
 
 	it('403 for a key without the family: the plain message, one request', async () => {
 		const result = await run(guards.portfolio, guards.node(), { apiKey: 'sim-esg-only' });
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(
+		expect(fullText(result.error)).toContain(
 			"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
 		);
 		expect(sim.requestCount()).toBe(1);
@@ -62,7 +61,7 @@ export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteG
 		sim.setFaults(guards.route, { sequence: ['504'] });
 		const result = await run(guards.portfolio, guards.node());
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toBe(guards.timeoutMessage);
+		expect(fullText(result.error)).toContain(guards.timeoutMessage);
 		expect(sim.requestCount()).toBe(1);
 		expect(sim.requests()[0].status).toBe(504);
 	});
@@ -72,7 +71,7 @@ export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteG
 		async (_, items, message) => {
 			const result = await run(items, guards.node());
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(message);
+			expect(fullText(result.error)).toMatch(message);
 			expect(sim.requestCount()).toBe(0);
 		},
 	);

@@ -147,7 +147,7 @@ describe('batching helpers', () => {
 describe('inputError', () => {
 	it('names the item and ends the fix with what was not sent', () => {
 		const error = inputError(node, 3, 'Portfolio Name is empty', 'Give the portfolio a name.');
-		expect(error.message).toBe('Item 3: Portfolio Name is empty');
+		expect(error.message).toBe('Portfolio Name is empty');
 		expect(error.description).toBe('Give the portfolio a name. Nothing was sent.');
 		expect(error.context.itemIndex).toBe(3);
 	});
@@ -157,14 +157,14 @@ describe('inputError', () => {
 			inputError(node, 0, 'invalid ISIN', 'Fix it.', {
 				where: 'Item 0, holding 2 of Holdings (JSON)',
 			}).message,
-		).toBe('Item 0, holding 2 of Holdings (JSON): invalid ISIN');
+		).toBe('Holding 2 of Holdings (JSON): invalid ISIN');
 		expect(inputError(node, undefined, 'No input item has an ISIN').message).toBe(
 			'No input item has an ISIN',
 		);
 		expect(
 			inputError(node, 1, 'too large', 'Send fewer.', { where: '', atRequest: true }),
 		).toMatchObject({
-			message: 'too large',
+			message: 'Too large',
 			description: 'Send fewer. This request was not sent.',
 		});
 	});

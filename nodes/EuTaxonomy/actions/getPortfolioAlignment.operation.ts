@@ -209,7 +209,14 @@ function noDataFound(
 			},
 		);
 	}
-	return { ...values, found: false, message, error_details: explanation, ...counts };
+	return {
+		...values,
+		found: false,
+		reason: `no data from the API ("${ROUTES.taxonomy.noDataAnswer}")`,
+		message,
+		error_details: explanation,
+		...counts,
+	};
 }
 
 /** Why a portfolio answered with `data: {}` has no figure: not the API's documented "no data" answer. */

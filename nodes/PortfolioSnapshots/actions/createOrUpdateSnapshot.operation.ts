@@ -137,7 +137,8 @@ function prepareGroup(
 	const node = this.getNode();
 	const itemIndex = group.itemIndices[0];
 	const shown = describeGroupValues(group.values, 40);
-	const where = shown ? `Item ${itemIndex} (first of the group ${shown})` : `Item ${itemIndex}`;
+	// The group by its values (an error's title drops a bare "Item N": n8n names the item, the group's first).
+	const where = shown ? `Group ${shown}` : `Item ${itemIndex}`;
 	const fail = (message: string, fix: string) =>
 		inputError(node, itemIndex, message, fix, { where });
 

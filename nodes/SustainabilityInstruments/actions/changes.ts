@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { notInAnswerReason } from '../../shared/api/answers';
+import { NO_DATA_REASON, notInAnswerReason } from '../../shared/api/answers';
 import { outsideNote } from '../../shared/api/domains';
 import { errorJson, pairedTo } from '../../shared/run/execution';
 import { addRunNote } from '../../shared/base/hints';
@@ -264,7 +264,7 @@ function compareRows<TEntry>(
 		if (answered) return answered;
 		const empty: IDataObject = {};
 		for (const column of columns) setOwn(empty, column, null);
-		return Object.assign(empty, { isin, found: false });
+		return Object.assign(empty, { isin, found: false, reason: NO_DATA_REASON });
 	};
 	const out: INodeExecutionData[] = [];
 	for (const row of rows) {

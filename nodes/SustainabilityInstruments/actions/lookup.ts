@@ -23,6 +23,8 @@ import { numberParameterValue, readTextParameter } from '../../shared/input/para
 import { inputError } from '../../shared/api/errors';
 import { countAnswers, countLeftOut, countNotInAnswer } from '../../shared/base/hints';
 import { planRequests } from '../../shared/run/requestPlan';
+import { REJECTED_NAMED, withRejectedEntries } from '../../shared/run/tool';
+import type { RejectedEntry } from '../../shared/run/tool';
 import {
 	describeInvalidIsin,
 	givenIsin,
@@ -212,11 +214,15 @@ export const instrumentOptions: INodeProperties[] = [
 	},
 ];
 
-/** Where the Invalid ISINs setting is, as the user sees it. */
-function invalidIsinsSetting(context: IExecuteFunctions): string {
-	return context.getNode().typeVersion >= 2
-		? '"Invalid ISINs" (below the ISINs)'
-		: 'Options > Invalid ISINs';
+/**
+ * Where the Invalid ISINs setting is, as the form shows it: version 2 right below the ISINs list or the ISIN Field
+ * (whichever ISINs From shows), version 1 under Options.
+ */
+function invalidIsinsSetting(context: IExecuteFunctions, source: string): string {
+	if (context.getNode().typeVersion < 2) return 'Options > Invalid ISINs';
+	return source === 'list'
+		? '"Invalid ISINs" (below the ISINs list)'
+		: '"Invalid ISINs" (below ISIN Field)';
 }
 
 /** Invalid ISINs: a parameter of its own from version 2 on, Options > Invalid ISINs in version 1 (saved workflows). */
@@ -282,6 +288,8 @@ function readIsinEntries(
 	}
 	const field =
 		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
+	let column: { name: string | undefined } | undefined;
+	const columnOfOthers = () => (column ??= { name: columnOf(items, field) }).name;
 	const perItem = items.map((item): ItemIsin => {
 		const raw = readField(item.json, field);
 		const isin = normalizeIsin(raw);
@@ -293,9 +301,30 @@ function readIsinEntries(
 				unsendable: true,
 				given,
 			};
-		return isin ? { isin, given } : { problem: `no ISIN in field "${field}"`, given };
+		if (isin) return { isin, given };
+		// A sheet's empty cell: the item has no such column while others do. Its row gets the column as "".
+		const missingColumn = raw === undefined ? columnOfOthers() : undefined;
+		return missingColumn
+			? {
+					problem: `no ISIN in field "${field}" (the cell is empty, shown as "")`,
+					given,
+					missingColumn,
+				}
+			: { problem: `no ISIN in field "${field}"`, given };
 	});
 	return { perItem, listPositions: [] };
+}
+
+/** The top-level column the other items hold `field` in (as readField finds it), or undefined. */
+function columnOf(items: INodeExecutionData[], field: string): string | undefined {
+	if (field.includes('.') && !items.some((item) => hasOwn(item.json, field))) return undefined;
+	const wanted = compactKey(field);
+	for (const { json } of items) {
+		if (hasOwn(json, field)) return field;
+		const key = Object.keys(json).find((candidate) => compactKey(candidate) === wanted);
+		if (key !== undefined) return key;
+	}
+	return undefined;
 }
 
 /**
@@ -318,7 +347,7 @@ function applyInvalidIsinPolicy(
 			? entry.problem!
 			: `invalid ISIN: ${describeInvalidIsin(entry.isin!)}`;
 		if (invalidPolicy === 'fail' && !this.continueOnFail()) {
-			const setting = invalidIsinsSetting(this);
+			const setting = invalidIsinsSetting(this, source);
 			throw inputError(
 				node,
 				source === 'list' ? 0 : index,
@@ -509,7 +538,7 @@ export async function executeInstrumentOperation<TEntry>(
 	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
 	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
 	if (outputMode === 'perInstrument') return perInstrumentItems(outcome);
-	return addedToInputItems(outcome, invalidPolicy);
+	return addedToInputItems(outcome, invalidPolicy, invalidIsinsSetting(this, source));
 }
 
 const LEFT_OUT_OF_RANGE =
@@ -533,16 +562,54 @@ function distinctIsins(
 				: items.length === 0
 					? 'There are no input items'
 					: 'No input item has an ISIN';
-		throw inputError(
+		const rejected = rejectedEntries(perItem, source);
+		const error = inputError(
 			this.getNode(),
 			undefined,
 			`${what}: the ${label} needs at least one instrument`,
-			source === 'list'
-				? 'Correct the ISINs in the list (the output names each with the reason).'
-				: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
+			[
+				rejected.length ? `Not sent: ${rejectedText(rejected)}.` : '',
+				source === 'list'
+					? 'Correct the ISINs in the list (each is 12 characters: a two-letter country code, 9 letters or digits, a check digit).'
+					: 'Check the ISIN Field parameter: it must name the field (column) that holds the ISIN.',
+			]
+				.filter(Boolean)
+				.join(' '),
 		);
+		// An AI agent sees no output items: the tool's answer names each entry with its reason.
+		withRejectedEntries(error, rejected);
+		throw error;
 	}
 	return isins;
+}
+
+/** Entries not sent, each with what was given (or its place) and why. */
+function rejectedEntries(perItem: ItemIsin[], source: string): RejectedEntry[] {
+	const rejected: RejectedEntry[] = [];
+	perItem.forEach((entry, index) => {
+		if (entry.problem === undefined) return;
+		const given = entry.given ?? entry.normalised;
+		rejected.push({
+			isin:
+				given === undefined || given === null || given === ''
+					? source === 'list'
+						? `entry ${index + 1}`
+						: `item ${index}`
+					: showValue(given, 40),
+			reason: entry.problem,
+		});
+	});
+	return rejected;
+}
+
+/** "US037833100X" (invalid ISIN: …); …; the first REJECTED_NAMED, then "and N more". */
+function rejectedText(rejected: RejectedEntry[]): string {
+	const named = rejected
+		.slice(0, REJECTED_NAMED)
+		.map(({ isin, reason }) => `"${isin}" (${reason})`)
+		.join('; ');
+	const more = rejected.length - REJECTED_NAMED;
+	return more > 0 ? `${named}; and ${more} more` : named;
 }
 
 /**

@@ -2,8 +2,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { copyJson, errorJson } from '../../shared/run/execution';
 import { IDENTITY_COLUMNS, uniformRows } from '../../shared/input/rows';
-import { setOwn } from '../../shared/base/values';
-import { notInAnswerReason } from '../../shared/api/answers';
+import { hasOwn, setOwn } from '../../shared/base/values';
+import { NO_DATA_REASON, notInAnswerReason } from '../../shared/api/answers';
+import { sentenceStart } from '../../shared/api/errors';
 import type { ItemIsin, LookupOutcome } from './lookupTypes';
 
 /** The ISIN as the user gave it, and as cleaned (the one sent, or the one an invalid ISIN cleaned to). */
@@ -35,7 +36,8 @@ function rowShaper(
 		const row: IDataObject = { isin: given };
 		if (showNormalised) row.isin_normalised = normalised;
 		row.found = found;
-		row.reason = reason;
+		// Not found always says why: the API's answer had no data for it.
+		row.reason = found === false && !reason ? NO_DATA_REASON : reason;
 		for (const key in values)
 			if (key !== 'isin' && key !== 'found' && key !== 'reason' && Object.hasOwn(values, key))
 				setOwn(row, key, values[key]);
@@ -89,6 +91,8 @@ export function perInstrumentItems<TEntry>(outcome: LookupOutcome<TEntry>): INod
 export function addedToInputItems<TEntry>(
 	outcome: LookupOutcome<TEntry>,
 	invalidPolicy: string,
+	/** Where Invalid ISINs is on this node's form. */
+	invalidIsinsSetting: string,
 ): INodeExecutionData[] {
 	const { items, perItem, results, failed, notInAnswer, spec, simplify } = outcome;
 	const { resultFor } = rowShaper(perItem, results, notInAnswer);
@@ -102,6 +106,8 @@ export function addedToInputItems<TEntry>(
 	return items.map((item, index) => {
 		const entry = perItem[index];
 		const json = copyJson(item.json);
+		if (entry.missingColumn !== undefined && !hasOwn(json, entry.missingColumn))
+			setOwn(json, entry.missingColumn, '');
 		const failure = entry.isin ? failed.get(entry.isin) : undefined;
 		if (failure) {
 			const out: INodeExecutionData = {
@@ -118,7 +124,8 @@ export function addedToInputItems<TEntry>(
 			json[spec.resultKey] = result;
 		}
 		if (entry.problem && invalidPolicy === 'fail' && entry.problem.startsWith('invalid ISIN')) {
-			Object.assign(json, errorJson(new Error(`Item ${index}: ${entry.problem}`)));
+			json.error = sentenceStart(entry.problem);
+			json.error_details = `Nothing was sent for this item. Correct the ISIN, or set ${invalidIsinsSetting} to Skip and Report or Send Anyway.`;
 		}
 		const out: INodeExecutionData = { json, pairedItem: { item: index } };
 		if (item.binary) out.binary = item.binary;

@@ -74,4 +74,9 @@ export interface ItemIsin {
 	given?: string | null;
 	/** The cleaned form of an ISIN that was not sent (invalid and skipped). */
 	normalised?: string;
+	/**
+	 * The column the other items hold the ISIN in, which this item lacks (a sheet's empty cell): Add to Input Items
+	 * writes it as "" so that the table shows an empty cell, not `undefined`.
+	 */
+	missingColumn?: string;
 }

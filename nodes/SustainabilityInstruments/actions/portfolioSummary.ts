@@ -72,7 +72,7 @@ export const summaryProperties: INodeProperties[] = [
 		name: 'marketValueField',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. market_value',
+		placeholder: 'Empty: found automatically (e.g. Market Value)',
 		description:
 			'Input field that holds the market value. Leave empty to find it among the usual headers (Market Value, MV, Value, Position Value, Amount).',
 		displayOptions: { show: { ...show, weightBy: ['marketValue'] } },
@@ -82,7 +82,7 @@ export const summaryProperties: INodeProperties[] = [
 		name: 'weightField',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. weight',
+		placeholder: 'Empty: found automatically (e.g. Weight %)',
 		description:
 			'Input field that holds the portfolio weight. Leave empty to find it among the usual headers (Weight, Weight %, Portfolio Weight, Allocation).',
 		displayOptions: { show: { ...show, weightBy: ['weight'] } },
@@ -344,7 +344,7 @@ export function buildSummaryItems<TEntry>(
 				error: `No summary for this portfolio${where ? ` (${where})` : ''}: the API gave no answer for ${unanswered.length} of its ${new Set(group.rows.map((row) => row.isin)).size} ISINs, so its figures would be incomplete. ${details.error as string}`,
 				unanswered_isins: unanswered,
 			};
-			return { json, pairedItem };
+			return { json: outcome.simplify ? flatCells(json) : json, pairedItem };
 		}
 		const { holdings, notChecked } = summaryHoldings(group, outcome);
 		const summary = summarizeHoldings(kind, holdings, {
@@ -372,7 +372,7 @@ export function buildSummaryItems<TEntry>(
 		if (totalNote) json.total_note = totalNote;
 		if (prepared.notes.length > 0) json.input_notes = prepared.notes;
 		if (outcome.answerNote) json.answer_note = outcome.answerNote;
-		return { json, pairedItem };
+		return { json: outcome.simplify ? flatCells(json) : json, pairedItem };
 	});
 }
 
@@ -799,6 +799,26 @@ function weightedAverage(
 }
 
 /** Simplify: `articles.article_9.percent` becomes `article_9_percent`, `indicators.x.unit` becomes `x_unit`. */
+/**
+ * Simplify: every cell a value n8n's table shows as it is. What flattenSummary leaves nested comes out flat, the data
+ * kept: an object as `<key>_<field>` columns, a list of values as one text ("a; b"), a list of objects as JSON text.
+ */
+export function flatCells(json: IDataObject): IDataObject {
+	const flat: IDataObject = {};
+	const put = (key: string, value: unknown) => {
+		if (Array.isArray(value)) {
+			const scalars = value.every((entry) => entry === null || typeof entry !== 'object');
+			setOwn(flat, key, scalars ? value.map(String).join('; ') : JSON.stringify(value));
+		} else if (value !== null && typeof value === 'object') {
+			for (const [field, inner] of Object.entries(value)) put(`${key}_${field}`, inner);
+		} else {
+			setOwn(flat, key, value as IDataObject[string]);
+		}
+	};
+	for (const [key, value] of Object.entries(json)) put(key, value);
+	return flat;
+}
+
 export function flattenSummary(summary: IDataObject): IDataObject {
 	const flat: IDataObject = {};
 	for (const [key, value] of Object.entries(summary)) {

@@ -4,7 +4,14 @@ import type { IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NUMERIC_TEXT } from './answerShapes';
 import type { AnswerContract, AnswerShape, EntryList } from './answerShapes';
 import { MAX_OUTPUT_TEXT_LENGTH } from '../base/constants';
-import { contentTypeOf, findRequestId, isHtmlAnswer, isJsonBody, isPageAnswer } from './errors';
+import {
+	contentTypeOf,
+	findRequestId,
+	isHtmlAnswer,
+	isJsonBody,
+	isPageAnswer,
+	TITLE_LIMIT,
+} from './errors';
 import { addRunNote, MAX_HINT_LENGTH } from '../base/hints';
 import type { ApiResponse } from './errors';
 import { readMethodologies } from './methodologies';
@@ -255,6 +262,14 @@ export function describeAnswer(response: ApiResponse): string {
  * A success answer (2xx) the node cannot read. Not retried: the same request would get the same answer. It stops the
  * run's further requests (requestBudget.isStopError): an API that answers so will most likely answer every request so.
  */
+/** "<title>: <what>" when that fits in a title, else the title alone and `what` first in the description. */
+function titled(title: string, what: string): { message: string; problem: string[] } {
+	const whole = `${title}: ${what}`;
+	return whole.length <= TITLE_LIMIT
+		? { message: whole, problem: [] }
+		: { message: `${title}.`, problem: [`What is wrong: ${what}.`] };
+}
+
 export class UnreadableAnswerError extends NodeApiError {
 	constructor(
 		node: INode,
@@ -264,6 +279,10 @@ export class UnreadableAnswerError extends NodeApiError {
 		itemIndex?: number,
 	) {
 		const contentType = contentTypeOf(response) || 'none';
+		const { message, problem } = titled(
+			`The API's answer to the ${route.label} request cannot be read`,
+			what,
+		);
 		const requestId = findRequestId(response.body) ?? headerText(response, 'x-amzn-requestid');
 		const answered = route.chargedOutcome
 			? `The API answered ${response.statusCode}, so ${route.chargedOutcome} although its answer cannot be read: it counts against the monthly quota, and it is not sent again in this execution (Settings > Retry On Fail included); running the workflow again sends it anew. No result was made of it.`
@@ -272,8 +291,9 @@ export class UnreadableAnswerError extends NodeApiError {
 			node,
 			{ message: 'unreadable answer', httpCode: String(response.statusCode) } as JsonObject,
 			{
-				message: `The API's answer to the ${route.label} request cannot be read: ${what}`,
+				message,
 				description: [
+					...problem,
 					`What came: status ${response.statusCode}, content type ${contentType}, ${describeAnswer(response)}.`,
 					`Expected: ${route.answer.expected}.`,
 					`${answered} If this persists, the API may have changed or a proxy may stand in front of it: check the Base URL, and tell the vendor or the package maintainers what is named here (the answer itself is not shown).`,
@@ -421,6 +441,9 @@ export function readOutcome(
 
 /** The state of an ISIN or holding sent that a readable answer left out (an answer defect): the start of its reason. */
 export const NOT_IN_ANSWER = "not in the API's answer";
+
+/** The reason of a result the API answered without data (found = false). */
+export const NO_DATA_REASON = 'no data from the API';
 
 /**
  * The reason given on the row of an ISIN (or holding) sent that a readable answer left out: not checked, never

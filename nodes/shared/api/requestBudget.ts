@@ -83,9 +83,9 @@ export function openRequestAccount(
 	if (budget > 0 && plan.requests > budget) {
 		throw new NodeOperationError(
 			node,
-			`This run would send ${plan.isMaximum ? 'up to ' : ''}${countOf(plan.requests, 'request')} to the API (${plan.breakdown}); Max Requests per Run is ${budget.toLocaleString('en-US')}`,
+			`This run would send ${plan.isMaximum ? 'up to ' : ''}${countOf(plan.requests, 'request')}, more than Max Requests per Run (${budget.toLocaleString('en-US')})`,
 			{
-				description: `Nothing was sent. Each request counts against the API key's monthly quota. To go ahead, raise Options > Max Requests per Run (0 = no limit), or ${plan.fewerRequests}.`,
+				description: `Planned: ${plan.breakdown}. Nothing was sent. Each request counts against the API key's monthly quota. To go ahead, raise Options > Max Requests per Run (0 = no limit), or ${plan.fewerRequests}.`,
 			},
 		);
 	}
@@ -161,9 +161,8 @@ export function refusalBeforeTry(
 			node,
 			{ message: 'Limit Exceeded', httpCode: '429' } as JsonObject,
 			{
-				message: `${QUOTA_USED_UP} The ${label} request was not sent.`,
-				description:
-					'An earlier request of this execution with the same API key was answered 429 "Limit Exceeded": no further request of that key is sent in this execution.',
+				message: QUOTA_USED_UP,
+				description: `The ${label} request was not sent. An earlier request of this execution with the same API key was answered 429 "Limit Exceeded": no further request of that key is sent in this execution.`,
 				httpCode: '429',
 				itemIndex,
 			},
@@ -177,10 +176,11 @@ export function refusalBeforeTry(
 		account.limited = true;
 		const error = new NodeOperationError(
 			node,
-			`Max Requests per Run (${account.budget.toLocaleString('en-US')}) reached: this run sent ${countOf(account.sent, 'request')} to the API (${account.planned.toLocaleString('en-US')} planned), and the next one for the ${label} (a retry, or a split of a batch that timed out) was not sent`,
+			`Max Requests per Run (${account.budget.toLocaleString('en-US')}) reached: the next ${label} request was not sent`,
 			{
 				itemIndex,
 				description:
+					`This run sent ${countOf(account.sent, 'request')} to the API (${account.planned.toLocaleString('en-US')} planned); the next one (a retry, or a split of a batch that timed out) was not sent. ` +
 					'Retries after throttling or errors, and split batches, count as requests too. Raise Options > Max Requests per Run, or run again when the API is less busy.',
 			},
 		);

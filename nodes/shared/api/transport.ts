@@ -16,6 +16,8 @@ import {
 	inputError,
 	isHtmlAnswer,
 	isQuotaExhausted,
+	operationError,
+	sentenceStart,
 } from './errors';
 import type { ApiResponse } from './errors';
 import { networkFailureOf, sendApiRequest, tryDeadline } from './httpClient';
@@ -471,7 +473,7 @@ function pacingWaitError(
 	itemIndex?: number,
 ): NodeApiError {
 	return new NodeApiError(node, { message: 'paced' } as JsonObject, {
-		message: `The ${route.label} request would have had to wait ${formatSeconds(waitMs)} for its turn, more than Max Wait When Throttled (${formatSeconds(maxWaitMs)}), so it was not sent.`,
+		message: `The ${route.label} request was not sent: its turn was ${formatSeconds(waitMs)} away, more than Max Wait When Throttled (${formatSeconds(maxWaitMs)}).`,
 		description: `The API recently answered "too many requests" to this API key, so every request of the key in this n8n (other executions and nodes too) now takes turns: at most ${pacer.limit ?? '?'} every ${formatSeconds(pacer.windowMs)}. This wait is that pacing, not the monthly quota. Nothing was sent and no request was spent. Raise Max Wait When Throttled, or run again when the other runs with this key are done.`,
 		itemIndex,
 	});
@@ -503,8 +505,8 @@ export class UncertainOutcomeError extends NodeApiError {
 			route.uncertainAdvice ??
 			"It was not sent again. Check with the Portfolio Snapshots node's Get Many operation what is stored now, then run again only for what is missing.";
 		super(node, { message: networkFailure.code } as JsonObject, {
-			message: `${what}: whether the API carried it out is not known${route.uncertainOutcome ? `, so ${route.uncertainOutcome}` : ''}.`,
-			description: `${advice}\n${failureDetail(networkFailure)}, on try ${attempts}.`,
+			message: `Whether the API carried out the ${route.label} request is not known${route.uncertainOutcome ? `: ${route.uncertainOutcome}` : ''}.`,
+			description: `${what}.\n${advice}\n${failureDetail(networkFailure)}, on try ${attempts}.`,
 			...(networkFailure.status ? { httpCode: String(networkFailure.status) } : {}),
 			itemIndex,
 		});
@@ -681,17 +683,30 @@ function exhaustedRetriesError(
 	const base = apiErrorFor(node, route, response, itemIndex);
 	const gaveUp = `gave up after ${attempts} tries and ${formatSeconds(waitedMs)} of waiting`;
 	if (response.statusCode === 429) {
-		base.message = `The API kept answering "too many requests" (429) for the ${route.label}: ${gaveUp}. This is a short-term limit, not the monthly quota; run again in a few minutes, or lower Concurrency.`;
+		base.message = `The API kept answering "too many requests" (429) to the ${route.label} request: ${gaveUp}.`;
+		base.description = [
+			'This is a short-term limit, not the monthly quota: run again in a few minutes, or lower Concurrency.',
+			apiSaid(response),
+		]
+			.filter(Boolean)
+			.join('\n');
 		return base;
 	}
-	base.message = `The API stayed unavailable (503) for the ${route.label}: ${gaveUp}. The API, or a gateway in front of it, is temporarily out of service; run again in a few minutes.`;
+	base.message = `The API stayed unavailable (503) for the ${route.label} request: ${gaveUp}.`;
 	base.description = [
-		base.description,
+		'The API, or a gateway in front of it, is temporarily out of service: run again in a few minutes.',
+		apiSaid(response),
 		`A 503 means the request was not carried out, but each try may count against the monthly quota${route.maxUnavailableRetries !== undefined ? `, so the ${route.label} request is tried at most ${route.maxUnavailableRetries + 1} times` : ''}.`,
 	]
 		.filter(Boolean)
 		.join('\n');
 	return base;
+}
+
+/** The API's own words of an answer, as the description names them, or ''. */
+function apiSaid(response: ApiResponse): string {
+	const said = apiMessage(response.body);
+	return said ? `API response (${response.statusCode}): ${said}` : '';
 }
 
 function proxyPageError(
@@ -709,8 +724,8 @@ function proxyPageError(
 		node,
 		{ message: 'proxy page', httpCode: String(statusCode) } as JsonObject,
 		{
-			message: `The API address answered the ${route.label} request with ${page} (status ${statusCode}, content type ${contentTypeWords(response)}) instead of the API's JSON, after ${tries}: a proxy, gateway or maintenance page in front of the API says it is not available.`,
-			description: `Taken like "temporarily unavailable" (503): the request was not carried out, and it was asked again with pauses (waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled). Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell the vendor. The page itself is not shown.`,
+			message: `A proxy or maintenance page answered the ${route.label} request instead of the API (status ${statusCode}, after ${tries}).`,
+			description: `What came: ${page} with content type ${contentTypeWords(response)}, instead of the API's JSON: a proxy, gateway or maintenance page in front of the API says it is not available. Taken like "temporarily unavailable" (503): the request was not carried out, and it was asked again with pauses (waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled). Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell the vendor. The page itself is not shown.`,
 			httpCode: String(statusCode),
 			itemIndex,
 		},
@@ -732,23 +747,23 @@ function networkError(
 	let message: string;
 	let description: string;
 	if (failure.kind === 'host-not-found') {
-		message = `Could not find the API host "${hostname}" for the ${route.label}: the name in the credential's Base URL does not resolve to an address.`;
-		description = `Check the Base URL in the credential (${origin}) for a typo, and that this n8n can reach the internet (DNS, proxy). Nothing reached the API and no request was spent (${tries}).`;
+		message = `Could not find the API host "${showValue(hostname, 40)}" for the ${route.label} request.`;
+		description = `The name in the credential's Base URL does not resolve to an address. Check the Base URL in the credential (${origin}) for a typo, and that this n8n can reach the internet (DNS, proxy). Nothing reached the API and no request was spent (${tries}).`;
 	} else if (failure.kind === 'secure-connection') {
-		message = `Could not set up a secure connection to ${origin} for the ${route.label}: ${failure.reason}.`;
-		description = `Nothing was sent to the API and no request was spent. Check the Base URL in the credential (https:// and the right port); if the address is right, the server's certificate is the problem: tell the vendor. Error code: ${failure.code}.`;
+		message = `Could not set up a secure connection to the API for the ${route.label} request.`;
+		description = `${origin}: ${failure.reason}. Nothing was sent to the API and no request was spent. Check the Base URL in the credential (https:// and the right port); if the address is right, the server's certificate is the problem: tell the vendor. Error code: ${failure.code}.`;
 	} else if (failure.kind === 'timeout') {
-		message = `The API did not finish its answer to the ${route.label} request within ${formatSeconds(timeoutMs)} (the limit of one try), after ${tries}.`;
-		description = `Waited ${formatSeconds(waitedMs)} in all, counting the tries that timed out, within Max Wait When Throttled. Try again later, or send fewer holdings per request.`;
+		message = `The API did not answer the ${route.label} request within ${formatSeconds(timeoutMs)}, after ${tries}.`;
+		description = `${formatSeconds(timeoutMs)} is the limit of one try. Waited ${formatSeconds(waitedMs)} in all, counting the tries that timed out, within Max Wait When Throttled. Try again later, or send fewer holdings per request.`;
 	} else if (failure.kind === 'broken-answer') {
-		message = `The API's answer to the ${route.label} request could not be read: ${failure.reason}, after ${tries}.`;
-		description = `The last try got an answer that broke off or was damaged on the way; waited ${formatSeconds(waitedMs)} in all between tries. Something between this n8n and the API (a proxy, a firewall, an unstable network) may be damaging answers: check the Base URL and the network, then run again. What happened: ${failure.code}.`;
+		message = `The API's answer to the ${route.label} request could not be read, after ${tries}.`;
+		description = `${sentenceStart(failure.reason ?? 'it broke off')}. The last try got an answer that broke off or was damaged on the way; waited ${formatSeconds(waitedMs)} in all between tries. Something between this n8n and the API (a proxy, a firewall, an unstable network) may be damaging answers: check the Base URL and the network, then run again. What happened: ${failure.code}.`;
 	} else if (failure.kind === 'gateway-page') {
-		message = `A proxy or gateway in front of the API ${failure.reason} to the ${route.label} request, after ${tries}: it got no usable answer from the API.`;
-		description = `Asked again with pauses: waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled. Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell whoever runs the proxy, or the vendor. The page itself is not shown.`;
+		message = `A proxy or gateway in front of the API got no usable answer to the ${route.label} request, after ${tries}.`;
+		description = `It ${failure.reason}. Asked again with pauses: waited ${formatSeconds(waitedMs)} in all, within Max Wait When Throttled. Each try may count against the monthly quota. Run again in a few minutes; if it persists, check the credential's Base URL (it should be the API's own address) and tell whoever runs the proxy, or the vendor. The page itself is not shown.`;
 	} else {
 		// The code stays out of the message: NodeApiError swaps a message naming ECONNRESET & co. for a generic one.
-		message = `Could not reach the API for the ${route.label}, after ${tries}.`;
+		message = `Could not reach the API for the ${route.label} request, after ${tries}.`;
 		description = `Connection error: ${failure.code}. Waited ${formatSeconds(waitedMs)} in all between tries. Check the Base URL and the network, then run again.`;
 	}
 	return new NodeApiError(node, { message: failure.code } as JsonObject, {
@@ -789,7 +804,7 @@ export function checkBaseUrl(
 ): string {
 	const verdict = checkBaseUrlText(raw, allowPrivateAddress);
 	if (verdict.url !== undefined) return verdict.url;
-	throw new NodeOperationError(node, `The credential's Base URL ${verdict.problem}`, {
+	throw operationError(node, `The credential's Base URL ${verdict.problem}`, {
 		description: `${verdict.fix} Nothing was sent.`,
 	});
 }
@@ -828,8 +843,8 @@ function answerTooLargeError(
 		node,
 		{ message: 'answer too large', httpCode: String(statusCode) } as JsonObject,
 		{
-			message: `The API's answer to the ${route.label} request is larger than ${megabytes(MAX_ANSWER_BYTES)} (${how}), far more than any answer to a request of 10,000 instruments: nothing of it was kept.`,
-			description: `Status ${statusCode}. The request was answered, so it counts against the monthly quota; it was not sent again, as the same request would most likely get the same answer. Check the credential's Base URL (a proxy may stand in front of the API), and tell the vendor.`,
+			message: `The API's answer to the ${route.label} request is larger than ${megabytes(MAX_ANSWER_BYTES)}: nothing of it was kept.`,
+			description: `It was ${how}, far more than any answer to a request of 10,000 instruments. Status ${statusCode}. The request was answered, so it counts against the monthly quota; it was not sent again, as the same request would most likely get the same answer. Check the credential's Base URL (a proxy may stand in front of the API), and tell the vendor.`,
 			httpCode: String(statusCode),
 			itemIndex,
 		},

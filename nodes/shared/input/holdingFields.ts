@@ -34,6 +34,11 @@ export interface FieldMappingWords {
 	): string;
 	/** A row whose column `key` for the field is there but empty, e.g. `the Weight % cell is empty`. */
 	emptyCell(field: HoldingKey, key: string): string;
+	/**
+	 * A row setting (Invalid ISINs, Cash and Rows Without ISIN) named as the form shows it: top-level in version 1,
+	 * `Options > …` in version 2 (the default).
+	 */
+	setting?(name: string): string;
 }
 
 /** "all 5 rows", or "the only row" (`noun` in the singular). */
@@ -62,6 +67,7 @@ export const HOLDING_FIELDS_WORDS: FieldMappingWords = {
 	pointAt: (field, target) =>
 		`set "${holdingFieldParameter(field)}" under Holding Fields to ${target}`,
 	...sheetColumnWords((field, resolver) => `looked for a field named ${resolver.lookedFor(field)}`),
+	setting: (name) => `"${name}"`,
 };
 
 interface FieldSpec {

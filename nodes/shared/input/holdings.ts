@@ -239,6 +239,8 @@ class HoldingsReader {
 	private readonly rule: HoldingsRoute['holdings'];
 	private readonly resolver: FieldResolver;
 	private readonly words: FieldMappingWords;
+	/** A row setting named as the form shows it (see FieldMappingWords.setting). */
+	private readonly setting: (name: string) => string;
 	private readonly invalidIsin: InvalidIsinPolicy;
 	private readonly cashRows: CashRowPolicy;
 	private readonly numbers: RowNumbers;
@@ -269,6 +271,7 @@ class HoldingsReader {
 		this.invalidIsin = options.invalidIsin ?? 'fail';
 		this.cashRows = options.cashRows ?? 'remove';
 		this.words = options.mappingWords ?? HOLDING_FIELDS_WORDS;
+		this.setting = this.words.setting ?? ((name) => `Options > ${name}`);
 		this.resolver = new FieldResolver(options.fieldNames);
 		this.numbers = new RowNumbers(
 			rows,
@@ -472,7 +475,7 @@ class HoldingsReader {
 		if (this.invalidIsin !== 'skip') {
 			throw fail(
 				`invalid ISIN: ${unsendable}`,
-				`${sentence(this.words.pointAt('isin', 'the column that holds the ISIN'))}. Such a value is never sent, even with "Invalid ISINs" set to send anyway; set it to skip to report such rows in the output instead.`,
+				`${sentence(this.words.pointAt('isin', 'the column that holds the ISIN'))}. Such a value is never sent, even with ${this.setting('Invalid ISINs')} set to Send Anyway; set it to Skip and Report to report such rows in the output instead.`,
 			);
 		}
 		return removedRow(row.itemIndex, name ?? null, rawIsin, null, `invalid ISIN: ${unsendable}`);
@@ -504,7 +507,7 @@ class HoldingsReader {
 			if (this.cashRows === 'error') {
 				throw fail(
 					`this ${isCash ? 'cash row' : 'row has no ISIN and'} cannot be sent to this route`,
-					'Remove cash and rows without an ISIN from the input, or set "Cash and Rows Without ISIN" to Skip and Report.',
+					`Remove cash and rows without an ISIN from the input, or set ${this.setting('Cash and Rows Without ISIN')} to Skip and Report.`,
 				);
 			}
 			return removedRow(
@@ -519,7 +522,7 @@ class HoldingsReader {
 		if (this.invalidIsin === 'fail') {
 			throw fail(
 				`invalid ISIN: ${describeInvalidIsin(isin)}`,
-				'Correct the ISIN, or set the "Invalid ISINs" option to skip such rows (they are reported in the output) or to send them anyway.',
+				`Correct the ISIN, or set ${this.setting('Invalid ISINs')} to Skip and Report (such rows are reported in the output) or to Send Anyway.`,
 			);
 		}
 		if (this.invalidIsin === 'skip') {

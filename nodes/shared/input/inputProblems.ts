@@ -88,9 +88,12 @@ function problemOfError(error: NodeOperationError): InputProblem {
 	const context = error.context.itemIndex;
 	const itemIndex = typeof context === 'number' ? context : 0;
 	const named = new RegExp(`^(Item ${itemIndex}(?:, [^:]+)?): (.+)$`, 's').exec(error.message);
+	// inputError's title leaves the item to n8n ("[item N]"); in a list of several, each line names its item.
+	const where = named?.[1] ?? (typeof context === 'number' ? `Item ${context}` : undefined);
 	return {
 		itemIndex,
-		...(named ? { where: named[1], message: named[2] } : { message: error.message }),
+		...(where ? { where } : {}),
+		message: named?.[2] ?? error.message,
 		...(fix ? { fix } : {}),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import { asNodeError } from '../api/errors';
+import { asNodeError, fitTitle, operationError } from '../api/errors';
 import { takeExtraOutputs } from '../base/operation';
 import { describeGroupValues } from '../input/grouping';
 import { groupsInputError } from '../input/inputProblems';
@@ -37,6 +37,7 @@ export function pairedTo(indices: number[]): IPairedItemData[] {
 }
 
 export function errorJson(error: Error): IDataObject {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) fitTitle(error);
 	const json: IDataObject = { error: error.message };
 	const description = (error as NodeApiError | NodeOperationError).description;
 	if (description) json.error_details = description;
@@ -67,7 +68,10 @@ export async function routeOperation(
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const chosen = operations[operation];
 	if (!chosen) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`);
+		throw operationError(this.getNode(), `The operation "${operation}" is not supported`, {
+			description:
+				'Choose an operation of the list in the node (the workflow may come from a newer version of this package).',
+		});
 	}
 	// As an AI Agent tool: one result item for the model, never a thrown error (tool.ts).
 	if (isToolExecution(this)) return [await executeAsTool.call(this, chosen, items)];
@@ -150,17 +154,20 @@ export async function runTasks<TTask, T>(
 }
 
 function notSentError(node: INode, cause: RunError): NodeOperationError {
-	return new NodeOperationError(
+	return operationError(
 		node,
-		`Not sent: an earlier request of this run failed, so no further requests were sent. ${cause.message}`,
+		'Not sent: an earlier request of this run failed, so no further requests were sent.',
 		{
-			description: cause.description ?? undefined,
+			description: [`The earlier failure: ${cause.message}`, cause.description]
+				.filter(Boolean)
+				.join('\n'),
 		},
 	);
 }
 
 /**
- * The first failure, with what the run did before it and what running again costs: the API's message stays first.
+ * The first failure, with what the run did before it and what running again costs in its description: the title
+ * stays the API's failure, what was done comes first below it.
  * `done` says what has data or was stored, e.g. "2 of 5 snapshots were stored (a, b)."
  */
 export function withProgress(this: IExecuteFunctions, error: RunError, done: string): RunError {
@@ -170,7 +177,8 @@ export function withProgress(this: IExecuteFunctions, error: RunError, done: str
 		sent === undefined
 			? ''
 			: ` This run sent ${countOf(sent, 'request')}; running it again sends up to ${planned.toLocaleString('en-US')}.`;
-	error.message = `${error.message.replace(/\.?$/, '.')} ${done}${cost}`;
+	fitTitle(error);
+	error.description = [`${done}${cost}`, error.description].filter(Boolean).join('\n');
 	return error;
 }
 

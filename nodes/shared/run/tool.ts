@@ -20,7 +20,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { NOT_IN_ANSWER } from '../api/answers';
+import { NO_DATA_REASON, NOT_IN_ANSWER } from '../api/answers';
 import { QUOTA_USED_UP } from '../api/errors';
 import type { Operation } from '../base/operation';
 import { reportRequestsSpent } from '../api/requestBudget';
@@ -127,9 +127,39 @@ export function toolErrorMessage(message: string, httpCode?: string | null): str
 	return httpCode ? `${plain} (HTTP ${httpCode})` : plain;
 }
 
+/** An entry of the tool's input that was not sent, and why. */
+export interface RejectedEntry {
+	/** What was given (shortened), or its place when nothing was. */
+	isin: string;
+	reason: string;
+}
+
+/** How many rejected entries an error and a tool answer name; the rest are counted ("and N more"). */
+export const REJECTED_NAMED = 20;
+
+const rejectedByError = new WeakMap<object, RejectedEntry[]>();
+
+/** Keeps with the error the entries it refused: a model sees no output items, so the tool's answer names them. */
+export function withRejectedEntries(error: object, rejected: RejectedEntry[]): void {
+	if (rejected.length) rejectedByError.set(error, rejected);
+}
+
 /** A thrown error as the tool's one result: bad input says what to fix, an API failure is a plain `error`. */
 function thrownResult(error: unknown): IDataObject {
 	const caught = error as Partial<NodeApiError & NodeOperationError> & Error;
+	const rejected = rejectedByError.get(caught);
+	if (rejected) {
+		const more = rejected.length - REJECTED_NAMED;
+		return {
+			problem: plainMessage(caught.message),
+			not_sent: rejected.slice(0, REJECTED_NAMED).map(({ isin, reason }) => {
+				const fix = fixFor(reason);
+				return { isin, problem: fix ? `${reason}; fix: ${fix}` : reason };
+			}),
+			...(more > 0 ? { more_not_sent: `and ${more} more, not named here` } : {}),
+			fix: 'correct each ISIN named in not_sent and ask again with the corrected ISINs',
+		};
+	}
 	if (caught instanceof NodeOperationError && !isApiFailure(caught)) {
 		const problem = plainMessage(caught.message);
 		const fix = fixFor(problem, caught.description);
@@ -188,7 +218,11 @@ function explain(json: IDataObject): { json: IDataObject; kind: Kind } {
 			kind: 'failed',
 		};
 	}
-	if (json.found === false && typeof json.reason === 'string') {
+	if (
+		json.found === false &&
+		typeof json.reason === 'string' &&
+		!json.reason.startsWith(NO_DATA_REASON)
+	) {
 		const { reason, ...rest } = json;
 		const given = /"([^"]*)"/.exec(reason)?.[1];
 		const fix = fixFor(reason);

@@ -38,7 +38,7 @@ function holdingFieldsProperty(
 				name,
 				type: 'string',
 				default: '',
-				placeholder: header,
+				placeholder: `Empty: found automatically (e.g. ${header})`,
 				description: fieldHints[name] ? `${usual} ${fieldHints[name]}` : usual,
 			};
 		}),
