@@ -266,10 +266,11 @@ async function checkSheet(node: HoldingsNode, sheet: Sheet): Promise<void> {
 	});
 	const lines = problemList(error);
 	if (expected.count === 1 && expected.columns.length === 0) {
-		// One problem of one row: the usual input error, naming the row.
+		// One problem of one row: the usual input error, its row as n8n's item index (n8n names it), a short title.
 		const [row] = [...expected.rows];
-		if (!error.message.startsWith(`Item ${row}: `))
+		if (error.context?.itemIndex !== row || /^Item \d/.test(error.message) || lines)
 			throw new Error(`not the row's error. ${context}`);
+		expect(error.message.length).toBeLessThanOrEqual(150);
 		return;
 	}
 	if (!lines) throw new Error(`no list of the problems. ${context}`);
