@@ -351,7 +351,7 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const result = await run(HOLDINGS, {}, {}, expiring.url);
 			expect(result.status).toBe('error');
 			expect(fullText(result.error)).toMatch(
-				/^The report was created, but its download link has expired or is no longer valid \(403: AccessDenied: Request has expired\)/,
+				/^The report was created, but its download link has expired or is no longer valid \(403\) The storage service answered: AccessDenied: Request has expired\./,
 			);
 			expect(expiring.requests({ route: ROUTE })[0].status).toBe(201);
 			expect((result.error as { description?: string }).description).toMatch(
@@ -540,9 +540,12 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 				sim.setReportLink(template);
 				const result = await run(HOLDINGS, {});
 				expect(result.status).toBe('error');
-				expect(result.error?.message).toBe(
-					`The report was created, but its download link points to ${words}, so it was not fetched`,
+				expect(result.error?.message).toMatch(
+					/^The report was created, but its download link was not fetched(: it points to .+)?$/,
 				);
+				expect(result.error?.message.length).toBeLessThanOrEqual(150);
+				const refusal = `The report was created, but its download link was not fetched: it points to ${words}`;
+				expect(fullText(result.error).slice(0, refusal.length)).toBe(refusal);
 				expect(description(result)).toContain(
 					'The report was generated and counts against the monthly quota',
 				);
@@ -565,12 +568,12 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			sim.setReportLink(`http://127.0.0.1:{port}{path}`);
 			const other = await run(HOLDINGS, {}, {}, localhostBase);
 			expect(other.error?.message).toBe(
-				'The report was created, but its download link points to this computer (a loopback address) (127.0.0.1), so it was not fetched',
+				'The report was created, but its download link was not fetched: it points to this computer (a loopback address) (127.0.0.1)',
 			);
 			sim.setReportLink(`http://[::ffff:127.0.0.1]:{port}{path}`);
 			const mapped = await run(HOLDINGS, {});
 			expect(mapped.error?.message).toBe(
-				'The report was created, but its download link points to this computer (a loopback address) ([::ffff:7f00:1]), so it was not fetched',
+				'The report was created, but its download link was not fetched: it points to this computer (a loopback address) ([::ffff:7f00:1])',
 			);
 			expect(sim.downloads()).toHaveLength(0);
 
@@ -588,7 +591,10 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			const result = await run(HOLDINGS, {});
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toBe(
-				`The report was created, but its download link answered with a redirect (302) to http://localhost:${downloadPort()}. Nothing was fetched there: a report link must answer with the PDF itself.`,
+				`The report was created, but its download link answered with a redirect (302) to http://localhost:${downloadPort()}.`,
+			);
+			expect(fullText(result.error)).toContain(
+				`to http://localhost:${downloadPort()}. Nothing was fetched there: a report link must answer with the PDF itself.\n`,
 			);
 			expect(JSON.stringify(result.run)).not.toContain('sim-redirect-token');
 			expect(sim.downloads().map((download) => [download.status, download.path])).toEqual([
@@ -632,7 +638,10 @@ describe('Sustainability Reports node (workflow, simulator)', () => {
 			sim.setDownloadFaults(['gcs-json-error']);
 			const result = await run(HOLDINGS, {});
 			expect(result.error?.message).toBe(
-				'The report was created, but its download link has expired or is no longer valid (403: forbidden: Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.)',
+				'The report was created, but its download link has expired or is no longer valid (403)',
+			);
+			expect(description(result)).toMatch(
+				/^The storage service answered: forbidden: Anonymous caller does not have storage\.objects\.get access to the Google Cloud Storage object\. Report links/,
 			);
 			expect(JSON.stringify(result.run)).not.toContain(SECRET_PAGE_TEXT);
 			expect(sim.downloads()).toHaveLength(1);

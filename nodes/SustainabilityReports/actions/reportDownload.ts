@@ -63,7 +63,8 @@ function downloadFailure(
 	switch (result.reason) {
 		case 'refused':
 			return [
-				`The report was created, but its download link ${result.problem}, so it was not fetched`,
+				// The reason stays in the title when it fits; a long one follows the colon in the description.
+				`The report was created, but its download link was not fetched: it ${result.problem}`,
 				"Report links are fetched only from https:// addresses on the public internet (the storage service's pre-signed link), never from this computer or a private network (with Allow Private Network Address on in the credential, only from the Base URL's own host). Tell the vendor which link the API gave.",
 			];
 		case 'redirect':
@@ -94,17 +95,20 @@ function downloadFailure(
 				'Run the node again to generate the report anew.',
 			];
 		case 'status': {
-			const said = result.storageError ? `: ${result.storageError}` : '';
+			// The storage service's words go below the title: they are long and may hold colons of their own.
+			const said = result.storageError
+				? `The storage service answered: ${result.storageError.replace(/\.?$/, '.')} `
+				: '';
 			if (result.status === 403 || result.status === 404 || result.status === 410) {
 				return [
-					`The report was created, but its download link has expired or is no longer valid (${result.status}${said})`,
-					'Report links are valid for a short time only. Run the node again to generate the report and download it at once.',
+					`The report was created, but its download link has expired or is no longer valid (${result.status})`,
+					`${said}Report links are valid for a short time only. Run the node again to generate the report and download it at once.`,
 					result.status,
 				];
 			}
 			return [
-				`The report was created, but the PDF download failed (${result.status}${said})`,
-				`Run the node again to generate the report anew.${tries(result.attempts)}`,
+				`The report was created, but the PDF download failed (${result.status})`,
+				`${said}Run the node again to generate the report anew.${tries(result.attempts)}`,
 				result.status,
 			];
 		}
