@@ -468,12 +468,12 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		[
 			'a future-year date',
 			(row) => (row.date = `${THIS_YEAR + 1}-03-31`),
-			/^Snapshot Date "\d{4}-03-31" is in a future year.*Group /,
+			/^Snapshot Date "\d{4}-03-31" is in a future year.*: group portfolio_id = "fund-a", date = "\d{4}-03-31"\. Correct the date/,
 		],
 		[
 			'an unreadable date',
 			(row) => (row.date = '31/06/2025'),
-			/^Snapshot Date "31\/06\/2025" is not a date the API can read.*Group /,
+			/^Snapshot Date "31\/06\/2025" is not a date the API can read.*: group portfolio_id = "fund-a", date = "31\/06\/2025"\. Correct the date/,
 		],
 		[
 			'a missing market value',
@@ -512,7 +512,7 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 			'a Portfolio ID over 200 characters',
 			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
 			{},
-			/^Group .*: Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted$/,
+			/^Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted: group portfolio_id = "p+…, date = "\d{4}-\d\d-\d\d"\. The API returns/,
 		],
 		[
 			'two groups that would land in the same quarter of the same portfolio (naming both)',
@@ -541,7 +541,10 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 		expect(out).toHaveLength(5);
 		expect(out[0].json).toMatchObject({ outcome: 'created', quarter_end: QUARTERS[0].quarterEnd });
 		for (const [offset, item] of out.slice(1, 4).entries()) {
-			expect(item.json.error).toMatch(/^Group .*: Snapshot Date "not a date" is not a date/);
+			expect(item.json.error).toMatch(/^Snapshot Date "not a date" is not a date/);
+			expect(item.json.error_details).toMatch(
+				/^Group portfolio_id = "fund-a", date = "not a date"\. Correct the date/,
+			);
 			expect(item.json.name).toBe(rows[3 + offset].name);
 			expect(item.pairedItem).toEqual({ item: 3 + offset });
 		}
@@ -607,8 +610,11 @@ describe('over-long identifiers and ISINs are refused before any request', () =>
 		const rows = holdingRows('fund-l', 'Long ISIN', QUARTERS[0].date);
 		rows[1] = { ...rows[1], isin: 'D'.repeat(1024 * 1024) };
 		const sent = await run(rows, createSnapshot({ invalidIsins: 'send' }));
-		expect(fullText(sent.result.error)).toMatch(
+		expect(sent.result.error?.message).toMatch(
 			/^Invalid ISIN: 1048576 characters \("D{20}…"\), far more than the 12 of an ISIN$/,
+		);
+		expect(fullText(sent.result.error)).toMatch(
+			/never sent, even with "Invalid ISINs" set to Send Anyway/,
 		);
 		expect(sim.requestCount()).toBe(0);
 
@@ -858,8 +864,11 @@ describe('Portfolio Snapshots: a Q4 date read as a moment never replaces the sto
 				timezone,
 			);
 			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(
+				/^Snapshot Date "2025-\S+" is a moment that falls in two quarters: Q3 2025 or Q4 2025, depending on the time zone\.$/,
+			);
 			expect(fullText(result.error)).toMatch(
-				/^Snapshot Date "2025-\S+" is a moment that falls in two quarters: in .+ it is 2025-09-30 \(Q3 2025\); in .+ it is 2025-10-01 \(Q4 2025\)\. It is exactly midnight in none of them/,
+				/^Snapshot Date "2025-\S+" is a moment that falls in two quarters: Q3 2025 or Q4 2025, depending on the time zone\. In .+ it is 2025-09-30 \(Q3 2025\); in .+ it is 2025-10-01 \(Q4 2025\)\. It is exactly midnight in none of them/,
 			);
 			expect((result.error as { description?: string }).description).toMatch(
 				/YYYY-MM-DD text \(2025-09-30 for Q3 2025, 2025-10-01 for Q4 2025\).*toFormat\('yyyy-MM-dd'\)/,

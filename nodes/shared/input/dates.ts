@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { addRunNote } from '../base/hints';
 import { showValue } from '../base/values';
+import { sentenceStart } from '../api/errors';
 
 /** YYYY-MM-DD, optionally with a time (`T` or a space) and optionally then a UTC offset (`Z`, `+02:00`, `-0500`). */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([0-9:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -296,7 +297,8 @@ export function describeDateProblem(
 		const readings = [...refusal.readings].sort((a, b) => a.date.localeCompare(b.date));
 		const quarters = [...new Set(readings.map((reading) => reading.quarterEnd))];
 		const midnight = readings.some((reading) => reading.startOfDay);
-		return `${refusal.shown} is a moment that falls in ${quarters.length === 2 ? 'two' : quarters.length} quarters: ${groupByDate(readings)}. It is exactly midnight in ${midnight ? 'more than one of them' : 'none of them'}, so nothing says which quarter (stored at ${quarters.join(' or ')}) is meant`;
+		// The quarters first (the title), then where each is read.
+		return `${refusal.shown} is a moment that falls in ${quarters.length === 2 ? 'two' : quarters.length} quarters: ${quarters.map(quarterName).join(' or ')}, depending on the time zone. ${sentenceStart(groupByDate(readings))}. It is exactly midnight in ${midnight ? 'more than one of them' : 'none of them'}, so nothing says which quarter (stored at ${quarters.join(' or ')}) is meant`;
 	}
 	if (problem === 'two-quarters')
 		return `${shown} is a moment that falls in two quarters depending on the time zone it is read in`;
