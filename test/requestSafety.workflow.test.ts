@@ -152,7 +152,7 @@ describe('client timeouts', () => {
 		sim.setFaults(REPORTS, { sequence: ['slow', 'slow'], slowMs: 1500 });
 		const { result } = await run(REPORT_ROWS, report());
 		expect(sim.requestCount({ route: REPORTS })).toBe(1);
-		expect(fullText(result.error)).toContain('did not answer');
+		expect(fullText(result.error)).toContain('did not finish its answer');
 		expect(fullText(result.error)).toContain('not known');
 	});
 

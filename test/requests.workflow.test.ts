@@ -131,8 +131,10 @@ describe('no orphan requests after Limit Exceeded (item 4)', () => {
 		const second = result.items('Second');
 		expect(second).toHaveLength(3);
 		expect(
-			second.every((item) =>
-				/monthly request quota is used up.*not sent/.test(String(item.json.error)),
+			second.every(
+				(item) =>
+					/monthly request quota is used up/.test(String(item.json.error)) &&
+					/request was not sent/.test(String(item.json.error_details)),
 			),
 		).toBe(true);
 	});

@@ -157,7 +157,8 @@ describe('a snapshot stored, its answer cut, listed, and the request sent again 
 		expect(sim.requests({ route: 'POST /portfolios' })).toHaveLength(2);
 		expect(sim.requests({ route: 'GET /portfolios' })).toHaveLength(1);
 		expect(held()).toEqual(['cut-a', 'cut-b']);
-		const message = String(result.error?.message);
+		// The title says what failed; the group and the summary of the run follow in the description.
+		const message = fullText(result.error);
 		expect(message).toContain(
 			`Group portfolio_id = "cut-b", date = "${LAST_YEAR}-05-10": outcome unknown (may have been stored).`,
 		);
@@ -165,7 +166,9 @@ describe('a snapshot stored, its answer cut, listed, and the request sent again 
 			`Of 3 snapshots, before the run stopped: 1 stored (cut-a at ${QUARTER_END}), 1 outcome unknown (may have been stored: cut-b at ${QUARTER_END}), 1 not stored;`,
 		);
 		expect(message).not.toMatch(/cut-b[^)]*\): not stored/);
-		expect(message).toMatch(/^Whether the snapshot of portfolio "cut-b" at .* is not known/);
+		expect(String(result.error?.message)).toMatch(
+			/^Whether the snapshot of portfolio "cut-b" at .* is not known/,
+		);
 		expect(descriptionOf(result.error)).toContain('the list of portfolios then showed a snapshot');
 	});
 
@@ -177,10 +180,8 @@ describe('a snapshot stored, its answer cut, listed, and the request sent again 
 		);
 		expect(result.status).toBe('error');
 		expect(held()).toEqual(['cut-a', 'cut-b']);
-		expect(String(result.error?.message)).toContain(
-			'1 outcome unknown (may have been stored: cut-b at',
-		);
-		expect(String(result.error?.message)).not.toMatch(/: not stored\./);
+		expect(fullText(result.error)).toContain('1 outcome unknown (may have been stored: cut-b at');
+		expect(fullText(result.error)).not.toMatch(/: not stored\./);
 	});
 
 	it('with On Error > Continue: its error items say it may have been stored', async () => {
