@@ -62,7 +62,7 @@ describe('a try has a total deadline: bytes trickling in do not extend it', () =
 		expect(sim.requests({ route: SFDR })[0].fault).toBe('trickle');
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toBe(
-			'The API did not answer the SFDR classification request within 1.5 s, after 1 try.',
+			'The API did not finish its answer to the SFDR classification request within 1.5 s, after 1 try.',
 		);
 		expect(description(result.error)).toMatch(/^1\.5 s is the limit of one try\./);
 		// The answer is a few hundred bytes: at 5 bytes a second it would take a minute or more.
@@ -165,7 +165,9 @@ describe('Create or Update Snapshot without an answer, and the list of portfolio
 		sim.setFaults(GET, { sequence: ['trickle'], trickleMs: 200 });
 		const { result } = await run(snapshotRows('late', `${LAST_YEAR}-05-10`), snapshotSpec());
 		expectUncertain(result.error, 'late');
-		expect(description(result.error)).toContain('1.5 s');
+		expect(description(result.error)).toContain(
+			'The request: The API did not finish its answer to the portfolio snapshot request within 1.5 s',
+		);
 		expect(description(result.error)).toContain(
 			'The check: The API did not finish its answer to the list of portfolios request',
 		);

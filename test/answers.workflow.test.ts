@@ -187,7 +187,7 @@ describe('an HTML page from a proxy', () => {
 			lookup('getSfdrClassification', { options: { maxThrottleWait: 0 } }),
 		);
 		const error = result.error as Error & { description?: string };
-		expect(error.message).toMatch(
+		expect(fullText(error)).toMatch(
 			/answered the SFDR classification request instead of the API \(status 200, after 1 try\)\. What came: an HTML page with content type text\/html/,
 		);
 		expect(`${error.message} ${error.description}`).not.toMatch(

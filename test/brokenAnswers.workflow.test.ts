@@ -74,11 +74,11 @@ describe('a lookup meets a broken answer, a 502 or a 503 page once', () => {
 
 describe('a lookup that keeps meeting it', () => {
 	it.each<[FaultKind, RegExp]>([
-		['cut-body', /the connection dropped partway through the answer/],
-		['garbage', /what came back was not a readable HTTP answer/],
-		['bad-chunk', /the connection dropped partway through the answer/],
+		['cut-body', /The connection dropped partway through the answer/],
+		['garbage', /What came back was not a readable HTTP answer/],
+		['bad-chunk', /The connection dropped partway through the answer/],
 		['corrupt-gzip', /marked as compressed but could not be decompressed/],
-		['header-overflow', /what came back was not a readable HTTP answer/],
+		['header-overflow', /What came back was not a readable HTTP answer/],
 	])(
 		'%s: tried 1 + %s times (the network retries), then an error in plain words',
 		async (kind, words) => {

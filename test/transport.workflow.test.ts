@@ -54,7 +54,7 @@ describe('transport policy', () => {
 		faults('429-limit');
 		const result = await lookup();
 		expect(fullText(result.error)).toMatch(
-			/^This API key's monthly request quota is used up \(the API answered 429 "Limit Exceeded"\).*contact the vendor/,
+			/^This API key's monthly request quota is used up \(the API answered 429 "Limit Exceeded"\)\.[\s\S]*contact the vendor to raise the quota/,
 		);
 		expect(result.error?.message).not.toMatch(/10,000|10000/);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);

@@ -193,7 +193,10 @@ describe('weights', () => {
 		]);
 		const refused = await run(rows, report());
 		expect(refused.result.error?.message).toBe(
-			'The weights read two ways: all are at most 1 and they add up to 0.5, so 0.2 may be a fraction (20 %) or a percentage (0.2 %)',
+			'The weights read two ways, as fractions or as percentages',
+		);
+		expect(fullText(refused.result.error)).toContain(
+			'The weights read two ways, as fractions or as percentages: all are at most 1 and they add up to 0.5, so 0.2 may be a fraction (20 %) or a percentage (0.2 %)',
 		);
 		expect(sim.requestCount()).toBe(0);
 

@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
+import { NO_DATA_REASON } from '../../nodes/shared/api/answers';
 import { isValidIsin, normalizeIsin } from '../../nodes/shared/input/isin';
 import { findIsins } from '../simulator';
 import { startProxy } from '../helpers/proxy';
@@ -129,7 +130,7 @@ function expectedState(raw: string, plan: AnswerPlan): 'answered' | 'notInAnswer
 function rowState(result: IDataObject): State | undefined {
 	const { found, reason } = result;
 	if (found === true && reason === null) return 'withData';
-	if (found === false && reason === null) return 'noData';
+	if (found === false && reason === NO_DATA_REASON) return 'noData';
 	if (found === null && typeof reason === 'string' && NOT_IN_ANSWER.test(reason))
 		return 'notInAnswer';
 	if (found === false && typeof reason === 'string' && reason.startsWith('invalid ISIN'))

@@ -21,7 +21,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { findIsins } from '../simulator';
 import { useSimulator } from '../helpers/simulator';
 import { startProxy } from '../helpers/proxy';
-import { hintMessages, instrumentsSpec, reportSpec, runNode } from '../helpers/lookupRuns';
+import {
+	fullText,
+	hintMessages,
+	instrumentsSpec,
+	reportSpec,
+	runNode,
+} from '../helpers/lookupRuns';
+import { TITLE_LIMIT } from '../../nodes/shared/api/errors';
 import { chainWorkflow, credentialsFor } from '../helpers/workflows';
 import type { NodeSpec } from '../helpers/workflows';
 import { runWorkflow } from '../workflow/runner';
@@ -531,9 +538,16 @@ describe('domains: every figure within its domain or null with a reason, on ever
 				const { result } = await runNode(sim.url, items, reportSpec({ downloadPdf: false }));
 				const sent = sim.requests({ route: 'POST /reports' });
 				if (result.error) {
-					// Refused before any request, naming the item and the fix.
+					// Refused before any request, naming the item (n8n's item index, never "Item N:" in the title) and the fix.
 					expect(sent).toHaveLength(0);
-					expect(result.error.message).toMatch(/^Item \d+: /);
+					expect(result.error.message).not.toMatch(/^Item \d+/);
+					expect(result.error.message.length).toBeLessThanOrEqual(TITLE_LIMIT);
+					expect(result.error.message).not.toMatch(/…$/);
+					const itemIndex = (result.error as { context?: { itemIndex?: number } }).context
+						?.itemIndex;
+					expect(itemIndex).toBeGreaterThanOrEqual(0);
+					expect(itemIndex).toBeLessThan(items.length);
+					expect(fullText(result.error)).toContain('Nothing was sent.');
 					return;
 				}
 				const weights = (sent[0].body as { holdings: IDataObject[] }).holdings.map(

@@ -485,6 +485,9 @@ function pacingWaitError(
  * into an answer where a read can tell what happened.
  */
 export class UncertainOutcomeError extends NodeApiError {
+	/** What became of the request, as a sentence without its full stop (the title only says its outcome is not known). */
+	readonly whatHappened: string;
+
 	constructor(
 		node: INode,
 		readonly route: ApiRoute,
@@ -510,6 +513,7 @@ export class UncertainOutcomeError extends NodeApiError {
 			...(networkFailure.status ? { httpCode: String(networkFailure.status) } : {}),
 			itemIndex,
 		});
+		this.whatHappened = what;
 	}
 }
 
@@ -753,7 +757,7 @@ function networkError(
 		message = `Could not set up a secure connection to the API for the ${route.label} request.`;
 		description = `${origin}: ${failure.reason}. Nothing was sent to the API and no request was spent. Check the Base URL in the credential (https:// and the right port); if the address is right, the server's certificate is the problem: tell the vendor. Error code: ${failure.code}.`;
 	} else if (failure.kind === 'timeout') {
-		message = `The API did not answer the ${route.label} request within ${formatSeconds(timeoutMs)}, after ${tries}.`;
+		message = `The API did not finish its answer to the ${route.label} request within ${formatSeconds(timeoutMs)}, after ${tries}.`;
 		description = `${formatSeconds(timeoutMs)} is the limit of one try. Waited ${formatSeconds(waitedMs)} in all, counting the tries that timed out, within Max Wait When Throttled. Try again later, or send fewer holdings per request.`;
 	} else if (failure.kind === 'broken-answer') {
 		message = `The API's answer to the ${route.label} request could not be read, after ${tries}.`;

@@ -203,7 +203,7 @@ export function decideWeightScale(weights: ReadWeight[], option: WeightScale): W
 	}
 	return {
 		at: first,
-		message: `the weights read two ways: all are at most 1 and they add up to ${showNumber(total)}, so ${showNumber(first.value)} may be a fraction (${showNumber(first.value * 100)} %) or a percentage (${showNumber(first.value)} %)`,
+		message: `the weights read two ways, as fractions or as percentages: all are at most 1 and they add up to ${showNumber(total)}, so ${showNumber(first.value)} may be a fraction (${showNumber(first.value * 100)} %) or a percentage (${showNumber(first.value)} %)`,
 		fix: SET_WEIGHTS_ARE,
 	};
 }

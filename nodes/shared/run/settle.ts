@@ -194,7 +194,7 @@ function uncheckedOutcome(
 				];
 	const description = [
 		advice,
-		`The request: ${uncertain.message} (${uncertain.networkFailure.code})`,
+		`The request: ${uncertain.whatHappened} (${uncertain.networkFailure.code}).`,
 		`The check: ${listError.message}`,
 	].join('\n');
 	listError.message = message;
