@@ -467,7 +467,12 @@ describe('Holdings (JSON): the array is one portfolio, also as AI models write i
 			JSON.stringify({ stocks: [holdings[0]], bonds: [holdings[1]] }),
 			/^Holdings \(JSON\) is an object with several lists \("stocks", "bonds"\)/,
 		],
-		['a number', '42', /^Holdings \(JSON\) must be an array of holdings, got a number \(42\)$/],
+		// The title ends at "(42)"; the fix follows in the description.
+		[
+			'a number',
+			'42',
+			/^Holdings \(JSON\) must be an array of holdings, got a number \(42\) Give /,
+		],
 	])(
 		'%s is refused naming the item, the field and the fix, before any request',
 		async (_, holdingsJson, message) => {

@@ -158,7 +158,13 @@ describe('Sustainability Instruments inside n8n', () => {
 			found: false,
 			reason: expect.stringMatching(/invalid ISIN/),
 		});
-		expect(out[2]).toMatchObject({ isin: null, found: false, reason: 'no ISIN in field "isin"' });
+		// The item without the column the others hold: an empty sheet cell, written back as "".
+		expect(out[2]).toMatchObject({
+			isin: null,
+			found: false,
+			reason: 'no ISIN in field "isin" (the cell is empty, shown as "")',
+		});
+		expect(skip.items('Node')[2].json.isin).toBe('');
 		expect(batches(SFDR).map((holdings) => holdings.length)).toEqual([1]);
 
 		sim.reset();

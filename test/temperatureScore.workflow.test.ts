@@ -189,8 +189,12 @@ describe('Temperature Score node (workflow, simulator)', () => {
 	it('on an address without the route (production), says so in plain words', async () => {
 		const result = await run(production, PORTFOLIO, {});
 		expect(result.status).toBe('error');
+		// The title says what failed; the API's words, then what to do, in the description.
+		expect(result.error?.message).toBe(
+			'The temperature score route is not available on this API address yet.',
+		);
 		expect(fullText(result.error)).toContain(
-			'The temperature score route is not available on this API address yet. The vendor has not opened it on production; ask them for an address that serves it.',
+			'The vendor has not opened it on production; ask them for an address that serves it.',
 		);
 		expect((result.error as { description?: string }).description).toContain(
 			'Missing Authentication Token',

@@ -2,7 +2,7 @@
 import type { IDataObject, IPairedItemData } from 'n8n-workflow';
 
 import type { RouteKey, Simulator } from '../simulator';
-import { fullText, runNode } from './lookupRuns';
+import { descriptionOf, fullText, runNode } from './lookupRuns';
 import type { NodeSpec } from './workflows';
 
 /** The input items an output item is paired to, in ascending order. */
@@ -51,8 +51,12 @@ export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteG
 	it('403 for a key without the family: the plain message, one request', async () => {
 		const result = await run(guards.portfolio, guards.node(), { apiKey: 'sim-esg-only' });
 		expect(result.status).toBe('error');
-		expect(fullText(result.error)).toContain(
-			"Your organization's subscription does not include this data family. Ask the vendor to enable it, or use an operation your key has access to.",
+		// The title says what failed; the API's words and the fix follow in the description.
+		expect(result.error?.message).toBe(
+			"Your organization's subscription does not include this data family.",
+		);
+		expect(descriptionOf(result.error)).toBe(
+			"API response (403): You don't have access to any of the frameworks requested.\nAsk the vendor to enable it, or use an operation your key has access to.",
 		);
 		expect(sim.requestCount()).toBe(1);
 	});
@@ -61,7 +65,12 @@ export function portfolioRouteGuardTests(sim: Simulator, guards: PortfolioRouteG
 		sim.setFaults(guards.route, { sequence: ['504'] });
 		const result = await run(guards.portfolio, guards.node());
 		expect(result.status).toBe('error');
-		expect(fullText(result.error)).toContain(guards.timeoutMessage);
+		// Title and description read together, without the API's own words between them.
+		const text = fullText(result.error)
+			.replace(/ API response \(504\): [^\n]*(\n|$)/, ' ')
+			.trim();
+		expect(text).toBe(guards.timeoutMessage);
+		expect(descriptionOf(result.error)).toContain('API response (504): ');
 		expect(sim.requestCount()).toBe(1);
 		expect(sim.requests()[0].status).toBe(504);
 	});

@@ -16,6 +16,7 @@ import type { SkippedRow } from './changesMemory';
 import { decodeState, encodeState, forgotten, STATE_PROPERTY } from './changesState';
 import type { ChangesState, RememberedResult, StateProblem } from './changesState';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome } from './lookupTypes';
+import { EMPTY_CELL_NOTE } from './lookupTypes';
 
 /**
  * Size of the remembered results (static data) above which a run warns: about 130,000 ISINs of SFDR results, or far
@@ -227,7 +228,9 @@ function isinRows(
 		const entry = perItem[index];
 		const item = source === 'list' ? 0 : index;
 		if (entry.isin === undefined) {
-			rows.push({ problem: entry.problem ?? 'no ISIN', item, given: entry.given ?? null });
+			// This row shows the ISIN as given (null), not the sheet's "" cell: the reason says no more than that.
+			const problem = entry.problem?.replace(EMPTY_CELL_NOTE, '') ?? 'no ISIN';
+			rows.push({ problem, item, given: entry.given ?? null });
 			continue;
 		}
 		const row = byIsin.get(entry.isin);

@@ -61,7 +61,7 @@ export const changesProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: "{{ $('Get Remembered Rows').all() }}",
+		placeholder: "e.g. {{ $('Get Remembered Rows').all() }}",
 		description:
 			"The rows the last run handed out on To Remember, as an expression: e.g. {{ $('Get Remembered Rows').all() }} for a Data Table or sheet node that ran before this one. Columns isin, result and last_seen_run; other columns and the order of the rows do not matter. Empty on the first run.",
 		hint: "Rows a node before this one read from where the last run's To Remember output was written",

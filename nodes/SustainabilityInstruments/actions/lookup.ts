@@ -38,6 +38,7 @@ import { parameterBuilderHint } from '../../shared/ui/builderHints';
 import { outputChanges } from './changes';
 import { changesProperties, readChangesSettings } from './changesSettings';
 import { addedToInputItems, perInstrumentItems } from './lookupRows';
+import { EMPTY_CELL_NOTE } from './lookupTypes';
 import type {
 	InstrumentOperationSpec,
 	InstrumentOutputMode,
@@ -306,7 +307,7 @@ function readIsinEntries(
 		const missingColumn = raw === undefined ? columnOfOthers() : undefined;
 		return missingColumn
 			? {
-					problem: `no ISIN in field "${field}" (the cell is empty, shown as "")`,
+					problem: `no ISIN in field "${field}"${EMPTY_CELL_NOTE}`,
 					given,
 					missingColumn,
 				}

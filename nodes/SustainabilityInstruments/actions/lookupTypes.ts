@@ -80,3 +80,6 @@ export interface ItemIsin {
 	 */
 	missingColumn?: string;
 }
+
+/** Said of a sheet's empty ISIN cell where the row shows the column as "" (not on Only Changes' own rows). */
+export const EMPTY_CELL_NOTE = ' (the cell is empty, shown as "")';
