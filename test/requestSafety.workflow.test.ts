@@ -163,7 +163,7 @@ describe('client timeouts', () => {
 			instrumentsSpec('getSfdrClassification', { options: { maxThrottleWait: 0.2 } }),
 		);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
-		expect(fullText(result.error)).toContain('did not answer');
+		expect(fullText(result.error)).toContain('did not finish its answer');
 	});
 });
 
