@@ -380,6 +380,11 @@ const NEWCOMER_SHEET = [
 		'Market Value': 400000,
 	},
 ];
+/** A sheet with two problems in different rows (and no weights, which the report works out): one error lists both. */
+const PROBLEM_SHEET = [
+	{ ...NEWCOMER_SHEET[0], Name: '' },
+	{ ...NEWCOMER_SHEET[1], Currency: 'EURO' },
+];
 /** What Map Each Column Manually must start from on that sheet: the columns Map Automatically finds. */
 const NEWCOMER_SHEET_MAPPING: Record<string, string> = {
 	isin: '{{ $json.ISIN }}',
@@ -396,6 +401,8 @@ interface NewcomerForm {
 	parameters: Record<string, unknown>;
 	/** The required fields left empty in the first shot (each must show n8n's issue mark), filled for the run. */
 	required?: Record<string, unknown>;
+	/** Run on PROBLEM_SHEET too: the texts of its one error (issue 36 item 1: every problem at once, before any request). */
+	problems?: string[];
 }
 
 /**
@@ -427,7 +434,8 @@ async function assertIssueMarks(page: Page, names: string[]): Promise<void> {
 			.first()
 			.getAttribute('placeholder')
 			.catch(() => null);
-		if (placeholder && !placeholder.startsWith('e.g.'))
+		// n8n's own date picker says "Select date and time" when a dateTime field has no placeholder: not a value.
+		if (placeholder && !placeholder.startsWith('e.g.') && placeholder !== 'Select date and time')
 			unmarked.push(`${name} (placeholder ${JSON.stringify(placeholder)} reads like a value)`);
 	}
 	if (unmarked.length)
@@ -440,6 +448,7 @@ async function assertIssueMarks(page: Page, names: string[]): Promise<void> {
 function openNewcomerForm(
 	form: NewcomerForm,
 	filled: boolean,
+	sheet: Array<Record<string, unknown>> = NEWCOMER_SHEET,
 ): (ctx: ShotContext) => Promise<void> {
 	return async (ctx) => {
 		const id = await ctx.saveWorkflow({
@@ -464,7 +473,7 @@ function openNewcomerForm(
 				},
 			],
 			connections: { Run: { main: [[{ node: form.node, type: 'main', index: 0 }]] } },
-			pinData: { Run: NEWCOMER_SHEET.map((json) => ({ json })) },
+			pinData: { Run: sheet.map((json) => ({ json })) },
 		});
 		await ctx.page.goto(`${ctx.base}/workflow/${id}`, { timeout: UI_TIMEOUT_MS });
 		// On a busy machine the double click may open the panel while Playwright still waits for the page to settle.
@@ -525,9 +534,22 @@ function newcomerForm(
 					`     output after the first run: ${output.split('\n').filter(Boolean).slice(0, 8).join(' | ')}`,
 				);
 			},
-			// After merging issue 36 item 1 (one validation pass): the error list of this run is asserted here.
 			...after,
 		},
+		...(form.problems
+			? {
+					[`${FORMS_WALK} - ${label} - a sheet with several problems: one error lists them all`]: {
+						node: form.node,
+						walk: FORMS_WALK,
+						open: openNewcomerForm(form, true, PROBLEM_SHEET),
+						then: async ({ page }) => {
+							await executeStep(page);
+							await page.waitForTimeout(1000);
+						},
+						expect: form.problems,
+					},
+				}
+			: {}),
 		[`${FORMS_WALK} - ${label} - Map Each Column Manually keeps the columns found`]: {
 			node: form.node,
 			walk: FORMS_WALK,
@@ -564,6 +586,11 @@ const NEWCOMER_FORMS: Record<string, FormCheck> = {
 			type: `${PACKAGE}.sustainabilityReports`,
 			parameters: { operation: 'generatePdfReport' },
 			required: { reportName: 'Balanced Fund Q3 2025', reportId: 'balanced-fund' },
+			problems: [
+				'2 problems in the input',
+				'Item 0: the Name cell is empty',
+				'"EURO" is not a three-letter ISO 4217 code',
+			],
 		},
 		{
 			expect: [
@@ -572,7 +599,11 @@ const NEWCOMER_FORMS: Record<string, FormCheck> = {
 				'worked out from Market Value',
 			],
 		},
-		{ expect: ['Quarterly Report'] },
+		// The sheet's Weight % cells are all empty: the weights are worked out from the market values, and it says so.
+		{
+			expect: ['Quarterly Report', 'Weights worked out from market values'],
+			absent: ['weight is missing'],
+		},
 	),
 	...newcomerForm(
 		'EU Taxonomy',
