@@ -246,9 +246,15 @@ function readField(json: IDataObject, field: string): unknown {
 		}
 		if (value !== undefined) return value;
 	}
-	const wanted = compactKey(field);
-	const key = Object.keys(json).find((candidate) => compactKey(candidate) === wanted);
+	const key = topLevelKey(json, field);
 	return key === undefined ? undefined : json[key];
+}
+
+/** The top-level key of `json` that holds `field`: the name itself, else one that reads the same (compactKey). */
+function topLevelKey(json: IDataObject, field: string): string | undefined {
+	if (hasOwn(json, field)) return field;
+	const wanted = compactKey(field);
+	return Object.keys(json).find((candidate) => compactKey(candidate) === wanted);
 }
 
 /**
@@ -319,10 +325,8 @@ function readIsinEntries(
 /** The top-level column the other items hold `field` in (as readField finds it), or undefined. */
 function columnOf(items: INodeExecutionData[], field: string): string | undefined {
 	if (field.includes('.') && !items.some((item) => hasOwn(item.json, field))) return undefined;
-	const wanted = compactKey(field);
 	for (const { json } of items) {
-		if (hasOwn(json, field)) return field;
-		const key = Object.keys(json).find((candidate) => compactKey(candidate) === wanted);
+		const key = topLevelKey(json, field);
 		if (key !== undefined) return key;
 	}
 	return undefined;
