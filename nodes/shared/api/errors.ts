@@ -203,7 +203,7 @@ export function apiErrorFor(
 }
 
 /** A text of the API put in a title: at most `max` characters, cut at a word with "…" (the whole stays in the description). */
-function shortened(text: string, max: number): string {
+export function shortened(text: string, max: number): string {
 	const flat = text.replace(/\s+/g, ' ').trim();
 	if (flat.length <= max) return flat;
 	const head = flat.slice(0, max - 1);

@@ -5,7 +5,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { inputError } from '../api/errors';
+import { TITLE_LIMIT, inputError, sentenceStart, shortened } from '../api/errors';
 import { countOf } from '../base/values';
 
 export interface InputProblem {
@@ -18,21 +18,8 @@ export interface InputProblem {
 	fix?: string;
 }
 
-/** n8n's limit for an error title a person reads at a glance. */
-export const MAX_TITLE_LENGTH = 150;
 /** Problems listed in the description; the rest are counted, naming their items. */
 const MAX_LISTED = 30;
-
-/** The clause as a sentence: its first letter upper case. */
-const sentence = (clause: string) => clause.charAt(0).toUpperCase() + clause.slice(1);
-
-/** Cut at a word to at most `max` characters, marked "…". */
-function cut(text: string, max: number): string {
-	if (text.length <= max) return text;
-	const part = text.slice(0, max - 1);
-	const space = part.lastIndexOf(' ');
-	return `${space > max / 2 ? part.slice(0, space) : part}…`;
-}
 
 /**
  * What the title says of the problem's place beyond the item n8n names itself (it adds "[item N]" to the title of an
@@ -47,7 +34,7 @@ function beyondItem({ where, itemIndex }: InputProblem): string {
 
 /** A problem as a line of the list: its place, what is wrong. */
 function line(problem: InputProblem): string {
-	return problem.where ? `${problem.where}: ${problem.message}` : sentence(problem.message);
+	return problem.where ? `${problem.where}: ${problem.message}` : sentenceStart(problem.message);
 }
 
 /**
@@ -106,8 +93,8 @@ function problemsError(node: INode, problems: InputProblem[]): NodeOperationErro
 	const firstText = place ? `${place}: ${first.message}` : first.message;
 	const title =
 		problems.length === 1
-			? cut(sentence(firstText), MAX_TITLE_LENGTH)
-			: cut(`${problems.length} problems in the input; the first: ${firstText}`, MAX_TITLE_LENGTH);
+			? shortened(sentenceStart(firstText), TITLE_LIMIT)
+			: shortened(`${problems.length} problems in the input; the first: ${firstText}`, TITLE_LIMIT);
 
 	const fixes = new Set<string>();
 	const lines = problems.slice(0, MAX_LISTED).map((problem) => {
@@ -119,7 +106,7 @@ function problemsError(node: INode, problems: InputProblem[]): NodeOperationErro
 	if (rest.length) {
 		const items = [...new Set(rest.map((problem) => problem.itemIndex))];
 		lines.push(
-			`- and ${countOf(rest.length, 'more problem')} in ${items.length === 1 ? 'item' : 'items'} ${cut(items.join(', '), 200)}`,
+			`- and ${countOf(rest.length, 'more problem')} in ${items.length === 1 ? 'item' : 'items'} ${shortened(items.join(', '), 200)}`,
 		);
 	}
 	const heading =
