@@ -16,7 +16,6 @@ const sim = useSimulator({ temperatureRoute: true, temperatureLockRequests: 0 })
 const COMPANIES = findIsins((data) => data.known && !data.isFund, 5, 'SE');
 const byLabel = (label: string) => HOLDINGS_NODES.find((node) => node.label === label)!;
 const REPORTS = byLabel('Sustainability Reports');
-const TAXONOMY = byLabel('EU Taxonomy');
 
 /** Five holdings as a sheet gives them: a Weight % column whose cells are all empty, every market value there. */
 const EMPTY_WEIGHTS: IDataObject[] = COMPANIES.map((isin, index) => ({
@@ -156,46 +155,56 @@ describe('One validation pass over every group (Group By), before any request', 
 	);
 });
 
-describe('EU Taxonomy: a sheet with no instrument type column (issue 36, item 2)', () => {
-	const noType = () => EMPTY_WEIGHTS.map((row) => without(row, 'Type'));
+describe.each(['EU Taxonomy', 'Sustainable Investments', 'Temperature Score'])(
+	'%s: a sheet with no instrument type column (issue 36, item 2)',
+	(label) => {
+		const NODE = byLabel(label);
+		const noType = () => EMPTY_WEIGHTS.map((row) => without(row, 'Type'));
 
-	it.each([1, 2])(
-		'version %i: runs by default, every holding sent as a stock, and the output and hint say which type was assumed',
-		async (typeVersion) => {
-			const { error, out, result } = await run(noType(), TAXONOMY, {}, typeVersion);
+		it.each([1, 2])(
+			'version %i: runs by default, every holding sent as a stock, and the output and hint say which type was assumed',
+			async (typeVersion) => {
+				const { error, out, result } = await run(noType(), NODE, {}, typeVersion);
+				expect(error).toBeUndefined();
+				const [body] = bodies(NODE.route);
+				expect((body.holdings as IDataObject[]).map((holding) => holding.instrument_type)).toEqual(
+					Array(5).fill('stock'),
+				);
+				// Temperature Score: on its portfolio item, after one item per holding.
+				const notes = (
+					out.find((item) => item.json.input_notes)!.json.input_notes as string[]
+				).join(' ');
+				expect(notes).toContain(
+					'Every holding sent as instrument type "stock" (Instrument Type When the Sheet Has None): no instrument type column in any of the 5 rows',
+				);
+				expect(hintMessages(result).join(' ')).toContain(
+					'Every holding sent as instrument type "stock" (Instrument Type When the Sheet Has None)',
+				);
+			},
+		);
+
+		it('another type chosen under Instrument Type When the Sheet Has None is sent', async () => {
+			const { error } = await run(noType(), NODE, { instrumentTypeWhenNone: 'etf' });
 			expect(error).toBeUndefined();
-			const [body] = bodies(TAXONOMY.route);
-			expect((body.holdings as IDataObject[]).map((holding) => holding.instrument_type)).toEqual(
-				Array(5).fill('stock'),
-			);
-			const notes = (out[0].json.input_notes as string[]).join(' ');
-			expect(notes).toContain(
-				'Every holding sent as instrument type "stock" (Instrument Type When the Sheet Has None): no instrument type column in any of the 5 rows',
-			);
-			expect(hintMessages(result).join(' ')).toContain(
-				'Every holding sent as instrument type "stock" (Instrument Type When the Sheet Has None)',
-			);
-		},
-	);
+			const [body] = bodies(NODE.route);
+			expect((body.holdings as IDataObject[]).every((h) => h.instrument_type === 'etf')).toBe(true);
+		});
 
-	it('another type chosen under Instrument Type When the Sheet Has None is sent', async () => {
-		const { error } = await run(noType(), TAXONOMY, { instrumentTypeWhenNone: 'etf' });
-		expect(error).toBeUndefined();
-		const [body] = bodies(TAXONOMY.route);
-		expect((body.holdings as IDataObject[]).every((h) => h.instrument_type === 'etf')).toBe(true);
-	});
+		it('"Refuse" stops before any request, naming the column once', async () => {
+			const { error } = await run(noType(), NODE, { instrumentTypeWhenNone: 'refuse' });
+			expect(error?.message).toContain('No instrument type column in any of the 5 rows');
+			expect(descriptionOf(error)).toContain('Instrument Type When the Sheet Has None');
+			expect(sim.requestCount()).toBe(0);
+		});
 
-	it('"Refuse" stops before any request, naming the column once', async () => {
-		const { error } = await run(noType(), TAXONOMY, { instrumentTypeWhenNone: 'refuse' });
-		expect(error?.message).toContain('No instrument type column in any of the 5 rows');
-		expect(descriptionOf(error)).toContain('Instrument Type When the Sheet Has None');
-		expect(sim.requestCount()).toBe(0);
-	});
-
-	it('some rows with a type and some without: refused naming the rows, never guessed', async () => {
-		const rows = EMPTY_WEIGHTS.map((row, index) => ({ ...row, Type: index === 2 ? '' : 'Stock' }));
-		const { error } = await run(rows, TAXONOMY);
-		expect(`${error?.message} ${descriptionOf(error)}`).toMatch(/the Type cell is empty/i);
-		expect(sim.requestCount()).toBe(0);
-	});
-});
+		it('some rows with a type and some without: refused naming the rows, never guessed', async () => {
+			const rows = EMPTY_WEIGHTS.map((row, index) => ({
+				...row,
+				Type: index === 2 ? '' : 'Stock',
+			}));
+			const { error } = await run(rows, NODE);
+			expect(`${error?.message} ${descriptionOf(error)}`).toMatch(/the Type cell is empty/i);
+			expect(sim.requestCount()).toBe(0);
+		});
+	},
+);

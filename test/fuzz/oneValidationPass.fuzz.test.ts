@@ -61,17 +61,21 @@ interface RouteRules {
 	required: Field[];
 	/** No row gives a weight: worked out from the market values (the reports route). */
 	derivesWeight?: boolean;
-	/** No row gives a type: Instrument Type When the Sheet Has None sends the default (EU Taxonomy). */
+	/** No row gives a type: Instrument Type When the Sheet Has None sends the default. */
 	assumesType?: boolean;
 	/** An instrument type the API does not know is sent as given (the temperature route). */
 	sendsUnknownTypes?: boolean;
 }
 
 const RULES: Record<string, RouteRules> = {
-	'Sustainable Investments': { required: ['ISIN', 'Name', 'Type', 'Market Value'] },
+	'Sustainable Investments': {
+		required: ['ISIN', 'Name', 'Type', 'Market Value'],
+		assumesType: true,
+	},
 	'EU Taxonomy': { required: ['ISIN', 'Name', 'Type', 'Market Value'], assumesType: true },
 	'Temperature Score': {
 		required: ['ISIN', 'Name', 'Type', 'Market Value'],
+		assumesType: true,
 		sendsUnknownTypes: true,
 	},
 	'Sustainability Reports': {

@@ -27,6 +27,7 @@ import { countNotInAnswer } from '../../shared/base/hints';
 import { apiRequest } from '../../shared/api/transport';
 import { noteOutside, outsideNote, settleDomains } from '../../shared/api/domains';
 import type { OutsideValue } from '../../shared/api/domains';
+import { instrumentTypeWhenNoneProperty } from '../../shared/ui/instrumentTypeWhenNone';
 import { ClassificationMatcher, LABELS, classificationColumns } from './classification';
 import type { ClassificationEntry } from './classification';
 
@@ -38,6 +39,7 @@ const properties: INodeProperties[] = [
 		'Methodology to classify the holdings under: pick one your API key can use, or type its ID',
 	),
 	...holdingsProperties(ROUTES.sustainableInvestments),
+	instrumentTypeWhenNoneProperty,
 	groupByProperty('portfolios'),
 	...holdingsOptions(ROUTES.sustainableInvestments),
 ];

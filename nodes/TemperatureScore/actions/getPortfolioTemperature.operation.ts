@@ -8,6 +8,7 @@ import type {
 
 import { MONTHLY_QUOTA } from '../../shared/base/constants';
 import { groupByProperty, holdingsProperties, holdingsOptions } from '../../shared/ui/descriptions';
+import { instrumentTypeWhenNoneProperty } from '../../shared/ui/instrumentTypeWhenNone';
 import { holdingsBody, noHoldingLeftError, removedSummary } from '../../shared/input/holdings';
 import {
 	countNotInAnswer,
@@ -39,6 +40,7 @@ const DEFAULT_MAX_WAIT_SECONDS = 180;
 
 const properties: INodeProperties[] = [
 	...holdingsProperties(ROUTES.temperature),
+	instrumentTypeWhenNoneProperty,
 	groupByProperty('portfolios'),
 	{
 		displayName: 'Output',

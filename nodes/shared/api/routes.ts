@@ -295,6 +295,12 @@ const ISIN_HOLDINGS: HoldingsRule = {
 	needsNonZeroMarketValue: false,
 };
 
+/** The routes whose nodes have Instrument Type When the Sheet Has None (nodes/shared/ui/instrumentTypeWhenNone.ts). */
+const TYPE_WHEN_NONE = {
+	instrument_type:
+		'when no row gives one, every holding is sent as the type set in Instrument Type When the Sheet Has None (default Stock), and the output says so',
+};
+
 export const ROUTES = {
 	sfdrClassification: route(
 		'POST',
@@ -336,7 +342,7 @@ export const ROUTES = {
 			domains: [{ at: ['data', '*', 'weight'], domain: PERCENT }],
 		},
 		{
-			holdings: { ...ISIN_HOLDINGS, refusesCash: true },
+			holdings: { ...ISIN_HOLDINGS, refusesCash: true, derivedWhenMissing: TYPE_WHEN_NONE },
 		},
 	),
 	methodologies: route(
@@ -365,10 +371,7 @@ export const ROUTES = {
 			holdings: {
 				...ISIN_HOLDINGS,
 				refusesCash: true,
-				derivedWhenMissing: {
-					instrument_type:
-						'when no row gives one, every holding is sent as the type set in Instrument Type When the Sheet Has None (default Stock), and the output says so',
-				},
+				derivedWhenMissing: TYPE_WHEN_NONE,
 			},
 			noDataAnswer: 'No data found for the given parameters',
 		},
@@ -399,6 +402,7 @@ export const ROUTES = {
 			holdings: {
 				...ISIN_HOLDINGS,
 				sendsUnknownTypes: true,
+				derivedWhenMissing: TYPE_WHEN_NONE,
 				fieldHints: {
 					currency:
 						'Optional here: when a holding has no currency, none is sent and the API assumes EUR.',
