@@ -512,7 +512,7 @@ describe('Portfolio Snapshots: local checks, before any request', () => {
 			'a Portfolio ID over 200 characters',
 			holdingRows('p'.repeat(201), 'Long', QUARTERS[0].date),
 			{},
-			/^Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted: group portfolio_id = "p+…, date = "\d{4}-\d\d-\d\d"\. The API returns/,
+			/^Portfolio ID is 201 characters long \("p{40}…"\); at most 200 are accepted: group portfolio_id = "p+…", date = "\d{4}-\d\d-\d\d"\. The API returns/,
 		],
 		[
 			'two groups that would land in the same quarter of the same portfolio (naming both)',

@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { groupItems } from '../../nodes/shared/input/grouping';
+import { describeGroupValues, groupItems } from '../../nodes/shared/input/grouping';
 import { normalizeInstrumentType } from '../../nodes/shared/input/holdingFields';
 import { noHoldingLeftError, readHoldings } from '../../nodes/shared/input/holdings';
 import type { HoldingsReadOptions } from '../../nodes/shared/input/holdings';
@@ -217,5 +217,17 @@ describe('noHoldingLeftError', () => {
 			'The portfolio snapshot request needs at least one holding with a name, a currency and a non-zero market value.',
 		);
 		expect(noHoldingLeftError(node, 2, ROUTES.reports, []).message).toBe('There are no holdings');
+	});
+});
+
+describe('describeGroupValues', () => {
+	it('cuts a long text inside its quotes, so it still reads as one quoted value', () => {
+		const long = 'Nordic Equity Fund, institutional share class B';
+		expect(describeGroupValues({ portfolio_id: long }, 20)).toBe(
+			`portfolio_id = "${long.slice(0, 20)}…"`,
+		);
+		expect(describeGroupValues({ portfolio_id: 'P1', year: 2025 }, 20)).toBe(
+			'portfolio_id = "P1", year = 2025',
+		);
 	});
 });

@@ -64,6 +64,8 @@ export function groupItems(
 export function describeGroupValues(values: Record<string, unknown>, max = Infinity): string {
 	return Object.entries(values)
 		.map(([field, value]) => {
+			// A long text is cut inside its quotes, so the value still reads as one quoted value.
+			if (typeof value === 'string') return `${field} = ${JSON.stringify(showValue(value, max))}`;
 			let text: string | undefined;
 			try {
 				text = JSON.stringify(value);
