@@ -4,12 +4,26 @@ import { dirname, join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { csvHoldings, WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../scripts/sample-holdings';
+import {
+	csvHoldings,
+	quarterlyHoldings,
+	QUARTER_ENDS,
+	sampleFiles,
+	WORKBOOK_DATE,
+	WORKBOOK_HOLDINGS,
+} from '../scripts/sample-holdings';
 import { instrumentData } from './simulator';
+import {
+	annualPaiStatement,
+	FED_INDICATORS,
+	roundTo,
+	type YearFigures,
+} from './helpers/annualPaiStatement';
 import { useSimulator } from './helpers/simulator';
 import { EXAMPLE_RUNS } from './workflow/exampleRuns';
 import {
 	EXAMPLES_DIR,
+	MIME_TYPES,
 	recordCompletionPage,
 	UPLOAD_FORM,
 	withSampleFiles,
@@ -33,7 +47,9 @@ const credentials = () => ({
 const load = (file: string) => withSampleFiles(loadWorkflowFile(join(EXAMPLES_DIR, file)));
 const upload = load('10-upload-holdings-form.json');
 const quarterly = load('11-quarterly-workbook-snapshots-reports.json');
-const skip = inProcessSkipReason(upload) ?? inProcessSkipReason(quarterly);
+const annual = load('13-annual-pai-statement.json');
+const skip =
+	inProcessSkipReason(upload) ?? inProcessSkipReason(quarterly) ?? inProcessSkipReason(annual);
 
 /** The simulator's SFDR article of an ISIN, as the simplified output writes it. */
 const articleOf = (isin: string) => {
@@ -216,6 +232,222 @@ describe('file examples (real n8n-nodes-base nodes)', () => {
 					`<tr><td>${String(s.name)}</td><td>${WORKBOOK_DATE}</td><td>created</td><td>${String(s.holdings_count)}</td><td>0</td></tr>`,
 				);
 		}
+	});
+});
+
+/**
+ * Example 13, the annual PAI statement, in n8n's engine against the simulator: every figure of the two funds' and the
+ * entity's statements (year N and N−1, the quarter values, coverage) recomputed from the simulator's own data by an
+ * independent implementation of Annex I's formulas (test/helpers/annualPaiStatement.ts, not the node's code), to the
+ * node's rounding; the workbooks it emails have the columns of Annex I, Table 1.
+ */
+describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
+	const STATEMENT = 'PAI Statement';
+	const FUNDS = [
+		{ id: 'growth-europe', name: 'Growth Europe' },
+		{ id: 'global-core', name: 'Global Core' },
+	];
+	const ANNEX_COLUMNS = [
+		'Adverse sustainability indicator',
+		'Metric',
+		'Impact 2025',
+		'Impact 2024',
+		'Explanation',
+		'Actions taken, and actions planned and targets set for the next reference period',
+	];
+	/** Decimals the node rounds to (docs/nodes/sustainability-instruments.md, "PAI Statement"). */
+	const DECIMALS = { impact: 4, percent: 2 };
+
+	async function runAnnual(entry: 0 | 1) {
+		const run = EXAMPLE_RUNS['13'][entry];
+		run.before?.(sim);
+		const result = await runWorkflow(
+			{ ...annual, ...(run.pinData ? { pinData: run.pinData() } : {}) } as never,
+			{ credentials: credentials(), mode: 'trigger', startNode: run.startNode },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		return result;
+	}
+
+	const holdings = quarterlyHoldings();
+	const dated = (rows: typeof holdings) =>
+		rows.map((h) => ({ date: h.date, isin: h.isin, marketValue: h.marketValue }));
+	const statements = [
+		...FUNDS.map((fund) => ({
+			label: fund.name,
+			matches: (row: IDataObject) =>
+				row.statement === 'fund' &&
+				row['Portfolio ID'] === fund.id &&
+				row['Portfolio Name'] === fund.name,
+			figures: annualPaiStatement(dated(holdings.filter((h) => h.portfolioId === fund.id))),
+		})),
+		{
+			label: 'Entity',
+			matches: (row: IDataObject) => row.statement === 'entity' && !('Portfolio ID' in row),
+			figures: annualPaiStatement(dated(holdings)),
+		},
+	];
+
+	/** A year's figures as the node writes them, rounded to its decimals. */
+	const expectedYear = (year: YearFigures, share: boolean) => {
+		const decimals = share ? DECIMALS.percent : DECIMALS.impact;
+		return {
+			impact: roundTo(year.impact, decimals),
+			quarterValues: Object.fromEntries(
+				Object.entries(year.quarterValues).map(([date, value]) => [date, roundTo(value, decimals)]),
+			),
+			coverage: roundTo(year.coveragePercent, DECIMALS.percent),
+		};
+	};
+
+	it('every figure of both funds and the entity, year N and N−1, matches an independent recomputation', async () => {
+		const result = await runAnnual(0);
+		const rows = result.items(STATEMENT).map((item) => item.json);
+		expect(rows.length).toBeGreaterThan(0);
+		for (const statement of statements) {
+			const own = rows.filter(statement.matches);
+			// The Annex's rows in its order, each mapped; year N is 2025, N−1 2024.
+			expect([statement.label, own.map((row) => row.pai)]).toEqual([
+				statement.label,
+				[...own.map((row) => row.pai as number)].sort((a, b) => a - b),
+			]);
+			expect([statement.label, [...new Set(own.map((row) => row.pai))]]).toEqual([
+				statement.label,
+				Array.from({ length: 18 }, (_, i) => i + 1),
+			]);
+			for (const row of own)
+				expect([statement.label, row.pai, row.year_n, row.mapped, row.quarters_missing]).toEqual([
+					statement.label,
+					row.pai,
+					2025,
+					true,
+					[],
+				]);
+			for (const figures of statement.figures) {
+				const share = FED_INDICATORS[figures.indicator].kind === 'share';
+				const fed = own.filter((row) => row.pai === figures.pai);
+				expect([statement.label, figures.indicator, fed.length]).toEqual([
+					statement.label,
+					figures.indicator,
+					1,
+				]);
+				const [row] = fed;
+				const yearN = expectedYear(figures.yearN, share);
+				const yearNMinus1 = expectedYear(figures.yearNMinus1!, share);
+				expect({
+					statement: statement.label,
+					indicator: figures.indicator,
+					impact_year_n: row.impact_year_n,
+					impact_year_n_minus_1: row.impact_year_n_minus_1,
+					coverage_percent: row.coverage_percent,
+					quarter_values: row.quarter_values,
+					quarter_values_year_n_minus_1: row.quarter_values_year_n_minus_1,
+				}).toEqual({
+					statement: statement.label,
+					indicator: figures.indicator,
+					impact_year_n: yearN.impact,
+					impact_year_n_minus_1: yearNMinus1.impact,
+					coverage_percent: yearN.coverage,
+					quarter_values: yearN.quarterValues,
+					quarter_values_year_n_minus_1: yearNMinus1.quarterValues,
+				});
+				expect([statement.label, figures.indicator, row.unit]).toEqual([
+					statement.label,
+					figures.indicator,
+					share ? '%' : row.unit,
+				]);
+			}
+			// Rows the API cannot feed (PAI 1 needs each company's enterprise value, 5–9 and 11–18 data it never gives):
+			// no figure, and an explanation of what is missing.
+			const fedPais = statement.figures.map((f) => f.pai);
+			for (const row of own.filter((r) => !fedPais.includes(r.pai as number))) {
+				expect([statement.label, row.pai, row.impact_year_n, row.impact_year_n_minus_1]).toEqual([
+					statement.label,
+					row.pai,
+					null,
+					null,
+				]);
+				expect(String(row.explanation).length).toBeGreaterThan(20);
+			}
+		}
+		// Each quarter's holdings come from one request over all quarters and funds: every ISIN asked once.
+		const requests = sim.requests({ route: 'POST /instruments/sustainability-data' });
+		expect(requests).toHaveLength(1);
+		expect(sim.requestCount()).toBe(1);
+		const asked = JSON.stringify(requests[0].body);
+		for (const isin of new Set(holdings.map((h) => h.isin).filter(Boolean)))
+			expect([isin, asked.split(isin).length - 1]).toEqual([isin, 1]);
+	});
+
+	it('one workbook per statement with the columns of Annex I Table 1, all attached to one email', async () => {
+		const result = await runAnnual(0);
+		const rows = result.items(STATEMENT).map((item) => item.json);
+		expect(result.emails).toHaveLength(1);
+		const [email] = result.emails;
+		expect(email.subject).toBe('Statement of principal adverse impacts 2025: 3 workbooks');
+		expect(email.attachments.map((a) => a.fileName)).toEqual([
+			'pai-statement_2025_growth-europe.xlsx',
+			'pai-statement_2025_global-core.xlsx',
+			'pai-statement_2025_entity.xlsx',
+		]);
+		for (const [index, statement] of statements.entries()) {
+			const attachment = email.attachments[index];
+			expect(attachment.mimeType).toBe(MIME_TYPES.xlsx);
+			expect(email.text).toContain(`- ${statement.label}: ${attachment.fileName}`);
+			const sheet = sheetRows(attachment.content, findN8nNodesBase()!);
+			const own = rows.filter(statement.matches);
+			expect(sheet).toHaveLength(own.length);
+			// The header row: the Annex's six columns, in its order (a column is written when any row has it).
+			const header = [...new Set(sheet.flatMap((row) => Object.keys(row)))];
+			expect(header.sort()).toEqual([...ANNEX_COLUMNS].sort());
+			expect(Object.keys(sheet.find((row) => Object.keys(row).length === 6)!)).toEqual(
+				ANNEX_COLUMNS,
+			);
+			sheet.forEach((cells, r) => {
+				const row = own[r];
+				expect([statement.label, r, cells['Impact 2025'], cells['Impact 2024']]).toEqual([
+					statement.label,
+					r,
+					row.impact_year_n ?? undefined,
+					row.impact_year_n_minus_1 ?? undefined,
+				]);
+				expect(cells['Adverse sustainability indicator']).toContain(
+					String(row.adverse_sustainability_indicator),
+				);
+				expect(cells.Metric).toContain(String(row.metric));
+			});
+		}
+	});
+
+	it('the upload form (the second entry point) gives the same statement as the workbook on disk', async () => {
+		const fromDisk = (await runAnnual(0)).items(STATEMENT).map((item) => item.json);
+		expect(fromDisk.filter((row) => row.statement === 'entity').length).toBeGreaterThan(0);
+		sim.reset();
+		const uploaded = await runAnnual(1);
+		expect(uploaded.executionOrder).toContain('Uploaded Holdings Rows');
+		expect(uploaded.executionOrder).not.toContain('Read Quarterly Holdings');
+		expect(uploaded.items(STATEMENT).map((item) => item.json)).toEqual(fromDisk);
+		expect(uploaded.emails).toHaveLength(1);
+		expect(sim.requestCount()).toBe(1);
+	});
+
+	it('the quarterly sample: eight quarter ends, two funds, a cash row and a holding without data in each quarter', () => {
+		expect([...new Set(holdings.map((h) => h.date))]).toEqual(QUARTER_ENDS);
+		for (const date of QUARTER_ENDS)
+			for (const fund of FUNDS) {
+				const rows = holdings.filter((h) => h.date === date && h.portfolioId === fund.id);
+				expect(rows.filter((h) => h.type === 'Cash' && !h.isin && h.marketValue > 0)).toHaveLength(
+					1,
+				);
+				expect(rows.some((h) => h.isin.startsWith('XX') && !instrumentData(h.isin).known)).toBe(
+					true,
+				);
+				expect(new Set(rows.map((h) => h.currency))).toEqual(new Set(['EUR']));
+			}
+		// The files in examples/ are what scripts/sample-holdings.ts writes.
+		for (const [name, bytes] of sampleFiles())
+			expect([name, readFileSync(join(EXAMPLES_DIR, name)).equals(bytes)]).toEqual([name, true]);
 	});
 });
 
