@@ -14,10 +14,12 @@ import {
 } from '../scripts/sample-holdings';
 import { instrumentData } from './simulator';
 import {
-	annualPaiStatement,
+	annexColumns,
+	expectedStatements,
 	FED_INDICATORS,
-	roundTo,
-	type YearFigures,
+	fedRowsOf,
+	NODE_ROUNDING,
+	rowsOfStatement,
 } from './helpers/annualPaiStatement';
 import { useSimulator } from './helpers/simulator';
 import { EXAMPLE_RUNS } from './workflow/exampleRuns';
@@ -241,22 +243,12 @@ describe('file examples (real n8n-nodes-base nodes)', () => {
  * independent implementation of Annex I's formulas (test/helpers/annualPaiStatement.ts, not the node's code), to the
  * node's rounding; the workbooks it emails have the columns of Annex I, Table 1.
  */
+const FED_PAIS: number[] = Object.values(FED_INDICATORS).map((indicator) => indicator.pai);
+
 describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
 	const STATEMENT = 'PAI Statement';
-	const FUNDS = [
-		{ id: 'growth-europe', name: 'Growth Europe' },
-		{ id: 'global-core', name: 'Global Core' },
-	];
-	const ANNEX_COLUMNS = [
-		'Adverse sustainability indicator',
-		'Metric',
-		'Impact 2025',
-		'Impact 2024',
-		'Explanation',
-		'Actions taken, and actions planned and targets set for the next reference period',
-	];
-	/** Decimals the node rounds to (docs/nodes/sustainability-instruments.md, "PAI Statement"). */
-	const DECIMALS = { impact: 4, percent: 2 };
+	const holdings = quarterlyHoldings();
+	const statements = expectedStatements(holdings, NODE_ROUNDING);
 
 	async function runAnnual(entry: 0 | 1) {
 		const run = EXAMPLE_RUNS['13'][entry];
@@ -270,49 +262,16 @@ describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
 		return result;
 	}
 
-	const holdings = quarterlyHoldings();
-	const dated = (rows: typeof holdings) =>
-		rows.map((h) => ({ date: h.date, isin: h.isin, marketValue: h.marketValue }));
-	const statements = [
-		...FUNDS.map((fund) => ({
-			label: fund.name,
-			matches: (row: IDataObject) =>
-				row.statement === 'fund' &&
-				row['Portfolio ID'] === fund.id &&
-				row['Portfolio Name'] === fund.name,
-			figures: annualPaiStatement(dated(holdings.filter((h) => h.portfolioId === fund.id))),
-		})),
-		{
-			label: 'Entity',
-			matches: (row: IDataObject) => row.statement === 'entity' && !('Portfolio ID' in row),
-			figures: annualPaiStatement(dated(holdings)),
-		},
-	];
-
-	/** A year's figures as the node writes them, rounded to its decimals. */
-	const expectedYear = (year: YearFigures, share: boolean) => {
-		const decimals = share ? DECIMALS.percent : DECIMALS.impact;
-		return {
-			impact: roundTo(year.impact, decimals),
-			quarterValues: Object.fromEntries(
-				Object.entries(year.quarterValues).map(([date, value]) => [date, roundTo(value, decimals)]),
-			),
-			coverage: roundTo(year.coveragePercent, DECIMALS.percent),
-		};
-	};
-
 	it('every figure of both funds and the entity, year N and N−1, matches an independent recomputation', async () => {
 		const result = await runAnnual(0);
 		const rows = result.items(STATEMENT).map((item) => item.json);
-		expect(rows.length).toBeGreaterThan(0);
+		expect(statements.map((s) => s.label)).toEqual(['Growth Europe', 'Global Core', 'Entity']);
 		for (const statement of statements) {
-			const own = rows.filter(statement.matches);
-			// The Annex's rows in its order, each mapped; year N is 2025, N−1 2024.
-			expect([statement.label, own.map((row) => row.pai)]).toEqual([
-				statement.label,
-				[...own.map((row) => row.pai as number)].sort((a, b) => a - b),
-			]);
-			expect([statement.label, [...new Set(own.map((row) => row.pai))]]).toEqual([
+			const own = rowsOfStatement(rows, statement);
+			// The Annex's rows in its order (PAI 1 has four metric rows), each mapped; year N is 2025.
+			const pais = own.map((row) => row.pai as number);
+			expect([statement.label, pais]).toEqual([statement.label, [...pais].sort((a, b) => a - b)]);
+			expect([statement.label, [...new Set(pais)]]).toEqual([
 				statement.label,
 				Array.from({ length: 18 }, (_, i) => i + 1),
 			]);
@@ -324,44 +283,14 @@ describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
 					true,
 					[],
 				]);
-			for (const figures of statement.figures) {
-				const share = FED_INDICATORS[figures.indicator].kind === 'share';
-				const fed = own.filter((row) => row.pai === figures.pai);
-				expect([statement.label, figures.indicator, fed.length]).toEqual([
-					statement.label,
-					figures.indicator,
-					1,
-				]);
-				const [row] = fed;
-				const yearN = expectedYear(figures.yearN, share);
-				const yearNMinus1 = expectedYear(figures.yearNMinus1!, share);
-				expect({
-					statement: statement.label,
-					indicator: figures.indicator,
-					impact_year_n: row.impact_year_n,
-					impact_year_n_minus_1: row.impact_year_n_minus_1,
-					coverage_percent: row.coverage_percent,
-					quarter_values: row.quarter_values,
-					quarter_values_year_n_minus_1: row.quarter_values_year_n_minus_1,
-				}).toEqual({
-					statement: statement.label,
-					indicator: figures.indicator,
-					impact_year_n: yearN.impact,
-					impact_year_n_minus_1: yearNMinus1.impact,
-					coverage_percent: yearN.coverage,
-					quarter_values: yearN.quarterValues,
-					quarter_values_year_n_minus_1: yearNMinus1.quarterValues,
-				});
-				expect([statement.label, figures.indicator, row.unit]).toEqual([
-					statement.label,
-					figures.indicator,
-					share ? '%' : row.unit,
-				]);
-			}
-			// Rows the API cannot feed (PAI 1 needs each company's enterprise value, 5–9 and 11–18 data it never gives):
-			// no figure, and an explanation of what is missing.
-			const fedPais = statement.figures.map((f) => f.pai);
-			for (const row of own.filter((r) => !fedPais.includes(r.pai as number))) {
+			// PAI 2, 3, 4 and 10: impacts of 2025 and 2024, the quarter values of both years, coverage.
+			expect([statement.label, fedRowsOf(own)]).toEqual([statement.label, statement.fedRows]);
+			for (const row of own.filter((r) => FED_PAIS.includes(r.pai as number)))
+				if (row.pai === 4 || row.pai === 10)
+					expect([statement.label, row.unit]).toEqual([statement.label, '%']);
+			// The rows the API cannot feed (PAI 1 needs each company's enterprise value, 5–9 and 11–18 data it never
+			// gives): no figure, and an explanation of what is missing.
+			for (const row of own.filter((r) => !FED_PAIS.includes(r.pai as number))) {
 				expect([statement.label, row.pai, row.impact_year_n, row.impact_year_n_minus_1]).toEqual([
 					statement.label,
 					row.pai,
@@ -371,7 +300,7 @@ describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
 				expect(String(row.explanation).length).toBeGreaterThan(20);
 			}
 		}
-		// Each quarter's holdings come from one request over all quarters and funds: every ISIN asked once.
+		// Every quarter's holdings come from one request over all quarters and funds: every ISIN asked once.
 		const requests = sim.requests({ route: 'POST /instruments/sustainability-data' });
 		expect(requests).toHaveLength(1);
 		expect(sim.requestCount()).toBe(1);
@@ -391,19 +320,19 @@ describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
 			'pai-statement_2025_global-core.xlsx',
 			'pai-statement_2025_entity.xlsx',
 		]);
+		const columns = annexColumns(2025);
 		for (const [index, statement] of statements.entries()) {
 			const attachment = email.attachments[index];
 			expect(attachment.mimeType).toBe(MIME_TYPES.xlsx);
 			expect(email.text).toContain(`- ${statement.label}: ${attachment.fileName}`);
 			const sheet = sheetRows(attachment.content, findN8nNodesBase()!);
-			const own = rows.filter(statement.matches);
+			const own = rowsOfStatement(rows, statement);
 			expect(sheet).toHaveLength(own.length);
-			// The header row: the Annex's six columns, in its order (a column is written when any row has it).
-			const header = [...new Set(sheet.flatMap((row) => Object.keys(row)))];
-			expect(header.sort()).toEqual([...ANNEX_COLUMNS].sort());
-			expect(Object.keys(sheet.find((row) => Object.keys(row).length === 6)!)).toEqual(
-				ANNEX_COLUMNS,
+			// The Annex's six columns in its order (a fed row has a cell in each).
+			expect([...new Set(sheet.flatMap((row) => Object.keys(row)))].sort()).toEqual(
+				[...columns].sort(),
 			);
+			expect(Object.keys(sheet.find((row) => Object.keys(row).length === 6)!)).toEqual(columns);
 			sheet.forEach((cells, r) => {
 				const row = own[r];
 				expect([statement.label, r, cells['Impact 2025'], cells['Impact 2024']]).toEqual([
@@ -435,8 +364,10 @@ describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
 	it('the quarterly sample: eight quarter ends, two funds, a cash row and a holding without data in each quarter', () => {
 		expect([...new Set(holdings.map((h) => h.date))]).toEqual(QUARTER_ENDS);
 		for (const date of QUARTER_ENDS)
-			for (const fund of FUNDS) {
-				const rows = holdings.filter((h) => h.date === date && h.portfolioId === fund.id);
+			for (const statement of statements.filter((s) => s.fund)) {
+				const rows = holdings.filter(
+					(h) => h.date === date && h.portfolioId === statement.fund!.id,
+				);
 				expect(rows.filter((h) => h.type === 'Cash' && !h.isin && h.marketValue > 0)).toHaveLength(
 					1,
 				);

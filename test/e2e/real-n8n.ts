@@ -86,7 +86,16 @@ import {
 } from './lib';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 import { FORM_EXAMPLE, formUploadInN8n } from './form-upload';
-import { WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../../scripts/sample-holdings';
+import { quarterlyHoldings, WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../../scripts/sample-holdings';
+import {
+	annexColumns,
+	expectedStatements,
+	fedRowsOf,
+	NODE_ROUNDING,
+	rowsOfStatement,
+} from '../helpers/annualPaiStatement';
+import { findN8nNodesBase } from '../workflow/node-types';
+import { sheetRows } from '../workflow/sheets';
 import { SAMPLE_FILE_ACCESS, withSampleFiles } from '../workflow/fileExamples';
 
 const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
@@ -199,6 +208,8 @@ const SETUPS: Record<string, Setup | Setup[]> = {
 		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...BROKEN_BODIES] }),
 	// Week 1 remembers the classes; week 2 meets the later edition of the data (some classes went down).
 	'06-weekly-sfdr-watch.json': [() => undefined, (sim) => sim.setDataVersion(2)],
+	// The true/false indicators of PAI 4 and 10, as the vendor's live API answers them.
+	'13-annual-pai-statement.json': (sim) => sim.setAnswerShape({ measures: 'vendor' }),
 };
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
@@ -702,6 +713,55 @@ const CHECKS: Record<string, Check> = {
 				);
 		}
 		return `${stored.length} snapshots at ${WORKBOOK_DATE} (Excel 46022), ${mails.length} emails with their PDF and the table`;
+	},
+	'13-annual-pai-statement.json': (ctx) => {
+		// The quarterly workbook on disk (examples/holdings.quarterly.sample.xlsx): its Excel date cells as serials.
+		const holdings = quarterlyHoldings();
+		assert.equal(ctx.items('Holdings Rows').length, holdings.length, 'one item per workbook row');
+		assert.deepEqual(
+			ctx.requests().map((r) => r.route),
+			['POST /instruments/sustainability-data'],
+			'one request for every quarter and fund (each ISIN asked once)',
+		);
+		// Every figure of PAI 2, 3, 4 and 10 per fund and for the entity, against the independent recomputation.
+		const rows = ctx.items('PAI Statement');
+		const statements = expectedStatements(holdings, NODE_ROUNDING);
+		for (const statement of statements)
+			assert.deepEqual(
+				fedRowsOf(rowsOfStatement(rows, statement)),
+				statement.fedRows,
+				`${statement.label}: impacts of 2025 and 2024, quarter values and coverage`,
+			);
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'one email');
+		const [mail] = mails;
+		const workbooks = mail.attachments.filter((a) => a.fileName?.endsWith('.xlsx'));
+		assert.deepEqual(
+			workbooks.map((a) => a.fileName),
+			[
+				'pai-statement_2025_growth-europe.xlsx',
+				'pai-statement_2025_global-core.xlsx',
+				'pai-statement_2025_entity.xlsx',
+			],
+			'one workbook per statement, attached to the one email',
+		);
+		const nodesBaseDir = findN8nNodesBase();
+		assert.ok(nodesBaseDir, 'n8n-nodes-base (the devDependency) reads the workbooks');
+		for (const [index, workbook] of workbooks.entries()) {
+			const sheet = sheetRows(workbook.content, nodesBaseDir);
+			assert.equal(
+				sheet.length,
+				rowsOfStatement(rows, statements[index]).length,
+				`${workbook.fileName}: a row per Annex row`,
+			);
+			assert.deepEqual(
+				Object.keys(sheet.find((row) => Object.keys(row).length === 6) ?? {}),
+				annexColumns(2025),
+				`${workbook.fileName}: the columns of Annex I, Table 1`,
+			);
+		}
+		const entity = statements[statements.length - 1].fedRows;
+		return `${rows.length} rows, ${workbooks.length} workbooks emailed; entity 2025: ${entity.map((r) => `PAI ${r.pai} ${r.impact_year_n}`).join(', ')}`;
 	},
 };
 

@@ -157,3 +157,133 @@ export function roundTo(value: number | null, decimals: number): number | null {
 	const factor = 10 ** decimals;
 	return (Math.sign(value) * Math.round(Math.abs(value) * factor)) / factor;
 }
+
+/** A row of the quarterly sample: a dated holding of a fund. */
+export interface FundHolding extends DatedHolding {
+	portfolioId: string;
+	portfolioName: string;
+}
+
+/** What the node's row of a fed indicator must say, rounded as the node rounds. */
+export interface ExpectedFedRow {
+	pai: number;
+	indicator: FedIndicator;
+	impact_year_n: number | null;
+	impact_year_n_minus_1: number | null;
+	coverage_percent: number | null;
+	quarter_values: Record<string, number | null>;
+	quarter_values_year_n_minus_1: Record<string, number | null> | null;
+}
+
+export interface ExpectedStatement {
+	/** The fund's name, or 'Entity'. */
+	label: string;
+	/** The fund (Group By `Portfolio ID, Portfolio Name`); absent for the entity's statement. */
+	fund?: { id: string; name: string };
+	fedRows: ExpectedFedRow[];
+}
+
+/** Decimals the node rounds to: impacts in their unit, and percentages (share-type impacts, coverage). */
+export interface Rounding {
+	impact: number;
+	percent: number;
+}
+
+/** How the node rounds (docs/nodes/sustainability-instruments.md, "PAI Statement"). */
+export const NODE_ROUNDING: Rounding = { impact: 4, percent: 2 };
+
+function roundedYear(year: YearFigures, decimals: number, percent: number) {
+	return {
+		impact: roundTo(year.impact, decimals),
+		quarterValues: Object.fromEntries(
+			Object.entries(year.quarterValues).map(([date, value]) => [date, roundTo(value, decimals)]),
+		),
+		coverage: roundTo(year.coveragePercent, percent),
+	};
+}
+
+/**
+ * The statements example 13 writes for `holdings` (Group By `Portfolio ID, Portfolio Name`, the entity statement on):
+ * one per fund in the order the funds first appear, then the entity's over all holdings; the fed rows of each.
+ */
+export function expectedStatements(
+	holdings: FundHolding[],
+	rounding: Rounding,
+	version: DataVersion = 1,
+): ExpectedStatement[] {
+	const funds = [
+		...new Map(holdings.map((h) => [h.portfolioId, h.portfolioName] as const)).entries(),
+	].map(([id, name]) => ({ id, name }));
+	const statement = (rows: FundHolding[]) =>
+		annualPaiStatement(rows, version).map((figures): ExpectedFedRow => {
+			const decimals =
+				FED_INDICATORS[figures.indicator].kind === 'share' ? rounding.percent : rounding.impact;
+			const yearN = roundedYear(figures.yearN, decimals, rounding.percent);
+			const yearNMinus1 = figures.yearNMinus1
+				? roundedYear(figures.yearNMinus1, decimals, rounding.percent)
+				: null;
+			return {
+				pai: figures.pai,
+				indicator: figures.indicator,
+				impact_year_n: yearN.impact,
+				impact_year_n_minus_1: yearNMinus1?.impact ?? null,
+				coverage_percent: yearN.coverage,
+				quarter_values: yearN.quarterValues,
+				quarter_values_year_n_minus_1: yearNMinus1?.quarterValues ?? null,
+			};
+		});
+	return [
+		...funds.map((fund) => ({
+			label: fund.name,
+			fund,
+			fedRows: statement(holdings.filter((h) => h.portfolioId === fund.id)),
+		})),
+		{ label: 'Entity', fedRows: statement(holdings) },
+	];
+}
+
+/** The node's output rows of one statement (fund rows carry the Group By fields, the entity's do not). */
+export function rowsOfStatement<T extends Record<string, unknown>>(
+	rows: T[],
+	statement: ExpectedStatement,
+): T[] {
+	return rows.filter((row) =>
+		statement.fund
+			? row.statement === 'fund' &&
+				row['Portfolio ID'] === statement.fund.id &&
+				row['Portfolio Name'] === statement.fund.name
+			: row.statement === 'entity' && !('Portfolio ID' in row),
+	);
+}
+
+/** The node's fed rows of a statement in the shape of ExpectedFedRow (to compare with deep equality). */
+export function fedRowsOf(rows: Array<Record<string, unknown>>): ExpectedFedRow[] {
+	return (Object.keys(FED_INDICATORS) as FedIndicator[]).flatMap((indicator) =>
+		rows
+			.filter((row) => row.pai === FED_INDICATORS[indicator].pai)
+			.map((row) => ({
+				pai: row.pai as number,
+				indicator,
+				impact_year_n: row.impact_year_n as number | null,
+				impact_year_n_minus_1: row.impact_year_n_minus_1 as number | null,
+				coverage_percent: row.coverage_percent as number | null,
+				quarter_values: row.quarter_values as Record<string, number | null>,
+				quarter_values_year_n_minus_1: row.quarter_values_year_n_minus_1 as Record<
+					string,
+					number | null
+				> | null,
+			})),
+	);
+}
+
+/** The columns of Annex I, Table 1, with the years filled in (as example 13's workbooks write them). */
+export function annexColumns(yearN: number): string[] {
+	return [
+		'Adverse sustainability indicator',
+		'Metric',
+		`Impact ${yearN}`,
+		`Impact ${yearN - 1}`,
+		'Explanation',
+		'Actions taken, and actions planned and targets set for the next reference period',
+	];
+}
