@@ -754,11 +754,12 @@ const CHECKS: Record<string, Check> = {
 				rowsOfStatement(rows, statements[index]).length,
 				`${workbook.fileName}: a row per Annex row`,
 			);
-			assert.deepEqual(
-				Object.keys(sheet.find((row) => Object.keys(row).length === 6) ?? {}),
-				annexColumns(2025),
-				`${workbook.fileName}: the columns of Annex I, Table 1`,
-			);
+			for (const row of sheet)
+				assert.deepEqual(
+					Object.keys(row),
+					annexColumns(2025),
+					`${workbook.fileName}: the columns of Annex I, Table 1 on every row`,
+				);
 		}
 		const entity = statements[statements.length - 1].fedRows;
 		return `${rows.length} rows, ${workbooks.length} workbooks emailed; entity 2025: ${entity.map((r) => `PAI ${r.pai} ${r.impact_year_n}`).join(', ')}`;
