@@ -31,6 +31,7 @@
  * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS (a workflow whose
  * SETUPS entry is a list runs once per entry, in a row, keeping what n8n saved between runs: its static data),
  * (e2) examples/10, the upload form: `n8n start` and a multipart POST of each sample file to the form (form-upload.ts),
+ * (e3) examples/13's upload form the same way, its email read from the SMTP sink (pai-statement-form.ts),
  * (f) the credential test: `n8n start` in another temp user folder, owner, the REST calls of the
  * credential dialog (credential-test.ts), a probe that n8n calls "Connection successful!" counts as a
  * failure; (g) `[n8n X] N passed, M failed`. Last line: `N passed, M failed` over all versions; exit 1
@@ -86,6 +87,7 @@ import {
 } from './lib';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 import { FORM_EXAMPLE, formUploadInN8n } from './form-upload';
+import { PAI_STATEMENT_EXAMPLE, paiStatementFormInN8n } from './pai-statement-form';
 import { quarterlyHoldings, WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../../scripts/sample-holdings';
 import {
 	annexColumns,
@@ -793,6 +795,8 @@ interface Args {
 	credentialTest: boolean;
 	/** Set when examples/10 (the upload form) is among the workflows: run through `n8n start` (form-upload.ts). */
 	formExample?: boolean;
+	/** Set when examples/13 is among the workflows: its form too, through `n8n start` (pai-statement-form.ts). */
+	paiStatementForm?: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -1286,6 +1290,12 @@ async function runLeg(
 			passed += form.passed;
 			failed += form.failed;
 		}
+		// (e3) examples/13's upload form, its second entry point (the CLI run above started it from its schedule)
+		if (args.paiStatementForm && sim) {
+			const form = await paiStatementFormInN8n(install, args.packageRoot, info, sim, args.keep);
+			passed += form.passed;
+			failed += form.failed;
+		}
 
 		// (f) the credential test ("Test" in the credential dialog) through `n8n start` and n8n's REST API
 		if (args.credentialTest && sim) {
@@ -1347,6 +1357,12 @@ async function main(): Promise<number> {
 				`[e2e] ${basename(file)}: a Form Trigger workflow: run through \`n8n start\` with a multipart POST to its form after the CLI workflows`,
 			);
 			return false;
+		}
+		if (basename(file) === PAI_STATEMENT_EXAMPLE) {
+			args.paiStatementForm = true;
+			console.log(
+				`[e2e] ${basename(file)}: run from its schedule by \`n8n execute\`, then its form through \`n8n start\` with a multipart POST`,
+			);
 		}
 		if (readFileSync(file, 'utf8').includes('"n8n-nodes-base.dataTable"')) {
 			// `n8n execute` has no REST API to create the table with: the queue-mode check creates it and runs the example.
