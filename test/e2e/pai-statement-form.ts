@@ -13,7 +13,12 @@ import { basename, dirname, join } from 'path';
 
 import { quarterlyHoldings } from '../../scripts/sample-holdings';
 import type { Simulator } from '../simulator/types';
-import { annexColumns, expectedStatements, NODE_ROUNDING } from '../helpers/annualPaiStatement';
+import {
+	annexColumns,
+	expectedStatements,
+	NODE_ROUNDING,
+	statementFileName,
+} from '../helpers/annualPaiStatement';
 import {
 	EXAMPLES_DIR,
 	MIME_TYPES,
@@ -58,20 +63,17 @@ function checkMail(mail: ReceivedMail, nodesBaseDir: string): string {
 	const statements = expectedStatements(quarterlyHoldings(), NODE_ROUNDING);
 	const workbooks = mail.attachments.filter((a) => a.fileName?.endsWith('.xlsx'));
 	assert.deepEqual(
-		workbooks.map((a) => a.fileName),
-		[
-			'pai-statement_2025_growth-europe.xlsx',
-			'pai-statement_2025_global-core.xlsx',
-			'pai-statement_2025_entity.xlsx',
-		],
+		workbooks.map((a) => a.fileName).sort(),
+		statements.map((statement) => statementFileName(statement, 2025)).sort(),
 		'one workbook per statement, attached to the one email',
 	);
 	const columns = annexColumns(2025);
-	for (const [index, workbook] of workbooks.entries()) {
+	for (const statement of statements) {
+		const workbook = workbooks.find((a) => a.fileName === statementFileName(statement, 2025))!;
 		const sheet = sheetRows(workbook.content, nodesBaseDir);
 		for (const row of sheet)
 			assert.deepEqual(Object.keys(row), columns, `${workbook.fileName}: the Annex I columns`);
-		for (const expected of statements[index].fedRows) {
+		for (const expected of statement.fedRows) {
 			const row = sheet.find((cells) =>
 				String(cells['Adverse sustainability indicator']).startsWith(`${expected.pai}. `),
 			);

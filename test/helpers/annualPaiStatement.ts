@@ -276,6 +276,11 @@ export function fedRowsOf(rows: Array<Record<string, unknown>>): ExpectedFedRow[
 	);
 }
 
+/** The name of the workbook example 13 writes for a statement. */
+export function statementFileName(statement: ExpectedStatement, yearN: number): string {
+	return `pai-statement_${yearN}_${statement.fund?.id ?? 'entity'}.xlsx`;
+}
+
 /** The columns of Annex I, Table 1, with the years filled in (as example 13's workbooks write them). */
 export function annexColumns(yearN: number): string[] {
 	return [
