@@ -16,6 +16,10 @@
  *   impact.
  * Year N is the latest calendar year with holdings; year N−1 the year before when it has holdings, else null.
  */
+import {
+	INTENSITY_DECIMALS,
+	PERCENT_DECIMALS,
+} from '../../nodes/SustainabilityInstruments/actions/paiStatementFigures';
 import { instrumentData, type DataVersion } from '../simulator/data';
 
 /** One row of a holdings file: a position at a date (YYYY-MM-DD), its market value in EUR. */
@@ -189,8 +193,11 @@ export interface Rounding {
 	percent: number;
 }
 
-/** How the node rounds (docs/nodes/sustainability-instruments.md, "PAI Statement"). */
-export const NODE_ROUNDING: Rounding = { impact: 4, percent: 2 };
+/**
+ * How the node rounds (its constants: the one thing taken from the node, so that "to the node's rounding" follows
+ * it): the average of the unrounded quarter values, rounded like each quarter value.
+ */
+export const NODE_ROUNDING: Rounding = { impact: INTENSITY_DECIMALS, percent: PERCENT_DECIMALS };
 
 function roundedYear(year: YearFigures, decimals: number, percent: number) {
 	return {
