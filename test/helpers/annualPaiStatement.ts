@@ -139,20 +139,45 @@ function yearFigures(
 	};
 }
 
-/** The statement over `holdings` (one fund's, or all of them for the entity), per fed indicator, in Annex order. */
+/**
+ * The statement over `holdings` (one fund's, or all of them for the entity), per fed indicator, in Annex order. Year N
+ * is the latest calendar year of `allHoldings` (the whole input: one reference period for every statement of a run);
+ * year N−1 is reported when the statement's own holdings have quarters in it, else null.
+ */
 export function annualPaiStatement(
 	holdings: DatedHolding[],
 	version: DataVersion = 1,
+	allHoldings: DatedHolding[] = holdings,
+	given: readonly FedIndicator[] = ALL_FED_INDICATORS,
 ): IndicatorFigures[] {
-	const years = holdings.map((h) => Number(h.date.slice(0, 4)));
-	const yearN = Math.max(...years);
-	const hasPreviousYear = years.includes(yearN - 1);
-	return (Object.keys(FED_INDICATORS) as FedIndicator[]).map((indicator) => ({
+	const yearN = Math.max(...allHoldings.map((h) => Number(h.date.slice(0, 4))));
+	const hasPreviousYear = holdings.some((h) => Number(h.date.slice(0, 4)) === yearN - 1);
+	const figures = (year: number, indicator: FedIndicator) =>
+		given.includes(indicator)
+			? yearFigures(holdings, year, indicator, version)
+			: notGiven(yearFigures(holdings, year, indicator, version));
+	return ALL_FED_INDICATORS.map((indicator) => ({
 		indicator,
 		pai: FED_INDICATORS[indicator].pai,
-		yearN: yearFigures(holdings, yearN, indicator, version),
-		yearNMinus1: hasPreviousYear ? yearFigures(holdings, yearN - 1, indicator, version) : null,
+		yearN: figures(yearN, indicator),
+		yearNMinus1: hasPreviousYear ? figures(yearN - 1, indicator) : null,
 	}));
+}
+
+const ALL_FED_INDICATORS = Object.keys(FED_INDICATORS) as FedIndicator[];
+
+/**
+ * A year of an indicator no answer of the run gives at all (e.g. the true/false ones when the API answers as its spec
+ * documents it): no figure, as issue 38 asks for data the API does not give ("a row with impact_year_n: null", "the
+ * statement shows its gaps instead of hiding them"), not 0 % over a coverage of 0.
+ */
+function notGiven(year: YearFigures): YearFigures {
+	return {
+		...year,
+		quarterValues: Object.fromEntries(Object.keys(year.quarterValues).map((end) => [end, null])),
+		impact: null,
+		coveragePercent: null,
+	};
 }
 
 /** A number rounded half away from zero to `decimals` places (null stays null). */
@@ -217,12 +242,14 @@ export function expectedStatements(
 	holdings: FundHolding[],
 	rounding: Rounding,
 	version: DataVersion = 1,
+	/** The indicators some answer of the run gives (default all: the vendor's answers). */
+	given: readonly FedIndicator[] = ALL_FED_INDICATORS,
 ): ExpectedStatement[] {
 	const funds = [
 		...new Map(holdings.map((h) => [h.portfolioId, h.portfolioName] as const)).entries(),
 	].map(([id, name]) => ({ id, name }));
 	const statement = (rows: FundHolding[]) =>
-		annualPaiStatement(rows, version).map((figures): ExpectedFedRow => {
+		annualPaiStatement(rows, version, holdings, given).map((figures): ExpectedFedRow => {
 			const decimals =
 				FED_INDICATORS[figures.indicator].kind === 'share' ? rounding.percent : rounding.impact;
 			const yearN = roundedYear(figures.yearN, decimals, rounding.percent);
