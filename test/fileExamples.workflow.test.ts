@@ -345,6 +345,12 @@ describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
 					String(row.adverse_sustainability_indicator),
 				);
 				expect(cells.Metric).toContain(String(row.metric));
+				expect(cells.Explanation).toBe(
+					(row.coverage_percent === null
+						? ''
+						: `Data coverage ${String(row.coverage_percent)} % of the current value of all investments (average of the quarter ends). `) +
+						String(row.explanation),
+				);
 			});
 		}
 	});
