@@ -138,6 +138,11 @@ describe('PAI Statement', () => {
 			expect(row.explanation).toMatch(/same per-instrument data is used for every quarter end/);
 		}
 
+		// The spec's answers give no true/false indicators: no figure, never 0 %.
+		const fossil = out.find((row) => row.pai === 4)!;
+		expect(fossil.impact_year_n).toBeNull();
+		expect(fossil.explanation).toMatch(/No answer gave fossil_fuel_sector_exposure/);
+
 		const scope1 = rowOf(out, 'Scope 1 GHG emissions');
 		expect(scope1.impact_year_n).toBeNull();
 		expect(scope1.explanation).toMatch(/enterprise value including cash \(EVIC\)/);
