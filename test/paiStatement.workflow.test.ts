@@ -245,7 +245,10 @@ describe('PAI Statement', () => {
 			...row,
 			weight: market_value,
 		}));
-		expect(await refused(weights as unknown as Held[])).toMatch(/current value of all investments/);
+		const weightsOnly = await refused(weights as unknown as Held[]);
+		expect(weightsOnly).toMatch(/current value of all investments/);
+		expect(weightsOnly).toMatch(/the rows give weights only/);
+		expect(weightsOnly).not.toMatch(/problems in the input/);
 		const rows: Held[] = [
 			...yearRows(N),
 			{ fund: 'Alpha', date: `${N}-02-28`, isin: D, market_value: 10 },
