@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling reads the docs page from disk */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling reads the docs page from disk */
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
