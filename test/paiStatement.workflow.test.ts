@@ -73,12 +73,11 @@ function expectedShare(rows: Held[], flag: (typeof VENDOR_PAI_BOOLEANS)[number])
 const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 const quarterRows = (rows: Held[], date: string) => rows.filter((row) => row.date === date);
 
-async function statement(rows: Held[], extra: IDataObject = {}, url = sim.url) {
-	const { result, out } = await runNode(
-		url,
-		rows as unknown as IDataObject[],
-		statementNode(extra),
-	);
+async function statement(rows: Held[], extra: IDataObject = {}, url = sim.url, typeVersion = 1) {
+	const { result, out } = await runNode(url, rows as unknown as IDataObject[], {
+		...statementNode(extra),
+		typeVersion,
+	});
 	expect(result.error).toBeUndefined();
 	return { result, out: out.map((item) => item.json), items: out };
 }
@@ -138,6 +137,11 @@ describe('PAI Statement', () => {
 			expect(row.explanation).toContain(UNKNOWN);
 			expect(row.explanation).toMatch(/same per-instrument data is used for every quarter end/);
 		}
+
+		// The spec's answers give no true/false indicators: no figure, never 0 %.
+		const fossil = out.find((row) => row.pai === 4)!;
+		expect(fossil.impact_year_n).toBeNull();
+		expect(fossil.explanation).toMatch(/No answer gave fossil_fuel_sector_exposure/);
 
 		const scope1 = rowOf(out, 'Scope 1 GHG emissions');
 		expect(scope1.impact_year_n).toBeNull();
@@ -241,7 +245,10 @@ describe('PAI Statement', () => {
 			...row,
 			weight: market_value,
 		}));
-		expect(await refused(weights as unknown as Held[])).toMatch(/current value of all investments/);
+		const weightsOnly = await refused(weights as unknown as Held[]);
+		expect(weightsOnly).toMatch(/current value of all investments/);
+		expect(weightsOnly).toMatch(/the rows give weights only/);
+		expect(weightsOnly).not.toMatch(/problems in the input/);
 		const rows: Held[] = [
 			...yearRows(N),
 			{ fund: 'Alpha', date: `${N}-02-28`, isin: D, market_value: 10 },
@@ -314,8 +321,15 @@ describe('PAI Statement', () => {
 				market_value: 100 + i,
 			})),
 		);
-		await statement(rows, { groupBy: 'fund', options: { batchSize: 5 } });
+		const { out } = await statement(rows, { groupBy: 'fund', options: { batchSize: 5 } });
 		expect(sim.requestCount({ route: PAI })).toBe(3);
+		// The statements of the entity and both funds, from those 3 requests.
+		expect(out).toHaveLength(21 * 3);
+		expect(out.filter((row) => row.pai === 2).map((row) => row.statement)).toEqual([
+			'entity',
+			'fund',
+			'fund',
+		]);
 		const sent = sim
 			.requests({ route: PAI })
 			.flatMap((request) => (request.body as { holdings: Array<{ isin: string }> }).holdings)
@@ -328,5 +342,26 @@ describe('PAI Statement', () => {
 		const row = out.find((r) => r.pai === 2)!;
 		expect(row[`quarter_values_${N}-03-31`]).toEqual(expect.any(Number));
 		expect(row.quarters_missing).toBe('');
+	});
+	it('node version 2 has the same output, and a date that falls in two quarters by time zone is refused, not guessed', async () => {
+		const rows = yearRows(N);
+		const { out } = await statement(rows, {}, sim.url, 2);
+		const row = rowOf(out, 'Carbon footprint');
+		expect(row.impact_year_n).toBeCloseTo(
+			mean(
+				ends(N).map((date) => expectedIntensity(quarterRows(rows, date), 'carbon_footprint').value),
+			),
+			3,
+		);
+		sim.reset();
+		// 23:30 on 31 March at UTC-2 is 1 April in UTC: two quarters, midnight in neither.
+		const moment: Held = {
+			fund: 'Alpha',
+			date: `${N}-03-31T23:30:00-02:00`,
+			isin: D,
+			market_value: 5,
+		};
+		const message = await refused([...rows.filter((r) => r.date !== `${N}-03-31`), moment]);
+		expect(message).toMatch(/falls in two quarters/);
 	});
 });

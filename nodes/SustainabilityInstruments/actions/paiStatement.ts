@@ -290,6 +290,8 @@ export function preparePaiStatement(
 			perItem[index] = weighed.unsent;
 			const reason = weighed.removed.reason;
 			if (/^no market value/.test(reason) && perItem[index].normalised !== undefined) {
+				// No market value column at all is one problem, said once above.
+				if (!marketValueColumn) return;
 				problems.push({
 					itemIndex: index,
 					where: `Item ${index}`,

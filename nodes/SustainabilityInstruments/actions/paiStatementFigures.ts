@@ -115,7 +115,9 @@ export function quarterFigure(
 			if (measure?.unit) units.add(measure.unit);
 		}
 	}
-	const value = total > 0 ? (formula === 'share' ? (sum / total) * 100 : sum / total) : null;
+	// No holding with data: the figure is unknown, not 0.
+	const value =
+		total > 0 && covered > 0 ? (formula === 'share' ? (sum / total) * 100 : sum / total) : null;
 	return { value, covered, total, withoutData, notInAnswer, units };
 }
 
@@ -166,6 +168,8 @@ interface YearFigures {
 	quarterValues: Record<string, number | null>;
 	present: string[];
 	missing: string[];
+	/** Quarter ends with holdings of which none has data for the row: no figure, left out of the average. */
+	unknown: string[];
 	withoutData: string[];
 	notInAnswer: string[];
 	units: Set<string>;
@@ -181,6 +185,7 @@ function yearFigures(
 	const quarterValues: Record<string, number | null> = {};
 	const present: string[] = [];
 	const missing: string[] = [];
+	const unknown: string[] = [];
 	const values: number[] = [];
 	const coverages: number[] = [];
 	const withoutData: string[] = [];
@@ -197,6 +202,7 @@ function yearFigures(
 		const figure = quarterFigure(formula, names, positions);
 		quarterValues[end] = figure.value === null ? null : roundTo(figure.value, decimals);
 		if (figure.value !== null) values.push(figure.value);
+		else unknown.push(end);
 		if (figure.total > 0) coverages.push((figure.covered / figure.total) * 100);
 		withoutData.push(...figure.withoutData);
 		notInAnswer.push(...figure.notInAnswer);
@@ -212,6 +218,7 @@ function yearFigures(
 		quarterValues,
 		present,
 		missing,
+		unknown,
 		withoutData,
 		notInAnswer,
 		units,
@@ -277,6 +284,16 @@ function computedRow(
 		);
 	if (n.notInAnswer.length)
 		parts.push(`Not in the API's answer (counted 0, not covered): ${listed(n.notInAnswer)}.`);
+	if (n.unknown.length)
+		parts.push(
+			n.unknown.length === n.present.length
+				? `No figure for ${yearN}: no holding has data for it at any quarter end (a sum of zeros would not be a figure).`
+				: `No holding has data for it at ${n.unknown.join(', ')}: no figure there; year N averages the other ${n.present.length - n.unknown.length} quarter end${n.present.length - n.unknown.length === 1 ? '' : 's'}.`,
+		);
+	if (previous?.unknown.length)
+		parts.push(
+			`Year N-1 (${yearN - 1}): no holding has data for it at ${previous.unknown.join(', ')}; ${previous.unknown.length === previous.present.length ? 'no figure' : 'averaged over the other quarter ends'}.`,
+		);
 	parts.push(
 		`coverage_percent: the average over year ${yearN}'s quarter ends of the share of all investments with a value for it.`,
 	);
