@@ -11,7 +11,9 @@
  * - an indicator the API gives as true/false (PAI 4 exposure to companies active in the fossil fuel sector, PAI 10
  *   violations of UN Global Compact principles and OECD Guidelines): Σ value_i where true / V_q, in %;
  * - the year's impact is the average over the quarter ends of the year that have holdings (31 March, 30 June,
- *   30 September, 31 December: the ESAs' Q&A on the Regulation);
+ *   30 September, 31 December: the ESAs' Q&A on the Regulation); a quarter end where no holding has data for the
+ *   indicator has no figure (not 0) and is left out of that average (contract note of 12:40 UTC: "never a sum of
+ *   zeros shown as 0"), but its coverage of 0 counts in the year's coverage;
  * - coverage: per quarter end, Σ value_i of the holdings with data for the indicator / V_q in %, averaged like the
  *   impact.
  * Year N is the latest calendar year with holdings; year N−1 the year before when it has holdings, else null.
@@ -87,7 +89,7 @@ function quarterFigures(
 	holdings: DatedHolding[],
 	indicator: FedIndicator,
 	version: DataVersion,
-): { value: number; coverage: number } | null {
+): { value: number | null; coverage: number } | null {
 	const allInvestments = holdings.reduce((sum, h) => sum + h.marketValue, 0);
 	if (holdings.length === 0 || allInvestments === 0) return null;
 	let weighted = 0;
@@ -100,6 +102,8 @@ function quarterFigures(
 		else weighted += holding.marketValue * x;
 	}
 	const share = FED_INDICATORS[indicator].kind === 'share';
+	// No holding of the quarter end has data: no figure there (a sum of nothing is not an impact of 0), coverage 0.
+	if (covered === 0) return { value: null, coverage: 0 };
 	return {
 		value: share ? (weighted / allInvestments) * 100 : weighted / allInvestments,
 		coverage: (covered / allInvestments) * 100,
