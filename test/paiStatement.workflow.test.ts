@@ -364,4 +364,30 @@ describe('PAI Statement', () => {
 		const message = await refused([...rows.filter((r) => r.date !== `${N}-03-31`), moment]);
 		expect(message).toMatch(/falls in two quarters/);
 	});
+	it('under Continue On Fail a statement with an unanswered ISIN is one error item, never figures with holdings missing', async () => {
+		// Batches of 2: Alpha's ISINs (first batch) are answered, Beta's (second) fail with 500 twice.
+		sim.setFaults(PAI, { sequence: [null, '500', '500'] });
+		const rows: Held[] = [
+			{ fund: 'Alpha', date: `${N}-12-31`, isin: A, market_value: 100 },
+			{ fund: 'Alpha', date: `${N}-12-31`, isin: B, market_value: 100 },
+			{ fund: 'Beta', date: `${N}-12-31`, isin: C, market_value: 100 },
+			{ fund: 'Beta', date: `${N}-12-31`, isin: D, market_value: 100 },
+		];
+		const { result, out } = await runNode(sim.url, rows as unknown as IDataObject[], {
+			...statementNode({ groupBy: 'fund', options: { batchSize: 2 } }),
+			onError: 'continueRegularOutput',
+		});
+		expect(result.status).toBe('success');
+		const json = out.map((item) => item.json);
+		// The entity (all four ISINs) and Beta: one error item each; Alpha: its 21 rows.
+		expect(json).toHaveLength(1 + 21 + 1);
+		expect(json[0]).toMatchObject({ statement: 'entity', unanswered_isins: [C, D] });
+		expect(json[0].error).toMatch(/^No PAI statement: the API gave no answer for 2 of its 4 ISINs/);
+		expect(json.slice(1, 22).every((row) => row.fund === 'Alpha' && row.pai !== undefined)).toBe(
+			true,
+		);
+		expect(json[22]).toMatchObject({ statement: 'fund', fund: 'Beta', http_code: '500' });
+		expect(json[22].impact_year_n).toBeUndefined();
+		expect(out[22].pairedItem).toEqual([{ item: 2 }, { item: 3 }]);
+	});
 });

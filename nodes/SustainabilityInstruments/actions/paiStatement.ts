@@ -17,6 +17,7 @@ import { FieldResolver, compactKey } from '../../shared/input/holdingFields';
 import { isIsoCurrency } from '../../shared/input/currencies';
 import {
 	describeDateProblem,
+	noteSnapshotDate,
 	readSnapshotDate,
 	twoQuartersFix,
 	workflowTimeZone,
@@ -325,6 +326,8 @@ export function preparePaiStatement(
 			});
 			return;
 		}
+		// How a date was read where it could be read otherwise (an Excel serial, a moment in the workflow's zone).
+		if (read.note) noteSnapshotDate(this, read.note, read.hint);
 		const currencyColumn = weighing.resolver.resolve(json).currency;
 		const currency =
 			currencyColumn === undefined
