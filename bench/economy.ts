@@ -84,6 +84,32 @@ function holdingRows(
 	return rows;
 }
 
+/**
+ * Two funds × the 8 quarter ends of the last two years; fund f at quarter q holds a window of `distinct / 8` ISINs
+ * starting at (8f + q) × distinct / 16, so that all windows together hold every ISIN and neighbours overlap by half.
+ */
+function statementRows(distinct: number): IDataObject[] {
+	const isins = findIsins((data) => data.known && !data.isFund, distinct, 'NO');
+	const dates = [
+		...QUARTER_DATES.map((date) => date.replace(String(LAST_YEAR), String(LAST_YEAR - 1))),
+		...QUARTER_DATES,
+	];
+	const window = distinct / 8;
+	const rows: IDataObject[] = [];
+	for (let f = 0; f < 2; f++)
+		dates.forEach((date, q) => {
+			const start = ((8 * f + q) * distinct) / 16;
+			for (let h = 0; h < window; h++)
+				rows.push({
+					fund: `Fund ${f}`,
+					date,
+					isin: isins[(start + h) % distinct],
+					market_value: 1000 + h,
+				});
+		});
+	return rows;
+}
+
 function perItemCost(rows: number): string {
 	return rows > MONTHLY_QUOTA
 		? `${int(rows)} (over the monthly quota of ${int(MONTHLY_QUOTA)})`
@@ -114,6 +140,23 @@ function cases(quick: boolean): Case[] {
 				items > MAX_INSTRUMENTS ? `refused (403): ${int(items)} instruments in one request` : '1',
 		});
 	}
+
+	// PAI Statement: 8 quarter ends (two years) × 2 funds, each holding a window of the ISINs: one lookup over the
+	// distinct ISINs of all quarters and funds.
+	const statementDistinct = quick ? 2_000 : 12_000;
+	const statement = statementRows(statementDistinct);
+	list.push({
+		operation:
+			"Sustainability Instruments: getPaiIndicators, Output 'PAI Statement', Group By 'fund'",
+		input: `${int(statement.length)} rows: 2 funds × 8 quarter ends, ${int(statementDistinct)} distinct ISINs`,
+		rows: statement,
+		rowCount: statement.length,
+		node: instruments('getPaiIndicators', { outputMode: 'paiStatement', groupBy: 'fund' }),
+		route: 'POST /instruments/sustainability-data',
+		floor: Math.ceil(statementDistinct / MAX_INSTRUMENTS),
+		floorLabel: `ceil(${int(statementDistinct)} / 10,000) = ${Math.ceil(statementDistinct / MAX_INSTRUMENTS)}`,
+		aggregate: `${statement.length > MAX_INSTRUMENTS ? `refused (403): ${int(statement.length)} instruments in one request` : '1'}; the quarterly averages, the denominator and the Annex I rows left to a spreadsheet`,
+	});
 
 	const [snapPortfolios, snapHoldings] = quick ? [5, 20] : [50, 50];
 	const snapshots = holdingRows(snapPortfolios, snapHoldings, QUARTER_DATES);

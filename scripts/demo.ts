@@ -129,6 +129,19 @@ const SHOW: Record<string, Record<string, string[]>> = {
 		],
 		'Generate Reports': ['file_name', 'file_size', 'snapshot_at'],
 	},
+	'13': {
+		'PAI Statement': [
+			'statement',
+			'Portfolio ID',
+			'pai',
+			'metric',
+			'impact_year_n',
+			'impact_year_n_minus_1',
+			'unit',
+			'coverage_percent',
+		],
+		'One Item per Statement': ['statement', 'file_name'],
+	},
 	'07': {
 		'Side by Side': [
 			'holdings_count',
@@ -145,6 +158,20 @@ const SHOW: Record<string, Record<string, string[]>> = {
 
 /** One-line highlights: the numbers a compliance analyst looks for first. */
 const HIGHLIGHTS: Record<string, (items: (node: string) => Json[]) => string[]> = {
+	'13': (items) => {
+		const rows = items('PAI Statement').filter((row) => row.impact_year_n !== null);
+		const statements = [...new Set(rows.map((row) => String(row['Portfolio Name'] ?? 'Entity')))];
+		return statements.map(
+			(statement) =>
+				`${statement}: ${rows
+					.filter((row) => String(row['Portfolio Name'] ?? 'Entity') === statement)
+					.map(
+						(row) =>
+							`PAI ${String(row.pai)} ${String(row.impact_year_n)} (N-1 ${String(row.impact_year_n_minus_1)}) ${String(row.unit ?? '')}, coverage ${String(row.coverage_percent)} %`,
+					)
+					.join('; ')}`,
+		);
+	},
 	'04': (items) => {
 		const kpis = items('EU Taxonomy KPIs');
 		const pick = (kpi: string) => kpis.find((k) => k.kpi === kpi)?.percent;
@@ -264,6 +291,7 @@ async function main(): Promise<void> {
 					credentials: { sustainabilityComplianceApi: { apiKey, baseUrl } },
 					timeoutMs: 180_000,
 					...(runs ? { mode: 'trigger' as const } : {}),
+					...(run.startNode ? { startNode: run.startNode } : {}),
 					...(page ? { nodeTypes: page.nodeTypes } : {}),
 				},
 			);
@@ -346,8 +374,11 @@ async function main(): Promise<void> {
 			}
 		}
 		if (failed) failures++;
-		// Later examples see the simulator's usual data.
-		if (runs && sim) sim.setDataVersion(1);
+		// Later examples see the simulator's usual data and answers.
+		if (runs && sim) {
+			sim.setDataVersion(1);
+			sim.setAnswerShape(null);
+		}
 		console.log('');
 	}
 	if (sim) {

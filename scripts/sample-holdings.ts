@@ -7,11 +7,14 @@
  *   (`;`-separated, `1.425.000,00`, weights `9,5`), with the cash row and a row without ISIN.
  * - `holdings.sample.xlsx`: two portfolios in one sheet as a portfolio system exports them: a date cell (Excel
  *   serial, shown yyyy-mm-dd), a percent cell for the weight (0.095 shown 9.5%), number cells for the market value.
+ * - `holdings.quarterly.sample.xlsx` (examples/13, the annual PAI statement): the holdings of two funds at the four
+ *   quarter ends of 2025 and of 2024 in one sheet, market values in EUR, with a cash row and a holding the
+ *   simulator has no data for (ISIN starting XX) in each quarter, and holdings bought and sold during the years.
  *
  * The workbook is written by hand (a zip of six XML parts, stored, with a fixed timestamp) so that it needs no
  * dependency and never changes unless the data does.
  *
- *   npx ts-node --transpile-only scripts/sample-holdings.ts          (writes both files)
+ *   npx ts-node --transpile-only scripts/sample-holdings.ts          (writes the files)
  *   npx ts-node --transpile-only scripts/sample-holdings.ts --check  (exit 1 when a file is not what it would write)
  */
 import { existsSync, readFileSync, writeFileSync } from 'fs';
@@ -21,6 +24,7 @@ const examplesDir = resolve(__dirname, '..', 'examples');
 
 export const CSV_FILE = 'holdings.sample.csv';
 export const XLSX_FILE = 'holdings.sample.xlsx';
+export const QUARTERLY_XLSX_FILE = 'holdings.quarterly.sample.xlsx';
 
 interface JsonHolding {
 	ISIN: string;
@@ -198,7 +202,7 @@ function sheetXml(rows: Cell[][]): string {
 	return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`;
 }
 
-function workbookParts(): Array<[string, string]> {
+function workbookRows(): Cell[][] {
 	const header: Cell[] = [
 		'Portfolio ID',
 		'Portfolio Name',
@@ -224,6 +228,10 @@ function workbookParts(): Array<[string, string]> {
 			{ number: h.marketValue, style: 3 },
 		]),
 	];
+	return rows;
+}
+
+function workbookParts(rows: Cell[][]): Array<[string, string]> {
 	const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 	const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 	const pkg = 'http://schemas.openxmlformats.org/package/2006';
@@ -315,15 +323,135 @@ function zip(entries: Array<[string, string]>): Buffer {
 }
 
 export function sampleWorkbook(): Buffer {
-	return zip(workbookParts());
+	return zip(workbookParts(workbookRows()));
+}
+
+/** The quarter ends of the quarterly sample, oldest first: 2024's four, then 2025's. */
+export const QUARTER_ENDS = ['2024', '2025'].flatMap((year) =>
+	['03-31', '06-30', '09-30', '12-31'].map((day) => `${year}-${day}`),
+);
+
+/** One row of the quarterly sample: a holding of a fund at a quarter end, its market value in EUR. */
+export interface QuarterlyHolding {
+	portfolioId: string;
+	portfolioName: string;
+	/** YYYY-MM-DD, one of QUARTER_ENDS (an Excel date cell in the workbook). */
+	date: string;
+	isin: string;
+	name: string;
+	type: string;
+	currency: 'EUR';
+	marketValue: number;
+}
+
+/**
+ * The funds' positions: [ISIN, name, type, market value at the first quarter end it is held, the QUARTER_ENDS indexes
+ * it is held at (all when omitted)]. Chosen for the simulator's data: SAP SE and the iShares ETF are among the ISINs it
+ * does not know, the XX ones never known; Eni and BNP Paribas have no answer on UN Global Compact violations; ASML is
+ * held by both funds (the entity statement counts both positions).
+ */
+const QUARTERLY_POSITIONS: Record<
+	string,
+	{ name: string; positions: Array<[string, string, string, number, number[]?]> }
+> = {
+	'growth-europe': {
+		name: 'Growth Europe',
+		positions: [
+			['NL0010273215', 'ASML Holding NV', 'Stock', 2_400_000],
+			['DE0007236101', 'Siemens AG', 'Stock', 2_000_000],
+			['DE0007164600', 'SAP SE', 'Stock', 1_800_000],
+			['FR0000120271', 'TotalEnergies SE', 'Stock', 1_500_000],
+			['DK0062498333', 'Novo Nordisk A/S', 'Stock', 1_500_000],
+			['IT0003132476', 'Eni SpA', 'Stock', 900_000, [0, 1, 2, 3, 4]],
+			['FR0000131104', 'BNP Paribas SA', 'Stock', 1_000_000, [3, 4, 5, 6, 7]],
+			['XXBALTWIND17', 'Baltic Wind Private Placement', 'Other', 300_000],
+			['', 'Cash EUR', 'Cash', 500_000],
+		],
+	},
+	'global-core': {
+		name: 'Global Core',
+		positions: [
+			['US0378331005', 'Apple Inc.', 'Stock', 3_000_000],
+			['US5949181045', 'Microsoft Corp.', 'Stock', 3_000_000],
+			['IE00B4L5Y983', 'iShares Core MSCI World UCITS ETF', 'ETF', 2_500_000],
+			['CH0038863350', 'Nestlé SA', 'Stock', 1_500_000],
+			['DE0005557508', 'Deutsche Telekom AG', 'Stock', 1_200_000],
+			['NL0010273215', 'ASML Holding NV', 'Stock', 800_000, [2, 3, 4, 5, 6, 7]],
+			['GB0002374006', 'Diageo plc', 'Stock', 700_000, [0, 1, 2, 3, 4, 5]],
+			['ES0144580Y14', 'Iberdrola SA', 'Stock', 900_000, [4, 5, 6, 7]],
+			['XXPRIVCRED25', 'Nordic Private Credit Note', 'Other', 400_000],
+			['', 'Cash EUR', 'Cash', 400_000],
+		],
+	},
+};
+
+/**
+ * The quarterly sample's rows, by quarter end, then fund, then position. A position's value moves from quarter to
+ * quarter by a fixed pattern (−6 % … +6 %), rounded to whole hundreds of euros, so that every quarter differs.
+ */
+export function quarterlyHoldings(): QuarterlyHolding[] {
+	const rows: QuarterlyHolding[] = [];
+	for (const [q, date] of QUARTER_ENDS.entries())
+		for (const [portfolioId, fund] of Object.entries(QUARTERLY_POSITIONS))
+			fund.positions.forEach(([isin, name, type, firstValue, heldAt], k) => {
+				if (heldAt && !heldAt.includes(q)) return;
+				const move = 1 + 0.02 * (((q * 3 + k) % 7) - 3);
+				rows.push({
+					portfolioId,
+					portfolioName: fund.name,
+					date,
+					isin,
+					name,
+					type,
+					currency: 'EUR',
+					marketValue: Math.round((firstValue * move) / 100) * 100,
+				});
+			});
+	return rows;
+}
+
+function quarterlyWorkbookRows(): Cell[][] {
+	const header: Cell[] = [
+		'Portfolio ID',
+		'Portfolio Name',
+		'Date',
+		'ISIN',
+		'Name',
+		'Type',
+		'Currency',
+		'Market Value',
+	];
+	return [
+		header,
+		...quarterlyHoldings().map((h): Cell[] => [
+			h.portfolioId,
+			h.portfolioName,
+			{ number: excelSerial(h.date), style: 1 },
+			h.isin,
+			h.name,
+			h.type,
+			h.currency,
+			{ number: h.marketValue, style: 3 },
+		]),
+	];
+}
+
+export function sampleQuarterlyWorkbook(): Buffer {
+	return zip(workbookParts(quarterlyWorkbookRows()));
+}
+
+/** Each file of examples/ the script writes, with the bytes it writes. */
+export function sampleFiles(): Array<[string, Buffer]> {
+	return [
+		[CSV_FILE, Buffer.from(sampleCsv(), 'utf8')],
+		[XLSX_FILE, sampleWorkbook()],
+		[QUARTERLY_XLSX_FILE, sampleQuarterlyWorkbook()],
+	];
 }
 
 function main(): void {
 	const check = process.argv.includes('--check');
-	const files: Array<[string, Buffer]> = [
-		[CSV_FILE, Buffer.from(sampleCsv(), 'utf8')],
-		[XLSX_FILE, sampleWorkbook()],
-	];
+	const files = sampleFiles();
 	let stale = 0;
 	for (const [name, bytes] of files) {
 		const path = join(examplesDir, name);

@@ -46,6 +46,7 @@ describe('example workflows', () => {
 			'10-upload-holdings-form.json',
 			'11-quarterly-workbook-snapshots-reports.json',
 			'12-weekly-sfdr-watch-data-table.json',
+			'13-annual-pai-statement.json',
 		]);
 	});
 
@@ -235,7 +236,7 @@ describe('example workflows', () => {
 				env,
 			},
 		);
-		expect(demo.stdout).toContain('10 passed, 0 failed, 2 skipped');
+		expect(demo.stdout).toContain('11 passed, 0 failed, 2 skipped');
 		expect(demo.stdout.match(/SKIPPED: .*/g)).toEqual([
 			expect.stringMatching(/^SKIPPED: uses n8n's AI nodes \(chatTrigger, agent, lmChatOpenAi\)/),
 			expect.stringMatching(/^SKIPPED: uses n8n's AI nodes \(mcpTrigger, toolWorkflow\)/),
@@ -262,6 +263,17 @@ describe('example workflows', () => {
 				f.endsWith('.pdf'),
 			),
 		).toHaveLength(2);
+		// 13: the workbook on disk, then the same workbook through the form: one workbook per statement each time.
+		for (const run of ['run-1', 'run-2'])
+			expect(
+				readdirSync(join(out, '13-annual-pai-statement', run))
+					.filter((f) => f.startsWith('pai-statement_'))
+					.sort(),
+			).toEqual([
+				'pai-statement_2025_entity.xlsx',
+				'pai-statement_2025_global-core.xlsx',
+				'pai-statement_2025_growth-europe.xlsx',
+			]);
 	}, 250_000);
 });
 

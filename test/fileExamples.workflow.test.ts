@@ -4,12 +4,29 @@ import { dirname, join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { csvHoldings, WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../scripts/sample-holdings';
+import {
+	csvHoldings,
+	quarterlyHoldings,
+	QUARTER_ENDS,
+	sampleFiles,
+	WORKBOOK_DATE,
+	WORKBOOK_HOLDINGS,
+} from '../scripts/sample-holdings';
 import { instrumentData } from './simulator';
+import {
+	annexColumns,
+	expectedStatements,
+	FED_INDICATORS,
+	fedRowsOf,
+	NODE_ROUNDING,
+	rowsOfStatement,
+	statementFileName,
+} from './helpers/annualPaiStatement';
 import { useSimulator } from './helpers/simulator';
 import { EXAMPLE_RUNS } from './workflow/exampleRuns';
 import {
 	EXAMPLES_DIR,
+	MIME_TYPES,
 	recordCompletionPage,
 	UPLOAD_FORM,
 	withSampleFiles,
@@ -33,7 +50,9 @@ const credentials = () => ({
 const load = (file: string) => withSampleFiles(loadWorkflowFile(join(EXAMPLES_DIR, file)));
 const upload = load('10-upload-holdings-form.json');
 const quarterly = load('11-quarterly-workbook-snapshots-reports.json');
-const skip = inProcessSkipReason(upload) ?? inProcessSkipReason(quarterly);
+const annual = load('13-annual-pai-statement.json');
+const skip =
+	inProcessSkipReason(upload) ?? inProcessSkipReason(quarterly) ?? inProcessSkipReason(annual);
 
 /** The simulator's SFDR article of an ISIN, as the simplified output writes it. */
 const articleOf = (isin: string) => {
@@ -216,6 +235,156 @@ describe('file examples (real n8n-nodes-base nodes)', () => {
 					`<tr><td>${String(s.name)}</td><td>${WORKBOOK_DATE}</td><td>created</td><td>${String(s.holdings_count)}</td><td>0</td></tr>`,
 				);
 		}
+	});
+});
+
+/**
+ * Example 13, the annual PAI statement, in n8n's engine against the simulator: every figure of the two funds' and the
+ * entity's statements (year N and N−1, the quarter values, coverage) recomputed from the simulator's own data by an
+ * independent implementation of Annex I's formulas (test/helpers/annualPaiStatement.ts, not the node's code), to the
+ * node's rounding; the workbooks it emails have the columns of Annex I, Table 1.
+ */
+const FED_PAIS: number[] = Object.values(FED_INDICATORS).map((indicator) => indicator.pai);
+
+describe('13: annual PAI statement (real n8n-nodes-base nodes)', () => {
+	const STATEMENT = 'PAI Statement';
+	const holdings = quarterlyHoldings();
+	const statements = expectedStatements(holdings, NODE_ROUNDING);
+
+	async function runAnnual(entry: 0 | 1) {
+		const run = EXAMPLE_RUNS['13'][entry];
+		run.before?.(sim);
+		const result = await runWorkflow(
+			{ ...annual, ...(run.pinData ? { pinData: run.pinData() } : {}) } as never,
+			{ credentials: credentials(), mode: 'trigger', startNode: run.startNode },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		return result;
+	}
+
+	it('every figure of both funds and the entity, year N and N−1, matches an independent recomputation', async () => {
+		const result = await runAnnual(0);
+		const rows = result.items(STATEMENT).map((item) => item.json);
+		expect(statements.map((s) => s.label)).toEqual(['Growth Europe', 'Global Core', 'Entity']);
+		for (const statement of statements) {
+			const own = rowsOfStatement(rows, statement);
+			// The Annex's rows in its order (PAI 1 has four metric rows), each mapped; year N is 2025.
+			const pais = own.map((row) => row.pai as number);
+			expect([statement.label, pais]).toEqual([statement.label, [...pais].sort((a, b) => a - b)]);
+			expect([statement.label, [...new Set(pais)]]).toEqual([
+				statement.label,
+				Array.from({ length: 18 }, (_, i) => i + 1),
+			]);
+			for (const row of own)
+				expect([statement.label, row.pai, row.year_n, row.mapped, row.quarters_missing]).toEqual([
+					statement.label,
+					row.pai,
+					2025,
+					true,
+					[],
+				]);
+			// PAI 2, 3, 4 and 10: impacts of 2025 and 2024, the quarter values of both years, coverage.
+			expect([statement.label, fedRowsOf(own)]).toEqual([statement.label, statement.fedRows]);
+			for (const row of own.filter((r) => FED_PAIS.includes(r.pai as number)))
+				if (row.pai === 4 || row.pai === 10)
+					expect([statement.label, row.unit]).toEqual([statement.label, '%']);
+			// The rows the API cannot feed (PAI 1 needs each company's enterprise value, 5–9 and 11–18 data it never
+			// gives): no figure, and an explanation of what is missing.
+			for (const row of own.filter((r) => !FED_PAIS.includes(r.pai as number))) {
+				expect([statement.label, row.pai, row.impact_year_n, row.impact_year_n_minus_1]).toEqual([
+					statement.label,
+					row.pai,
+					null,
+					null,
+				]);
+				expect(String(row.explanation).length).toBeGreaterThan(20);
+			}
+		}
+		// Every quarter's holdings come from one request over all quarters and funds: every ISIN asked once.
+		const requests = sim.requests({ route: 'POST /instruments/sustainability-data' });
+		expect(requests).toHaveLength(1);
+		expect(sim.requestCount()).toBe(1);
+		const asked = JSON.stringify(requests[0].body);
+		for (const isin of new Set(holdings.map((h) => h.isin).filter(Boolean)))
+			expect([isin, asked.split(isin).length - 1]).toEqual([isin, 1]);
+	});
+
+	it('one workbook per statement with the columns of Annex I Table 1, all attached to one email', async () => {
+		const result = await runAnnual(0);
+		const rows = result.items(STATEMENT).map((item) => item.json);
+		expect(result.emails).toHaveLength(1);
+		const [email] = result.emails;
+		expect(email.subject).toBe('Statement of principal adverse impacts 2025: 3 workbooks');
+		expect(email.attachments.map((a) => a.fileName).sort()).toEqual([
+			'pai-statement_2025_entity.xlsx',
+			'pai-statement_2025_global-core.xlsx',
+			'pai-statement_2025_growth-europe.xlsx',
+		]);
+		const columns = annexColumns(2025);
+		for (const statement of statements) {
+			const attachment = email.attachments.find(
+				(a) => a.fileName === statementFileName(statement, 2025),
+			)!;
+			expect(attachment.mimeType).toBe(MIME_TYPES.xlsx);
+			expect(email.text).toContain(`- ${statement.label}: ${attachment.fileName}`);
+			const sheet = sheetRows(attachment.content, findN8nNodesBase()!);
+			const own = rowsOfStatement(rows, statement);
+			expect(sheet).toHaveLength(own.length);
+			// The Annex's six columns in its order, on every row (an impact without a figure is an empty text cell).
+			for (const row of sheet) expect(Object.keys(row)).toEqual(columns);
+			sheet.forEach((cells, r) => {
+				const row = own[r];
+				expect([statement.label, r, cells['Impact 2025'], cells['Impact 2024']]).toEqual([
+					statement.label,
+					r,
+					row.impact_year_n ?? '',
+					row.impact_year_n_minus_1 ?? '',
+				]);
+				expect(cells['Adverse sustainability indicator']).toContain(
+					String(row.adverse_sustainability_indicator),
+				);
+				expect(cells.Metric).toContain(String(row.metric));
+				expect(cells.Explanation).toBe(
+					(row.coverage_percent === null
+						? ''
+						: `Data coverage ${String(row.coverage_percent)} % of the current value of all investments (average of the quarter ends). `) +
+						String(row.explanation),
+				);
+			});
+		}
+	});
+
+	it('the upload form (the second entry point) gives the same statement as the workbook on disk', async () => {
+		const fromDisk = (await runAnnual(0)).items(STATEMENT).map((item) => item.json);
+		expect(fromDisk.filter((row) => row.statement === 'entity').length).toBeGreaterThan(0);
+		sim.reset();
+		const uploaded = await runAnnual(1);
+		expect(uploaded.executionOrder).toContain('Uploaded Holdings Rows');
+		expect(uploaded.executionOrder).not.toContain('Read Quarterly Holdings');
+		expect(uploaded.items(STATEMENT).map((item) => item.json)).toEqual(fromDisk);
+		expect(uploaded.emails).toHaveLength(1);
+		expect(sim.requestCount()).toBe(1);
+	});
+
+	it('the quarterly sample: eight quarter ends, two funds, a cash row and a holding without data in each quarter', () => {
+		expect([...new Set(holdings.map((h) => h.date))]).toEqual(QUARTER_ENDS);
+		for (const date of QUARTER_ENDS)
+			for (const statement of statements.filter((s) => s.fund)) {
+				const rows = holdings.filter(
+					(h) => h.date === date && h.portfolioId === statement.fund!.id,
+				);
+				expect(rows.filter((h) => h.type === 'Cash' && !h.isin && h.marketValue > 0)).toHaveLength(
+					1,
+				);
+				expect(rows.some((h) => h.isin.startsWith('XX') && !instrumentData(h.isin).known)).toBe(
+					true,
+				);
+				expect(new Set(rows.map((h) => h.currency))).toEqual(new Set(['EUR']));
+			}
+		// The files in examples/ are what scripts/sample-holdings.ts writes.
+		for (const [name, bytes] of sampleFiles())
+			expect([name, readFileSync(join(EXAMPLES_DIR, name)).equals(bytes)]).toEqual([name, true]);
 	});
 });
 

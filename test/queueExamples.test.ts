@@ -28,6 +28,7 @@ describe('queue-mode check: webhook versions of the examples', () => {
 			'07',
 			...(withN8n ? ['11'] : []),
 			'12',
+			...(withN8n ? ['13'] : []),
 		]);
 		expect(left).toEqual([
 			expect.stringMatching(/^08-.*chatTrigger.*npm run test:n8n:agent/),
@@ -38,6 +39,7 @@ describe('queue-mode check: webhook versions of the examples', () => {
 					: /^10-.*needs n8n's n8n-nodes-base\.formTrigger/,
 			),
 			...(withN8n ? [] : [expect.stringMatching(/^11-.*needs n8n's/)]),
+			...(withN8n ? [] : [expect.stringMatching(/^13-.*needs n8n's/)]),
 		]);
 	});
 

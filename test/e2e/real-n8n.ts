@@ -31,6 +31,7 @@
  * `n8n execute --id <id> --rawOutput`, parse the execution JSON and run its check from CHECKS (a workflow whose
  * SETUPS entry is a list runs once per entry, in a row, keeping what n8n saved between runs: its static data),
  * (e2) examples/10, the upload form: `n8n start` and a multipart POST of each sample file to the form (form-upload.ts),
+ * (e3) examples/13's upload form the same way, its email read from the SMTP sink (pai-statement-form.ts),
  * (f) the credential test: `n8n start` in another temp user folder, owner, the REST calls of the
  * credential dialog (credential-test.ts), a probe that n8n calls "Connection successful!" counts as a
  * failure; (g) `[n8n X] N passed, M failed`. Last line: `N passed, M failed` over all versions; exit 1
@@ -86,7 +87,18 @@ import {
 } from './lib';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 import { FORM_EXAMPLE, formUploadInN8n } from './form-upload';
-import { WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../../scripts/sample-holdings';
+import { PAI_STATEMENT_EXAMPLE, paiStatementFormInN8n } from './pai-statement-form';
+import { quarterlyHoldings, WORKBOOK_DATE, WORKBOOK_HOLDINGS } from '../../scripts/sample-holdings';
+import {
+	annexColumns,
+	expectedStatements,
+	fedRowsOf,
+	NODE_ROUNDING,
+	rowsOfStatement,
+	statementFileName,
+} from '../helpers/annualPaiStatement';
+import { findN8nNodesBase } from '../workflow/node-types';
+import { sheetRows } from '../workflow/sheets';
 import { SAMPLE_FILE_ACCESS, withSampleFiles } from '../workflow/fileExamples';
 
 const CREDENTIAL_TYPE = 'sustainabilityComplianceApi';
@@ -199,6 +211,8 @@ const SETUPS: Record<string, Setup | Setup[]> = {
 		sim.setFaults('POST /instruments/sustainability-profile', { sequence: [...BROKEN_BODIES] }),
 	// Week 1 remembers the classes; week 2 meets the later edition of the data (some classes went down).
 	'06-weekly-sfdr-watch.json': [() => undefined, (sim) => sim.setDataVersion(2)],
+	// The true/false indicators of PAI 4 and 10, as the vendor's live API answers them.
+	'13-annual-pai-statement.json': (sim) => sim.setAnswerShape({ measures: 'vendor' }),
 };
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
@@ -703,6 +717,53 @@ const CHECKS: Record<string, Check> = {
 		}
 		return `${stored.length} snapshots at ${WORKBOOK_DATE} (Excel 46022), ${mails.length} emails with their PDF and the table`;
 	},
+	'13-annual-pai-statement.json': (ctx) => {
+		// The quarterly workbook on disk (examples/holdings.quarterly.sample.xlsx): its Excel date cells as serials.
+		const holdings = quarterlyHoldings();
+		assert.equal(ctx.items('Holdings Rows').length, holdings.length, 'one item per workbook row');
+		assert.deepEqual(
+			ctx.requests().map((r) => r.route),
+			['POST /instruments/sustainability-data'],
+			'one request for every quarter and fund (each ISIN asked once)',
+		);
+		// Every figure of PAI 2, 3, 4 and 10 per fund and for the entity, against the independent recomputation.
+		const rows = ctx.items('PAI Statement');
+		const statements = expectedStatements(holdings, NODE_ROUNDING);
+		for (const statement of statements)
+			assert.deepEqual(
+				fedRowsOf(rowsOfStatement(rows, statement)),
+				statement.fedRows,
+				`${statement.label}: impacts of 2025 and 2024, quarter values and coverage`,
+			);
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'one email');
+		const [mail] = mails;
+		const workbooks = mail.attachments.filter((a) => a.fileName?.endsWith('.xlsx'));
+		assert.deepEqual(
+			workbooks.map((a) => a.fileName).sort(),
+			statements.map((statement) => statementFileName(statement, 2025)).sort(),
+			'one workbook per statement, attached to the one email',
+		);
+		const nodesBaseDir = findN8nNodesBase();
+		assert.ok(nodesBaseDir, 'n8n-nodes-base (the devDependency) reads the workbooks');
+		for (const statement of statements) {
+			const workbook = workbooks.find((a) => a.fileName === statementFileName(statement, 2025))!;
+			const sheet = sheetRows(workbook.content, nodesBaseDir);
+			assert.equal(
+				sheet.length,
+				rowsOfStatement(rows, statement).length,
+				`${workbook.fileName}: a row per Annex row`,
+			);
+			for (const row of sheet)
+				assert.deepEqual(
+					Object.keys(row),
+					annexColumns(2025),
+					`${workbook.fileName}: the columns of Annex I, Table 1 on every row`,
+				);
+		}
+		const entity = statements[statements.length - 1].fedRows;
+		return `${rows.length} rows, ${workbooks.length} workbooks emailed; entity 2025: ${entity.map((r) => `PAI ${r.pai} ${r.impact_year_n}`).join(', ')}`;
+	},
 };
 
 /**
@@ -732,6 +793,8 @@ interface Args {
 	credentialTest: boolean;
 	/** Set when examples/10 (the upload form) is among the workflows: run through `n8n start` (form-upload.ts). */
 	formExample?: boolean;
+	/** Set when examples/13 is among the workflows: its form too, through `n8n start` (pai-statement-form.ts). */
+	paiStatementForm?: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -1225,6 +1288,12 @@ async function runLeg(
 			passed += form.passed;
 			failed += form.failed;
 		}
+		// (e3) examples/13's upload form, its second entry point (the CLI run above started it from its schedule)
+		if (args.paiStatementForm && sim) {
+			const form = await paiStatementFormInN8n(install, args.packageRoot, info, sim, args.keep);
+			passed += form.passed;
+			failed += form.failed;
+		}
 
 		// (f) the credential test ("Test" in the credential dialog) through `n8n start` and n8n's REST API
 		if (args.credentialTest && sim) {
@@ -1286,6 +1355,12 @@ async function main(): Promise<number> {
 				`[e2e] ${basename(file)}: a Form Trigger workflow: run through \`n8n start\` with a multipart POST to its form after the CLI workflows`,
 			);
 			return false;
+		}
+		if (basename(file) === PAI_STATEMENT_EXAMPLE) {
+			args.paiStatementForm = true;
+			console.log(
+				`[e2e] ${basename(file)}: run from its schedule by \`n8n execute\`, then its form through \`n8n start\` with a multipart POST`,
+			);
 		}
 		if (readFileSync(file, 'utf8').includes('"n8n-nodes-base.dataTable"')) {
 			// `n8n execute` has no REST API to create the table with: the queue-mode check creates it and runs the example.

@@ -7,7 +7,13 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Simulator } from '../simulator/types';
-import { SAMPLE_CSV, SAMPLE_WORKBOOK, formUploadPinData } from './fileExamples';
+import {
+	QUARTERLY_UPLOAD_FORM,
+	SAMPLE_CSV,
+	SAMPLE_QUARTERLY_WORKBOOK,
+	SAMPLE_WORKBOOK,
+	formUploadPinData,
+} from './fileExamples';
 import { resetDataTables } from './standins';
 
 export interface ExampleRun {
@@ -17,7 +23,15 @@ export interface ExampleRun {
 	before?: (sim: Simulator) => void;
 	/** Node outputs pinned for the run (the in-process harness serves no forms: an upload is pinned). */
 	pinData?: () => Record<string, INodeExecutionData[]>;
+	/** The trigger the run starts from, for a workflow with several (default: the first). */
+	startNode?: string;
 }
+
+/**
+ * The simulator answers as the vendor's live API does (`measures: 'vendor'`): with the true/false indicators
+ * fossil_fuel_sector_exposure and violations_un_global_compact, which PAI 4 and PAI 10 of the statement need.
+ */
+const vendorMeasures = (sim: Simulator) => sim.setAnswerShape({ measures: 'vendor' });
 
 /** The runs of each example run more than once, by example number; the others run once. */
 export const EXAMPLE_RUNS: Record<string, ExampleRun[]> = {
@@ -30,6 +44,20 @@ export const EXAMPLE_RUNS: Record<string, ExampleRun[]> = {
 		{
 			label: "examples/holdings.sample.csv uploaded (the form's output pinned)",
 			pinData: () => formUploadPinData(SAMPLE_CSV),
+		},
+	],
+	'13': [
+		{
+			label:
+				'the schedule: examples/holdings.quarterly.sample.xlsx read from disk (the simulator answers with the true/false indicators, as the live API does)',
+			before: vendorMeasures,
+		},
+		{
+			label:
+				"the same workbook uploaded to the form (the form's output pinned: the in-process harness serves no forms)",
+			before: vendorMeasures,
+			startNode: QUARTERLY_UPLOAD_FORM.node,
+			pinData: () => formUploadPinData(SAMPLE_QUARTERLY_WORKBOOK, QUARTERLY_UPLOAD_FORM),
 		},
 	],
 	'06': [

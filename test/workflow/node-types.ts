@@ -84,7 +84,8 @@ const REAL_CANDIDATES: Record<string, { className: string; sourcePath: string }>
 
 /**
  * Real n8n-nodes-base nodes without a stand-in: the file examples use them (upload form, Read/Write Files from Disk,
- * Extract From File). Without n8n-nodes-base (node_modules not installed) they are missing, and `inProcessSkipReason`
+ * Extract From File; examples/13 also Summarize, Loop Over Items and Aggregate, to write one workbook per
+ * statement and attach them all to one email). Without n8n-nodes-base (node_modules not installed) they are missing, and `inProcessSkipReason`
  * says so.
  */
 const REAL_ONLY: Record<string, { className: string; sourcePath: string }> = {
@@ -97,6 +98,18 @@ const REAL_ONLY: Record<string, { className: string; sourcePath: string }> = {
 	readWriteFile: {
 		className: 'ReadWriteFile',
 		sourcePath: 'dist/nodes/Files/ReadWriteFile/ReadWriteFile.node.js',
+	},
+	summarize: {
+		className: 'Summarize',
+		sourcePath: 'dist/nodes/Transform/Summarize/Summarize.node.js',
+	},
+	splitInBatches: {
+		className: 'SplitInBatches',
+		sourcePath: 'dist/nodes/SplitInBatches/SplitInBatches.node.js',
+	},
+	aggregate: {
+		className: 'Aggregate',
+		sourcePath: 'dist/nodes/Transform/Aggregate/Aggregate.node.js',
 	},
 };
 

@@ -4,11 +4,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { ROUTES } from '../../shared/api/routes';
 import { isinOfDataEntry, measuresResult } from './dataEntry';
 import type { InstrumentDataEntry } from './dataEntry';
-import { executeInstrumentOperation, instrumentOptions, instrumentProperties } from './lookup';
+import { executeInstrumentOperation, instrumentOptions, paiInstrumentProperties } from './lookup';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { operation: ['getPaiIndicators'] } },
-	[...instrumentProperties, ...instrumentOptions],
+	[...paiInstrumentProperties, ...instrumentOptions],
 );
 
 export async function execute(

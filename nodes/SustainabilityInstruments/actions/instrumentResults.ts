@@ -76,3 +76,23 @@ export function hasAnyValue(data: unknown): boolean {
 	if ('value' in record) return record.value !== null && record.value !== undefined;
 	return Object.values(record).some(hasAnyValue);
 }
+
+/**
+ * Simplify: every cell a value n8n's table shows as it is. What flattenSummary leaves nested comes out flat, the data
+ * kept: an object as `<key>_<field>` columns, a list of values as one text ("a; b"), a list of objects as JSON text.
+ */
+export function flatCells(json: IDataObject): IDataObject {
+	const flat: IDataObject = {};
+	const put = (key: string, value: unknown) => {
+		if (Array.isArray(value)) {
+			const scalars = value.every((entry) => entry === null || typeof entry !== 'object');
+			setOwn(flat, key, scalars ? value.map(String).join('; ') : JSON.stringify(value));
+		} else if (value !== null && typeof value === 'object') {
+			for (const [field, inner] of Object.entries(value)) put(`${key}_${field}`, inner);
+		} else {
+			setOwn(flat, key, value as IDataObject[string]);
+		}
+	};
+	for (const [key, value] of Object.entries(json)) put(key, value);
+	return flat;
+}

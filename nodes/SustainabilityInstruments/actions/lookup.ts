@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 
 import { noteAboutAnswer } from '../../shared/api/answers';
@@ -46,6 +47,11 @@ import type {
 	LookupOutcome,
 } from './lookupTypes';
 import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
+import {
+	buildPaiStatementItems,
+	paiStatementProperties,
+	preparePaiStatement,
+} from './paiStatement';
 
 type NodeVersions = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>['@version'];
 
@@ -65,6 +71,55 @@ function isinListProperty(hint: string, versions: NodeVersions): INodeProperties
 		displayOptions: { show: { isinSource: ['list'], '@version': versions } },
 	};
 }
+
+/** Output, for ISINs from a field: the lookups' modes, `extraOptions` (PAI Statement) before Only Changes. */
+function fieldOutputProperty(extraOptions: INodePropertyOptions[]): INodeProperties {
+	return {
+		displayName: 'Output',
+		name: 'outputMode',
+		builderHint: parameterBuilderHint(
+			`Add to Input Items keeps every input item and adds the result (to write back to a sheet). One Item per Instrument: one item per distinct ISIN. Portfolio Summary: one item per portfolio, needs a market value or weight column.${extraOptions.length ? ' PAI Statement: the annual SFDR PAI statement from several quarter ends of holdings (market value and date columns).' : ''} Only Changes Since Last Run: for scheduled alerts.`,
+		),
+		type: 'options',
+		options: [
+			{
+				name: 'Add to Input Items',
+				value: 'addToItems',
+				description: 'Every input item comes out once, in order, with the result added',
+			},
+			{
+				name: 'One Item per Instrument',
+				value: 'perInstrument',
+				description: 'One item per distinct ISIN',
+			},
+			{
+				name: 'Portfolio Summary',
+				value: 'portfolioSummary',
+				description:
+					'One item per portfolio (per Group By value): shares and market-value-weighted figures with their coverage',
+			},
+			...extraOptions,
+			{
+				name: 'Only Changes Since Last Run',
+				value: 'changesSinceLastRun',
+				description:
+					'One item per ISIN whose result changed since the last saved run of this workflow, with what changed',
+			},
+		],
+		default: 'addToItems',
+		description:
+			'What comes out of the node. Add to Input Items (the usual choice) keeps every input row and adds the result to it.',
+		displayOptions: { show: { isinSource: ['field'] } },
+	};
+}
+
+/** The PAI Statement option of Output (Get PAI Indicators only). */
+const PAI_STATEMENT_OPTION: INodePropertyOptions = {
+	name: 'PAI Statement',
+	value: 'paiStatement',
+	description:
+		'The annual PAI statement (SFDR Annex I Table 1) from the holdings of several quarter ends: one item per indicator row, per fund with Group By',
+};
 
 /** Where the ISINs come from and the shape of the output: the same in the four operations. */
 export const instrumentProperties: INodeProperties[] = [
@@ -114,42 +169,7 @@ export const instrumentProperties: INodeProperties[] = [
 		...invalidIsinsProperty('Not sent; it comes out with found = false and the reason'),
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 	},
-	{
-		displayName: 'Output',
-		name: 'outputMode',
-		builderHint: parameterBuilderHint(
-			'Add to Input Items keeps every input item and adds the result (to write back to a sheet). One Item per Instrument: one item per distinct ISIN. Portfolio Summary: one item per portfolio, needs a market value or weight column. Only Changes Since Last Run: for scheduled alerts.',
-		),
-		type: 'options',
-		options: [
-			{
-				name: 'Add to Input Items',
-				value: 'addToItems',
-				description: 'Every input item comes out once, in order, with the result added',
-			},
-			{
-				name: 'One Item per Instrument',
-				value: 'perInstrument',
-				description: 'One item per distinct ISIN',
-			},
-			{
-				name: 'Portfolio Summary',
-				value: 'portfolioSummary',
-				description:
-					'One item per portfolio (per Group By value): shares and market-value-weighted figures with their coverage',
-			},
-			{
-				name: 'Only Changes Since Last Run',
-				value: 'changesSinceLastRun',
-				description:
-					'One item per ISIN whose result changed since the last saved run of this workflow, with what changed',
-			},
-		],
-		default: 'addToItems',
-		description:
-			'What comes out of the node. Add to Input Items (the usual choice) keeps every input row and adds the result to it.',
-		displayOptions: { show: { isinSource: ['field'] } },
-	},
+	fieldOutputProperty([]),
 	{
 		displayName: 'Output',
 		name: 'outputMode',
@@ -187,6 +207,20 @@ export const instrumentProperties: INodeProperties[] = [
 		hint: 'Turn on to write the results straight into a sheet: one flat column per value',
 	},
 ];
+
+/** Get PAI Indicators: the same, with Output > PAI Statement and its parameters. */
+export const paiInstrumentProperties: INodeProperties[] = [
+	...instrumentProperties.map((property) =>
+		property.name === 'outputMode' && property.displayOptions?.show?.isinSource?.includes('field')
+			? fieldOutputProperty([PAI_STATEMENT_OPTION])
+			: property,
+	),
+];
+paiInstrumentProperties.splice(
+	paiInstrumentProperties.findIndex((property) => property.name === 'simplify'),
+	0,
+	...paiStatementProperties,
+);
 
 /** The Options collection of the instrument lookups: Invalid ISINs is one of them in version 1 only. */
 export const instrumentOptions: INodeProperties[] = [
@@ -432,6 +466,10 @@ export async function executeInstrumentOperation<TEntry>(
 			? (prepareSummary<TEntry>).call(this, items, perItem, spec)
 			: undefined;
 
+	// The PAI statement's dates, values and currencies, checked before anything is sent.
+	const statement =
+		outputMode === 'paiStatement' ? preparePaiStatement.call(this, items, perItem) : undefined;
+
 	// What Only Changes Since Last Run compares, checked before anything is sent.
 	const changes =
 		outputMode === 'changesSinceLastRun'
@@ -482,7 +520,7 @@ export async function executeInstrumentOperation<TEntry>(
 				entry,
 				outputMode === 'changesSinceLastRun'
 					? true
-					: outputMode === 'portfolioSummary'
+					: outputMode === 'portfolioSummary' || outputMode === 'paiStatement'
 						? false
 						: simplify,
 			);
@@ -541,6 +579,7 @@ export async function executeInstrumentOperation<TEntry>(
 		outside: outsideByIsin,
 	};
 	if (summary) return (buildSummaryItems<TEntry>).call(this, summary, outcome);
+	if (statement) return (buildPaiStatementItems<TEntry>).call(this, statement, outcome);
 	if (changes) return (outputChanges<TEntry>).call(this, outcome, changes);
 	if (outputMode === 'perInstrument') return perInstrumentItems(outcome);
 	return addedToInputItems(outcome, invalidPolicy, invalidIsinsSetting(this, source));
@@ -638,12 +677,18 @@ function countLookup(
 	countLeftOut(
 		this,
 		problems,
-		source === 'list' ? 'ISIN' : outputMode === 'portfolioSummary' ? 'row' : 'item',
+		source === 'list'
+			? 'ISIN'
+			: outputMode === 'portfolioSummary' || outputMode === 'paiStatement'
+				? 'row'
+				: 'item',
 		outputMode === 'portfolioSummary'
 			? 'removed_rows or not_checked_rows'
-			: outputMode === 'addToItems'
-				? `${resultKey}${simplify ? '_' : '.'}reason`
-				: 'reason',
+			: outputMode === 'paiStatement'
+				? 'explanation'
+				: outputMode === 'addToItems'
+					? `${resultKey}${simplify ? '_' : '.'}reason`
+					: 'reason',
 		'not sent',
 	);
 	let noData = 0;
@@ -656,9 +701,11 @@ function countLookup(
 		'ISIN',
 		outputMode === 'portfolioSummary'
 			? 'not_checked_rows'
-			: outputMode === 'addToItems'
-				? `${resultKey}${simplify ? '_' : '.'}reason`
-				: 'reason',
+			: outputMode === 'paiStatement'
+				? 'explanation'
+				: outputMode === 'addToItems'
+					? `${resultKey}${simplify ? '_' : '.'}reason`
+					: 'reason',
 	);
 }
 

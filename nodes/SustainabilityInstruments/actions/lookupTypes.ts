@@ -25,6 +25,7 @@ export type InstrumentOutputMode =
 	| 'addToItems'
 	| 'perInstrument'
 	| 'portfolioSummary'
+	| 'paiStatement'
 	| 'changesSinceLastRun';
 
 /** What a lookup got, for the output modes that build their own items (summary, changes). */

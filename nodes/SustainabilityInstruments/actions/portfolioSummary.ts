@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -9,39 +8,26 @@ import type {
 import { inputError } from '../../shared/api/errors';
 import { errorJson, pairedTo } from '../../shared/run/execution';
 import { describeGroupValues, groupItems, splitFieldList } from '../../shared/input/grouping';
-import {
-	FieldResolver,
-	HOLDING_FIELDS,
-	holdingFieldParameter,
-	normalizeInstrumentType,
-} from '../../shared/input/holdingFields';
 import { notInAnswerReason } from '../../shared/api/answers';
 import { removedRow, uniformRemovedRows } from '../../shared/input/holdings';
 import type { RemovedRow } from '../../shared/input/holdings';
-import { normalizeIsin } from '../../shared/input/isin';
 import { numberFormatOption } from '../../shared/ui/descriptions';
-import {
-	countSettled,
-	readHoldingNumber,
-	settledByColumnNote,
-} from '../../shared/input/holdingNumbers';
-import type { SettledByColumn } from '../../shared/input/holdingNumbers';
-import { columnFormat } from '../../shared/input/numbers';
-import type { ColumnFormat, NumberFormat } from '../../shared/input/numbers';
-import {
-	noteAboutInput,
-	numberParameterValue,
-	readTextParameter,
-} from '../../shared/input/parameters';
-import { isBlank, ownValue, scalarText, setOwn, showValue } from '../../shared/base/values';
+import { settledByColumnNote } from '../../shared/input/holdingNumbers';
+import { noteAboutInput, numberParameterValue } from '../../shared/input/parameters';
+import { ownValue, setOwn, showValue } from '../../shared/base/values';
 import type { OutsideValue } from '../../shared/api/domains';
 import { answerStateOf } from './lookupTypes';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome, SummaryKind } from './lookupTypes';
 import { parameterBuilderHint } from '../../shared/ui/builderHints';
+import { flatCells } from './instrumentResults';
+import { BASIS_LABEL, holdingWeighing, weighItem } from './holdingWeights';
+import type { UnsentRow, WeightBasis, Weighing, WeightedRow } from './holdingWeights';
 
-export type WeightBasis = 'marketValue' | 'weight';
+export type { WeightBasis } from './holdingWeights';
 
 const show = { outputMode: ['portfolioSummary'] };
+/** Number Format and Group By serve Output > PAI Statement too (paiStatement.ts). */
+const withStatement = { outputMode: ['portfolioSummary', 'paiStatement'] };
 
 /** Parameters shown with Output > Portfolio Summary (displayOptions on outputMode). */
 export const summaryProperties: INodeProperties[] = [
@@ -87,7 +73,7 @@ export const summaryProperties: INodeProperties[] = [
 			'Input field that holds the portfolio weight. Leave empty to find it among the usual headers (Weight, Weight %, Portfolio Weight, Allocation).',
 		displayOptions: { show: { ...show, weightBy: ['weight'] } },
 	},
-	{ ...numberFormatOption, displayOptions: { show } },
+	{ ...numberFormatOption, displayOptions: { show: withStatement } },
 	{
 		displayName: 'Group By',
 		name: 'groupBy',
@@ -100,25 +86,9 @@ export const summaryProperties: INodeProperties[] = [
 		description:
 			'Input field(s), comma-separated, whose values split the input into portfolios: one summary each. Leave empty to summarise all items as one portfolio.',
 		hint: 'Leave empty when all items are one portfolio; name a column (e.g. portfolio_id) to get one summary per value of it',
-		displayOptions: { show },
+		displayOptions: { show: withStatement },
 	},
 ];
-
-/** A holding row the summary weights: its input item, ISIN and market value (or weight). */
-export interface WeightedRow {
-	item: number;
-	isin: string;
-	weight: number;
-	/** How the row names itself in not_checked_rows, should the answer leave its ISIN out. */
-	name: string | null;
-	given: unknown;
-}
-
-/** A row whose ISIN was given but not sent (invalid and skipped) and that has a market value (or weight). */
-export interface UnsentRow {
-	row: RemovedRow;
-	weight: number;
-}
 
 export interface SummaryGroup {
 	values: Record<string, unknown>;
@@ -136,18 +106,6 @@ export interface PreparedSummary {
 	/** How values were read where they could be read two ways (given on every summary item and as a hint). */
 	notes: string[];
 	groups: SummaryGroup[];
-}
-
-const BASIS_LABEL: Record<WeightBasis, string> = { marketValue: 'market value', weight: 'weight' };
-
-/** How a Portfolio Summary weighs rows: by market value or weight, from which column, read in which format. */
-interface Weighing {
-	basis: WeightBasis;
-	key: 'weight' | 'market_value';
-	label: string;
-	resolver: FieldResolver;
-	column: ColumnFormat;
-	settled?: SettledByColumn;
 }
 
 /**
@@ -212,102 +170,7 @@ function summaryWeighing(this: IExecuteFunctions, items: INodeExecutionData[]): 
 		(this.getNodeParameter('weightBy', 0, 'marketValue') as string) === 'weight'
 			? 'weight'
 			: 'marketValue';
-	const key = basis === 'weight' ? 'weight' : 'market_value';
-	const fieldParameter = basis === 'weight' ? 'weightField' : 'marketValueField';
-	const chosenField = readTextParameter.call(this, fieldParameter, 0, holdingFieldParameter(key), {
-		fallback: '',
-	});
-	const isinField =
-		readTextParameter.call(this, 'isinField', 0, 'ISIN Field', { fallback: 'isin' }) || 'isin';
-	// The ISIN Field is read by the lookup; here only to show an ISIN that was not sent in removed_rows.
-	const resolver = new FieldResolver({ [key]: chosenField, isin: isinField });
-	const valueOfItem = (json: IDataObject) => {
-		const field = resolver.resolve(json)[key];
-		return field === undefined ? undefined : json[field];
-	};
-	const column = columnFormat(
-		items.map((item, index) => ({ value: valueOfItem(item.json), where: `Item ${index}` })),
-		this.getNodeParameter('numberFormat', 0, 'detect') as NumberFormat,
-	);
-	return { basis, key, label: BASIS_LABEL[basis], resolver, column };
-}
-
-/**
- * The row's ISIN and weight; or, for a row whose ISIN is given but not sent (invalid and skipped) and that has a
- * value, that value (the row stays in the portfolio's total, not checked); or why it is left out (cash, no or a
- * negative value) with what the lookup then knows of its ISIN (not sent for it). A value that cannot be read is an
- * error, except on a row whose ISIN is not sent anyway (it is then left out with the ISIN's reason).
- */
-function weighItem(
-	node: INode,
-	json: IDataObject,
-	index: number,
-	entry: ItemIsin,
-	weighing: Weighing,
-): WeightedRow | UnsentRow | { removed: RemovedRow; unsent: ItemIsin } {
-	const { key, label, resolver, column } = weighing;
-	const fields = resolver.resolve(json);
-	const valueOf = (field: keyof typeof HOLDING_FIELDS) =>
-		fields[field] === undefined ? undefined : json[fields[field]!];
-	const name = scalarText(valueOf('name'))?.trim() || null;
-	const rawIsin = valueOf('isin');
-	const normalised =
-		entry.isin ??
-		entry.normalised ??
-		(typeof rawIsin === 'string' || typeof rawIsin === 'number'
-			? normalizeIsin(rawIsin) || null
-			: null);
-	const leftOut = (reason: string) => ({
-		removed: removedRow(
-			index,
-			name,
-			entry.given !== undefined ? entry.given : rawIsin,
-			normalised,
-			reason,
-		),
-		unsent: { problem: reason, given: entry.given, normalised: normalised ?? undefined },
-	});
-
-	if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') return leftOut('cash row');
-	const raw = valueOf(key);
-	if (!entry.isin && entry.normalised === undefined) return leftOut(entry.problem ?? 'no ISIN');
-	if (!entry.isin) {
-		// An ISIN given but invalid (skipped): the holding is in the sheet, so its value stays in the total.
-		const reason = entry.problem ?? 'invalid ISIN';
-		const read = isBlank(raw) ? undefined : readHoldingNumber(raw, key, column, fields[key]);
-		if (!read || 'message' in read || !(read.value > 0)) return leftOut(reason);
-		if (read.byColumn)
-			weighing.settled = countSettled(weighing.settled, raw, `Item ${index}`, read.value);
-		const { removed } = leftOut(`not sent: ${reason}`);
-		return { row: removed, weight: read.value };
-	}
-	if (isBlank(raw)) {
-		return leftOut(
-			fields[key] === undefined
-				? `no ${label} (looked for a field named ${resolver.lookedFor(key)})`
-				: `no ${label} in field "${fields[key]}"`,
-		);
-	}
-	const read = readHoldingNumber(raw, key, column, fields[key]);
-	if ('message' in read) {
-		throw inputError(
-			node,
-			index,
-			read.message,
-			`${read.fix} Or set ${holdingFieldParameter(key)} to the column that holds it.`,
-		);
-	}
-	if (read.byColumn)
-		weighing.settled = countSettled(weighing.settled, raw, `Item ${index}`, read.value);
-	if (read.value < 0)
-		return leftOut(`negative ${label} (short position): a summary weights long positions only`);
-	return {
-		item: index,
-		isin: entry.isin,
-		weight: read.value,
-		name,
-		given: entry.given !== undefined ? entry.given : rawIsin,
-	};
+	return holdingWeighing.call(this, items, basis);
 }
 
 /** One item per group, paired with the group's input items. */
@@ -796,27 +659,6 @@ function weightedAverage(
 		notes.push(`No coverage_percent: ${zeroTotal}`);
 	if (notes.length) figure.note = notes.join('. ');
 	return figure;
-}
-
-/** Simplify: `articles.article_9.percent` becomes `article_9_percent`, `indicators.x.unit` becomes `x_unit`. */
-/**
- * Simplify: every cell a value n8n's table shows as it is. What flattenSummary leaves nested comes out flat, the data
- * kept: an object as `<key>_<field>` columns, a list of values as one text ("a; b"), a list of objects as JSON text.
- */
-export function flatCells(json: IDataObject): IDataObject {
-	const flat: IDataObject = {};
-	const put = (key: string, value: unknown) => {
-		if (Array.isArray(value)) {
-			const scalars = value.every((entry) => entry === null || typeof entry !== 'object');
-			setOwn(flat, key, scalars ? value.map(String).join('; ') : JSON.stringify(value));
-		} else if (value !== null && typeof value === 'object') {
-			for (const [field, inner] of Object.entries(value)) put(`${key}_${field}`, inner);
-		} else {
-			setOwn(flat, key, value as IDataObject[string]);
-		}
-	};
-	for (const [key, value] of Object.entries(json)) put(key, value);
-	return flat;
 }
 
 export function flattenSummary(summary: IDataObject): IDataObject {

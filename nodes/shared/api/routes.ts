@@ -525,3 +525,243 @@ export const ROUTES = {
 export function removesRows(rule: HoldingsRule): boolean {
 	return rule.needsIsin || rule.refusesCash;
 }
+
+/**
+ * How a row of the PAI statement is computed from the PAI indicators route (POST /instruments/sustainability-data):
+ * - `intensity`: the API gives a per-company figure xᵢ; Σ (current value of investment ᵢ / current value of all
+ *   investments) × xᵢ.
+ * - `share`: the API gives true/false; Σ current value of investments where true / current value of all investments,
+ *   in %.
+ * - `notFed`: the Regulation's formula needs data the API does not give (`missing` says what): no figure.
+ */
+export type PaiStatementFormula = 'intensity' | 'share' | 'notFed';
+
+/** One metric row of Annex I Table 1 (Delegated Regulation (EU) 2022/1288), with the API indicators that feed it. */
+export interface PaiStatementRow {
+	pai: number;
+	adverseSustainabilityIndicator: string;
+	metric: string;
+	/** The Annex's unit; the API's own unit is used when every holding gives the same one. */
+	unit: string | null;
+	formula: PaiStatementFormula;
+	/** The API's indicator names read for this row (the spec's and the vendor's names). */
+	apiIndicators: readonly string[];
+	/** For `notFed`: what the formula needs that the API does not give. */
+	missing?: string;
+}
+
+const EVIC_MISSING =
+	"each investee company's enterprise value including cash (EVIC), which the API does not give; the Regulation divides each company's emissions by it (current value of investment / EVIC × emissions)";
+const NOT_GIVEN = (data: string) => `${data}, which this API does not give`;
+
+/**
+ * Annex I, Table 1, in the Annex's order and wording, per metric row (PAI 1 has four). An API indicator name not
+ * listed here comes out as an extra row marked unmapped, never dropped.
+ */
+export const PAI_STATEMENT_ROWS: readonly PaiStatementRow[] = [
+	{
+		pai: 1,
+		adverseSustainabilityIndicator: 'GHG emissions',
+		metric: 'Scope 1 GHG emissions',
+		unit: 'tCO2e',
+		formula: 'notFed',
+		apiIndicators: ['scope_1_emissions'],
+		missing: EVIC_MISSING,
+	},
+	{
+		pai: 1,
+		adverseSustainabilityIndicator: 'GHG emissions',
+		metric: 'Scope 2 GHG emissions',
+		unit: 'tCO2e',
+		formula: 'notFed',
+		apiIndicators: ['scope_2_emissions'],
+		missing: EVIC_MISSING,
+	},
+	{
+		pai: 1,
+		adverseSustainabilityIndicator: 'GHG emissions',
+		metric: 'Scope 3 GHG emissions',
+		unit: 'tCO2e',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: `each company's scope 3 emissions and ${EVIC_MISSING}`,
+	},
+	{
+		pai: 1,
+		adverseSustainabilityIndicator: 'GHG emissions',
+		metric: 'Total GHG emissions',
+		unit: 'tCO2e',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: `each company's scope 3 emissions and ${EVIC_MISSING}`,
+	},
+	{
+		pai: 2,
+		adverseSustainabilityIndicator: 'Carbon footprint',
+		metric: 'Carbon footprint',
+		unit: 'tCO2e/EUR million invested',
+		formula: 'intensity',
+		apiIndicators: ['carbon_footprint'],
+	},
+	{
+		pai: 3,
+		adverseSustainabilityIndicator: 'GHG intensity of investee companies',
+		metric: 'GHG intensity of investee companies',
+		unit: 'tCO2e/EUR million revenue',
+		formula: 'intensity',
+		apiIndicators: ['ghg_intensity_investee_companies'],
+	},
+	{
+		pai: 4,
+		adverseSustainabilityIndicator: 'Exposure to companies active in the fossil fuel sector',
+		metric: 'Share of investments in companies active in the fossil fuel sector',
+		unit: '%',
+		formula: 'share',
+		apiIndicators: ['fossil_fuel_sector_exposure'],
+	},
+	{
+		pai: 5,
+		adverseSustainabilityIndicator: 'Share of non-renewable energy consumption and production',
+		metric:
+			'Share of non-renewable energy consumption and non-renewable energy production of investee companies from non-renewable energy sources compared to renewable energy sources, expressed as a percentage of total energy sources',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN("each company's energy consumption and production by source"),
+	},
+	{
+		pai: 6,
+		adverseSustainabilityIndicator: 'Energy consumption intensity per high impact climate sector',
+		metric:
+			'Energy consumption in GWh per million EUR of revenue of investee companies, per high impact climate sector',
+		unit: 'GWh/EUR million revenue',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN(
+			"each company's energy consumption, revenue and NACE high impact climate sector",
+		),
+	},
+	{
+		pai: 7,
+		adverseSustainabilityIndicator: 'Activities negatively affecting biodiversity-sensitive areas',
+		metric:
+			'Share of investments in investee companies with sites/operations located in or near to biodiversity-sensitive areas where activities of those investee companies negatively affect those areas',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN('a flag per company for sites in or near biodiversity-sensitive areas'),
+	},
+	{
+		pai: 8,
+		adverseSustainabilityIndicator: 'Emissions to water',
+		metric:
+			'Tonnes of emissions to water generated by investee companies per million EUR invested, expressed as a weighted average',
+		unit: 't/EUR million invested',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN("each company's emissions to water"),
+	},
+	{
+		pai: 9,
+		adverseSustainabilityIndicator: 'Hazardous waste and radioactive waste ratio',
+		metric:
+			'Tonnes of hazardous waste and radioactive waste generated by investee companies per million EUR invested, expressed as a weighted average',
+		unit: 't/EUR million invested',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN("each company's hazardous and radioactive waste"),
+	},
+	{
+		pai: 10,
+		adverseSustainabilityIndicator:
+			'Violations of UN Global Compact principles and Organisation for Economic Cooperation and Development (OECD) Guidelines for Multinational Enterprises',
+		metric:
+			'Share of investments in investee companies that have been involved in violations of the UNGC principles or OECD Guidelines for Multinational Enterprises',
+		unit: '%',
+		formula: 'share',
+		apiIndicators: ['violations_un_global_compact'],
+	},
+	{
+		pai: 11,
+		adverseSustainabilityIndicator:
+			'Lack of processes and compliance mechanisms to monitor compliance with UN Global Compact principles and OECD Guidelines for Multinational Enterprises',
+		metric:
+			'Share of investments in investee companies without policies to monitor compliance with the UNGC principles or OECD Guidelines for Multinational Enterprises or grievance/complaints handling mechanisms to address violations of the UNGC principles or OECD Guidelines for Multinational Enterprises',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN(
+			"a flag per company for policies to monitor UNGC/OECD compliance (the vendor's un_global_compact_signatory, on the ESG route, is signatory status, not this)",
+		),
+	},
+	{
+		pai: 12,
+		adverseSustainabilityIndicator: 'Unadjusted gender pay gap',
+		metric: 'Average unadjusted gender pay gap of investee companies',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN("each company's unadjusted gender pay gap"),
+	},
+	{
+		pai: 13,
+		adverseSustainabilityIndicator: 'Board gender diversity',
+		metric:
+			'Average ratio of female to male board members in investee companies, expressed as a percentage of all board members',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN("each company's board composition"),
+	},
+	{
+		pai: 14,
+		adverseSustainabilityIndicator:
+			'Exposure to controversial weapons (anti-personnel mines, cluster munitions, chemical weapons and biological weapons)',
+		metric:
+			'Share of investments in investee companies involved in the manufacture or selling of controversial weapons',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN(
+			'a controversial weapons flag per company on this route (business involvements name no such category)',
+		),
+	},
+	{
+		pai: 15,
+		adverseSustainabilityIndicator: 'GHG intensity',
+		metric: 'GHG intensity of investee countries',
+		unit: 'tCO2e/EUR million GDP',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN("each investee country's GHG emissions and GDP (sovereign data)"),
+	},
+	{
+		pai: 16,
+		adverseSustainabilityIndicator: 'Investee countries subject to social violations',
+		metric:
+			'Number of investee countries subject to social violations (absolute number and relative number divided by all investee countries), as referred to in international treaties and conventions, United Nations principles and, where applicable, national law',
+		unit: null,
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN('a social violations flag per investee country (sovereign data)'),
+	},
+	{
+		pai: 17,
+		adverseSustainabilityIndicator: 'Exposure to fossil fuels through real estate assets',
+		metric:
+			'Share of investments in real estate assets involved in the extraction, storage, transport or manufacture of fossil fuels',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN('real estate asset data'),
+	},
+	{
+		pai: 18,
+		adverseSustainabilityIndicator: 'Exposure to energy-inefficient real estate assets',
+		metric: 'Share of investments in energy-inefficient real estate assets',
+		unit: '%',
+		formula: 'notFed',
+		apiIndicators: [],
+		missing: NOT_GIVEN('real estate asset data'),
+	},
+];
