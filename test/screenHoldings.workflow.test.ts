@@ -11,6 +11,7 @@ import { instrumentsSpec, runNode, hintMessages } from './helpers/lookupRuns';
 import { makeIsin } from './helpers/isins';
 import { startProxy } from './helpers/proxy';
 import { useSimulator } from './helpers/simulator';
+import type { NodeSpec } from './helpers/workflows';
 
 const INVOLVEMENTS = 'POST /instruments/business-involvements' as const;
 const PAI = 'POST /instruments/sustainability-data' as const;
@@ -60,8 +61,8 @@ const ROWS: IDataObject[] = [
 	{ fund: 'Alpha', isin: CLEAN_B, name: 'Clean B', market_value: 5000 },
 ];
 
-const screenNode = (parameters: IDataObject = {}) =>
-	instrumentsSpec('screenHoldings', { screenPreset: 'custom', rules: RULES, ...parameters });
+const screenNode = (parameters: IDataObject = {}, spec: Partial<NodeSpec> = {}) =>
+	instrumentsSpec('screenHoldings', { screenPreset: 'custom', rules: RULES, ...parameters }, spec);
 
 /** The answer of business-involvements with tobacco_producer {weight 0} added for `isin` only. */
 const withTobaccoFor = (isin: string) => (path: string, body: { data?: unknown } | null) => {
@@ -339,6 +340,34 @@ describe('Screen Holdings: requests and input', () => {
 		expect(out.map((item) => item.json.screen)).toEqual(['breach', 'not_checked', 'not_checked']);
 		expect((out[1].json.not_checked_rules as IDataObject[])[0].why).toMatch(/no ISIN/);
 		expect((out[2].json.not_checked_rules as IDataObject[])[0].why).toMatch(/invalid ISIN/);
+	});
+
+	it('Continue On Fail: a family whose answer cannot be read leaves its rules not checked (with the error), the others still screen', async () => {
+		sim.setFaults(PAI, { sequence: ['unreadable-data-text'] });
+		const { result, out } = await runNode(
+			sim.url,
+			ROWS.slice(0, 2),
+			screenNode({}, { onError: 'continueRegularOutput' }),
+		);
+		expect(result.error).toBeUndefined();
+		const [coal, violator] = out.map((item) => item.json);
+		// Coal is still found from the involvements answer; UNGC could not be read for anyone.
+		expect(coal.screen).toBe('breach');
+		expect(rulesOf(coal.breaches)).toEqual(['Coal']);
+		expect(violator.screen).toBe('not_checked');
+		expect(violator.not_checked_rules).toEqual(
+			expect.arrayContaining([
+				{ rule: 'UNGC', why: expect.stringMatching(/^the PAI indicators request failed: /) },
+			]),
+		);
+		expect(sim.requestCount({ route: PAI })).toBe(1);
+
+		// Without it, the run stops with the answer named.
+		sim.reset();
+		sim.setAnswerShape({ measures: 'vendor' });
+		sim.setFaults(PAI, { sequence: ['unreadable-data-text'] });
+		const stopped = await runNode(sim.url, ROWS.slice(0, 2), screenNode());
+		expect(stopped.result.error?.message).toMatch(/PAI indicators/);
 	});
 
 	it('is an operation of version 2 only: version 1 lists the four lookups as before', () => {
