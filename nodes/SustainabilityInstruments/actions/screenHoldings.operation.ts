@@ -560,12 +560,19 @@ export async function execute(
 		entry.isin !== undefined
 			? screens.get(entry.isin)!
 			: screenUnsent(rules, `not sent: ${entry.problem ?? 'no ISIN'}`);
+	// What every Output mode builds from (Only Changes Since Last Run for screens reads it too).
+	const outcome: ScreenOutcome = {
+		items,
+		perItem,
+		preset,
+		rules,
+		screens,
+		screenOf,
+		rulesWithoutData: withoutData,
+		answers,
+	};
 
-	if (summary)
-		return portfolioItems(summary, perItem, screenOf, answers, withoutData, {
-			preset,
-			minimumPercent,
-		});
+	if (summary) return portfolioItems(summary, outcome, minimumPercent);
 	if (outputMode === 'perInstrument') return perInstrumentItems(perItem, screenOf);
 	return items.map((item, index) => {
 		const entry = perItem[index];
@@ -574,6 +581,22 @@ export async function execute(
 			pairedItem: { item: index },
 		};
 	});
+}
+
+/** A screen's run: the rules, each ISIN's screen, and what the answers held, for the Output modes. */
+export interface ScreenOutcome {
+	items: INodeExecutionData[];
+	/** One entry per input item: its ISIN sent, or why it was not sent. */
+	perItem: ItemIsin[];
+	preset: ScreenPresetName;
+	rules: ScreenRule[];
+	/** The screen of each distinct ISIN sent. */
+	screens: Map<string, HoldingScreen>;
+	/** The screen of an input item's entry (every rule not checked when its ISIN was not sent). */
+	screenOf: (entry: ItemIsin) => HoldingScreen;
+	/** Rules no holding of the run could be checked against. */
+	rulesWithoutData: RuleNotChecked[];
+	answers: ScreenAnswers;
 }
 
 function screenFields(entry: ItemIsin, screen: HoldingScreen): IDataObject {
@@ -612,11 +635,8 @@ function perInstrumentItems(
 
 function portfolioItems(
 	prepared: PreparedSummary,
-	perItem: ItemIsin[],
-	screenOf: (entry: ItemIsin) => HoldingScreen,
-	answers: ScreenAnswers,
-	withoutData: RuleNotChecked[],
-	{ preset, minimumPercent }: { preset: ScreenPresetName; minimumPercent?: number },
+	{ perItem, screenOf, answers, rulesWithoutData: withoutData, preset }: ScreenOutcome,
+	minimumPercent: number | undefined,
 ): INodeExecutionData[] {
 	const presetData = preset === 'custom' ? undefined : SCREEN_PRESETS[preset];
 	const articleOf = (isin: string) => {
