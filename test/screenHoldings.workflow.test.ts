@@ -8,7 +8,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { SustainabilityInstruments } from '../nodes/SustainabilityInstruments/SustainabilityInstruments.node';
 import { findIsins, instrumentData } from './simulator';
 import { instrumentsSpec, runNode, hintMessages } from './helpers/lookupRuns';
-import { makeIsin } from './helpers/isins';
+import { makeIsin, makeIsins } from './helpers/isins';
 import { startProxy } from './helpers/proxy';
 import { useSimulator } from './helpers/simulator';
 import type { NodeSpec } from './helpers/workflows';
@@ -326,6 +326,25 @@ describe('Screen Holdings: requests and input', () => {
 		);
 		expect(result.error).toBeUndefined();
 		for (const route of [INVOLVEMENTS, PAI, SFDR, ESG]) expect(sim.requestCount({ route })).toBe(3);
+	});
+
+	it('10,001 distinct ISINs: each family twice (one per 10,000), and the run is planned before the first request', async () => {
+		const rows = makeIsins(10_001, 0, 'XS').map((isin) => ({ isin }));
+		const { result, out } = await runNode(sim.url, rows, screenNode());
+		expect(result.error).toBeUndefined();
+		expect(out).toHaveLength(rows.length);
+		expect(sim.requestCount({ route: INVOLVEMENTS })).toBe(2);
+		expect(sim.requestCount({ route: PAI })).toBe(2);
+		expect(sim.requestCount({ route: SFDR })).toBe(0);
+		expect(sim.requestCount({ route: ESG })).toBe(0);
+
+		// Max Requests per Run 3 < 2 families × 2 batches: refused before anything is sent.
+		sim.reset();
+		const refused = await runNode(sim.url, rows, screenNode({ options: { maxRequests: 3 } }));
+		expect(refused.result.error?.message).toMatch(
+			/This run would send 4 requests, more than Max Requests per Run \(3\)/,
+		);
+		expect(sim.requestCount({})).toBe(0);
 	});
 
 	it('rows without an ISIN and invalid ISINs come out not_checked with the reason; nothing is dropped', async () => {
