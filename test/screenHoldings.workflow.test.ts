@@ -298,6 +298,31 @@ describe('Screen Holdings: presets', () => {
 		expect(sim.requestCount({ route: PAI })).toBe(1);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
 	});
+
+	it('each preset breach names the text and point it comes from, and that the weight is compared as given', async () => {
+		for (const [preset, source] of [
+			['pab', /^Delegated Regulation \(EU\) 2020\/1818 \(17 July 2020\), Art\. 12\(1\)\(d\); /],
+			[
+				'sfdrSustainable',
+				/^Commission SFDR revision proposal \(20 November 2025\), referring to Delegated Regulation \(EU\) 2020\/1818, Art\. 12\(1\)\(d\); /,
+			],
+		] as const) {
+			const { result, out } = await runNode(
+				sim.url,
+				[ROWS[0]],
+				instrumentsSpec('screenHoldings', { screenPreset: preset }),
+			);
+			expect(result.error).toBeUndefined();
+			const [breach] = out[0].json.breaches as IDataObject[];
+			expect(breach).toMatchObject({
+				rule: 'Art. 12(1)(d) Revenues from hard coal and lignite',
+				value: coalWeight(COAL),
+				threshold: 1,
+			});
+			expect(breach.source).toMatch(source);
+			expect(breach.source).toMatch(/weight as given/);
+		}
+	});
 });
 
 describe('Screen Holdings: requests and input', () => {

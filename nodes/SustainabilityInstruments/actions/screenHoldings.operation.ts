@@ -356,7 +356,7 @@ function readRules(this: IExecuteFunctions): { preset: ScreenPresetName; rules: 
 				...rule,
 				threshold: threshold ?? rule.threshold,
 				label: `${point} ${label}`,
-				source: `${chosen.source.split(';')[0]}, ${point}`,
+				source: `${chosen.pointsOf}, ${point}`,
 			});
 		}
 	}
