@@ -221,6 +221,9 @@ const screenProperties: INodeProperties[] = [
 	{
 		displayName: 'Preset',
 		name: 'screenPreset',
+		builderHint: parameterBuilderHint(
+			'Paris-Aligned Benchmark Exclusions for a fund that promises the EU benchmark exclusions (coal, oil, gas, controversial weapons, tobacco, UN Global Compact). None to check only the rules added under Rules (e.g. from a prospectus). The SFDR revision presets are a pre-check against a proposal.',
+		),
 		type: 'options',
 		options: [
 			{
