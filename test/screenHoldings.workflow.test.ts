@@ -414,6 +414,34 @@ describe('Screen Holdings: requests and input', () => {
 		expect(stopped.result.error?.message).toMatch(/PAI indicators/);
 	});
 
+	it('Simplify: the lists as text cells, a line each; the Portfolio Summary flat', async () => {
+		const perHolding = await runNode(sim.url, ROWS.slice(0, 3), screenNode({ simplify: true }));
+		expect(perHolding.result.error).toBeUndefined();
+		const [coal, violator, unknown] = perHolding.out.map((item) => item.json);
+		expect(coal.breaches).toBe(`Coal: ${coalWeight(COAL)} (threshold 1)`);
+		expect(violator.breaches).toBe('UNGC: true (threshold false)');
+		expect(unknown.breaches).toBe('');
+		expect((unknown.not_checked_rules as string).split('\n')).toEqual([
+			expect.stringMatching(/^Coal: the API has no business involvements data/),
+			expect.stringMatching(/^UNGC: the API has no PAI indicators data/),
+			expect.stringMatching(/^Tobacco: the API has no business involvements data/),
+		]);
+
+		const summary = await runNode(
+			sim.url,
+			ROWS,
+			screenNode({ simplify: true, outputMode: 'portfolioSummary' }),
+		);
+		expect(summary.result.error).toBeUndefined();
+		const json = summary.out[0].json;
+		for (const value of Object.values(json))
+			expect(typeof value === 'object' && value !== null).toBe(false);
+		expect(json.breaching_holdings).toBe(`${COAL} Coal Co: Coal\n${VIOLATOR} Violator Co: UNGC`);
+		expect(json.rules_without_data).toMatch(
+			/^Tobacco: no answer of this run has the category "tobacco_producer"/,
+		);
+	});
+
 	it('is an operation of version 2 only: version 1 lists the four lookups as before', () => {
 		const operations = new SustainabilityInstruments().description.properties.filter(
 			(property) => property.name === 'operation',
