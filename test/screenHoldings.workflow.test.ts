@@ -414,6 +414,32 @@ describe('Screen Holdings: requests and input', () => {
 		expect(stopped.result.error?.message).toMatch(/PAI indicators/);
 	});
 
+	it('bad rules stop the run before any request, naming the rule and the fix', async () => {
+		const cases: Array<[IDataObject, RegExp]> = [
+			[{ rules: {} }, /There is no rule to screen against/],
+			[
+				{ rules: { rule: [RULES.rule[0], { type: 'involvement', category: ' ', threshold: 1 }] } },
+				/Rules, rule 2: Category is empty/,
+			],
+			[
+				{ rules: { rule: [RULES.rule[0], { ...RULES.rule[1], label: 'Coal' }] } },
+				/Two rules are named "Coal"/,
+			],
+			[
+				{ rules: { rule: [{ ...RULES.rule[0], threshold: 'one percent' }] } },
+				/Rules, rule 1: Threshold must be a number/,
+			],
+		];
+		for (const [parameters, message] of cases) {
+			const { result } = await runNode(sim.url, ROWS, screenNode(parameters));
+			expect([String(message), result.error?.message]).toEqual([
+				String(message),
+				expect.stringMatching(message),
+			]);
+		}
+		expect(sim.requestCount({})).toBe(0);
+	});
+
 	it('Simplify: the lists as text cells, a line each; the Portfolio Summary flat', async () => {
 		const perHolding = await runNode(sim.url, ROWS.slice(0, 3), screenNode({ simplify: true }));
 		expect(perHolding.result.error).toBeUndefined();
