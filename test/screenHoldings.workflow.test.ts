@@ -370,7 +370,8 @@ describe('Screen Holdings: requests and input', () => {
 			/This run would send 4 requests, more than Max Requests per Run \(3\)/,
 		);
 		expect(sim.requestCount({})).toBe(0);
-	});
+		// 10,001 items through n8n's engine twice.
+	}, 180_000);
 
 	it('rows without an ISIN and invalid ISINs come out not_checked with the reason; nothing is dropped', async () => {
 		const rows: IDataObject[] = [
