@@ -26,10 +26,10 @@ import {
 	maxRequestsOption,
 	maxThrottleWaitOption,
 } from '../../shared/ui/descriptions';
-import { hasAnyValue } from './instrumentResults';
+import { flatCells, hasAnyValue } from './instrumentResults';
 import { applyInvalidIsinPolicy, distinctIsins, readIsinEntries } from './lookup';
 import type { ItemIsin } from './lookupTypes';
-import { flatCells, prepareSummary, removedRowsText, summaryProperties } from './portfolioSummary';
+import { prepareSummary, removedRowsText, summaryProperties } from './portfolioSummary';
 import type { PreparedSummary } from './portfolioSummary';
 import {
 	SCREEN_PRESETS,
