@@ -42,10 +42,18 @@ describe('package', () => {
 				(await import(source)) as Record<string, new () => INodeType>,
 			);
 			const { description } = new NodeClass();
-			const operation = description.properties.find((property) => property.name === 'operation');
-			const options = ((operation?.options ?? []) as INodePropertyOptions[]).map(
-				(option) => option.value,
+			// A node may list its operations per version (one Operation parameter each): every one is routed.
+			const operationProperties = description.properties.filter(
+				(property) => property.name === 'operation',
 			);
+			const operation = operationProperties[0];
+			const options = [
+				...new Set(
+					operationProperties.flatMap((property) =>
+						((property.options ?? []) as INodePropertyOptions[]).map((option) => option.value),
+					),
+				),
+			];
 			const router = (await import(join(dirname(source), 'actions', 'router'))) as {
 				operations: Record<string, { execute?: unknown }>;
 			};

@@ -261,7 +261,7 @@ function topLevelKey(json: IDataObject, field: string): string | undefined {
  * Each item's ISIN (field source) or each entry of the typed list (list source), with why it cannot be sent, and
  * where each entry of a typed list stood in the list as given (duplicates are sent and output once).
  */
-function readIsinEntries(
+export function readIsinEntries(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	source: string,
@@ -336,7 +336,7 @@ function columnOf(items: INodeExecutionData[], field: string): string | undefine
  * Invalid ISINs (and values that are never sent): an error naming the item under Fail, else the entry is kept out of
  * the request with its reason.
  */
-function applyInvalidIsinPolicy(
+export function applyInvalidIsinPolicy(
 	this: IExecuteFunctions,
 	perItem: ItemIsin[],
 	listPositions: number[],
@@ -550,7 +550,7 @@ const LEFT_OUT_OF_RANGE =
 	'Each is set to null and left out of any Portfolio Summary average, share and coverage.';
 
 /** Distinct ISINs in first-seen order: what is sent, and what gets a result. At least one, unless the route allows none. */
-function distinctIsins(
+export function distinctIsins(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	perItem: ItemIsin[],

@@ -158,7 +158,8 @@ export function prepareSummary<TEntry>(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	perItem: ItemIsin[],
-	spec: InstrumentOperationSpec<TEntry>,
+	// Only the route's label is read (the error's words): Screen Holdings passes its own.
+	spec: { route: Pick<InstrumentOperationSpec<TEntry>['route'], 'label'> },
 ): PreparedSummary {
 	const node = this.getNode();
 	const weighing = summaryWeighing.call(this, items);
