@@ -23,6 +23,10 @@ import type { ChangesRun, MemorySettings } from './changes';
 import { changesProperties, readMemorySettings } from './changesSettings';
 import type { RememberedResult } from './changesState';
 import type { ItemIsin } from './lookupTypes';
+import { familyOf } from './screenRules';
+import type { ScreenRule } from './screenRules';
+import { nameOf } from './screening';
+import type { ScreenAnswers } from './screening';
 
 // Only Changes Since Last Run of Screen Holdings: what changed in each holding's screen since the last run, one item
 // per rule that changed (a new breach, a resolved breach, a rule newly not checkable), on the memory the lookups' Only
@@ -90,33 +94,32 @@ export const screenChangesProperties: INodeProperties[] = [
 	},
 	...changesProperties.filter((property) => MEMORY_PARAMETERS.includes(property.name)),
 	{
-		displayName: 'Holdings Seen for the First Time',
+		displayName: 'On the First Run',
 		name: 'firstSeen',
 		type: 'options',
 		options: [
 			{
-				name: 'Output Their Breaches',
-				value: 'outputAsNew',
-				description:
-					'Each breach comes out as new_breach, each rule not checked as newly_not_checked (on the first run: every holding)',
-			},
-			{
 				name: 'Remember Only',
 				value: 'remember',
 				description:
-					'Nothing comes out for them; their screen is kept to compare with the next run (on the first run: one item, change nothing_remembered)',
+					'Nothing comes out but one item, change nothing_remembered; every screen is kept to compare with the next run',
+			},
+			{
+				name: 'Output Every Breach',
+				value: 'outputAsNew',
+				description:
+					'Each breach found comes out as new_breach, each rule not checked as newly_not_checked',
 			},
 		],
-		default: 'outputAsNew',
+		default: 'remember',
 		description:
-			'What to do with a holding that has no remembered screen in its fund: on the first run, every holding; later, holdings bought since. A breach of a holding just bought is a new breach.',
+			'What a run with nothing remembered outputs (the first run, or memory that did not come back). On later runs a holding new to its fund is compared as if it had passed every rule: its breaches come out as new_breach.',
 		displayOptions: show,
 	},
 ];
 
 export interface ScreenChangesSettings extends MemorySettings {
 	groupBy: string[];
-	isinField: string;
 }
 
 /** Only Changes' settings of the screen, read and checked before anything is sent. */
@@ -124,8 +127,31 @@ export function readScreenChangesSettings(this: IExecuteFunctions): ScreenChange
 	return {
 		...readMemorySettings.call(this, SCREEN_SCOPE, 'outputAsNew'),
 		groupBy: splitFieldList(this.getNodeParameter('groupBy', 0, '')),
-		isinField: String(this.getNodeParameter('isinField', 0, 'isin') ?? 'isin'),
 	};
+}
+
+/**
+ * The rules of an ISIN that this run could not settle for a reason that passes: its family's request failed, the
+ * answer left the ISIN out, or the value the rule reads was outside its range. Not compared; the remembered kept.
+ */
+export function unsettledRules(
+	isin: string,
+	rules: ScreenRule[],
+	answers: ScreenAnswers,
+): Set<string> {
+	const involvementsAsked = rules.some((rule) => rule.type === 'involvement');
+	const unsettled = new Set<string>();
+	for (const rule of rules) {
+		const family = answers[familyOf(rule, involvementsAsked)];
+		if (!family) continue;
+		if (
+			family.failed.has(isin) ||
+			family.notInAnswer.has(isin) ||
+			family.records.get(isin)?.outside?.has(nameOf(rule))
+		)
+			unsettled.add(rule.label);
+	}
+	return unsettled;
 }
 
 /** A holding of one fund: its ISIN, name, the fund's Group By values and the items it is on. */
@@ -181,6 +207,13 @@ export function outputScreenChanges(
 		});
 	}
 
+	// Rules checked for some holding of this run: one checked for none (the API gives its data for no one) is no
+	// news on a holding seen for the first time; the screen's own note names it.
+	const checkedSomewhere = new Set<string>();
+	for (const outcome of outcomes.values())
+		for (const [rule, state] of outcome)
+			if (state === 'breach' || state === 'pass') checkedSomewhere.add(rule);
+
 	const out: INodeExecutionData[] = [];
 	for (const holding of holdings) {
 		const remembered = rememberedScreen(current, holding.isin, settings);
@@ -189,12 +222,15 @@ export function outputScreenChanges(
 		const known = remembered?.funds.includes(holding.fund) === true;
 		if (!known) {
 			tally.firstSeen++;
-			if (settings.firstSeen !== 'outputAsNew') continue;
+			// Nothing remembered at all (a first run, or memory lost): On the First Run decides. Later, a holding new to
+			// its fund is compared as if it had passed every rule.
+			if (current.firstRun && settings.firstSeen !== 'outputAsNew') continue;
 		}
 		for (const rule of input.rules) {
 			const now = outcome.get(rule);
 			if (now === undefined || now === 'unsettled') continue;
 			const before = known ? remembered!.rules[rule] : undefined;
+			if (before === undefined && now === 'not_checked' && !checkedSomewhere.has(rule)) continue;
 			const change = changeOf(before, now);
 			if (!change) continue;
 			tally[change]++;
@@ -295,7 +331,7 @@ function fundHoldings(
 	unsent: INodeExecutionData[];
 	byIsin: Map<string, { items: number[]; funds: Set<string> }>;
 } {
-	const resolver = new FieldResolver({ isin: settings.isinField });
+	const resolver = new FieldResolver();
 	const nameOf = (json: IDataObject) => {
 		const field = resolver.resolve(json).name;
 		return field === undefined ? null : scalarText(json[field])?.trim() || null;
@@ -363,10 +399,11 @@ function changeItem(
 		previous_value: (before?.value ?? null) as IDataObject[string],
 		why:
 			change === 'new_breach'
-				? (breach?.source ?? null)
+				? null
 				: change === 'resolved_breach'
 					? 'the rule passes now'
 					: (notChecked?.why ?? null),
+		source: (breach?.source ?? null) as IDataObject[string],
 	};
 	return { json, pairedItem: pairedTo(holding.items) };
 }
@@ -394,7 +431,7 @@ function noteScreenRun(
 			? `First run with nothing remembered: ${countOf(isins, 'ISIN')} screened, ${settings.firstSeen === 'outputAsNew' ? changes : 'remembered, none output'}.`
 			: `Compared the screens of ${countOf(isins, 'ISIN')} with the remembered ones: ${changes}.`,
 		!current.firstRun && tally.firstSeen
-			? `${countOf(tally.firstSeen, 'holding')} new to ${settings.groupBy.length ? 'its fund' : 'the portfolio'}${settings.firstSeen === 'outputAsNew' ? '' : ' (remembered only)'}.`
+			? `${countOf(tally.firstSeen, 'holding')} new to ${settings.groupBy.length ? 'its fund' : 'the portfolio'}.`
 			: '',
 		tally.notScreened ? `${countOf(tally.notScreened, 'holding')} without an ISIN sent.` : '',
 		missingNote(kept, settings),

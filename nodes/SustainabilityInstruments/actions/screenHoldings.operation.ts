@@ -26,6 +26,12 @@ import {
 	maxRequestsOption,
 	maxThrottleWaitOption,
 } from '../../shared/ui/descriptions';
+import {
+	outputScreenChanges,
+	readScreenChangesSettings,
+	screenChangesProperties,
+	unsettledRules,
+} from './changesScreen';
 import { hasAnyValue } from './instrumentResults';
 import { applyInvalidIsinPolicy, distinctIsins, readIsinEntries } from './lookup';
 import type { ItemIsin } from './lookupTypes';
@@ -298,11 +304,18 @@ const screenProperties: INodeProperties[] = [
 				description:
 					'One item per portfolio (per Group By value): shares of value in breach, passing and not checked, the breaching holdings',
 			},
+			{
+				name: 'Only Changes Since Last Run',
+				value: 'changesSinceLastRun',
+				description:
+					'One item per new breach, resolved breach and rule newly not checkable since the last saved run, for scheduled alerts',
+			},
 		],
 		default: 'addToItems',
 		description: 'What comes out of the node',
 	},
 	...summaryProperties,
+	...screenChangesProperties,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -318,7 +331,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	screenProperties,
 );
 
-type ScreenOutputMode = 'addToItems' | 'perInstrument' | 'portfolioSummary';
+type ScreenOutputMode = 'addToItems' | 'perInstrument' | 'portfolioSummary' | 'changesSinceLastRun';
 
 const FAMILY_ROUTES: Record<ScreenFamily, ApiRoute> = {
 	businessInvolvements: ROUTES.businessInvolvements,
@@ -512,6 +525,8 @@ export async function execute(
 		outputMode === 'portfolioSummary'
 			? prepareSummary.call(this, items, perItem, { route: { label: 'holdings screen' } })
 			: undefined;
+	const changes =
+		outputMode === 'changesSinceLastRun' ? readScreenChangesSettings.call(this) : undefined;
 	const isins = distinctIsins.call(this, items, perItem, 'field', 'holdings screen', false);
 
 	// Each family the rules need, asked once per batch of distinct ISINs; the positive test needs SFDR articles.
@@ -566,6 +581,18 @@ export async function execute(
 			preset,
 			minimumPercent,
 		});
+	if (changes)
+		return outputScreenChanges.call(
+			this,
+			items,
+			{
+				rules: rules.map((rule) => rule.label),
+				perItem,
+				screenOf,
+				unsettledOf: (isin) => unsettledRules(isin, rules, answers),
+			},
+			changes,
+		);
 	if (outputMode === 'perInstrument') return perInstrumentItems(perItem, screenOf);
 	return items.map((item, index) => {
 		const entry = perItem[index];
