@@ -105,6 +105,9 @@ const SHOW: Record<string, Record<string, string[]>> = {
 			'reason',
 		],
 	},
+	'14': {
+		'Screen Changes': ['change', 'Fund', 'isin', 'name', 'rule', 'value', 'threshold', 'previous'],
+	},
 	'10': {
 		'PAI Indicators': ['Name', 'Weight', 'Weight %', 'sfdr_article', 'pai_carbon_footprint'],
 		'Dates and Percentages as Shown': ['Name', 'Date', 'Weight', 'Weight %', 'sfdr_article'],
@@ -346,8 +349,11 @@ async function main(): Promise<void> {
 			}
 		}
 		if (failed) failures++;
-		// Later examples see the simulator's usual data.
-		if (runs && sim) sim.setDataVersion(1);
+		// Later examples see the simulator's usual data and answers.
+		if (runs && sim) {
+			sim.setDataVersion(1);
+			sim.setAnswerShape(null);
+		}
 		console.log('');
 	}
 	if (sim) {

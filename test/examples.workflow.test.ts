@@ -46,6 +46,7 @@ describe('example workflows', () => {
 			'10-upload-holdings-form.json',
 			'11-quarterly-workbook-snapshots-reports.json',
 			'12-weekly-sfdr-watch-data-table.json',
+			'14-daily-exclusion-screen.json',
 		]);
 	});
 
@@ -235,7 +236,7 @@ describe('example workflows', () => {
 				env,
 			},
 		);
-		expect(demo.stdout).toContain('10 passed, 0 failed, 2 skipped');
+		expect(demo.stdout).toContain('11 passed, 0 failed, 2 skipped');
 		expect(demo.stdout.match(/SKIPPED: .*/g)).toEqual([
 			expect.stringMatching(/^SKIPPED: uses n8n's AI nodes \(chatTrigger, agent, lmChatOpenAi\)/),
 			expect.stringMatching(/^SKIPPED: uses n8n's AI nodes \(mcpTrigger, toolWorkflow\)/),
@@ -245,6 +246,9 @@ describe('example workflows', () => {
 		expect(demo.stdout).toMatch(/SKIPPED: uses n8n's AI nodes/);
 		expect(demo.stdout).toMatch(
 			/run 2 of 2[^]*email that would be sent to compliance@example.com: "SFDR watch: \d+ holding\(s\) downgraded"/,
+		);
+		expect(demo.stdout).toMatch(
+			/14-daily-exclusion-screen[^]*run 2 of 2[^]*email that would be sent to compliance@example.com: "Exclusion screen: \d+ new breach\(es\)"/,
 		);
 		expect(demo.status).toBe(0);
 		expect(
@@ -348,6 +352,104 @@ describe.each(coreNodeModes)('example workflows 06 and 07 (core nodes: %s)', (co
 				(row) => (JSON.parse(row.result as string) as { classification: unknown }).classification,
 			),
 		).toEqual(listed.map((h) => instrumentData(h.ISIN, 2).sfdr));
+	});
+
+	it('14: day 1 remembers every screen and emails nothing; day 2 emails exactly the new breaches (fund, holding, rule, value), as worked out from the data', async () => {
+		const workflow = loadWorkflowFile(join(examplesDir, '14-daily-exclusion-screen.json')) as {
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+		};
+		const options = { credentials: credentials(), mode: 'trigger' as const, coreNodes };
+		sim.setAnswerShape({ measures: 'vendor' });
+		const day1 = await runWorkflow(workflow as never, options);
+		expect(day1.error).toBeUndefined();
+		expectCoreNodes(day1, coreNodes);
+		expect(day1.emails).toEqual([]);
+		expect(day1.items('Screen Changes').map((item) => item.json.change)).toEqual([
+			'nothing_remembered',
+		]);
+		// Each data family the rules need, asked once for the distinct ISINs of both funds.
+		expect(sim.requestCount()).toBe(3);
+
+		sim.setDataVersion(2);
+		const day2 = await runWorkflow({ ...workflow, staticData: day1.savedStaticData } as never, {
+			...options,
+		});
+		expect(day2.error).toBeUndefined();
+
+		// Independently, from the simulator's data: each rule's outcome per holding on day 1 and day 2.
+		const screen = workflow.nodes.find((node) => node.name === 'Screen Changes')!.parameters;
+		const rows = JSON.parse(
+			workflow.nodes.find((node) => node.name === 'Holdings of Both Funds')!.parameters
+				.jsonOutput as string,
+		).rows as Array<Record<string, string>>;
+		const custom = (screen.rules as { rule: Array<Record<string, unknown>> }).rule;
+		const rules: Array<{
+			label: string;
+			read: (isin: string, v: 1 | 2) => number | boolean | null;
+			breach: (value: number | boolean) => boolean;
+			limit: unknown;
+		}> = [
+			// Climate Transition Benchmark, Art. 12(1)(a)-(c): categories the simulator's spec answer lacks (not checked).
+			{
+				label: 'Art. 12(1)(a) Controversial weapons',
+				read: () => null,
+				breach: () => true,
+				limit: 0,
+			},
+			{
+				label: 'Art. 12(1)(b) Cultivation and production of tobacco',
+				read: () => null,
+				breach: () => true,
+				limit: 0,
+			},
+			{
+				label: 'Art. 12(1)(c) Violations of the UN Global Compact principles or OECD Guidelines',
+				read: (isin, v) => instrumentData(isin, v).vendorIndicators.violations_un_global_compact,
+				breach: (value) => value === true,
+				limit: false,
+			},
+			{
+				label: custom[0].label as string,
+				read: (isin, v) =>
+					instrumentData(isin, v).businessInvolvements.thermal_coal?.weight ?? null,
+				breach: (value) => (value as number) > 0 && (value as number) >= 5,
+				limit: 5,
+			},
+			{
+				label: custom[1].label as string,
+				read: (isin, v) => instrumentData(isin, v).sfdr,
+				breach: (value) => (value as number) < 8,
+				limit: 8,
+			},
+		];
+		const breaches = (isin: string, v: 1 | 2, rule: (typeof rules)[number]) => {
+			const value = rule.read(isin, v);
+			return value !== null && rule.breach(value);
+		};
+		const expected = rows.flatMap((row) =>
+			rules
+				.filter((rule) => breaches(row.ISIN, 2, rule) && !breaches(row.ISIN, 1, rule))
+				.map(
+					(rule) =>
+						`- ${row.Fund}: ${row.ISIN} ${row.Name}: ${rule.label}: found ${String(rule.read(row.ISIN, 2))} (limit ${String(rule.limit)})`,
+				),
+		);
+		expect(expected.length).toBeGreaterThan(1);
+		// A holding in both funds (Apple, Article 8 to 6) is a new breach in each.
+		expect(expected.filter((line) => line.includes('US0378331005'))).toHaveLength(2);
+		expect(day2.emails).toHaveLength(1);
+		const [email] = day2.emails;
+		expect(email).toMatchObject({ to: 'compliance@example.com', attachments: [] });
+		expect(email.subject).toBe(`Exclusion screen: ${expected.length} new breach(es)`);
+		expect(email.text!.split('\n').filter((line) => line.startsWith('- '))).toEqual(expected);
+
+		// The same day again: nothing new, no email.
+		const again = await runWorkflow(
+			{ ...workflow, staticData: day2.savedStaticData } as never,
+			options,
+		);
+		expect(again.error).toBeUndefined();
+		expect(again.emails).toEqual([]);
 	});
 
 	it('07: one CSV with the SFDR shares and PAI weighted averages, as recomputed from the per-ISIN data, emailed', async () => {
