@@ -11,6 +11,8 @@ import { inProcessSkipReason } from './workflow/inProcess';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { WorkflowRunResult } from './workflow/runner';
 import { csvSingleRow } from './helpers/csv';
+import { expectedNewBreachLines } from './helpers/exclusionScreen';
+import type { ScreenRow } from './helpers/exclusionScreen';
 import { expectedPaiStatementCells, sheetNumber } from './helpers/paiStatement';
 import { sfdrMoves } from './helpers/sfdrMoves';
 import { useSimulator } from './helpers/simulator';
@@ -381,59 +383,9 @@ describe.each(coreNodeModes)('example workflows 06 and 07 (core nodes: %s)', (co
 		const rows = JSON.parse(
 			workflow.nodes.find((node) => node.name === 'Holdings of Both Funds')!.parameters
 				.jsonOutput as string,
-		).rows as Array<Record<string, string>>;
-		const custom = (screen.rules as { rule: Array<Record<string, unknown>> }).rule;
-		const rules: Array<{
-			label: string;
-			read: (isin: string, v: 1 | 2) => number | boolean | null;
-			breach: (value: number | boolean) => boolean;
-			limit: unknown;
-		}> = [
-			// Climate Transition Benchmark, Art. 12(1)(a)-(c): categories the simulator's spec answer lacks (not checked).
-			{
-				label: 'Art. 12(1)(a) Controversial weapons',
-				read: () => null,
-				breach: () => true,
-				limit: 0,
-			},
-			{
-				label: 'Art. 12(1)(b) Cultivation and production of tobacco',
-				read: () => null,
-				breach: () => true,
-				limit: 0,
-			},
-			{
-				label: 'Art. 12(1)(c) Violations of the UN Global Compact principles or OECD Guidelines',
-				read: (isin, v) => instrumentData(isin, v).vendorIndicators.violations_un_global_compact,
-				breach: (value) => value === true,
-				limit: false,
-			},
-			{
-				label: custom[0].label as string,
-				read: (isin, v) =>
-					instrumentData(isin, v).businessInvolvements.thermal_coal?.weight ?? null,
-				breach: (value) => (value as number) > 0 && (value as number) >= 5,
-				limit: 5,
-			},
-			{
-				label: custom[1].label as string,
-				read: (isin, v) => instrumentData(isin, v).sfdr,
-				breach: (value) => (value as number) < 8,
-				limit: 8,
-			},
-		];
-		const breaches = (isin: string, v: 1 | 2, rule: (typeof rules)[number]) => {
-			const value = rule.read(isin, v);
-			return value !== null && rule.breach(value);
-		};
-		const expected = rows.flatMap((row) =>
-			rules
-				.filter((rule) => breaches(row.ISIN, 2, rule) && !breaches(row.ISIN, 1, rule))
-				.map(
-					(rule) =>
-						`- ${row.Fund}: ${row.ISIN} ${row.Name}: ${rule.label}: found ${String(rule.read(row.ISIN, 2))} (limit ${String(rule.limit)})`,
-				),
-		);
+		).rows as ScreenRow[];
+		const [coal, article] = (screen.rules as { rule: Array<{ label: string }> }).rule;
+		const expected = expectedNewBreachLines(rows, [coal.label, article.label]);
 		expect(expected.length).toBeGreaterThan(1);
 		// A holding in both funds (Apple, Article 8 to 6) is a new breach in each.
 		expect(expected.filter((line) => line.includes('US0378331005'))).toHaveLength(2);
