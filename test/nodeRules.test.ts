@@ -39,6 +39,7 @@ const BUILDER_CHOICES = [
 	'holdingsSource',
 	'reportType',
 	'rememberIn',
+	'screenPreset',
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -8,9 +8,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { SustainabilityInstruments } from '../nodes/SustainabilityInstruments/SustainabilityInstruments.node';
 import { findIsins, instrumentData } from './simulator';
 import { instrumentsSpec, runNode, hintMessages } from './helpers/lookupRuns';
-import { makeIsin } from './helpers/isins';
+import { makeIsin, makeIsins } from './helpers/isins';
 import { startProxy } from './helpers/proxy';
 import { useSimulator } from './helpers/simulator';
+import type { NodeSpec } from './helpers/workflows';
 
 const INVOLVEMENTS = 'POST /instruments/business-involvements' as const;
 const PAI = 'POST /instruments/sustainability-data' as const;
@@ -60,8 +61,8 @@ const ROWS: IDataObject[] = [
 	{ fund: 'Alpha', isin: CLEAN_B, name: 'Clean B', market_value: 5000 },
 ];
 
-const screenNode = (parameters: IDataObject = {}) =>
-	instrumentsSpec('screenHoldings', { screenPreset: 'custom', rules: RULES, ...parameters });
+const screenNode = (parameters: IDataObject = {}, spec: Partial<NodeSpec> = {}) =>
+	instrumentsSpec('screenHoldings', { screenPreset: 'custom', rules: RULES, ...parameters }, spec);
 
 /** The answer of business-involvements with tobacco_producer {weight 0} added for `isin` only. */
 const withTobaccoFor = (isin: string) => (path: string, body: { data?: unknown } | null) => {
@@ -297,6 +298,31 @@ describe('Screen Holdings: presets', () => {
 		expect(sim.requestCount({ route: PAI })).toBe(1);
 		expect(sim.requestCount({ route: SFDR })).toBe(1);
 	});
+
+	it('each preset breach names the text and point it comes from, and that the weight is compared as given', async () => {
+		for (const [preset, source] of [
+			['pab', /^Delegated Regulation \(EU\) 2020\/1818 \(17 July 2020\), Art\. 12\(1\)\(d\); /],
+			[
+				'sfdrSustainable',
+				/^Commission SFDR revision proposal \(20 November 2025\), referring to Delegated Regulation \(EU\) 2020\/1818, Art\. 12\(1\)\(d\); /,
+			],
+		] as const) {
+			const { result, out } = await runNode(
+				sim.url,
+				[ROWS[0]],
+				instrumentsSpec('screenHoldings', { screenPreset: preset }),
+			);
+			expect(result.error).toBeUndefined();
+			const [breach] = out[0].json.breaches as IDataObject[];
+			expect(breach).toMatchObject({
+				rule: 'Art. 12(1)(d) Revenues from hard coal and lignite',
+				value: coalWeight(COAL),
+				threshold: 1,
+			});
+			expect(breach.source).toMatch(source);
+			expect(breach.source).toMatch(/weight as given/);
+		}
+	});
 });
 
 describe('Screen Holdings: requests and input', () => {
@@ -327,6 +353,25 @@ describe('Screen Holdings: requests and input', () => {
 		for (const route of [INVOLVEMENTS, PAI, SFDR, ESG]) expect(sim.requestCount({ route })).toBe(3);
 	});
 
+	it('10,001 distinct ISINs: each family twice (one per 10,000), and the run is planned before the first request', async () => {
+		const rows = makeIsins(10_001, 0, 'XS').map((isin) => ({ isin }));
+		const { result, out } = await runNode(sim.url, rows, screenNode());
+		expect(result.error).toBeUndefined();
+		expect(out).toHaveLength(rows.length);
+		expect(sim.requestCount({ route: INVOLVEMENTS })).toBe(2);
+		expect(sim.requestCount({ route: PAI })).toBe(2);
+		expect(sim.requestCount({ route: SFDR })).toBe(0);
+		expect(sim.requestCount({ route: ESG })).toBe(0);
+
+		// Max Requests per Run 3 < 2 families × 2 batches: refused before anything is sent.
+		sim.reset();
+		const refused = await runNode(sim.url, rows, screenNode({ options: { maxRequests: 3 } }));
+		expect(refused.result.error?.message).toMatch(
+			/This run would send 4 requests, more than Max Requests per Run \(3\)/,
+		);
+		expect(sim.requestCount({})).toBe(0);
+	});
+
 	it('rows without an ISIN and invalid ISINs come out not_checked with the reason; nothing is dropped', async () => {
 		const rows: IDataObject[] = [
 			{ isin: COAL, market_value: 1 },
@@ -339,6 +384,34 @@ describe('Screen Holdings: requests and input', () => {
 		expect(out.map((item) => item.json.screen)).toEqual(['breach', 'not_checked', 'not_checked']);
 		expect((out[1].json.not_checked_rules as IDataObject[])[0].why).toMatch(/no ISIN/);
 		expect((out[2].json.not_checked_rules as IDataObject[])[0].why).toMatch(/invalid ISIN/);
+	});
+
+	it('Continue On Fail: a family whose answer cannot be read leaves its rules not checked (with the error), the others still screen', async () => {
+		sim.setFaults(PAI, { sequence: ['unreadable-data-text'] });
+		const { result, out } = await runNode(
+			sim.url,
+			ROWS.slice(0, 2),
+			screenNode({}, { onError: 'continueRegularOutput' }),
+		);
+		expect(result.error).toBeUndefined();
+		const [coal, violator] = out.map((item) => item.json);
+		// Coal is still found from the involvements answer; UNGC could not be read for anyone.
+		expect(coal.screen).toBe('breach');
+		expect(rulesOf(coal.breaches)).toEqual(['Coal']);
+		expect(violator.screen).toBe('not_checked');
+		expect(violator.not_checked_rules).toEqual(
+			expect.arrayContaining([
+				{ rule: 'UNGC', why: expect.stringMatching(/^the PAI indicators request failed: /) },
+			]),
+		);
+		expect(sim.requestCount({ route: PAI })).toBe(1);
+
+		// Without it, the run stops with the answer named.
+		sim.reset();
+		sim.setAnswerShape({ measures: 'vendor' });
+		sim.setFaults(PAI, { sequence: ['unreadable-data-text'] });
+		const stopped = await runNode(sim.url, ROWS.slice(0, 2), screenNode());
+		expect(stopped.result.error?.message).toMatch(/PAI indicators/);
 	});
 
 	it('is an operation of version 2 only: version 1 lists the four lookups as before', () => {

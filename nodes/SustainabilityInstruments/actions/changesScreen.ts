@@ -11,6 +11,7 @@ import { groupItems, splitFieldList } from '../../shared/input/grouping';
 import { FieldResolver } from '../../shared/input/holdingFields';
 import { uniformRows } from '../../shared/input/rows';
 import { pairedTo } from '../../shared/run/execution';
+import { parameterBuilderHint } from '../../shared/ui/builderHints';
 import {
 	keepMissing,
 	memoryItems,
@@ -84,6 +85,9 @@ export const screenChangesProperties: INodeProperties[] = [
 	{
 		displayName: 'Group By',
 		name: 'groupBy',
+		builderHint: parameterBuilderHint(
+			'Leave empty when all input items are one portfolio. When they hold several funds, name the column that tells them apart (e.g. fund): each change comes out with it.',
+		),
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. fund',

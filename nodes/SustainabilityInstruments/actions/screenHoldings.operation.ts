@@ -227,6 +227,9 @@ const screenProperties: INodeProperties[] = [
 	{
 		displayName: 'Preset',
 		name: 'screenPreset',
+		builderHint: parameterBuilderHint(
+			'Paris-Aligned Benchmark Exclusions for a fund that promises the EU benchmark exclusions (coal, oil, gas, controversial weapons, tobacco, UN Global Compact). None to check only the rules added under Rules (e.g. from a prospectus). The SFDR revision presets are a pre-check against a proposal.',
+		),
 		type: 'options',
 		options: [
 			{
@@ -369,7 +372,7 @@ function readRules(this: IExecuteFunctions): { preset: ScreenPresetName; rules: 
 				...rule,
 				threshold: threshold ?? rule.threshold,
 				label: `${point} ${label}`,
-				source: `${chosen.source.split(';')[0]}, ${point}`,
+				source: `${chosen.pointsOf}, ${point}`,
 			});
 		}
 	}
@@ -575,12 +578,19 @@ export async function execute(
 		entry.isin !== undefined
 			? screens.get(entry.isin)!
 			: screenUnsent(rules, `not sent: ${entry.problem ?? 'no ISIN'}`);
+	// What every Output mode builds from (Only Changes Since Last Run for screens reads it too).
+	const outcome: ScreenOutcome = {
+		items,
+		perItem,
+		preset,
+		rules,
+		screens,
+		screenOf,
+		rulesWithoutData: withoutData,
+		answers,
+	};
 
-	if (summary)
-		return portfolioItems(summary, perItem, screenOf, answers, withoutData, {
-			preset,
-			minimumPercent,
-		});
+	if (summary) return portfolioItems(summary, outcome, minimumPercent);
 	if (changes)
 		return outputScreenChanges.call(
 			this,
@@ -601,6 +611,22 @@ export async function execute(
 			pairedItem: { item: index },
 		};
 	});
+}
+
+/** A screen's run: the rules, each ISIN's screen, and what the answers held, for the Output modes. */
+export interface ScreenOutcome {
+	items: INodeExecutionData[];
+	/** One entry per input item: its ISIN sent, or why it was not sent. */
+	perItem: ItemIsin[];
+	preset: ScreenPresetName;
+	rules: ScreenRule[];
+	/** The screen of each distinct ISIN sent. */
+	screens: Map<string, HoldingScreen>;
+	/** The screen of an input item's entry (every rule not checked when its ISIN was not sent). */
+	screenOf: (entry: ItemIsin) => HoldingScreen;
+	/** Rules no holding of the run could be checked against. */
+	rulesWithoutData: RuleNotChecked[];
+	answers: ScreenAnswers;
 }
 
 function screenFields(entry: ItemIsin, screen: HoldingScreen): IDataObject {
@@ -639,11 +665,8 @@ function perInstrumentItems(
 
 function portfolioItems(
 	prepared: PreparedSummary,
-	perItem: ItemIsin[],
-	screenOf: (entry: ItemIsin) => HoldingScreen,
-	answers: ScreenAnswers,
-	withoutData: RuleNotChecked[],
-	{ preset, minimumPercent }: { preset: ScreenPresetName; minimumPercent?: number },
+	{ perItem, screenOf, answers, rulesWithoutData: withoutData, preset }: ScreenOutcome,
+	minimumPercent: number | undefined,
 ): INodeExecutionData[] {
 	const presetData = preset === 'custom' ? undefined : SCREEN_PRESETS[preset];
 	const articleOf = (isin: string) => {

@@ -116,6 +116,8 @@ export interface ScreenPreset {
 	name: string;
 	/** The text and its date. */
 	source: string;
+	/** What each rule's point (e.g. "Art. 12(1)(d)") is a point of, named on each breach. */
+	pointsOf: string;
 	rules: PresetRule[];
 	/** What the text asks that no rule can check from this API (said in the form and the output). */
 	notScreened: string[];
@@ -190,6 +192,10 @@ const FOSSIL_EXCLUSIONS: PresetRule[] = [
 	},
 ];
 
+const BENCHMARK_POINTS = 'Delegated Regulation (EU) 2020/1818 (17 July 2020)';
+const PROPOSAL_POINTS =
+	'Commission SFDR revision proposal (20 November 2025), referring to Delegated Regulation (EU) 2020/1818';
+
 const PRE_CHECK =
 	'A pre-check against a proposal, not a classification: the categories, exclusions and thresholds may still change.';
 
@@ -197,6 +203,7 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	pab: {
 		name: 'Paris-aligned Benchmark exclusions',
 		source: `${BENCHMARK_REGULATION}, Art. 12(1)(a)–(g)`,
+		pointsOf: BENCHMARK_POINTS,
 		rules: [...SOCIAL_EXCLUSIONS, ...FOSSIL_EXCLUSIONS],
 		notScreened: [
 			'Art. 12(2): companies that significantly harm an environmental objective (Art. 12(2) with Art. 13(2)); the API gives no such data',
@@ -205,6 +212,7 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	ctb: {
 		name: 'Climate Transition Benchmark exclusions',
 		source: `${BENCHMARK_REGULATION}, Art. 10(2) with Art. 12(1)(a)–(c)`,
+		pointsOf: BENCHMARK_POINTS,
 		rules: SOCIAL_EXCLUSIONS,
 		notScreened: [
 			'Art. 12(2): companies that significantly harm an environmental objective; the API gives no such data',
@@ -213,6 +221,7 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	sfdrSustainable: {
 		name: 'SFDR revision proposal: Sustainable (Art. 9)',
 		source: `${SFDR_PROPOSAL}; exclusions: ${BENCHMARK_REGULATION}, Art. 12(1)(a)–(g)`,
+		pointsOf: PROPOSAL_POINTS,
 		rules: [...SOCIAL_EXCLUSIONS, ...FOSSIL_EXCLUSIONS],
 		notScreened: [
 			'companies developing new hard coal and lignite, oil or gaseous fuel projects, or without a plan to phase out coal and lignite power; the API gives no such data',
@@ -228,6 +237,7 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	sfdrTransition: {
 		name: 'SFDR revision proposal: Transition (Art. 7)',
 		source: `${SFDR_PROPOSAL}; exclusions as read in secondary sources: ${BENCHMARK_REGULATION}, Art. 12(1)(a)–(c)`,
+		pointsOf: PROPOSAL_POINTS,
 		rules: SOCIAL_EXCLUSIONS,
 		notScreened: [
 			"the proposal's further exclusions for this category (e.g. developers of new coal projects) could not be confirmed in its text; add them as rules when your reading of the text gives them",
@@ -242,6 +252,7 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	sfdrEsgBasics: {
 		name: 'SFDR revision proposal: ESG Basics (Art. 8)',
 		source: `${SFDR_PROPOSAL}; exclusions as read in secondary sources: ${BENCHMARK_REGULATION}, Art. 12(1)(a)–(c)`,
+		pointsOf: PROPOSAL_POINTS,
 		rules: SOCIAL_EXCLUSIONS,
 		notScreened: [
 			"the proposal's exact exclusion list for this category could not be confirmed in its text; add rules when your reading of the text gives more",
