@@ -273,6 +273,29 @@ const screenProperties: INodeProperties[] = [
 	...presetProperties,
 	rulesProperty,
 	{
+		displayName: 'Holdings From',
+		name: 'isinSource',
+		builderHint: parameterBuilderHint(
+			'Input Items when the previous node outputs one item per holding (e.g. sheet rows; set ISIN Field to the ISIN column). A List of ISINs Typed Here when the ISINs are fixed or come from one expression, e.g. an AI Agent tool whose model passes them.',
+		),
+		type: 'options',
+		options: [
+			{
+				name: 'Input Items',
+				value: 'field',
+				description: 'Each input item (e.g. a row of a sheet) is one holding with its ISIN',
+			},
+			{
+				name: 'A List of ISINs Typed Here',
+				value: 'list',
+				description:
+					'The ISINs to screen, typed or given by an expression (e.g. an AI Agent tool): one item per ISIN comes out',
+			},
+		],
+		default: 'field',
+		description: 'Where the holdings to screen come from',
+	},
+	{
 		displayName: 'ISIN Field',
 		name: 'isinField',
 		type: 'string',
@@ -281,6 +304,20 @@ const screenProperties: INodeProperties[] = [
 		placeholder: 'isin',
 		description:
 			'Name of the input field that holds the ISIN of each holding (case and spaces ignored; use a dot for nested fields). Each input item is one holding.',
+		displayOptions: { show: { isinSource: ['field'] } },
+	},
+	{
+		displayName: 'ISINs',
+		name: 'isinList',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'e.g. US0378331005, DE0007164600',
+		description:
+			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. An ISIN given twice is screened once. An expression may give a list.',
+		hint: 'One item per ISIN comes out, with its screen',
+		displayOptions: { show: { isinSource: ['list'] } },
 	},
 	invalidIsinsProperty('Not sent; the holding comes out with screen = not_checked and the reason'),
 	{
@@ -316,6 +353,7 @@ const screenProperties: INodeProperties[] = [
 		],
 		default: 'addToItems',
 		description: 'What comes out of the node',
+		displayOptions: { show: { isinSource: ['field'] } },
 	},
 	...summaryProperties,
 	...screenChangesProperties,
@@ -493,7 +531,12 @@ export async function execute(
 	const node = this.getNode();
 	const { preset, rules } = readRules.call(this);
 	const presetData = preset === 'custom' ? undefined : SCREEN_PRESETS[preset];
-	const outputMode = this.getNodeParameter('outputMode', 0, 'addToItems') as ScreenOutputMode;
+	const source = this.getNodeParameter('isinSource', 0, 'field') === 'list' ? 'list' : 'field';
+	// A typed list has no input rows to add to, weight or group: one item per ISIN.
+	const outputMode =
+		source === 'list'
+			? 'perInstrument'
+			: (this.getNodeParameter('outputMode', 0, 'addToItems') as ScreenOutputMode);
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const invalidPolicy = this.getNodeParameter('invalidIsins', 0, 'fail') as string;
 	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
@@ -522,15 +565,15 @@ export async function execute(
 			: undefined;
 
 	// Each holding's ISIN, checked before any request is spent.
-	const { perItem } = readIsinEntries.call(this, items, 'field');
-	applyInvalidIsinPolicy.call(this, perItem, [], 'field', invalidPolicy);
+	const { perItem, listPositions } = readIsinEntries.call(this, items, source);
+	applyInvalidIsinPolicy.call(this, perItem, listPositions, source, invalidPolicy);
 	const summary =
 		outputMode === 'portfolioSummary'
 			? prepareSummary.call(this, items, perItem, { route: { label: 'holdings screen' } })
 			: undefined;
 	const changes =
 		outputMode === 'changesSinceLastRun' ? readScreenChangesSettings.call(this) : undefined;
-	const isins = distinctIsins.call(this, items, perItem, 'field', 'holdings screen', false);
+	const isins = distinctIsins.call(this, items, perItem, source, 'holdings screen', false);
 
 	// Each family the rules need, asked once per batch of distinct ISINs; the positive test needs SFDR articles.
 	const families = familiesNeeded(rules);
@@ -603,7 +646,11 @@ export async function execute(
 			},
 			changes,
 		);
-	if (outputMode === 'perInstrument') return perInstrumentItems(perItem, screenOf);
+	if (outputMode === 'perInstrument') {
+		const out = perInstrumentItems(perItem, screenOf);
+		// The ISINs of a typed list all come from the first input item.
+		return source === 'list' ? out.map((item) => ({ ...item, pairedItem: { item: 0 } })) : out;
+	}
 	return items.map((item, index) => {
 		const entry = perItem[index];
 		return {
