@@ -54,7 +54,7 @@ describe('example workflows', () => {
 
 	// The in-process harness has no AI nodes (and no model): 08 runs in a real n8n, test/e2e/agent-tools.ts.
 	// 09 needs n8n's MCP Server Trigger and an MCP client: test/e2e/mcp-server.ts runs it in a real n8n.
-	it('09: the in-process harness skips the MCP server example and says why; its six tools', () => {
+	it('09: the in-process harness skips the MCP server example and says why; its seven tools', () => {
 		const workflow = loadWorkflowFile(join(examplesDir, '09-mcp-server.json')) as {
 			nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
 			connections: Record<string, { ai_tool?: Array<Array<{ node: string }>> }>;
@@ -73,6 +73,7 @@ describe('example workflows', () => {
 			'Get Business Involvements',
 			'EU Taxonomy Portfolio Alignment',
 			'Portfolio Summary',
+			'Screen Against Paris-Aligned Exclusions',
 		]);
 		for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-sustainability')))
 			expect(JSON.stringify(node.parameters).match(/\$fromAI\('(isins|holdings)'/)?.[1]).toBe(
@@ -93,6 +94,7 @@ describe('example workflows', () => {
 		expect(tools.map((tool) => tool.parameters.operation)).toEqual([
 			'getSfdrClassification',
 			'getPaiIndicators',
+			'screenHoldings',
 		]);
 		// No hand-written descriptions: each tool sends its operation's preset (nodes/shared/ui/toolDescriptions.ts).
 		for (const tool of tools) {
