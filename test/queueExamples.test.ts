@@ -28,6 +28,7 @@ describe('queue-mode check: webhook versions of the examples', () => {
 			'07',
 			...(withN8n ? ['11'] : []),
 			'12',
+			'14',
 		]);
 		expect(left).toEqual([
 			expect.stringMatching(/^08-.*chatTrigger.*npm run test:n8n:agent/),
