@@ -22,6 +22,7 @@ import {
 } from './changes';
 import type { ChangesRun, MemorySettings } from './changes';
 import { changesProperties, readMemorySettings } from './changesSettings';
+import { forgotten } from './changesState';
 import type { RememberedResult } from './changesState';
 import type { ItemIsin } from './lookupTypes';
 import { familyOf } from './screenRules';
@@ -198,8 +199,10 @@ export function outputScreenChanges(
 	// Each ISIN's outcome per rule this run, and what to remember of it.
 	const next = new Map<string, RememberedResult>();
 	const outcomes = new Map<string, Map<string, RuleState | 'unsettled'>>();
+	const rememberedOf = new Map<string, RememberedScreen | undefined>();
 	for (const [isin, funds] of byIsin) {
 		const remembered = rememberedScreen(current, isin, settings);
+		rememberedOf.set(isin, remembered);
 		const entry = input.perItem[funds.items[0]];
 		const screen = input.screenOf(entry);
 		const unsettled = input.unsettledOf(isin);
@@ -220,7 +223,7 @@ export function outputScreenChanges(
 
 	const out: INodeExecutionData[] = [];
 	for (const holding of holdings) {
-		const remembered = rememberedScreen(current, holding.isin, settings);
+		const remembered = rememberedOf.get(holding.isin);
 		const screen = input.screenOf(input.perItem[holding.items[0]]);
 		const outcome = outcomes.get(holding.isin)!;
 		const known = remembered?.funds.includes(holding.fund) === true;
@@ -311,7 +314,7 @@ function rememberedScreen(
 	settings: ScreenChangesSettings,
 ): RememberedScreen | undefined {
 	const kept = current.state.results.get(isin);
-	if (!kept || current.run - kept.lastSeen - 1 >= settings.forgetAfterRuns) return undefined;
+	if (!kept || forgotten(kept.lastSeen, current.run, settings.forgetAfterRuns)) return undefined;
 	const { rules, breaches, funds } = kept.result;
 	if (!isRecord(rules) || !Array.isArray(funds)) return undefined;
 	return {
