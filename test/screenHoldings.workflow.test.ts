@@ -370,7 +370,8 @@ describe('Screen Holdings: requests and input', () => {
 			/This run would send 4 requests, more than Max Requests per Run \(3\)/,
 		);
 		expect(sim.requestCount({})).toBe(0);
-	});
+		// 10,001 items through n8n's engine twice.
+	}, 180_000);
 
 	it('rows without an ISIN and invalid ISINs come out not_checked with the reason; nothing is dropped', async () => {
 		const rows: IDataObject[] = [
@@ -412,6 +413,60 @@ describe('Screen Holdings: requests and input', () => {
 		sim.setFaults(PAI, { sequence: ['unreadable-data-text'] });
 		const stopped = await runNode(sim.url, ROWS.slice(0, 2), screenNode());
 		expect(stopped.result.error?.message).toMatch(/PAI indicators/);
+	});
+
+	it('bad rules stop the run before any request, naming the rule and the fix', async () => {
+		const cases: Array<[IDataObject, RegExp]> = [
+			[{ rules: {} }, /There is no rule to screen against/],
+			[
+				{ rules: { rule: [RULES.rule[0], { type: 'involvement', category: ' ', threshold: 1 }] } },
+				/Rules, rule 2: Category is empty/,
+			],
+			[
+				{ rules: { rule: [RULES.rule[0], { ...RULES.rule[1], label: 'Coal' }] } },
+				/Two rules are named "Coal"/,
+			],
+			[
+				{ rules: { rule: [{ ...RULES.rule[0], threshold: 'one percent' }] } },
+				/Rules, rule 1: Threshold must be a number/,
+			],
+		];
+		for (const [parameters, message] of cases) {
+			const { result } = await runNode(sim.url, ROWS, screenNode(parameters));
+			expect([String(message), result.error?.message]).toEqual([
+				String(message),
+				expect.stringMatching(message),
+			]);
+		}
+		expect(sim.requestCount({})).toBe(0);
+	});
+
+	it('Simplify: the lists as text cells, a line each; the Portfolio Summary flat', async () => {
+		const perHolding = await runNode(sim.url, ROWS.slice(0, 3), screenNode({ simplify: true }));
+		expect(perHolding.result.error).toBeUndefined();
+		const [coal, violator, unknown] = perHolding.out.map((item) => item.json);
+		expect(coal.breaches).toBe(`Coal: ${coalWeight(COAL)} (threshold 1)`);
+		expect(violator.breaches).toBe('UNGC: true (threshold false)');
+		expect(unknown.breaches).toBe('');
+		expect((unknown.not_checked_rules as string).split('\n')).toEqual([
+			expect.stringMatching(/^Coal: the API has no business involvements data/),
+			expect.stringMatching(/^UNGC: the API has no PAI indicators data/),
+			expect.stringMatching(/^Tobacco: the API has no business involvements data/),
+		]);
+
+		const summary = await runNode(
+			sim.url,
+			ROWS,
+			screenNode({ simplify: true, outputMode: 'portfolioSummary' }),
+		);
+		expect(summary.result.error).toBeUndefined();
+		const json = summary.out[0].json;
+		for (const value of Object.values(json))
+			expect(typeof value === 'object' && value !== null).toBe(false);
+		expect(json.breaching_holdings).toBe(`${COAL} Coal Co: Coal\n${VIOLATOR} Violator Co: UNGC`);
+		expect(json.rules_without_data).toMatch(
+			/^Tobacco: no answer of this run has the category "tobacco_producer"/,
+		);
 	});
 
 	it('is an operation of version 2 only: version 1 lists the four lookups as before', () => {

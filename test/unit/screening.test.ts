@@ -212,6 +212,11 @@ describe('rulesWithoutData and familiesNeeded', () => {
 		for (const preset of Object.values(SCREEN_PRESETS)) {
 			const notice = presetNotice(preset);
 			expect(notice).toContain(preset.source);
+			// The SFDR revision presets say first that they are a pre-check against a proposal.
+			expect(notice.startsWith('A pre-check against a proposal, not a classification')).toBe(
+				preset.positiveTest !== undefined,
+			);
+			expect(notice).not.toMatch(/\.\./);
 			for (const rule of preset.rules) {
 				const unknown = !['thermal_coal', 'violations_un_global_compact'].includes(
 					rule.category ?? rule.indicator ?? '',

@@ -35,7 +35,7 @@ import {
 import { hasAnyValue } from './instrumentResults';
 import { applyInvalidIsinPolicy, distinctIsins, readIsinEntries } from './lookup';
 import type { ItemIsin } from './lookupTypes';
-import { prepareSummary, summaryProperties } from './portfolioSummary';
+import { flatCells, prepareSummary, removedRowsText, summaryProperties } from './portfolioSummary';
 import type { PreparedSummary } from './portfolioSummary';
 import {
 	SCREEN_PRESETS,
@@ -358,6 +358,15 @@ const screenProperties: INodeProperties[] = [
 	...summaryProperties,
 	...screenChangesProperties,
 	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to write the lists as text, one cell each, ready for a spreadsheet or an email: breaches as "rule: value (threshold t)", not checked rules as "rule: why", separated by new lines',
+		hint: 'Turn on to write the screen straight into a sheet',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -633,7 +642,8 @@ export async function execute(
 		answers,
 	};
 
-	if (summary) return portfolioItems(summary, outcome, minimumPercent);
+	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
+	if (summary) return portfolioItems(summary, outcome, minimumPercent, simplify);
 	if (changes)
 		return outputScreenChanges.call(
 			this,
@@ -647,18 +657,29 @@ export async function execute(
 			changes,
 		);
 	if (outputMode === 'perInstrument') {
-		const out = perInstrumentItems(perItem, screenOf);
+		const out = perInstrumentItems(perItem, screenOf, simplify);
 		// The ISINs of a typed list all come from the first input item.
 		return source === 'list' ? out.map((item) => ({ ...item, pairedItem: { item: 0 } })) : out;
 	}
 	return items.map((item, index) => {
 		const entry = perItem[index];
 		return {
-			json: { ...item.json, ...screenFields(entry, screenOf(entry)) },
+			json: { ...item.json, ...screenFields(entry, screenOf(entry), simplify) },
 			pairedItem: { item: index },
 		};
 	});
 }
+
+/** Simplify: a list of rules as one text cell, a line each. */
+const breachesText = (breaches: HoldingScreen['breaches']) =>
+	breaches
+		.map(
+			(breach) =>
+				`${breach.rule}: ${showValue(breach.value)} (threshold ${showValue(breach.threshold)})`,
+		)
+		.join('\n');
+const notCheckedText = (rules: RuleNotChecked[]) =>
+	rules.map((entry) => `${entry.rule}: ${entry.why}`).join('\n');
 
 /** A screen's run: the rules, each ISIN's screen, and what the answers held, for the Output modes. */
 export interface ScreenOutcome {
@@ -676,12 +697,16 @@ export interface ScreenOutcome {
 	answers: ScreenAnswers;
 }
 
-function screenFields(entry: ItemIsin, screen: HoldingScreen): IDataObject {
+function screenFields(entry: ItemIsin, screen: HoldingScreen, simplify: boolean): IDataObject {
 	return {
 		isin: entry.isin ?? entry.normalised ?? entry.given ?? null,
 		screen: screen.screen,
-		breaches: screen.breaches as unknown as IDataObject[],
-		not_checked_rules: screen.not_checked_rules as unknown as IDataObject[],
+		breaches: simplify
+			? breachesText(screen.breaches)
+			: (screen.breaches as unknown as IDataObject[]),
+		not_checked_rules: simplify
+			? notCheckedText(screen.not_checked_rules)
+			: (screen.not_checked_rules as unknown as IDataObject[]),
 	};
 }
 
@@ -689,13 +714,17 @@ function screenFields(entry: ItemIsin, screen: HoldingScreen): IDataObject {
 function perInstrumentItems(
 	perItem: ItemIsin[],
 	screenOf: (entry: ItemIsin) => HoldingScreen,
+	simplify: boolean,
 ): INodeExecutionData[] {
 	const byIsin = new Map<string, number[]>();
 	const out: INodeExecutionData[] = [];
 	const unsent: INodeExecutionData[] = [];
 	perItem.forEach((entry, index) => {
 		if (entry.isin === undefined) {
-			unsent.push({ json: screenFields(entry, screenOf(entry)), pairedItem: { item: index } });
+			unsent.push({
+				json: screenFields(entry, screenOf(entry), simplify),
+				pairedItem: { item: index },
+			});
 			return;
 		}
 		const indices = byIsin.get(entry.isin);
@@ -704,7 +733,7 @@ function perInstrumentItems(
 	});
 	for (const [isin, indices] of byIsin)
 		out.push({
-			json: screenFields(perItem[indices[0]], screenOf({ isin })),
+			json: screenFields(perItem[indices[0]], screenOf({ isin }), simplify),
 			pairedItem: pairedTo(indices),
 		});
 	return [...out, ...unsent];
@@ -714,6 +743,7 @@ function portfolioItems(
 	prepared: PreparedSummary,
 	{ perItem, screenOf, answers, rulesWithoutData: withoutData, preset }: ScreenOutcome,
 	minimumPercent: number | undefined,
+	simplify: boolean,
 ): INodeExecutionData[] {
 	const presetData = preset === 'custom' ? undefined : SCREEN_PRESETS[preset];
 	const articleOf = (isin: string) => {
@@ -758,6 +788,20 @@ function portfolioItems(
 		json.removed_count = group.removed.length;
 		json.removed_rows = uniformRemovedRows(group.removed) as unknown as IDataObject[];
 		if (prepared.notes.length) json.input_notes = prepared.notes;
-		return { json, pairedItem: pairedTo(group.itemIndices) };
+		if (simplify) {
+			json.breaching_holdings = (json.breaching_holdings as IDataObject[])
+				.map(
+					({ isin, name, rules }) =>
+						`${[isin, name].filter(Boolean).join(' ')}: ${(rules as string[]).join(', ')}`,
+				)
+				.join('\n');
+			json.rules_without_data = notCheckedText(withoutData);
+			json.not_checked_rows = removedRowsText(group.unsent.map(({ row }) => row));
+			json.removed_rows = removedRowsText(group.removed);
+		}
+		return {
+			json: simplify ? flatCells(json) : json,
+			pairedItem: pairedTo(group.itemIndices),
+		};
 	});
 }

@@ -121,6 +121,8 @@ export interface ScreenPreset {
 	rules: PresetRule[];
 	/** What the text asks that no rule can check from this API (said in the form and the output). */
 	notScreened: string[];
+	/** SFDR revision presets: said first in the notice (a pre-check against a proposal, not a classification). */
+	preCheck?: string;
 	/** SFDR revision presets: the category's positive test (share of investments meeting its objective). */
 	positiveTest?: { minimumPercent: number; minArticle: 8 | 9; text: string };
 }
@@ -221,12 +223,12 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	sfdrSustainable: {
 		name: 'SFDR revision proposal: Sustainable (Art. 9)',
 		source: `${SFDR_PROPOSAL}; exclusions: ${BENCHMARK_REGULATION}, Art. 12(1)(a)–(g)`,
+		preCheck: PRE_CHECK,
 		pointsOf: PROPOSAL_POINTS,
 		rules: [...SOCIAL_EXCLUSIONS, ...FOSSIL_EXCLUSIONS],
 		notScreened: [
 			'companies developing new hard coal and lignite, oil or gaseous fuel projects, or without a plan to phase out coal and lignite power; the API gives no such data',
 			'the alternative test of at least 15 % taxonomy-aligned investments (Get EU Taxonomy Alignment of the holdings gives it per portfolio)',
-			PRE_CHECK,
 		],
 		positiveTest: {
 			minimumPercent: 70,
@@ -237,11 +239,11 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	sfdrTransition: {
 		name: 'SFDR revision proposal: Transition (Art. 7)',
 		source: `${SFDR_PROPOSAL}; exclusions as read in secondary sources: ${BENCHMARK_REGULATION}, Art. 12(1)(a)–(c)`,
+		preCheck: PRE_CHECK,
 		pointsOf: PROPOSAL_POINTS,
 		rules: SOCIAL_EXCLUSIONS,
 		notScreened: [
 			"the proposal's further exclusions for this category (e.g. developers of new coal projects) could not be confirmed in its text; add them as rules when your reading of the text gives them",
-			PRE_CHECK,
 		],
 		positiveTest: {
 			minimumPercent: 70,
@@ -252,11 +254,11 @@ export const SCREEN_PRESETS: Record<Exclude<ScreenPresetName, 'custom'>, ScreenP
 	sfdrEsgBasics: {
 		name: 'SFDR revision proposal: ESG Basics (Art. 8)',
 		source: `${SFDR_PROPOSAL}; exclusions as read in secondary sources: ${BENCHMARK_REGULATION}, Art. 12(1)(a)–(c)`,
+		preCheck: PRE_CHECK,
 		pointsOf: PROPOSAL_POINTS,
 		rules: SOCIAL_EXCLUSIONS,
 		notScreened: [
 			"the proposal's exact exclusion list for this category could not be confirmed in its text; add rules when your reading of the text gives more",
-			PRE_CHECK,
 		],
 		positiveTest: {
 			minimumPercent: 70,
@@ -295,6 +297,7 @@ export function presetNotice(preset: ScreenPreset): string {
 			`${rule.point} ${rule.label} → ${ruleCondition(rule)}${isKnownToTheApi(rule) ? '' : ' (NOT KNOWN to be given by the API: not checked unless the answer has it)'}`,
 	);
 	return [
+		preset.preCheck ?? '',
 		`${preset.name}. Source: ${preset.source}.`,
 		`Rules: ${lines.join('; ')}.`,
 		preset.notScreened.length ? `Not screened: ${preset.notScreened.join('; ')}.` : '',
