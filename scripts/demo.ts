@@ -105,6 +105,9 @@ const SHOW: Record<string, Record<string, string[]>> = {
 			'reason',
 		],
 	},
+	'14': {
+		'Screen Changes': ['change', 'Fund', 'isin', 'name', 'rule', 'value', 'threshold', 'previous'],
+	},
 	'10': {
 		'PAI Indicators': ['Name', 'Weight', 'Weight %', 'sfdr_article', 'pai_carbon_footprint'],
 		'Dates and Percentages as Shown': ['Name', 'Date', 'Weight', 'Weight %', 'sfdr_article'],

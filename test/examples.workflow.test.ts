@@ -11,6 +11,8 @@ import { inProcessSkipReason } from './workflow/inProcess';
 import { loadWorkflowFile, runWorkflow } from './workflow/runner';
 import type { WorkflowRunResult } from './workflow/runner';
 import { csvSingleRow } from './helpers/csv';
+import { expectedNewBreachLines } from './helpers/exclusionScreen';
+import type { ScreenRow } from './helpers/exclusionScreen';
 import { expectedPaiStatementCells, sheetNumber } from './helpers/paiStatement';
 import { sfdrMoves } from './helpers/sfdrMoves';
 import { useSimulator } from './helpers/simulator';
@@ -47,12 +49,13 @@ describe('example workflows', () => {
 			'11-quarterly-workbook-snapshots-reports.json',
 			'12-weekly-sfdr-watch-data-table.json',
 			'13-annual-pai-statement.json',
+			'14-daily-exclusion-screen.json',
 		]);
 	});
 
 	// The in-process harness has no AI nodes (and no model): 08 runs in a real n8n, test/e2e/agent-tools.ts.
 	// 09 needs n8n's MCP Server Trigger and an MCP client: test/e2e/mcp-server.ts runs it in a real n8n.
-	it('09: the in-process harness skips the MCP server example and says why; its six tools', () => {
+	it('09: the in-process harness skips the MCP server example and says why; its seven tools', () => {
 		const workflow = loadWorkflowFile(join(examplesDir, '09-mcp-server.json')) as {
 			nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
 			connections: Record<string, { ai_tool?: Array<Array<{ node: string }>> }>;
@@ -71,6 +74,7 @@ describe('example workflows', () => {
 			'Get Business Involvements',
 			'EU Taxonomy Portfolio Alignment',
 			'Portfolio Summary',
+			'Screen Against Paris-Aligned Exclusions',
 		]);
 		for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-sustainability')))
 			expect(JSON.stringify(node.parameters).match(/\$fromAI\('(isins|holdings)'/)?.[1]).toBe(
@@ -91,6 +95,7 @@ describe('example workflows', () => {
 		expect(tools.map((tool) => tool.parameters.operation)).toEqual([
 			'getSfdrClassification',
 			'getPaiIndicators',
+			'screenHoldings',
 		]);
 		// No hand-written descriptions: each tool sends its operation's preset (nodes/shared/ui/toolDescriptions.ts).
 		for (const tool of tools) {
@@ -236,7 +241,7 @@ describe('example workflows', () => {
 				env,
 			},
 		);
-		expect(demo.stdout).toContain('11 passed, 0 failed, 2 skipped');
+		expect(demo.stdout).toContain('12 passed, 0 failed, 2 skipped');
 		expect(demo.stdout.match(/SKIPPED: .*/g)).toEqual([
 			expect.stringMatching(/^SKIPPED: uses n8n's AI nodes \(chatTrigger, agent, lmChatOpenAi\)/),
 			expect.stringMatching(/^SKIPPED: uses n8n's AI nodes \(mcpTrigger, toolWorkflow\)/),
@@ -246,6 +251,9 @@ describe('example workflows', () => {
 		expect(demo.stdout).toMatch(/SKIPPED: uses n8n's AI nodes/);
 		expect(demo.stdout).toMatch(
 			/run 2 of 2[^]*email that would be sent to compliance@example.com: "SFDR watch: \d+ holding\(s\) downgraded"/,
+		);
+		expect(demo.stdout).toMatch(
+			/14-daily-exclusion-screen[^]*run 2 of 2[^]*email that would be sent to compliance@example.com: "Exclusion screen: \d+ new breach\(es\)"/,
 		);
 		expect(demo.status).toBe(0);
 		expect(
@@ -360,6 +368,54 @@ describe.each(coreNodeModes)('example workflows 06 and 07 (core nodes: %s)', (co
 				(row) => (JSON.parse(row.result as string) as { classification: unknown }).classification,
 			),
 		).toEqual(listed.map((h) => instrumentData(h.ISIN, 2).sfdr));
+	});
+
+	it('14: day 1 remembers every screen and emails nothing; day 2 emails exactly the new breaches (fund, holding, rule, value), as worked out from the data', async () => {
+		const workflow = loadWorkflowFile(join(examplesDir, '14-daily-exclusion-screen.json')) as {
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+		};
+		const options = { credentials: credentials(), mode: 'trigger' as const, coreNodes };
+		sim.setAnswerShape({ measures: 'vendor' });
+		const day1 = await runWorkflow(workflow as never, options);
+		expect(day1.error).toBeUndefined();
+		expectCoreNodes(day1, coreNodes);
+		expect(day1.emails).toEqual([]);
+		expect(day1.items('Screen Changes').map((item) => item.json.change)).toEqual([
+			'nothing_remembered',
+		]);
+		// Each data family the rules need, asked once for the distinct ISINs of both funds.
+		expect(sim.requestCount()).toBe(3);
+
+		sim.setDataVersion(2);
+		const day2 = await runWorkflow({ ...workflow, staticData: day1.savedStaticData } as never, {
+			...options,
+		});
+		expect(day2.error).toBeUndefined();
+
+		// Independently, from the simulator's data: each rule's outcome per holding on day 1 and day 2.
+		const screen = workflow.nodes.find((node) => node.name === 'Screen Changes')!.parameters;
+		const rows = JSON.parse(
+			workflow.nodes.find((node) => node.name === 'Holdings of Both Funds')!.parameters
+				.jsonOutput as string,
+		).rows as ScreenRow[];
+		const [coal, article] = (screen.rules as { rule: Array<{ label: string }> }).rule;
+		const expected = expectedNewBreachLines(rows, [coal.label, article.label]);
+		expect(expected.length).toBeGreaterThan(1);
+		// A holding in both funds (Apple, Article 8 to 6) is a new breach in each.
+		expect(expected.filter((line) => line.includes('US0378331005'))).toHaveLength(2);
+		expect(day2.emails).toHaveLength(1);
+		const [email] = day2.emails;
+		expect(email).toMatchObject({ to: 'compliance@example.com', attachments: [] });
+		expect(email.subject).toBe(`Exclusion screen: ${expected.length} new breach(es)`);
+		expect(email.text!.split('\n').filter((line) => line.startsWith('- '))).toEqual(expected);
+
+		// The same day again: nothing new, no email.
+		const again = await runWorkflow(
+			{ ...workflow, staticData: day2.savedStaticData } as never,
+			options,
+		);
+		expect(again.error).toBeUndefined();
+		expect(again.emails).toEqual([]);
 	});
 
 	it('07: one CSV with the SFDR shares and PAI weighted averages, as recomputed from the per-ISIN data, emailed', async () => {

@@ -29,6 +29,7 @@ describe('queue-mode check: webhook versions of the examples', () => {
 			...(withN8n ? ['11'] : []),
 			'12',
 			...(withN8n ? ['13'] : []),
+			'14',
 		]);
 		expect(left).toEqual([
 			expect.stringMatching(/^08-.*chatTrigger.*npm run test:n8n:agent/),

@@ -16,6 +16,9 @@
  *   - `standard`: a call of both tools with {"isins": "US0378331005"}; checks: the tools array n8n sends the model
  *     (names, descriptions, one required string parameter `isins`), the simulator's SFDR and PAI requests, the agent's
  *     answer holding the simulator's values (Article 8, the carbon footprint);
+ *   - `screen`: the example's Screen Against Paris-Aligned Exclusions tool called with three ISINs; checks: the tool
+ *     result says breach for the one with thermal coal and not_checked (never pass) for the others, whose categories
+ *     the simulator's answer lacks;
  *   - `report`: the example plus a Generate PDF Report tool node (holdings through $fromAI, Download PDF on, which
  *     tool mode overrides); the model calls it with two holdings. Checks: the tool result the model gets holds the
  *     simulator's link (location_url), the request id and the note that the link expires, no file; one report, no
@@ -66,6 +69,9 @@ const ISIN = 'US0378331005';
 const TOOL_NODE_TYPE = 'n8n-nodes-sustainability-compliance.sustainabilityInstrumentsTool';
 const SFDR_TOOL = 'Get_SFDR_Classification';
 const REPORT_TOOL = 'Generate_PDF_Report';
+const SCREEN_TOOL = 'Screen_Against_Paris-Aligned_Exclusions';
+/** Screened in the `screen` scenario: Apple, Volvo (thermal coal in the simulator), Microsoft. */
+const SCREEN_ISINS = ['US0378331005', 'SE0000115446', 'US5949181045'];
 const REPORT_HOLDINGS = ['US0378331005', 'DE0007236101'].map((isin, index) => ({
 	isin,
 	name: `Holding ${index + 1}`,
@@ -131,6 +137,11 @@ export const SCENARIOS: Record<
 	huge: {
 		prompt: '[scenario: huge] Classify my whole universe of 20,000 instruments under SFDR.',
 		calls: { [SFDR_TOOL]: { isins: HUGE_ISINS.join(', ') } },
+	},
+	// Screen Holdings as a tool (issue 39): "screen these holdings against the Paris-aligned exclusions".
+	screen: {
+		prompt: `[scenario: screen] Screen these holdings against the Paris-aligned exclusions: ${SCREEN_ISINS.join(', ')}`,
+		calls: { [SCREEN_TOOL]: { isins: SCREEN_ISINS.join(', ') } },
 	},
 	// Generate PDF Report as a tool (issue 26 item 4): no file crosses to the model, the link and its details do.
 	report: {
@@ -515,6 +526,27 @@ const SCENARIO_CHECKS: Record<string, (text: string, run: ScenarioRun) => string
 		assert.equal(run.reports, 1, 'one report generated');
 		assert.equal(run.downloads, 0, 'the PDF is not fetched in tool mode');
 		return `link ${link}, request id and expiry note in the tool result`;
+	},
+	screen: (text) => {
+		// The simulator answers as the spec: business involvements without five of the Paris-aligned categories, PAI
+		// without the UN Global Compact indicator. So a holding with coal at or above 1 breaches (d); the others cannot
+		// pass (not_checked), never "pass".
+		const verdicts = SCREEN_ISINS.map((isin) => {
+			const found = new RegExp(
+				`${isin}\\\\*"\\s*,\\s*\\\\*"screen\\\\*"\\s*:\\s*\\\\*"(breach|pass|not_checked)`,
+			).exec(text)?.[1];
+			const coal = instrumentData(isin).businessInvolvements.thermal_coal?.weight ?? 0;
+			const expected = coal > 0 && coal >= 1 ? 'breach' : 'not_checked';
+			assert.equal(found, expected, `${isin}: screen in ${text.slice(0, 600)}`);
+			return `${isin} ${found}`;
+		});
+		assert.match(
+			text,
+			/Art\. 12\(1\)\(d\) Revenues from hard coal and lignite/,
+			'the coal rule named',
+		);
+		assert.match(text, /not known to give it/, 'the categories the API lacks are said');
+		return verdicts.join(', ');
 	},
 	'json-array': (text, { sfdrRequests: requests }) => {
 		for (const isin of ['US0378331005', 'DE0007236101']) assertAnswered(text, isin);

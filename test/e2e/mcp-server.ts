@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console
 	-- e2e tooling runs in Node, outside n8n's sandbox, and is not a node */
 /**
- * mcp-server.ts — examples/09-mcp-server.json (n8n's MCP Server Trigger with six of our tools) in a real n8n, called
+ * mcp-server.ts — examples/09-mcp-server.json (n8n's MCP Server Trigger with seven of our tools) in a real n8n, called
  * by the official MCP client.
  *
  *   npm run test:n8n:mcp            (= npm run build && ts-node --transpile-only test/e2e/mcp-server.ts)
@@ -17,8 +17,9 @@
  *   - the MCP SDK's Client connects to the production URL `/mcp/sustainability-compliance` with the Streamable HTTP
  *     transport, or, when that fails, the SSE transport (the trigger's version 2 serves both on that URL); which one
  *     worked is printed;
- *   - checks: the six tools listed, each with its description from the example and an input schema (a required text
- *     argument `isins`, `holdings` or `input`); Get_SFDR_Classification for two ISINs, Portfolio_Summary and
+ *   - checks: the seven tools listed, each with its description from the example and an input schema (a required text
+ *     argument `isins`, `holdings` or `input`); Get_SFDR_Classification for two ISINs,
+ *     Screen_Against_Paris-Aligned_Exclusions for three ISINs (the simulator in the vendor's answer shape), Portfolio_Summary and
  *     EU_Taxonomy_Portfolio_Alignment for three holdings given as JSON, each answer compared with the simulator's
  *     data (instrumentData / taxonomyKpis) and the requests the simulator received.
  * Bounded: every n8n command is killed with its process group after 2-3 min, each MCP request times out after 90 s,
@@ -68,9 +69,24 @@ export const EXPECTED_TOOLS: Record<string, string> = {
 	Get_Business_Involvements: 'isins',
 	EU_Taxonomy_Portfolio_Alignment: 'holdings',
 	Portfolio_Summary: 'input',
+	'Screen_Against_Paris-Aligned_Exclusions': 'isins',
 };
 
 const SFDR_ISINS = ['US0378331005', 'CH0038863350'];
+/** Screened against the Paris-aligned exclusions: a UN Global Compact violator, a coal miner, one with neither. */
+const SCREEN_ISINS = ['US0378331005', 'SE0000115446', 'US5949181045'];
+
+/** The Paris-aligned rules an ISIN breaches in the simulator's data (the vendor's answer shape). */
+function expectedPabBreaches(isin: string): string[] {
+	const data = instrumentData(isin);
+	const coal = data.businessInvolvements.thermal_coal?.weight ?? 0;
+	return [
+		...(data.vendorIndicators.violations_un_global_compact === true
+			? ['Art. 12(1)(c) Violations of the UN Global Compact principles or OECD Guidelines']
+			: []),
+		...(coal > 0 && coal >= 1 ? ['Art. 12(1)(d) Revenues from hard coal and lignite'] : []),
+	];
+}
 /** A small portfolio, as a client's model would pass it (the API's field names): Articles 8, 6 and 9 in the simulator. */
 const HOLDINGS = [
 	{
@@ -249,8 +265,9 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 
 		await check('every credential reference of the example is the one imported', () => {
 			const references = credentialReferences(imported.nodes);
-			// 5 tool nodes with the credential (4 instrument tools, EU Taxonomy) + 2 nodes in the Portfolio Summary sub-workflow
-			assert.equal(references.length, 7, `references: ${references.join(', ')}`);
+			// 6 tool nodes with the credential (4 instrument tools, the screen, EU Taxonomy) + 2 nodes in the Portfolio
+			// Summary sub-workflow
+			assert.equal(references.length, 8, `references: ${references.join(', ')}`);
 			assert.deepEqual([...new Set(references)], [CREDENTIAL.id]);
 			return `${references.length} references to "${CREDENTIAL.id}"`;
 		});
@@ -279,7 +296,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 		const mcp = client;
 
 		await check(
-			'the MCP client lists the six tools, each with a description and an input schema',
+			'the MCP client lists the seven tools, each with a description and an input schema',
 			async () => {
 				const { tools } = (await mcp.listTools(undefined, { timeout: REQUEST_TIMEOUT_MS })) as {
 					tools: ListedTool[];
@@ -319,7 +336,7 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 			},
 		);
 
-		await check('the SSE transport serves the same six tools', async () => {
+		await check('the SSE transport serves the same seven tools', async () => {
 			if (connected.transport === 'SSE') return 'already connected with SSE';
 			const sse = await connect(url, Date.now() + 30_000, ['SSE']);
 			try {
@@ -413,6 +430,48 @@ async function leg(version: string): Promise<{ passed: number; failed: number }>
 					'one SFDR and one PAI request',
 				);
 				return `article 8 ${String(summary.article_8_percent)} %, carbon footprint ${String(summary.carbon_footprint_weighted_average)}`;
+			},
+		);
+
+		await check(
+			`Screen_Against_Paris-Aligned_Exclusions for ${SCREEN_ISINS.join(', ')}: each ISIN's breaches as the simulator's data gives them`,
+			async () => {
+				sim.reset();
+				// The vendor's answer shape: with the UN Global Compact indicator.
+				sim.setAnswerShape({ measures: 'vendor' });
+				const result = await mcp.callTool(
+					{
+						name: 'Screen_Against_Paris-Aligned_Exclusions',
+						arguments: { isins: SCREEN_ISINS.join(', ') },
+					},
+					undefined,
+					{ timeout: REQUEST_TIMEOUT_MS },
+				);
+				assert.ok(!result.isError, `isError: ${JSON.stringify(result).slice(0, 600)}`);
+				const items = asItems(answerJson(result));
+				for (const isin of SCREEN_ISINS) {
+					const item = items.find((candidate) => candidate.isin === isin);
+					assert.ok(item, `no item for ${isin}: ${JSON.stringify(items).slice(0, 600)}`);
+					const expected = expectedPabBreaches(isin);
+					assert.deepEqual(
+						(item.breaches as Array<{ rule: string }>).map((breach) => breach.rule),
+						expected,
+						`${isin}: breaches`,
+					);
+					// The API's answer lacks five of the seven categories: never a pass.
+					assert.equal(item.screen, expected.length ? 'breach' : 'not_checked', `${isin}: screen`);
+				}
+				assert.deepEqual(
+					sim
+						.requests()
+						.map((request) => request.route)
+						.sort(),
+					['POST /instruments/business-involvements', 'POST /instruments/sustainability-data'],
+					'one request per data family',
+				);
+				return SCREEN_ISINS.map(
+					(isin) => `${isin}: ${expectedPabBreaches(isin).length} breach(es)`,
+				).join(', ');
 			},
 		);
 

@@ -366,7 +366,13 @@ async function main(): Promise<number> {
 								// Never silent (issue 37): the watch must say on its output that nothing came back.
 								const said = Object.values(got)
 									.flat(2)
-									.some((json) => (json as { status?: string })?.status === 'nothing_remembered');
+									.some((json) => {
+										// The lookups say it in `status`, the screen's Only Changes (examples/14) in `change`.
+										const item = json as { status?: string; change?: string } | undefined;
+										return (
+											item?.status === 'nothing_remembered' || item?.change === 'nothing_remembered'
+										);
+									});
 								assert.ok(
 									said,
 									`${label}: the static data did not come back and no node said so (no item with status nothing_remembered): ${difference}`,

@@ -65,6 +65,8 @@ import type {
 import { instrumentData, taxonomyKpis } from '../simulator';
 import { csvSingleRow } from '../helpers/csv';
 import { expectedPaiStatementCells } from '../helpers/paiStatement';
+import { expectedNewBreachLines } from '../helpers/exclusionScreen';
+import type { ScreenRow } from '../helpers/exclusionScreen';
 import { sfdrMoves } from '../helpers/sfdrMoves';
 import {
 	builtCredentialRules,
@@ -213,6 +215,12 @@ const SETUPS: Record<string, Setup | Setup[]> = {
 	'06-weekly-sfdr-watch.json': [() => undefined, (sim) => sim.setDataVersion(2)],
 	// The true/false indicators of PAI 4 and 10, as the vendor's live API answers them.
 	'13-annual-pai-statement.json': (sim) => sim.setAnswerShape({ measures: 'vendor' }),
+	// Day 1 remembers every holding's screen (the vendor's answer shape, with the UN Global Compact indicator); day 2
+	// meets the later edition of the data.
+	'14-daily-exclusion-screen.json': [
+		(sim) => sim.setAnswerShape({ measures: 'vendor' }),
+		(sim) => sim.setDataVersion(2),
+	],
 };
 
 /** The holding rows a workflow fed to our nodes: the items its "One Item per Row" (Split Out) node emitted. */
@@ -622,6 +630,49 @@ const CHECKS: Record<string, Check> = {
 			'the email lists exactly the downgraded holdings',
 		);
 		return `run 1: no email; run 2: ${changed.length} changed, ${downgraded.length} downgraded and emailed (${downgraded.map((h) => h.isin).join(', ')})`;
+	},
+	'14-daily-exclusion-screen.json': (ctx) => {
+		// Two `n8n execute` runs (SETUPS): the screen's Only Changes remembers in static data as the SFDR watch does.
+		const [day1] = ctx.earlierRuns;
+		assert.ok(day1, 'the workflow ran twice');
+		for (const [name, run] of [
+			['run 1', day1],
+			['run 2', ctx],
+		] as const)
+			assert.deepEqual(
+				run
+					.requests()
+					.map((r) => r.route)
+					.sort(),
+				[
+					'POST /instruments/business-involvements',
+					'POST /instruments/sustainability-data',
+					'POST /instruments/sustainability-profile',
+				],
+				`${name}: one request per data family`,
+			);
+		assert.equal(day1.mails().length, 0, 'run 1 (nothing remembered yet) sends no email');
+		assert.deepEqual(
+			day1.items('Screen Changes').map((i) => i.change),
+			['nothing_remembered'],
+			'run 1: only the word that nothing was remembered',
+		);
+		const rows = ctx.items('One Item per Holding') as ScreenRow[];
+		const rules = (ctx.parameters('Screen Changes').rules as { rule: Array<{ label: string }> })
+			.rule;
+		const expected = expectedNewBreachLines(rows, [rules[0].label, rules[1].label]);
+		assert.ok(expected.length > 1, 'the later edition brings new breaches');
+		const mails = ctx.mails();
+		assert.equal(mails.length, 1, 'run 2 sends one email');
+		const [mail] = mails;
+		assert.deepEqual(mail.to, ['compliance@example.com'], 'mail envelope recipients');
+		assert.equal(mail.subject, `Exclusion screen: ${expected.length} new breach(es)`, 'subject');
+		assert.deepEqual(
+			mail.text.split(/\r?\n/).filter((line) => line.startsWith('- ')),
+			expected,
+			'the email lists exactly the new breaches',
+		);
+		return `run 1: no email; run 2: ${expected.length} new breaches emailed`;
 	},
 	'07-quarterly-pai-statement.json': (ctx) => {
 		assert.deepEqual(

@@ -13,7 +13,13 @@ import {
 } from './data';
 import type { ApiResult } from './http';
 import { isRecord } from './http';
-import { esgEntry, involvementsEntry, paiEntry, profileEntry } from './routes/instruments';
+import {
+	esgEntry,
+	involvementsAbove,
+	involvementsEntry,
+	paiEntry,
+	profileEntry,
+} from './routes/instruments';
 import { successStatus } from './routes/status';
 import { insightEntry } from './routes/sustainableInvestments';
 import { companyEntry } from './routes/temperature';
@@ -35,6 +41,7 @@ export const UNASKED_ISIN = findIsins(
 export const ANSWER_SHAPE_VALUES = {
 	temperature: ['wrapped', 'top-level'],
 	measures: ['spec', 'vendor'],
+	involvements: ['spec', 'extended'],
 } as const satisfies { [F in keyof Required<AnswerShape>]: readonly Required<AnswerShape>[F][] };
 
 /** Why `value` is no AnswerShape (an unknown field or value), or null when it is one. */
@@ -204,9 +211,12 @@ const ENTRY_FAMILIES: Partial<Record<RouteKey, EntryFamily>> = {
 		list: dataList,
 		isinPath: ['metadata', 'isin'],
 		unasked: (_first, context) =>
-			involvementsEntry(
-				instrumentData(UNASKED_ISIN, context.dataVersion),
-				context.body.minimum_threshold as number | undefined,
+			shapeInvolvements(
+				context,
+				involvementsEntry(
+					instrumentData(UNASKED_ISIN, context.dataVersion),
+					context.body.minimum_threshold as number | undefined,
+				),
 			),
 		altered: (entry) => {
 			const out = copy(entry);
@@ -347,14 +357,48 @@ function shapeMeasures(
 	return entry;
 }
 
-/** The documented variants the answer shape asks for (error answers stay as they are). */
+/**
+ * One entry of business-involvements in the `involvements` shape: as it is for 'spec'; for 'extended', the ISIN's
+ * EXTENDED_INVOLVEMENT_CATEGORIES added after the others (`minimum_threshold` applied as to the others).
+ */
+function shapeInvolvements(context: AnswerContext, entry: Entry): Entry {
+	const data = entry.sustainability_data;
+	const isin = isRecord(entry.metadata) ? entry.metadata.isin : undefined;
+	if (
+		context.shape.involvements !== 'extended' ||
+		!isRecord(data) ||
+		!isRecord(data.business_involvements) ||
+		typeof isin !== 'string'
+	)
+		return entry;
+	const threshold = context.body.minimum_threshold as number | undefined;
+	Object.assign(
+		data.business_involvements,
+		involvementsAbove(instrumentData(isin, context.dataVersion).extendedInvolvements, threshold),
+	);
+	return entry;
+}
+
+/**
+ * The documented variants the answer shape asks for (error answers stay as they are); `body` is the validated request
+ * body (business involvements' `minimum_threshold`).
+ */
 export function shapeAnswer(
 	shape: AnswerShape,
 	route: RouteKey,
 	answer: ApiResult,
 	dataVersion: DataVersion = 1,
+	requestBody: Record<string, unknown> = {},
 ): ApiResult {
 	if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.body)) return answer;
+	if (route === 'POST /instruments/business-involvements') {
+		if (shape.involvements !== 'extended' || !Array.isArray(answer.body.data)) return answer;
+		const shaped = copy(answer.body);
+		const context: AnswerContext = { shape, dataVersion, body: requestBody };
+		for (const entry of shaped.data as unknown[])
+			if (isRecord(entry)) shapeInvolvements(context, entry);
+		return { ...answer, body: shaped };
+	}
 	if (route === 'POST /temperature-score/insights' && shape.temperature === 'top-level') {
 		const { data, ...rest } = answer.body;
 		if (!isRecord(data)) return answer;

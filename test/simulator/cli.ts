@@ -3,7 +3,7 @@
  * Starts the simulator until SIGINT/SIGTERM:
  *   ts-node --transpile-only test/simulator/cli.ts --port 4010 [--download-port N] [--temperature-route]
  *     [--burst R/windowMs] [--time-scale x] [--quota N] [--lock-requests N] [--link-ttl ms]
- *     [--answer-shape temperature=top-level,measures=vendor] [--log]
+ *     [--answer-shape temperature=top-level,measures=vendor,involvements=extended] [--log]
  */
 import { parseAnswerShape } from './answers';
 import { findIsins } from './data';
@@ -14,7 +14,7 @@ import type { SimulatorOptions } from './types';
 
 const USAGE =
 	'Usage: cli.ts [--port N] [--download-port N] [--temperature-route] [--burst R/windowMs] [--time-scale x] ' +
-	'[--quota N] [--lock-requests N] [--link-ttl ms] [--answer-shape temperature=top-level,measures=vendor] [--log]';
+	'[--quota N] [--lock-requests N] [--link-ttl ms] [--answer-shape temperature=top-level,measures=vendor,involvements=extended] [--log]';
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n${USAGE}\n`);

@@ -183,7 +183,7 @@ function dispatch(simulator: Simulator, method: string, url: URL, body: unknown)
 			const problem = shape === null ? null : answerShapeProblem(shape);
 			if (problem)
 				return bad(
-					`Body must be {"shape": {"temperature"?: "wrapped" | "top-level", "measures"?: "spec" | "vendor"}} or null: ${problem}`,
+					`Body must be {"shape": {"temperature"?: "wrapped" | "top-level", "measures"?: "spec" | "vendor", "involvements"?: "spec" | "extended"}} or null: ${problem}`,
 				);
 			simulator.setAnswerShape(shape as AnswerShape | null);
 			return ok();

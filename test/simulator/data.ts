@@ -41,6 +41,25 @@ export const BUSINESS_INVOLVEMENT_CATEGORIES = {
 } as const;
 export type BusinessInvolvementCategory = keyof typeof BUSINESS_INVOLVEMENT_CATEGORIES;
 
+/**
+ * Categories the spec does not name and the vendor's answers are not known to give, which the benchmark exclusions
+ * (Delegated Regulation 2020/1818 Art. 12) need: answered only under the `involvements: 'extended'` answer shape, so
+ * that tests cover both the answer that has such a category and the one that lacks it. Name => share involved.
+ */
+export const EXTENDED_INVOLVEMENT_CATEGORIES = {
+	controversial_weapons: 0.05,
+	tobacco_producer: 0.05,
+	oil_fuels: 0.15,
+	gaseous_fuels: 0.15,
+	high_carbon_power_generation: 0.1,
+} as const;
+export type ExtendedInvolvementCategory = keyof typeof EXTENDED_INVOLVEMENT_CATEGORIES;
+
+export interface Involvement {
+	weight: number;
+	count: number;
+}
+
 export const SFDR_DESCRIPTIONS: Record<6 | 8 | 9, string> = {
 	6: 'Article 6 - does not promote environmental or social characteristics',
 	8: 'Article 8 - promotes environmental or social characteristics',
@@ -176,9 +195,9 @@ export interface InstrumentData {
 	esg: Record<EsgMetricName, number | null>;
 	scores: Scores | null;
 	/** Every category for known ISINs (weight 0 / count 0 when not involved); {} for unknown ones. */
-	businessInvolvements: Partial<
-		Record<BusinessInvolvementCategory, { weight: number; count: number }>
-	>;
+	businessInvolvements: Partial<Record<BusinessInvolvementCategory, Involvement>>;
+	/** The same for EXTENDED_INVOLVEMENT_CATEGORIES (answered only under `involvements: 'extended'`). */
+	extendedInvolvements: Partial<Record<ExtendedInvolvementCategory, Involvement>>;
 	taxonomy: Record<TaxonomyMeasure, TaxonomyValues> | null;
 	sustainableInvestment: { classification: SustainableClass; description: string };
 	temperature: TemperatureData;
@@ -300,6 +319,7 @@ function unknownInstrument(isin: string): InstrumentData {
 		},
 		scores: null,
 		businessInvolvements: {},
+		extendedInvolvements: {},
 		taxonomy: null,
 		sustainableInvestment: { classification: null, description: SUSTAINABLE_DESCRIPTIONS.null },
 		temperature: { score: null, target: null, baseYear: null, industry: null },
@@ -382,6 +402,24 @@ function laterEdition(isin: string): InstrumentData {
 	return data;
 }
 
+/** Every category of `shares` for a known ISIN: involved => weight 0.5–60 and count 1–20, else weight 0, count 0. */
+function involvements<C extends string>(
+	isin: string,
+	shares: Record<C, number>,
+): Record<C, Involvement> {
+	const result = {} as Record<C, Involvement>;
+	for (const category of Object.keys(shares) as C[]) {
+		const involved = fraction(isin, `bi:${category}:involved`) < shares[category];
+		result[category] = involved
+			? {
+					weight: between(isin, `bi:${category}:weight`, 0.5, 60),
+					count: 1 + Math.floor(fraction(isin, `bi:${category}:count`) * 20),
+				}
+			: { weight: 0, count: 0 };
+	}
+	return result;
+}
+
 function knownInstrument(isin: string): InstrumentData {
 	const isFund = fraction(isin, 'fund') < FUND_SHARE;
 	const sfdr = sfdrClass(isin);
@@ -395,16 +433,8 @@ function knownInstrument(isin: string): InstrumentData {
 		governance,
 	};
 	const carbonFootprint = between(isin, 'pai:carbon_footprint', 0, 600);
-	const businessInvolvements: InstrumentData['businessInvolvements'] = {};
-	for (const [category, share] of Object.entries(BUSINESS_INVOLVEMENT_CATEGORIES)) {
-		const involved = fraction(isin, `bi:${category}:involved`) < share;
-		businessInvolvements[category as BusinessInvolvementCategory] = involved
-			? {
-					weight: between(isin, `bi:${category}:weight`, 0.5, 60),
-					count: 1 + Math.floor(fraction(isin, `bi:${category}:count`) * 20),
-				}
-			: { weight: 0, count: 0 };
-	}
+	const businessInvolvements = involvements(isin, BUSINESS_INVOLVEMENT_CATEGORIES);
+	const extendedInvolvements = involvements(isin, EXTENDED_INVOLVEMENT_CATEGORIES);
 	const classification = sustainableClass(isin);
 	return {
 		isin,
@@ -426,6 +456,7 @@ function knownInstrument(isin: string): InstrumentData {
 		},
 		scores,
 		businessInvolvements,
+		extendedInvolvements,
 		taxonomy: {
 			turnover: taxonomyValues(isin, 'turnover'),
 			capex: taxonomyValues(isin, 'capex'),

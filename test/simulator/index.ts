@@ -26,6 +26,7 @@ export {
 	BUSINESS_INVOLVEMENT_CATEGORIES,
 	DEFAULT_BENCHMARK_INDEX,
 	ESG_METRICS,
+	EXTENDED_INVOLVEMENT_CATEGORIES,
 	FUND_SHARE,
 	INDUSTRIES,
 	METHODOLOGIES,
@@ -44,6 +45,7 @@ export {
 } from './data';
 export type {
 	InstrumentData,
+	Involvement,
 	Methodology,
 	TaxonomyHolding,
 	TaxonomyValues,

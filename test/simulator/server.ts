@@ -330,7 +330,7 @@ class SimulatorCore {
 			requestHost: hostnameOf(headerValue(req, 'host')),
 		});
 		const { dataVersion } = this.services;
-		let answer = shapeAnswer(this.answerShape, route.key, handled, dataVersion);
+		let answer = shapeAnswer(this.answerShape, route.key, handled, dataVersion, validBody);
 		if (fault && ANSWER_CHANGE_KINDS.includes(fault.kind)) {
 			answer = alterAnswer(fault.kind, route.key, answer, {
 				shape: this.answerShape,

@@ -71,6 +71,12 @@ export interface AnswerShape {
 	 * null. Default 'spec'.
 	 */
 	measures?: 'spec' | 'vendor';
+	/**
+	 * 'extended': POST /instruments/business-involvements also answers EXTENDED_INVOLVEMENT_CATEGORIES
+	 * (controversial_weapons, tobacco_producer, oil_fuels, gaseous_fuels, high_carbon_power_generation), categories the
+	 * benchmark exclusions need that the spec does not name. Default 'spec' (the four categories the spec names).
+	 */
+	involvements?: 'spec' | 'extended';
 }
 
 /**

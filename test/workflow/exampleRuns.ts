@@ -81,4 +81,16 @@ export const EXAMPLE_RUNS: Record<string, ExampleRun[]> = {
 			before: (sim) => sim.setDataVersion(2),
 		},
 	],
+	'14': [
+		{
+			label:
+				"day 1 (nothing remembered yet: remembers every holding's screen, emails nothing; the simulator answers in the vendor's shape, with the UN Global Compact indicator)",
+			before: (sim) => sim.setAnswerShape({ measures: 'vendor' }),
+		},
+		{
+			label:
+				'day 2 (the simulator now serves a later edition of its data: some SFDR articles went down, some ISINs gained data)',
+			before: (sim) => sim.setDataVersion(2),
+		},
+	],
 };

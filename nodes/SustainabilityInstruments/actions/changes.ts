@@ -47,7 +47,7 @@ interface ChangesTally {
 }
 
 /** This run of the node: its number and execution, and the state it started from. */
-interface ChangesRun {
+export interface ChangesRun {
 	run: number;
 	execution: string;
 	state: ChangesState;
@@ -77,12 +77,7 @@ export function outputChanges<TEntry>(
 	settings: ChangesSettings,
 ): INodeExecutionData[] {
 	const { perItem, results, spec, source } = outcome;
-	const { memory } = settings;
-	const staticData = memory.in === 'staticData' ? this.getWorkflowStaticData('node') : undefined;
-	const current =
-		memory.in === 'rows'
-			? startRowsRun(memory.rows)
-			: startRun.call(this, staticData![STATE_PROPERTY], settings.scope);
+	const current = openMemory.call(this, settings);
 	const { rows, byIsin } = isinRows(perItem, source);
 
 	// Every column of this run's results and of the remembered ones.
@@ -104,27 +99,68 @@ export function outputChanges<TEntry>(
 		missing: 0,
 	};
 	const out = compareRows(outcome, settings, current, rows, columns, fields, next, tally);
-	keepMissing(current, byIsin, settings, next, tally);
-	out.push(...skippedRowItems(current.skipped ?? [], current.state, byIsin));
-	if (current.nothingCameBack && settings.firstSeen === 'remember')
-		out.push(nothingRememberedItem(memory.in, byIsin.size));
+	const kept = keepMissing(current, byIsin, settings, next);
+	tally.forgotten = kept.forgotten;
+	tally.missing = kept.missing;
+	out.push(...memoryItems(current, settings, byIsin));
+	saveMemory.call(this, current, next, settings, (isin) => byIsin.get(isin)?.items ?? [0]);
+	noteRun.call(this, current, byIsin.size, settings, tally);
+	return uniformOutput(out);
+}
 
-	if (memory.in === 'rows') {
+/** The settings of Only Changes that say where results are remembered and for how long, shared with the screen's. */
+export type MemorySettings = Pick<
+	ChangesSettings,
+	'memory' | 'firstSeen' | 'forgetAfterRuns' | 'scope'
+>;
+
+/** This run's start: the remembered state from the workflow's static data or from the rows given. */
+export function openMemory(this: IExecuteFunctions, settings: MemorySettings): ChangesRun {
+	const { memory } = settings;
+	if (memory.in === 'rows') return startRowsRun(memory.rows);
+	return startRun.call(this, this.getWorkflowStaticData('node')[STATE_PROPERTY], settings.scope);
+}
+
+/**
+ * The items every Only Changes output adds after its own: each remembered row that could not be used, and on a
+ * Remember Only run that started with nothing remembered, the item that says so.
+ */
+export function memoryItems(
+	current: ChangesRun,
+	settings: MemorySettings,
+	inInput: ReadonlyMap<string, unknown>,
+): INodeExecutionData[] {
+	const out = skippedRowItems(current.skipped ?? [], current.state, inInput);
+	if (current.nothingCameBack && settings.firstSeen === 'remember')
+		out.push(nothingRememberedItem(settings.memory.in, inInput.size));
+	return out;
+}
+
+/**
+ * Keeps `next` for the next run: in the static data (one JSON text, with a warning when it grows large), or handed
+ * out on the second output, To Remember (each row paired with the items of its ISIN, `itemsOf`).
+ */
+export function saveMemory(
+	this: IExecuteFunctions,
+	current: ChangesRun,
+	next: Map<string, RememberedResult>,
+	settings: MemorySettings,
+	itemsOf: (isin: string) => number[],
+): void {
+	if (settings.memory.in === 'rows') {
 		const remember = rowsToRemember(next).map((json) => ({
 			json,
-			pairedItem: pairedTo(byIsin.get(json.isin as string)?.items ?? [0]),
+			pairedItem: pairedTo(itemsOf(json.isin as string)),
 		}));
 		handOut(this, 1, remember);
-		noteRun.call(this, current, byIsin.size, settings, tally);
-		return uniformOutput(out);
+		return;
 	}
-
 	// Assigned as one top-level property: n8n then marks the static data as changed and saves it after the run.
 	const stateText = encodeState(
 		{ runs: current.run, execution: current.execution, results: next },
 		settings.scope,
 	);
-	staticData![STATE_PROPERTY] = stateText;
+	this.getWorkflowStaticData('node')[STATE_PROPERTY] = stateText;
 	const stateBytes = Buffer.byteLength(stateText, 'utf8');
 	if (stateBytes > LARGE_STATE_BYTES) {
 		// Kept short (an execution hint); docs/nodes/sustainability-instruments.md "Only Changes Since Last Run" says why and what to do.
@@ -133,8 +169,6 @@ export function outputChanges<TEntry>(
 			`Remembered results: ${(stateBytes / 1_000_000).toFixed(1)} MB of static data (${countOf(next.size, 'ISIN')}), over ${LARGE_STATE_BYTES / 1_000_000} MB: watch fewer ISINs per node.`,
 		);
 	}
-	noteRun.call(this, current, byIsin.size, settings, tally);
-	return uniformOutput(out);
 }
 
 /** Changed, new and not checked rows with the same columns, so that n8n's table shows no `undefined`. */
@@ -163,7 +197,7 @@ function startRowsRun(given: unknown): ChangesRun {
 function skippedRowItems(
 	skipped: SkippedRow[],
 	state: ChangesState,
-	byIsin: Map<string, IsinRow>,
+	byIsin: ReadonlyMap<string, unknown>,
 ): INodeExecutionData[] {
 	return skipped.map(({ row, isin, why }) => {
 		const then =
@@ -336,23 +370,27 @@ function compareRows<TEntry>(
 	return out;
 }
 
-/** Remembered ISINs not in this call's input are kept until they have missed Forget ISINs Missing For whole runs. */
-function keepMissing(
+/**
+ * Remembered ISINs not in this call's input are kept until they have missed Forget ISINs Missing For whole runs;
+ * returns how many were kept and how many forgotten.
+ */
+export function keepMissing(
 	current: ChangesRun,
-	byIsin: Map<string, IsinRow>,
-	settings: ChangesSettings,
+	inInput: ReadonlyMap<string, unknown>,
+	settings: Pick<MemorySettings, 'forgetAfterRuns'>,
 	next: Map<string, RememberedResult>,
-	tally: ChangesTally,
-): void {
+): { missing: number; forgotten: number } {
+	const kept = { missing: 0, forgotten: 0 };
 	for (const [isin, remembered] of current.state.results) {
-		if (byIsin.has(isin)) continue;
+		if (inInput.has(isin)) continue;
 		if (forgotten(remembered.lastSeen, current.run, settings.forgetAfterRuns)) {
-			tally.forgotten++;
+			kept.forgotten++;
 			continue;
 		}
-		tally.missing++;
+		kept.missing++;
 		next.set(isin, remembered);
 	}
+	return kept;
 }
 
 /** The run's notes: what was compared, a state that could not be used, and what a run in the editor does not keep. */
@@ -363,22 +401,46 @@ function noteRun(
 	settings: ChangesSettings,
 	tally: ChangesTally,
 ): void {
-	const { firstRun, problem, skipped, nothingCameBack } = current;
-	const rows = settings.memory.in === 'rows';
-	const manual = this.getMode() === 'manual';
 	const summary = [
-		firstRun
+		current.firstRun
 			? `First run with nothing remembered: ${countOf(tally.firstSeen, 'ISIN')} ${settings.firstSeen === 'outputAsNew' ? 'output as new' : 'remembered, none output'}.`
 			: `Compared ${countOf(isins, 'ISIN')} with the remembered results: ${tally.changed} changed, ${tally.new} new.`,
 		tally.notChecked ? `${tally.notChecked} not checked.` : '',
-		tally.missing ? `${countOf(tally.missing, 'remembered ISIN')} not in this input (kept).` : '',
-		tally.forgotten
-			? `${countOf(tally.forgotten, 'ISIN')} not in the input for ${countOf(settings.forgetAfterRuns, 'run')} in a row forgotten.`
-			: '',
+		missingNote(tally, settings),
 	]
 		.filter(Boolean)
 		.join(' ');
 	addHint.call(this, summary);
+	noteMemory.call(this, current, settings);
+}
+
+/** What the run did with remembered ISINs missing from its input, for its summary note ('' when none). */
+export function missingNote(
+	kept: { missing: number; forgotten: number },
+	settings: Pick<MemorySettings, 'forgetAfterRuns'>,
+): string {
+	return [
+		kept.missing ? `${countOf(kept.missing, 'remembered ISIN')} not in this input (kept).` : '',
+		kept.forgotten
+			? `${countOf(kept.forgotten, 'ISIN')} not in the input for ${countOf(settings.forgetAfterRuns, 'run')} in a row forgotten.`
+			: '',
+	]
+		.filter(Boolean)
+		.join(' ');
+}
+
+/**
+ * The notes about the memory itself, for every Only Changes output: remembered rows skipped, nothing that came back,
+ * a state of other settings or unreadable, and what a run in the editor does not keep.
+ */
+export function noteMemory(
+	this: IExecuteFunctions,
+	current: ChangesRun,
+	settings: MemorySettings,
+): void {
+	const { firstRun, problem, skipped, nothingCameBack } = current;
+	const rows = settings.memory.in === 'rows';
+	const manual = this.getMode() === 'manual';
 	if (skipped?.length) {
 		addRunNote(
 			this,

@@ -159,7 +159,6 @@ export function readChangesSettings<TEntry>(
 	spec: InstrumentOperationSpec<TEntry>,
 ): ChangesSettings {
 	const node = this.getNode();
-	const firstSeen = this.getNodeParameter('firstSeen', 0, 'remember') as string;
 	const compareFields = splitFieldNames(this.getNodeParameter('compareFields', 0, '') as unknown);
 	if (compareFields === undefined) {
 		const value = this.getNodeParameter('compareFields', 0, '') as unknown;
@@ -178,6 +177,26 @@ export function readChangesSettings<TEntry>(
 			'Ignore Numeric Changes Up To',
 			{ min: 0 },
 		) ?? 0;
+	const query = spec.extraBody?.call(this) ?? {};
+	return {
+		...readMemorySettings.call(this, JSON.stringify([spec.route.label, query])),
+		compareFields: compareFields.length ? compareFields : undefined,
+		tolerance,
+	};
+}
+
+/**
+ * Where the results are remembered (static data or the rows given), what to do with ISINs seen for the first time and
+ * when to forget missing ones: the settings every Only Changes output shares. `scope` names what is remembered (a
+ * state kept for another operation or other settings is not compared with); `firstSeenDefault` is the operation's.
+ */
+export function readMemorySettings(
+	this: IExecuteFunctions,
+	scope: string,
+	firstSeenDefault: 'remember' | 'outputAsNew' = 'remember',
+): Pick<ChangesSettings, 'memory' | 'firstSeen' | 'forgetAfterRuns' | 'scope'> {
+	const node = this.getNode();
+	const firstSeen = this.getNodeParameter('firstSeen', 0, firstSeenDefault) as string;
 	const forgetAfterRuns =
 		numberParameterValue(
 			node,
@@ -186,7 +205,6 @@ export function readChangesSettings<TEntry>(
 			'Forget ISINs Missing For (Runs)',
 			{ min: 1, integer: true },
 		) ?? 4;
-	const query = spec.extraBody?.call(this) ?? {};
 	const rememberIn = this.getNodeParameter('rememberIn', 0, 'staticData') as string;
 	let memory: ChangesSettings['memory'] = { in: 'staticData' };
 	if (rememberIn === 'rows') {
@@ -204,10 +222,8 @@ export function readChangesSettings<TEntry>(
 	return {
 		memory,
 		firstSeen: firstSeen === 'outputAsNew' ? 'outputAsNew' : 'remember',
-		compareFields: compareFields.length ? compareFields : undefined,
-		tolerance,
 		forgetAfterRuns,
-		scope: JSON.stringify([spec.route.label, query]),
+		scope,
 	};
 }
 

@@ -26,6 +26,12 @@ import {
 	maxRequestsOption,
 	maxThrottleWaitOption,
 } from '../../shared/ui/descriptions';
+import {
+	outputScreenChanges,
+	readScreenChangesSettings,
+	screenChangesProperties,
+	unsettledRules,
+} from './changesScreen';
 import { flatCells, hasAnyValue } from './instrumentResults';
 import { applyInvalidIsinPolicy, distinctIsins, readIsinEntries } from './lookup';
 import type { ItemIsin } from './lookupTypes';
@@ -267,6 +273,29 @@ const screenProperties: INodeProperties[] = [
 	...presetProperties,
 	rulesProperty,
 	{
+		displayName: 'Holdings From',
+		name: 'isinSource',
+		builderHint: parameterBuilderHint(
+			'Input Items when the previous node outputs one item per holding (e.g. sheet rows; set ISIN Field to the ISIN column). A List of ISINs Typed Here when the ISINs are fixed or come from one expression, e.g. an AI Agent tool whose model passes them.',
+		),
+		type: 'options',
+		options: [
+			{
+				name: 'Input Items',
+				value: 'field',
+				description: 'Each input item (e.g. a row of a sheet) is one holding with its ISIN',
+			},
+			{
+				name: 'A List of ISINs Typed Here',
+				value: 'list',
+				description:
+					'The ISINs to screen, typed or given by an expression (e.g. an AI Agent tool): one item per ISIN comes out',
+			},
+		],
+		default: 'field',
+		description: 'Where the holdings to screen come from',
+	},
+	{
 		displayName: 'ISIN Field',
 		name: 'isinField',
 		type: 'string',
@@ -275,6 +304,20 @@ const screenProperties: INodeProperties[] = [
 		placeholder: 'isin',
 		description:
 			'Name of the input field that holds the ISIN of each holding (case and spaces ignored; use a dot for nested fields). Each input item is one holding.',
+		displayOptions: { show: { isinSource: ['field'] } },
+	},
+	{
+		displayName: 'ISINs',
+		name: 'isinList',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'e.g. US0378331005, DE0007164600',
+		description:
+			'ISINs separated by commas, semicolons, spaces or new lines, or a JSON array such as ["US0378331005", "DE0007164600"]. An ISIN given twice is screened once. An expression may give a list.',
+		hint: 'One item per ISIN comes out, with its screen',
+		displayOptions: { show: { isinSource: ['list'] } },
 	},
 	invalidIsinsProperty('Not sent; the holding comes out with screen = not_checked and the reason'),
 	{
@@ -301,11 +344,19 @@ const screenProperties: INodeProperties[] = [
 				description:
 					'One item per portfolio (per Group By value): shares of value in breach, passing and not checked, the breaching holdings',
 			},
+			{
+				name: 'Only Changes Since Last Run',
+				value: 'changesSinceLastRun',
+				description:
+					'One item per new breach, resolved breach and rule newly not checkable since the last saved run, for scheduled alerts',
+			},
 		],
 		default: 'addToItems',
 		description: 'What comes out of the node',
+		displayOptions: { show: { isinSource: ['field'] } },
 	},
 	...summaryProperties,
+	...screenChangesProperties,
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -330,7 +381,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 	screenProperties,
 );
 
-type ScreenOutputMode = 'addToItems' | 'perInstrument' | 'portfolioSummary';
+type ScreenOutputMode = 'addToItems' | 'perInstrument' | 'portfolioSummary' | 'changesSinceLastRun';
 
 const FAMILY_ROUTES: Record<ScreenFamily, ApiRoute> = {
 	businessInvolvements: ROUTES.businessInvolvements,
@@ -489,7 +540,12 @@ export async function execute(
 	const node = this.getNode();
 	const { preset, rules } = readRules.call(this);
 	const presetData = preset === 'custom' ? undefined : SCREEN_PRESETS[preset];
-	const outputMode = this.getNodeParameter('outputMode', 0, 'addToItems') as ScreenOutputMode;
+	const source = this.getNodeParameter('isinSource', 0, 'field') === 'list' ? 'list' : 'field';
+	// A typed list has no input rows to add to, weight or group: one item per ISIN.
+	const outputMode =
+		source === 'list'
+			? 'perInstrument'
+			: (this.getNodeParameter('outputMode', 0, 'addToItems') as ScreenOutputMode);
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const invalidPolicy = this.getNodeParameter('invalidIsins', 0, 'fail') as string;
 	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
@@ -518,13 +574,15 @@ export async function execute(
 			: undefined;
 
 	// Each holding's ISIN, checked before any request is spent.
-	const { perItem } = readIsinEntries.call(this, items, 'field');
-	applyInvalidIsinPolicy.call(this, perItem, [], 'field', invalidPolicy);
+	const { perItem, listPositions } = readIsinEntries.call(this, items, source);
+	applyInvalidIsinPolicy.call(this, perItem, listPositions, source, invalidPolicy);
 	const summary =
 		outputMode === 'portfolioSummary'
 			? prepareSummary.call(this, items, perItem, { route: { label: 'holdings screen' } })
 			: undefined;
-	const isins = distinctIsins.call(this, items, perItem, 'field', 'holdings screen', false);
+	const changes =
+		outputMode === 'changesSinceLastRun' ? readScreenChangesSettings.call(this) : undefined;
+	const isins = distinctIsins.call(this, items, perItem, source, 'holdings screen', false);
 
 	// Each family the rules need, asked once per batch of distinct ISINs; the positive test needs SFDR articles.
 	const families = familiesNeeded(rules);
@@ -586,7 +644,23 @@ export async function execute(
 
 	const simplify = this.getNodeParameter('simplify', 0, false) as boolean;
 	if (summary) return portfolioItems(summary, outcome, minimumPercent, simplify);
-	if (outputMode === 'perInstrument') return perInstrumentItems(perItem, screenOf, simplify);
+	if (changes)
+		return outputScreenChanges.call(
+			this,
+			items,
+			{
+				rules: rules.map((rule) => rule.label),
+				perItem,
+				screenOf,
+				unsettledOf: (isin) => unsettledRules(isin, rules, answers),
+			},
+			changes,
+		);
+	if (outputMode === 'perInstrument') {
+		const out = perInstrumentItems(perItem, screenOf, simplify);
+		// The ISINs of a typed list all come from the first input item.
+		return source === 'list' ? out.map((item) => ({ ...item, pairedItem: { item: 0 } })) : out;
+	}
 	return items.map((item, index) => {
 		const entry = perItem[index];
 		return {

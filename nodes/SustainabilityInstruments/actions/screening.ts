@@ -204,7 +204,8 @@ export function rulesWithoutData(
 	return without;
 }
 
-function nameOf(rule: ScreenRule): string {
+/** The name of what a rule reads in its family's answer (a category, an indicator, a score, `classification`). */
+export function nameOf(rule: ScreenRule): string {
 	if (rule.type === 'indicatorFalse') return rule.indicator ?? '';
 	if (rule.type === 'minSfdrArticle') return 'classification';
 	if (rule.type === 'minEsgScore') return rule.metric ?? '';

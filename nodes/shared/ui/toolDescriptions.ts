@@ -25,6 +25,7 @@ export const TOOL_DESCRIPTIONS = {
 		getPaiIndicators: `Get the mandatory SFDR principal adverse impact (PAI) indicators (scope 1 and 2 emissions, carbon footprint, GHG intensity of investee companies, with units) of ${upTo} instruments by ISIN. ${PASS_ISINS}`,
 		getBusinessInvolvements: `Get the ESG scores and business involvements (e.g. thermal coal, tobacco, controversial weapons: share of revenue) of ${upTo} instruments by ISIN. ${PASS_ISINS}`,
 		getEsgData: `Get ESG scores and environmental, social and governance metrics of ${upTo} instruments by ISIN. ${PASS_ISINS}`,
+		screenHoldings: `Screen ${upTo} instruments by ISIN against exclusion rules (this tool's preset, e.g. the Paris-aligned Benchmark exclusions of Delegated Regulation (EU) 2020/1818 Art. 12, and its own rules): per ISIN screen = breach, pass or not_checked, each breach with its rule, the value found and the threshold, each rule that could not be checked with why (never counted as a pass). ${PASS_ISINS}`,
 	},
 	sustainableInvestments: {
 		classifyHoldings: `Classify the holdings of a portfolio as sustainable investments under an SFDR methodology (label per holding, shares of the portfolio). ${PASS_HOLDINGS}`,

@@ -6,6 +6,7 @@ import {
 	ALL_ROUTES,
 	ANSWER_CHANGE_KINDS,
 	ESG_METRICS,
+	EXTENDED_INVOLVEMENT_CATEGORIES,
 	FAULT_KINDS,
 	PAI_INDICATORS,
 	PROXY_PAGE_FAULT_KINDS,
@@ -754,6 +755,156 @@ describe('answer shapes (documented variants)', () => {
 		});
 	});
 
+	describe("involvements: 'extended'", () => {
+		const sim = useSimulator({ answerShape: { involvements: 'extended' } });
+		const INVOLVEMENTS = '/instruments/business-involvements';
+		const known = findIsins((data) => data.known, 60, 'FR');
+		const body = { holdings: [...known, UNKNOWN[0]].map((isin) => ({ isin })) };
+		const extendedNames = Object.keys(EXTENDED_INVOLVEMENT_CATEGORIES);
+
+		/** The entry as the spec gives it, with the ISIN's extended categories after the four of the spec. */
+		function extendedOf(isin: string, threshold?: number, version: 1 | 2 = 1): Entry {
+			const entry = involvementsOf(isin, threshold);
+			const extended = Object.entries(instrumentData(isin, version).extendedInvolvements).filter(
+				([, value]) => threshold === undefined || value.weight >= threshold,
+			);
+			Object.assign(
+				(entry.sustainability_data as Entry).business_involvements as Entry,
+				Object.fromEntries(extended),
+			);
+			return entry;
+		}
+
+		it('answers the five extended categories after the four of the spec, for every known ISIN', async () => {
+			const res = await call(sim.url, 'POST', INVOLVEMENTS, { body });
+			expect(res.status).toBe(200);
+			const entries = res.body.data as Entry[];
+			expect(entries).toHaveLength(body.holdings.length);
+			for (const entry of entries) {
+				const isin = (entry.metadata as Entry).isin as string;
+				expect(entry).toEqual(extendedOf(isin));
+				const categories = Object.keys(
+					(entry.sustainability_data as Entry).business_involvements as Entry,
+				);
+				if (isin === UNKNOWN[0]) expect(categories).toEqual([]);
+				else
+					expect(categories).toEqual([
+						'thermal_coal',
+						'tobacco_distributor',
+						'nuclear_weapons',
+						'nuclear_power_generation',
+						...extendedNames,
+					]);
+			}
+			// Some instruments are involved in each extended category, and most are not.
+			for (const category of extendedNames) {
+				const weights = entries.map(
+					(entry) =>
+						(
+							((entry.sustainability_data as Entry).business_involvements as Entry)[category] as
+								| Entry
+								| undefined
+						)?.weight,
+				);
+				expect(weights.some((weight) => typeof weight === 'number' && weight > 0)).toBe(true);
+				expect(weights.filter((weight) => weight === 0).length).toBeGreaterThan(entries.length / 2);
+			}
+		});
+
+		it('is off by default and after setAnswerShape(null): the four categories of the spec only', async () => {
+			sim.setAnswerShape(null);
+			const spec = await call(sim.url, 'POST', INVOLVEMENTS, { body });
+			for (const entry of spec.body.data as Entry[]) {
+				const isin = (entry.metadata as Entry).isin as string;
+				expect(entry).toEqual(involvementsOf(isin));
+				for (const category of extendedNames)
+					expect((entry.sustainability_data as Entry).business_involvements).not.toHaveProperty(
+						category,
+					);
+			}
+			sim.reset();
+			expect((await call(sim.url, 'POST', INVOLVEMENTS, { body })).body.data[0]).toEqual(
+				extendedOf(known[0]),
+			);
+		});
+
+		it('minimum_threshold drops extended categories weighing less, as it does the others', async () => {
+			const res = await call(sim.url, 'POST', INVOLVEMENTS, {
+				body: { ...body, minimum_threshold: 10 },
+			});
+			for (const entry of res.body.data as Entry[])
+				expect(entry).toEqual(extendedOf((entry.metadata as Entry).isin as string, 10));
+		});
+
+		it('the same values per ISIN whatever else is asked, in both data versions', async () => {
+			const alone = await call(sim.url, 'POST', INVOLVEMENTS, {
+				body: { holdings: [{ isin: known[3] }] },
+			});
+			const all = await call(sim.url, 'POST', INVOLVEMENTS, { body });
+			expect(alone.body.data[0]).toEqual(
+				(all.body.data as Entry[]).find((entry) => (entry.metadata as Entry).isin === known[3]),
+			);
+			sim.setDataVersion(2);
+			const later = await call(sim.url, 'POST', INVOLVEMENTS, { body });
+			for (const entry of later.body.data as Entry[]) {
+				const isin = (entry.metadata as Entry).isin as string;
+				expect((entry.sustainability_data as Entry).business_involvements).toEqual(
+					(extendedOf(isin, undefined, 2).sustainability_data as Entry).business_involvements,
+				);
+			}
+		});
+
+		it('the other routes answer as the spec', async () => {
+			for (const path of ['/instruments/sustainability-data', '/instruments/esg-data']) {
+				sim.setAnswerShape(null);
+				const spec = await call(sim.url, 'POST', path, { body });
+				sim.reset();
+				expect((await call(sim.url, 'POST', path, { body })).body).toEqual(spec.body);
+			}
+		});
+
+		it('answer-extra-isin: the unasked ISIN with its extended categories (minimum_threshold applied)', async () => {
+			sim.setFaults('POST /instruments/business-involvements', {
+				sequence: ['answer-extra-isin'],
+			});
+			const res = await call(sim.url, 'POST', INVOLVEMENTS, {
+				body: { ...body, minimum_threshold: 1 },
+			});
+			expect((res.body.data as Entry[]).at(-1)).toEqual(extendedOf(UNASKED_ISIN, 1));
+		});
+
+		it('combines with the other answer shape fields', async () => {
+			sim.setAnswerShape({ involvements: 'extended', measures: 'vendor' });
+			const pai = await call(sim.url, 'POST', '/instruments/sustainability-data', { body });
+			expect(pai.body.data[0].sustainability_data).toHaveProperty('violations_un_global_compact');
+			const involvements = await call(sim.url, 'POST', INVOLVEMENTS, { body });
+			expect(involvements.body.data[0]).toEqual(extendedOf(known[0]));
+		});
+	});
+
+	it('extendedInvolvements: each category involved for about its share of known ISINs, {} for unknown ones', () => {
+		const known = findIsins((data) => data.known, 2000, 'DE').map((isin) => instrumentData(isin));
+		for (const [category, share] of Object.entries(EXTENDED_INVOLVEMENT_CATEGORIES)) {
+			const involved = known.filter(
+				(data) =>
+					(data.extendedInvolvements[category as keyof typeof EXTENDED_INVOLVEMENT_CATEGORIES]
+						?.weight ?? 0) > 0,
+			).length;
+			expect(involved / known.length).toBeGreaterThan(share - 0.03);
+			expect(involved / known.length).toBeLessThan(share + 0.03);
+		}
+		for (const data of known)
+			for (const involvement of Object.values(data.extendedInvolvements)) {
+				if (involvement.weight === 0) expect(involvement.count).toBe(0);
+				else {
+					expect(involvement.weight).toBeGreaterThanOrEqual(0.5);
+					expect(involvement.weight).toBeLessThanOrEqual(60);
+					expect(involvement.count).toBeGreaterThanOrEqual(1);
+				}
+			}
+		expect(instrumentData(UNKNOWN[0]).extendedInvolvements).toEqual({});
+	});
+
 	it('vendorIndicators: ~30 % true, violations null for ~20 % of known ISINs, null for unknown ones', () => {
 		const known = findIsins((data) => data.known, 2000, 'GB').map((isin) => instrumentData(isin));
 		const share = (test: (data: (typeof known)[number]) => boolean) =>
@@ -781,6 +932,11 @@ describe('answer shapes (documented variants)', () => {
 			measures: 'vendor',
 		});
 		expect(parseAnswerShape('measures=spec')).toEqual({ measures: 'spec' });
+		expect(parseAnswerShape('involvements=extended,measures=vendor')).toEqual({
+			involvements: 'extended',
+			measures: 'vendor',
+		});
+		expect(() => parseAnswerShape('involvements=all')).toThrow(/involvements must be/);
 		expect(() => parseAnswerShape('temperature=flat')).toThrow(/temperature must be/);
 		expect(() => parseAnswerShape('colour=red')).toThrow(/unknown answer shape field: colour/);
 		expect(() => parseAnswerShape('temperature')).toThrow(/not field=value/);

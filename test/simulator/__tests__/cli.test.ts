@@ -45,6 +45,9 @@ describe('simulator CLI', () => {
 		expect(parseArgs(['--answer-shape', 'measures=vendor'])).toEqual({
 			answerShape: { measures: 'vendor' },
 		});
+		expect(parseArgs(['--answer-shape', 'involvements=extended'])).toEqual({
+			answerShape: { involvements: 'extended' },
+		});
 	});
 
 	it('refuses an unreadable --answer-shape', () => {

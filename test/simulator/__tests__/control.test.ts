@@ -171,6 +171,35 @@ describe('control surface', () => {
 		expect(await measures()).toEqual(spec);
 	});
 
+	it("sets involvements: 'extended' (the categories the spec does not name) until reset", async () => {
+		const INVOLVEMENTS = '/instruments/business-involvements';
+		const categories = async () =>
+			Object.keys(
+				(await post(INVOLVEMENTS, ONE)).body.data[0].sustainability_data.business_involvements,
+			);
+		const spec = await categories();
+		expect(spec).toEqual([
+			'thermal_coal',
+			'tobacco_distributor',
+			'nuclear_weapons',
+			'nuclear_power_generation',
+		]);
+		expect(await set('/answer-shape', { involvements: 'extended' })).toBe(200);
+		expect(await categories()).toEqual([
+			...spec,
+			'controversial_weapons',
+			'tobacco_producer',
+			'oil_fuels',
+			'gaseous_fuels',
+			'high_carbon_power_generation',
+		]);
+		const wrong = await control('POST', '/answer-shape', { involvements: 'all' });
+		expect(wrong.status).toBe(400);
+		expect(wrong.body.error).toContain("involvements must be 'spec' or 'extended'");
+		await control('POST', '/reset');
+		expect(await categories()).toEqual(spec);
+	});
+
 	it('accepts the unreadable, HTML and answer-change fault kinds', async () => {
 		await control('POST', '/faults', {
 			route: 'POST /instruments/sustainability-profile',

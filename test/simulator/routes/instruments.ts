@@ -2,12 +2,11 @@
  * POST /instruments/sustainability-profile, sustainability-data, business-involvements, esg-data.
  */
 import {
-	BUSINESS_INVOLVEMENT_CATEGORIES,
 	ESG_METRICS,
 	PAI_INDICATORS,
 	instrumentData,
-	type BusinessInvolvementCategory,
 	type InstrumentData,
+	type Involvement,
 } from '../data';
 import { apiError, type ApiResult } from '../http';
 import type { Schema } from '../validation';
@@ -86,16 +85,21 @@ export function paiEntry(item: InstrumentData) {
 	};
 }
 
+/** The categories of `involvements` weighing at least `threshold` (all when there is none), as the answer lists them. */
+export function involvementsAbove(
+	involvements: Partial<Record<string, Involvement>>,
+	threshold: number | undefined,
+): Record<string, Involvement> {
+	const kept: Record<string, Involvement> = {};
+	for (const [category, involvement] of Object.entries(involvements))
+		if (involvement && (threshold === undefined || involvement.weight >= threshold))
+			kept[category] = { ...involvement };
+	return kept;
+}
+
 /** One entry of POST /instruments/business-involvements; `threshold` drops categories weighing less. */
 export function involvementsEntry(item: InstrumentData, threshold: number | undefined) {
-	const involvements: Record<string, { weight: number; count: number }> = {};
-	for (const category of Object.keys(
-		BUSINESS_INVOLVEMENT_CATEGORIES,
-	) as BusinessInvolvementCategory[]) {
-		const involvement = item.businessInvolvements[category];
-		if (involvement && (threshold === undefined || involvement.weight >= threshold))
-			involvements[category] = { ...involvement };
-	}
+	const involvements = involvementsAbove(item.businessInvolvements, threshold);
 	return {
 		sustainability_data: {
 			total_score: item.scores?.total ?? null,
