@@ -238,6 +238,22 @@ describe('PAI Statement', () => {
 			3,
 		);
 		expect(row.explanation).toContain('1 USD = 0.5 EUR');
+
+		// The same rate from a column of the rows (Exchange Rate Field), no table.
+		sim.reset();
+		const withColumn = rows.map((held) => ({ ...held, fx: held.currency === 'USD' ? 0.5 : '' }));
+		const byColumn = rowOf(
+			(await statement(withColumn as Held[], { exchangeRateField: 'fx' })).out,
+			'Carbon footprint',
+		);
+		expect(byColumn.impact_year_n).toBe(row.impact_year_n);
+		expect(byColumn.explanation).toContain('USD by the rate column fx');
+		// A rate cell that is no rate is refused, naming it.
+		sim.reset();
+		const bad = withColumn.map((held, index) => (index === 1 ? { ...held, fx: 'n/a' } : held));
+		expect(await refused(bad as Held[], { exchangeRateField: 'fx' })).toMatch(
+			/^The fx cell holds n\/a, not an exchange rate above 0/,
+		);
 	});
 
 	it('weights only, unreadable dates and two dates in one quarter are refused in one error before any request', async () => {

@@ -125,6 +125,16 @@ export const paiStatementProperties: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{
+		displayName: 'Exchange Rate Field',
+		name: 'exchangeRateField',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. FX Rate',
+		description:
+			"Input field that holds, per row, the units of the Statement Currency for 1 unit of the row's currency (e.g. 0.92 for USD in EUR). A row's rate comes before Exchange Rates. Leave empty to use Exchange Rates only.",
+		displayOptions: { show },
+	},
+	{
 		displayName: 'Entity Statement Too',
 		name: 'entityStatement',
 		type: 'boolean',
@@ -233,6 +243,13 @@ export function preparePaiStatement(
 			fix: 'Set Statement Currency to a three-letter code such as EUR (the Regulation states the figures in EUR).',
 		});
 	const rates = readRates.call(this, problems);
+	const rateField = readTextParameter.call(this, 'exchangeRateField', 0, 'Exchange Rate Field', {
+		fallback: '',
+	});
+	/** The rate column's value per row (units of the statement currency for 1 unit of the row's currency). */
+	const rowRates = new Map<number, number>();
+	/** Rows whose rate cell is refused: one problem each, not also "no rate for the currency". */
+	const badRates = new Set<number>();
 
 	const weighing = holdingWeighing.call(this, items, 'marketValue', { currency: currencyField });
 	weighing.valueOfLeftOut = true;
@@ -334,6 +351,21 @@ export function preparePaiStatement(
 				? undefined
 				: (scalarText(json[currencyColumn]) ?? '').trim().toUpperCase() || undefined;
 		currencyOf.set(index, currency);
+		const rateColumn = rateField ? columnFor(json, rateField, []) : undefined;
+		const rateCell = rateColumn === undefined ? undefined : json[rateColumn];
+		if (!isBlank(rateCell)) {
+			const rate = typeof rateCell === 'number' ? rateCell : Number(scalarText(rateCell)?.trim());
+			if (Number.isFinite(rate) && rate > 0) rowRates.set(index, rate);
+			else {
+				badRates.add(index);
+				problems.push({
+					itemIndex: index,
+					where: `Item ${index}`,
+					message: `the ${rateColumn} cell holds ${showValue(rateCell, 30)}, not an exchange rate above 0`,
+					fix: `Give the units of the Statement Currency for 1 unit of the row's currency, e.g. 0.92, or leave the cell empty.`,
+				});
+			}
+		}
 		drafts[index] = { item: index, quarterEnd: read.quarterEnd, isin, value, denominatorOnly };
 		dateOf.set(index, read.date);
 	});
@@ -354,11 +386,17 @@ export function preparePaiStatement(
 	const factorOf = (index: number): number => {
 		const currency = currencyOf.get(index);
 		if (currencies.size <= 1 || !currency || currency === statementCurrency) return 1;
-		return rates.get(currency) ?? 1;
+		return rowRates.get(index) ?? rates.get(currency) ?? 1;
 	};
 	if (currencies.size > 1) {
+		// A currency is covered by the Exchange Rates table, or by the rate column on each of its rows.
 		const withoutRate = [...currencies].filter(
-			(currency) => currency !== statementCurrency && !rates.has(currency),
+			(currency) =>
+				currency !== statementCurrency &&
+				!rates.has(currency) &&
+				[...currencyOf].some(
+					([index, c]) => c === currency && !rowRates.has(index) && !badRates.has(index),
+				),
 		);
 		if (withoutRate.length)
 			problems.push({
@@ -377,8 +415,14 @@ export function preparePaiStatement(
 			notes.push(
 				`Market values converted to ${statementCurrency} with the rates given: ${[...currencies]
 					.filter((c) => c !== statementCurrency)
-					.map((c) => `1 ${c} = ${rates.get(c)} ${statementCurrency}`)
-					.join(', ')}.`,
+					.map((c) =>
+						rates.has(c)
+							? `1 ${c} = ${rates.get(c)} ${statementCurrency}`
+							: `${c} by the rate column ${rateField}`,
+					)
+					.join(
+						', ',
+					)}${rowRates.size && rates.size ? ` (the rate column, where a row has one, before Exchange Rates)` : ''}.`,
 			);
 	}
 
