@@ -140,9 +140,8 @@ export function weighItem(
 	});
 
 	const raw = valueOf(key);
-	const keepValue = (reason: string) => {
-		const left = leftOut(reason);
-		if (!weighing.valueOfLeftOut || isBlank(raw)) return left;
+	/** The row's value; one that cannot be read is an error naming the item. */
+	const readValue = (): number => {
 		const read = readHoldingNumber(raw, key, column, fields[key]);
 		if ('message' in read)
 			throw inputError(
@@ -153,7 +152,13 @@ export function weighItem(
 			);
 		if (read.byColumn)
 			weighing.settled = countSettled(weighing.settled, raw, `Item ${index}`, read.value);
-		return read.value > 0 ? { row: left.removed, unsent: left.unsent, weight: read.value } : left;
+		return read.value;
+	};
+	const keepValue = (reason: string) => {
+		const left = leftOut(reason);
+		if (!weighing.valueOfLeftOut || isBlank(raw)) return left;
+		const value = readValue();
+		return value > 0 ? { row: left.removed, unsent: left.unsent, weight: value } : left;
 	};
 	if (normalizeInstrumentType(valueOf('instrument_type')) === 'cash') return keepValue('cash row');
 	if (!entry.isin && entry.normalised === undefined) return keepValue(entry.problem ?? 'no ISIN');
@@ -174,23 +179,13 @@ export function weighItem(
 				: `no ${label} in field "${fields[key]}"`,
 		);
 	}
-	const read = readHoldingNumber(raw, key, column, fields[key]);
-	if ('message' in read) {
-		throw inputError(
-			node,
-			index,
-			read.message,
-			`${read.fix} Or set ${holdingFieldParameter(key)} to the column that holds it.`,
-		);
-	}
-	if (read.byColumn)
-		weighing.settled = countSettled(weighing.settled, raw, `Item ${index}`, read.value);
-	if (read.value < 0)
+	const value = readValue();
+	if (value < 0)
 		return leftOut(`negative ${label} (short position): a summary weights long positions only`);
 	return {
 		item: index,
 		isin: entry.isin,
-		weight: read.value,
+		weight: value,
 		name,
 		given: entry.given !== undefined ? entry.given : rawIsin,
 	};

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PAI_STATEMENT_ROWS } from '../../shared/api/routes';
 import type { PaiStatementFormula, PaiStatementRow } from '../../shared/api/routes';
-import { ownValue } from '../../shared/base/values';
+import { ownValue, roundTo } from '../../shared/base/values';
 
 /** One row of a quarter end's holdings, its current value in the statement currency (> 0). */
 export interface StatementPosition {
@@ -35,11 +35,6 @@ export interface StatementInput {
 /** Intensities: 4 decimals; percents (shares, coverage): 2. */
 export const INTENSITY_DECIMALS = 4;
 export const PERCENT_DECIMALS = 2;
-
-export function roundTo(value: number, decimals: number): number {
-	const factor = 10 ** decimals;
-	return Math.round(value * factor) / factor;
-}
 
 export const quarterEndsOf = (year: number): string[] => [
 	`${year}-03-31`,

@@ -14,7 +14,7 @@ import type { RemovedRow } from '../../shared/input/holdings';
 import { numberFormatOption } from '../../shared/ui/descriptions';
 import { settledByColumnNote } from '../../shared/input/holdingNumbers';
 import { noteAboutInput, numberParameterValue } from '../../shared/input/parameters';
-import { ownValue, setOwn, showValue } from '../../shared/base/values';
+import { ownValue, roundTo, setOwn, showValue } from '../../shared/base/values';
 import type { OutsideValue } from '../../shared/api/domains';
 import { answerStateOf } from './lookupTypes';
 import type { InstrumentOperationSpec, ItemIsin, LookupOutcome, SummaryKind } from './lookupTypes';
@@ -386,11 +386,6 @@ export function summaryNames(kind: SummaryKind, results: Iterable<IDataObject>):
 			for (const category of Object.keys(result.business_involvements)) categories.add(category);
 	}
 	return { measures: [...measures], categories: [...categories] };
-}
-
-export function roundTo(value: number, decimals: number): number {
-	const factor = 10 ** decimals;
-	return Math.round(value * factor) / factor;
 }
 
 /** Percents: 2 decimals; null when the total is 0 (say why: `zeroTotalReason`). */

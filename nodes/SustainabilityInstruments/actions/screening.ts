@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { hasOwn, isRecord, showValue } from '../../shared/base/values';
-import { roundTo } from './portfolioSummary';
+import { hasOwn, isRecord, roundTo, showValue } from '../../shared/base/values';
 import type { WeightBasis } from './portfolioSummary';
 import { familyOf, isKnownToTheApi, ruleCondition } from './screenRules';
 import type { ScreenFamily, ScreenRule } from './screenRules';

@@ -10,7 +10,7 @@ import type { ItemGroup } from '../../shared/input/grouping';
 import { removedSummary } from '../../shared/input/holdings';
 import type { RemovedRow, SourcedHolding } from '../../shared/input/holdings';
 import { ROUTES } from '../../shared/api/routes';
-import { countOf, setOwn } from '../../shared/base/values';
+import { countOf, roundTo, setOwn } from '../../shared/base/values';
 
 export interface TemperatureData {
 	/** Companies, funds or both are listed (the contract asks for at least one of the lists). */
@@ -227,7 +227,7 @@ function portfolioSummary(
 	const { coveredMarketValue } = weighting;
 	const totalMarketValue = weighting.totalMarketValue + notCheckedMarketValue;
 	const temperature =
-		coveredMarketValue > 0 ? round(weighting.weightedSum / coveredMarketValue, 4) : null;
+		coveredMarketValue > 0 ? roundTo(weighting.weightedSum / coveredMarketValue, 4) : null;
 	const currencies = [...new Set(holdings.map(({ holding }) => holding.currency ?? 'EUR'))];
 	const portfolioTemperature = locked ? null : temperature;
 	return {
@@ -252,7 +252,7 @@ function portfolioSummary(
 		covered_market_value_percent:
 			locked || totalMarketValue <= 0
 				? null
-				: round((coveredMarketValue / totalMarketValue) * 100, 2),
+				: roundTo((coveredMarketValue / totalMarketValue) * 100, 2),
 		holdings_count: holdings.length,
 		companies_count: data.portfolio.companies?.length ?? 0,
 		funds_count: data.portfolio.funds?.length ?? 0,
@@ -280,7 +280,7 @@ function portfolioSummary(
 		not_checked_market_value: notCheckedMarketValue,
 		...removedSummary(removed, notes),
 		requests,
-		waited_seconds: round(waitedMs / 1000, 1),
+		waited_seconds: roundTo(waitedMs / 1000, 1),
 		...(locked ? { calculating: true } : {}),
 	};
 }
@@ -306,8 +306,3 @@ const NOT_LISTED = notInAnswerReason(
 	'holding',
 	'the API lists every holding sent except those its documented rules skip, and none of them applies',
 );
-
-function round(value: number, digits: number): number {
-	const factor = 10 ** digits;
-	return Math.round(value * factor) / factor;
-}

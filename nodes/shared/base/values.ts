@@ -112,3 +112,9 @@ export const hasOwn = (record: object, key: string): boolean =>
 /** A plain object: not null, not a list. */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `value` rounded to `decimals` places (half away from zero for positives, as Math.round). */
+export function roundTo(value: number, decimals: number): number {
+	const factor = 10 ** decimals;
+	return Math.round(value * factor) / factor;
+}
