@@ -95,6 +95,24 @@ const rowOf = (out: IDataObject[], metric: string, where: IDataObject = {}) => {
 	return found!;
 };
 
+describe('PAI Statement: rows left out are named in their own statements only', () => {
+	it("a short position of fund Beta is in Beta's and the entity's explanation, never in Alpha's", async () => {
+		const rows: Held[] = [
+			...yearRows(N, 'Alpha'),
+			...yearRows(N, 'Beta'),
+			{ fund: 'Beta', date: `${N}-12-31`, isin: D, market_value: -400 },
+		];
+		const { out } = await statement(rows, { groupBy: 'fund' });
+		const shortItem = rows.length - 1;
+		const names = (row: IDataObject) => String(row.explanation).includes(`Item ${shortItem} (`);
+		const carbon = (where: IDataObject) => rowOf(out, 'Carbon footprint', where);
+		expect(names(carbon({ statement: 'entity' }))).toBe(true);
+		expect(names(carbon({ fund: 'Beta' }))).toBe(true);
+		expect(names(carbon({ fund: 'Alpha' }))).toBe(false);
+		expect(String(carbon({ fund: 'Alpha' }).explanation)).not.toContain('Left out of every figure');
+	});
+});
+
 describe('PAI Statement', () => {
 	it("two years of one fund: the Annex I rows in order, PAI 2 and 3 by the Regulation's formula over all investments (cash in the denominator), averaged over four quarter ends, N-1 beside; one request", async () => {
 		const rows = [...yearRows(N - 1), ...yearRows(N)];

@@ -159,13 +159,15 @@ interface DraftStatement {
 	values: Record<string, unknown>;
 	itemIndices: number[];
 	positions: DraftPosition[];
+	/** Sentences about this statement's own rows (left out, dated before year N-1). */
+	notes: string[];
 }
 
 /** The statements and their holdings, read and checked before anything is sent. */
 export interface PreparedStatement {
 	yearN: number;
 	statements: DraftStatement[];
-	/** Sentences every row's explanation carries (currency conversion, rows left out). */
+	/** Sentences every row's explanation carries (currency conversion); a statement's own rows left out are its own. */
 	notes: string[];
 }
 
@@ -275,7 +277,8 @@ export function preparePaiStatement(
 	/** The date each row was read as, for the check of one date per quarter end and statement. */
 	const dateOf = new Map<number, string>();
 	let dateColumnSeen = false;
-	const leftOut: string[] = [];
+	/** Rows left out of every figure and of the denominator, by item index. */
+	const leftOut = new Map<number, string>();
 
 	items.forEach((item, index) => {
 		const json = item.json;
@@ -317,7 +320,7 @@ export function preparePaiStatement(
 					fix: "Give every holding its market value: the Regulation's formula needs the current value of each investment.",
 				});
 			} else {
-				leftOut.push(`Item ${index} (${reason})`);
+				leftOut.set(index, `Item ${index} (${reason})`);
 			}
 			return;
 		}
@@ -451,12 +454,12 @@ export function preparePaiStatement(
 
 	const ends = drafts.filter((d): d is DraftPosition => d !== undefined).map((d) => d.quarterEnd);
 	const yearN = ends.length ? Math.max(...ends.map((end) => Number(end.slice(0, 4)))) : 0;
-	const older: string[] = [];
+	const older = new Map<number, string>();
 	drafts.forEach((draft, index) => {
 		if (!draft) return;
 		draft.value *= factorOf(index);
 		if (Number(draft.quarterEnd.slice(0, 4)) < yearN - 1) {
-			older.push(`Item ${index} (${dateOf.get(index)})`);
+			older.set(index, `Item ${index} (${dateOf.get(index)})`);
 			if (draft.isin)
 				perItem[index] = {
 					problem: `dated ${dateOf.get(index)}, before year N-1 (${yearN - 1})`,
@@ -466,14 +469,21 @@ export function preparePaiStatement(
 			drafts[index] = undefined;
 		}
 	});
-	if (older.length)
-		notes.push(
-			`Left out, dated before year N-1 (${yearN - 1}): ${older.slice(0, 10).join(', ')}${older.length > 10 ? ` and ${older.length - 10} more` : ''}.`,
-		);
-	if (leftOut.length)
-		notes.push(
-			`Left out of every figure and of the denominator: ${leftOut.slice(0, 10).join(', ')}${leftOut.length > 10 ? ` and ${leftOut.length - 10} more` : ''}.`,
-		);
+	/** The sentences about the rows of one statement that were left out: a fund's statement names only its own. */
+	const leftOutNotes = (indices: number[]): string[] => {
+		const listed = (label: string, named: Map<number, string>) => {
+			const own = indices.flatMap((index) => (named.has(index) ? [named.get(index)!] : []));
+			return own.length
+				? [
+						`${label}: ${own.slice(0, 10).join(', ')}${own.length > 10 ? ` and ${own.length - 10} more` : ''}.`,
+					]
+				: [];
+		};
+		return [
+			...listed(`Left out, dated before year N-1 (${yearN - 1})`, older),
+			...listed('Left out of every figure and of the denominator', leftOut),
+		];
+	};
 
 	const positionsOf = (indices: number[]) =>
 		indices.map((index) => drafts[index]).filter((d): d is DraftPosition => d !== undefined);
@@ -486,6 +496,7 @@ export function preparePaiStatement(
 			values: {},
 			itemIndices: items.map((_, index) => index),
 			positions: positionsOf(items.map((_, index) => index)),
+			notes: leftOutNotes(items.map((_, index) => index)),
 		});
 	if (byFund)
 		for (const group of groups)
@@ -494,6 +505,7 @@ export function preparePaiStatement(
 				values: group.values,
 				itemIndices: group.itemIndices,
 				positions: positionsOf(group.itemIndices),
+				notes: leftOutNotes(group.itemIndices),
 			});
 	return { yearN, statements, notes };
 }
@@ -558,7 +570,7 @@ export function buildPaiStatementItems<TEntry>(
 			yearN: prepared.yearN,
 			quarters,
 			answeredIndicators: indicators,
-			notes,
+			notes: [...notes, ...statement.notes],
 		});
 		const missing = rows[0]?.quarters_missing ?? [];
 		if (missing.length && !missingNoted.has(missing.join())) {
