@@ -4,6 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { rowName } from './holdingsJsonInput';
 import { inputError } from '../../shared/api/errors';
 import {
 	FieldResolver,
@@ -85,7 +86,7 @@ export function holdingWeighing(
 		return field === undefined ? undefined : json[field];
 	};
 	const column = columnFormat(
-		items.map((item, index) => ({ value: valueOfItem(item.json), where: `Item ${index}` })),
+		items.map((item, index) => ({ value: valueOfItem(item.json), where: rowName(items, index) })),
 		this.getNodeParameter('numberFormat', 0, 'detect') as NumberFormat,
 	);
 	return { basis, key, label: BASIS_LABEL[basis], resolver, column };

@@ -46,6 +46,12 @@ import type {
 	ItemIsin,
 	LookupOutcome,
 } from './lookupTypes';
+import {
+	HOLDINGS_JSON_OPTION,
+	HOLDINGS_JSON_SOURCE,
+	holdingsJsonParameter,
+	withHoldingsJson,
+} from './holdingsJsonInput';
 import { buildSummaryItems, prepareSummary, summaryProperties } from './portfolioSummary';
 import {
 	buildPaiStatementItems,
@@ -208,14 +214,55 @@ export const instrumentProperties: INodeProperties[] = [
 	},
 ];
 
-/** Get PAI Indicators: the same, with Output > PAI Statement and its parameters. */
-export const paiInstrumentProperties: INodeProperties[] = [
-	...instrumentProperties.map((property) =>
-		property.name === 'outputMode' && property.displayOptions?.show?.isinSource?.includes('field')
-			? fieldOutputProperty([PAI_STATEMENT_OPTION])
-			: property,
+/** Output, for Holdings (JSON): the modes that read holdings as a whole (no input rows to add to). */
+const holdingsJsonOutputProperty: INodeProperties = {
+	displayName: 'Output',
+	name: 'outputMode',
+	builderHint: parameterBuilderHint(
+		'PAI Statement: the annual SFDR PAI statement from several quarter ends of holdings (market value and date fields in the JSON). Portfolio Summary: one item per portfolio.',
 	),
-];
+	type: 'options',
+	options: [
+		PAI_STATEMENT_OPTION,
+		{
+			name: 'Portfolio Summary',
+			value: 'portfolioSummary',
+			description:
+				'One item per portfolio (per Group By value): shares and market-value-weighted figures with their coverage',
+		},
+	],
+	default: 'paiStatement',
+	description:
+		'What comes out of the node: the PAI statement, or one summary per portfolio, of the holdings in Holdings (JSON)',
+	displayOptions: { show: { isinSource: [HOLDINGS_JSON_SOURCE] } },
+};
+
+/**
+ * Get PAI Indicators: the same, with Output > PAI Statement and its parameters, and holdings from Holdings (JSON)
+ * (in both versions: a new option of ISINs From, a saved workflow keeps its choice).
+ */
+export const paiInstrumentProperties: INodeProperties[] = instrumentProperties.flatMap(
+	(property): INodeProperties[] => {
+		if (property.name === 'isinSource')
+			return [
+				{
+					...property,
+					builderHint: parameterBuilderHint(
+						'A Field of Each Input Item when the previous node outputs one item per instrument or holding (e.g. sheet rows; set ISIN Field to the ISIN column). A List Typed Here when the ISINs are fixed or come from one expression. Holdings (JSON) when the holdings come as one JSON list (e.g. from an HTTP Request or an AI model), for a PAI Statement or Portfolio Summary.',
+					),
+					options: [...(property.options as INodePropertyOptions[]), HOLDINGS_JSON_OPTION],
+				},
+				holdingsJsonParameter,
+			];
+		if (property.name === 'isinField')
+			return [
+				{ ...property, displayOptions: { show: { isinSource: ['field', HOLDINGS_JSON_SOURCE] } } },
+			];
+		if (property.name === 'outputMode' && property.displayOptions?.show?.isinSource?.includes('field'))
+			return [fieldOutputProperty([PAI_STATEMENT_OPTION]), holdingsJsonOutputProperty];
+		return [property];
+	},
+);
 paiInstrumentProperties.splice(
 	paiInstrumentProperties.findIndex((property) => property.name === 'simplify'),
 	0,
@@ -419,7 +466,9 @@ function readLookupSettings<TEntry>(
 	spec: InstrumentOperationSpec<TEntry>,
 ) {
 	const node = this.getNode();
-	const source = this.getNodeParameter('isinSource', 0, 'field') as string;
+	const chosenSource = this.getNodeParameter('isinSource', 0, 'field') as string;
+	// Holdings (JSON) rows are read as input items (withHoldingsJson).
+	const source = chosenSource === HOLDINGS_JSON_SOURCE ? 'field' : chosenSource;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const chosenOutput = this.getNodeParameter(
 		'outputMode',
@@ -449,6 +498,19 @@ function readLookupSettings<TEntry>(
 }
 
 export async function executeInstrumentOperation<TEntry>(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	spec: InstrumentOperationSpec<TEntry>,
+): Promise<INodeExecutionData[]> {
+	// Holdings (JSON): each input item's list is read as rows, each row as an input item would be.
+	if (this.getNodeParameter('isinSource', 0, 'field') === HOLDINGS_JSON_SOURCE)
+		return await withHoldingsJson.call(this, items, async (rows) =>
+			(lookupInstrumentItems<TEntry>).call(this, rows, spec),
+		);
+	return await (lookupInstrumentItems<TEntry>).call(this, items, spec);
+}
+
+async function lookupInstrumentItems<TEntry>(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	spec: InstrumentOperationSpec<TEntry>,

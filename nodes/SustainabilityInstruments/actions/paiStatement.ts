@@ -10,6 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { rowName } from './holdingsJsonInput';
 import { addRunNote } from '../../shared/base/hints';
 import { hasOwn, isBlank, scalarText, showValue } from '../../shared/base/values';
 import { describeGroupValues, groupItems, splitFieldList } from '../../shared/input/grouping';
@@ -291,7 +292,7 @@ export function preparePaiStatement(
 		} catch (error) {
 			problems.push({
 				itemIndex: index,
-				where: `Item ${index}`,
+				where: rowName(items, index),
 				message: (error as Error).message,
 				fix: (error as { description?: string }).description ?? undefined,
 			});
@@ -315,19 +316,19 @@ export function preparePaiStatement(
 				if (!marketValueColumn) return;
 				problems.push({
 					itemIndex: index,
-					where: `Item ${index}`,
+					where: rowName(items, index),
 					message: reason,
 					fix: "Give every holding its market value: the Regulation's formula needs the current value of each investment.",
 				});
 			} else {
-				leftOut.set(index, `Item ${index} (${reason})`);
+				leftOut.set(index, `${rowName(items, index)} (${reason})`);
 			}
 			return;
 		}
 		if (isBlank(raw)) {
 			problems.push({
 				itemIndex: index,
-				where: `Item ${index}`,
+				where: rowName(items, index),
 				message:
 					column === undefined
 						? `no date (looked for ${dateField ? `"${dateField}"` : DATE_HEADERS.map((h) => `"${h}"`).join(', ')})`
@@ -340,7 +341,7 @@ export function preparePaiStatement(
 		if ('problem' in read) {
 			problems.push({
 				itemIndex: index,
-				where: `Item ${index}`,
+				where: rowName(items, index),
 				message: `${column}: ${describeDateProblem(read, raw)}`,
 				fix: twoQuartersFix(read) ?? 'Use the form YYYY-MM-DD, e.g. 2025-03-31.',
 			});
@@ -363,7 +364,7 @@ export function preparePaiStatement(
 				badRates.add(index);
 				problems.push({
 					itemIndex: index,
-					where: `Item ${index}`,
+					where: rowName(items, index),
 					message: `the ${rateColumn} cell holds ${showValue(rateCell, 30)}, not an exchange rate above 0`,
 					fix: `Give the units of the Statement Currency for 1 unit of the row's currency, e.g. 0.92, or leave the cell empty.`,
 				});
@@ -459,7 +460,7 @@ export function preparePaiStatement(
 		if (!draft) return;
 		draft.value *= factorOf(index);
 		if (Number(draft.quarterEnd.slice(0, 4)) < yearN - 1) {
-			older.set(index, `Item ${index} (${dateOf.get(index)})`);
+			older.set(index, `${rowName(items, index)} (${dateOf.get(index)})`);
 			if (draft.isin)
 				perItem[index] = {
 					problem: `dated ${dateOf.get(index)}, before year N-1 (${yearN - 1})`,

@@ -61,6 +61,12 @@ import type {
 	ScreenAnswers,
 	ScreenedHolding,
 } from './screening';
+import {
+	HOLDINGS_JSON_OPTION,
+	HOLDINGS_JSON_SOURCE,
+	holdingsJsonParameter,
+	withHoldingsJson,
+} from './holdingsJsonInput';
 
 const PRESET_NAMES = Object.keys(SCREEN_PRESETS) as Array<keyof typeof SCREEN_PRESETS>;
 
@@ -276,7 +282,7 @@ const screenProperties: INodeProperties[] = [
 		displayName: 'Holdings From',
 		name: 'isinSource',
 		builderHint: parameterBuilderHint(
-			'Input Items when the previous node outputs one item per holding (e.g. sheet rows; set ISIN Field to the ISIN column). A List of ISINs Typed Here when the ISINs are fixed or come from one expression, e.g. an AI Agent tool whose model passes them.',
+			'Input Items when the previous node outputs one item per holding (e.g. sheet rows; set ISIN Field to the ISIN column). A List of ISINs Typed Here when the ISINs are fixed or come from one expression, e.g. an AI Agent tool whose model passes them. Holdings (JSON) when the holdings come as one JSON list with their market values and Group By fields.',
 		),
 		type: 'options',
 		options: [
@@ -291,10 +297,12 @@ const screenProperties: INodeProperties[] = [
 				description:
 					'The ISINs to screen, typed or given by an expression (e.g. an AI Agent tool): one item per ISIN comes out',
 			},
+			HOLDINGS_JSON_OPTION,
 		],
 		default: 'field',
 		description: 'Where the holdings to screen come from',
 	},
+	holdingsJsonParameter,
 	{
 		displayName: 'ISIN Field',
 		name: 'isinField',
@@ -303,8 +311,8 @@ const screenProperties: INodeProperties[] = [
 		required: true,
 		placeholder: 'isin',
 		description:
-			'Name of the input field that holds the ISIN of each holding (case and spaces ignored; use a dot for nested fields). Each input item is one holding.',
-		displayOptions: { show: { isinSource: ['field'] } },
+			'Name of the input field that holds the ISIN of each holding (case and spaces ignored; use a dot for nested fields). Each input item (or each holding of Holdings (JSON)) is one holding.',
+		displayOptions: { show: { isinSource: ['field', HOLDINGS_JSON_SOURCE] } },
 	},
 	{
 		displayName: 'ISINs',
@@ -354,6 +362,37 @@ const screenProperties: INodeProperties[] = [
 		default: 'addToItems',
 		description: 'What comes out of the node',
 		displayOptions: { show: { isinSource: ['field'] } },
+	},
+	// Holdings (JSON) has no input rows to add the screen to.
+	{
+		displayName: 'Output',
+		name: 'outputMode',
+		builderHint: parameterBuilderHint(
+			'Portfolio Summary: one item per fund (Group By) with the shares in breach, passing and not checked. One Item per Instrument: one item per ISIN with its screen. Only Changes Since Last Run: for scheduled alerts.',
+		),
+		type: 'options',
+		options: [
+			{
+				name: 'Portfolio Summary',
+				value: 'portfolioSummary',
+				description:
+					'One item per portfolio (per Group By value): shares of value in breach, passing and not checked, the breaching holdings',
+			},
+			{
+				name: 'One Item per Instrument',
+				value: 'perInstrument',
+				description: 'One item per distinct ISIN with its screen',
+			},
+			{
+				name: 'Only Changes Since Last Run',
+				value: 'changesSinceLastRun',
+				description:
+					'One item per new breach, resolved breach and rule newly not checkable since the last saved run, for scheduled alerts',
+			},
+		],
+		default: 'portfolioSummary',
+		description: 'What comes out of the node, for the holdings of Holdings (JSON)',
+		displayOptions: { show: { isinSource: [HOLDINGS_JSON_SOURCE] } },
 	},
 	...summaryProperties,
 	...screenChangesProperties,
@@ -537,15 +576,36 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const { preset, rules } = readRules.call(this);
-	const presetData = preset === 'custom' ? undefined : SCREEN_PRESETS[preset];
-	const source = this.getNodeParameter('isinSource', 0, 'field') === 'list' ? 'list' : 'field';
+	const chosenSource = this.getNodeParameter('isinSource', 0, 'field');
+	// Holdings (JSON): each input item's list is read as rows, each row as an input item would be.
+	if (chosenSource === HOLDINGS_JSON_SOURCE) {
+		const outputMode = this.getNodeParameter(
+			'outputMode',
+			0,
+			'portfolioSummary',
+		) as ScreenOutputMode;
+		return await withHoldingsJson.call(this, items, async (rows) =>
+			screenItems.call(this, rows, 'field', outputMode === 'addToItems' ? 'perInstrument' : outputMode),
+		);
+	}
+	const source = chosenSource === 'list' ? 'list' : 'field';
 	// A typed list has no input rows to add to, weight or group: one item per ISIN.
 	const outputMode =
 		source === 'list'
 			? 'perInstrument'
 			: (this.getNodeParameter('outputMode', 0, 'addToItems') as ScreenOutputMode);
+	return await screenItems.call(this, items, source, outputMode);
+}
+
+async function screenItems(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	source: 'list' | 'field',
+	outputMode: ScreenOutputMode,
+): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const { preset, rules } = readRules.call(this);
+	const presetData = preset === 'custom' ? undefined : SCREEN_PRESETS[preset];
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const invalidPolicy = this.getNodeParameter('invalidIsins', 0, 'fail') as string;
 	const batchSize = numberParameterValue(node, options.batchSize, 0, 'Options > Batch Size', {
