@@ -50,7 +50,12 @@ const figures = (out: INodeExecutionData[]) =>
 const pairedOf = (item: INodeExecutionData) => [item.pairedItem ?? []].flat();
 
 /** Runs `spec` on `items` and returns the output and the requests it sent to `route`. */
-async function run(items: IDataObject[], parameters: IDataObject, typeVersion: number, route = PAI) {
+async function run(
+	items: IDataObject[],
+	parameters: IDataObject,
+	typeVersion: number,
+	route: typeof PAI | typeof INVOLVEMENTS = PAI,
+) {
 	const before = sim.requestCount({ route });
 	const { result, out } = await runNode(sim.url, items, {
 		...instrumentsSpec(parameters.operation as string, parameters),
@@ -85,7 +90,11 @@ describe('Holdings (JSON): PAI Statement and Portfolio Summary of Get PAI Indica
 	it('two input items, each with its own list (an expression): one statement per fund paired with its own item, the entity with both; one request', async () => {
 		const alpha = fundRows('Alpha');
 		const beta = fundRows('Beta', 2);
-		const parameters = { operation: 'getPaiIndicators', outputMode: 'paiStatement', groupBy: 'fund' };
+		const parameters = {
+			operation: 'getPaiIndicators',
+			outputMode: 'paiStatement',
+			groupBy: 'fund',
+		};
 		const asItems = await run([...alpha, ...beta], parameters, 2);
 		expect(asItems.result.error).toBeUndefined();
 		const asJson = await run(
@@ -268,7 +277,8 @@ describe('Holdings (JSON): Screen Holdings', () => {
 		expect(pairedOf(byIsin.get(COAL)!)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(pairedOf(byIsin.get(UNKNOWN)!)).toEqual([{ item: 1 }]);
 		for (const item of out)
-			for (const paired of pairedOf(item)) expect((paired as { item: number }).item).toBeLessThan(2);
+			for (const paired of pairedOf(item))
+				expect((paired as { item: number }).item).toBeLessThan(2);
 	});
 
 	it('a Holdings (JSON) that cannot be read is refused before any request', async () => {

@@ -223,7 +223,7 @@ const holdingsJsonOutputProperty: INodeProperties = {
 	),
 	type: 'options',
 	options: [
-		PAI_STATEMENT_OPTION,
+		{ ...PAI_STATEMENT_OPTION, name: 'PAI Statement', value: 'paiStatement' },
 		{
 			name: 'Portfolio Summary',
 			value: 'portfolioSummary',
@@ -258,7 +258,10 @@ export const paiInstrumentProperties: INodeProperties[] = instrumentProperties.f
 			return [
 				{ ...property, displayOptions: { show: { isinSource: ['field', HOLDINGS_JSON_SOURCE] } } },
 			];
-		if (property.name === 'outputMode' && property.displayOptions?.show?.isinSource?.includes('field'))
+		if (
+			property.name === 'outputMode' &&
+			property.displayOptions?.show?.isinSource?.includes('field')
+		)
 			return [fieldOutputProperty([PAI_STATEMENT_OPTION]), holdingsJsonOutputProperty];
 		return [property];
 	},

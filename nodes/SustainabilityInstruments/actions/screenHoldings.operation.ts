@@ -585,7 +585,12 @@ export async function execute(
 			'portfolioSummary',
 		) as ScreenOutputMode;
 		return await withHoldingsJson.call(this, items, async (rows) =>
-			screenItems.call(this, rows, 'field', outputMode === 'addToItems' ? 'perInstrument' : outputMode),
+			screenItems.call(
+				this,
+				rows,
+				'field',
+				outputMode === 'addToItems' ? 'perInstrument' : outputMode,
+			),
 		);
 	}
 	const source = chosenSource === 'list' ? 'list' : 'field';
