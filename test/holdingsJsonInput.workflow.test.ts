@@ -119,6 +119,30 @@ describe('Holdings (JSON): PAI Statement and Portfolio Summary of Get PAI Indica
 		}
 	});
 
+	it('a holding left out is named in explanation by its input item and its place in the list', async () => {
+		const beta = fundRows('Beta');
+		beta.splice(1, 0, { fund: 'Beta', date: `${N}-12-31`, isin: C, market_value: -400 });
+		const { result, out } = await run(
+			[{ list: fundRows('Alpha') }, { list: beta }],
+			{
+				operation: 'getPaiIndicators',
+				outputMode: 'paiStatement',
+				groupBy: 'fund',
+				isinSource: 'holdingsJson',
+				holdingsJson: '={{ $json.list }}',
+			},
+			2,
+		);
+		expect(result.error).toBeUndefined();
+		const carbon = out.find(
+			(item) => item.json.metric === 'Carbon footprint' && item.json.fund === 'Beta',
+		)!;
+		expect(String(carbon.json.explanation)).toContain(
+			'Item 1, 2nd holding of Holdings (JSON) (negative',
+		);
+		expect(String(carbon.json.explanation)).not.toMatch(/Item \d{2}/);
+	});
+
 	it('Portfolio Summary from Holdings (JSON): the same figures as from input items, paired with the input item', async () => {
 		const rows = fundRows('Alpha').filter((row) => row.date === `${N}-12-31`);
 		const parameters = { operation: 'getPaiIndicators', outputMode: 'portfolioSummary' };
@@ -135,7 +159,16 @@ describe('Holdings (JSON): PAI Statement and Portfolio Summary of Get PAI Indica
 		const { removed_rows: removedJson, ...json } = asJson.out[0].json;
 		const { removed_rows: removedItems, ...items } = asItems.out[0].json;
 		expect(json).toEqual(items);
-		expect((removedJson as unknown[]).length).toBe((removedItems as unknown[]).length);
+		// The cash row, named by the input item that held the list (never a row index past the input).
+		const withoutItem = (rows: unknown) =>
+			(rows as IDataObject[]).map((row) =>
+				Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'item')),
+			);
+		expect((removedJson as IDataObject[]).length).toBeGreaterThan(0);
+		expect(withoutItem(removedJson)).toEqual(withoutItem(removedItems));
+		expect((removedJson as IDataObject[]).map((row) => row.item)).toEqual(
+			(removedJson as IDataObject[]).map(() => 0),
+		);
 		expect(pairedOf(asJson.out[0])).toEqual([{ item: 0 }]);
 	});
 

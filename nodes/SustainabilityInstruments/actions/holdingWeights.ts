@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { rowName } from './holdingsJsonInput';
+import { inputItemOf, rowName } from './holdingsJsonInput';
 import { inputError } from '../../shared/api/errors';
 import {
 	FieldResolver,
@@ -59,6 +59,8 @@ export interface Weighing {
 	 * statement's denominator is the value of all investments.
 	 */
 	valueOfLeftOut?: boolean;
+	/** The input item a row comes from, as removed_rows names it (a holding of Holdings (JSON): the item of its list). */
+	inputItemOf: (index: number) => number;
 }
 
 /**
@@ -89,7 +91,14 @@ export function holdingWeighing(
 		items.map((item, index) => ({ value: valueOfItem(item.json), where: rowName(items, index) })),
 		this.getNodeParameter('numberFormat', 0, 'detect') as NumberFormat,
 	);
-	return { basis, key, label: BASIS_LABEL[basis], resolver, column };
+	return {
+		basis,
+		key,
+		label: BASIS_LABEL[basis],
+		resolver,
+		column,
+		inputItemOf: (index) => inputItemOf(items, index),
+	};
 }
 
 /** A row left out (cash, no ISIN, no or a negative value): what the output says of it, and its ISIN as not sent. */
@@ -131,7 +140,7 @@ export function weighItem(
 			: null);
 	const leftOut = (reason: string) => ({
 		removed: removedRow(
-			index,
+			weighing.inputItemOf(index),
 			name,
 			entry.given !== undefined ? entry.given : rawIsin,
 			normalised,

@@ -34,8 +34,14 @@ export const holdingsJsonParameter: INodeProperties = {
 	displayOptions: { show: { isinSource: [HOLDINGS_JSON_SOURCE] } },
 };
 
-/** How each row built from Holdings (JSON) is named in messages, by the rows' array (see rowName). */
+/** How each row built from Holdings (JSON) is named in messages, and its input item, by the rows' array. */
 const ROW_NAMES = new WeakMap<INodeExecutionData[], string[]>();
+const ROW_ORIGINS = new WeakMap<INodeExecutionData[], number[]>();
+
+/** The input item row `index` of `items` comes from: itself, or the item whose Holdings (JSON) held it. */
+export function inputItemOf(items: INodeExecutionData[], index: number): number {
+	return ROW_ORIGINS.get(items)?.[index] ?? index;
+}
 
 /** How messages name row `index` of `items`: "Item 4", or "Item 0, 2nd holding of Holdings (JSON)". */
 export function rowName(items: INodeExecutionData[], index: number): string {
@@ -68,6 +74,7 @@ export async function withHoldingsJson(
 		}
 	});
 	ROW_NAMES.set(rows, names);
+	ROW_ORIGINS.set(rows, origin);
 	let out: INodeExecutionData[];
 	try {
 		out = await run(rows);

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { inputItemOf } from './holdingsJsonInput';
 import { inputError } from '../../shared/api/errors';
 import { errorJson, pairedTo } from '../../shared/run/execution';
 import { describeGroupValues, groupItems, splitFieldList } from '../../shared/input/grouping';
@@ -256,7 +257,15 @@ function summaryHoldings<TEntry>(
 				result: outcome.results.get(row.isin),
 				outOfRange: outOfRangeFigures(outcome.outside?.get(row.isin)),
 			};
-		notChecked.push(removedRow(row.item, row.name, row.given, row.isin, notInAnswerReason('ISIN')));
+		notChecked.push(
+			removedRow(
+				inputItemOf(outcome.items, row.item),
+				row.name,
+				row.given,
+				row.isin,
+				notInAnswerReason('ISIN'),
+			),
+		);
 		return { weight: row.weight, notChecked: true };
 	});
 	for (const { weight } of group.unsent) holdings.push({ weight, notChecked: true });
