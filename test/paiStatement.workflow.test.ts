@@ -113,6 +113,16 @@ describe('PAI Statement: rows left out are named in their own statements only', 
 	});
 });
 
+describe('PAI Statement: a refusal says once that nothing was sent', () => {
+	it('a market value that cannot be read: its fix, and "Nothing was sent." once', async () => {
+		const rows: Held[] = yearRows(N).map((row, index) =>
+			index === 1 ? { ...row, market_value: 'about a million' } : row,
+		);
+		const text = await refused(rows);
+		expect(text.match(/Nothing was sent/g)).toHaveLength(1);
+	});
+});
+
 describe('PAI Statement', () => {
 	it("two years of one fund: the Annex I rows in order, PAI 2 and 3 by the Regulation's formula over all investments (cash in the denominator), averaged over four quarter ends, N-1 beside; one request", async () => {
 		const rows = [...yearRows(N - 1), ...yearRows(N)];

@@ -23,6 +23,7 @@ import {
 	twoQuartersFix,
 	workflowTimeZone,
 } from '../../shared/input/dates';
+import { fixOfInputError } from '../../shared/api/errors';
 import { inputProblemsError } from '../../shared/input/inputProblems';
 import type { InputProblem } from '../../shared/input/inputProblems';
 import { readTextParameter } from '../../shared/input/parameters';
@@ -294,7 +295,7 @@ export function preparePaiStatement(
 				itemIndex: index,
 				where: rowName(items, index),
 				message: (error as Error).message,
-				fix: (error as { description?: string }).description ?? undefined,
+				fix: fixOfInputError((error as { description?: string }).description) || undefined,
 			});
 			return;
 		}

@@ -302,6 +302,11 @@ export function inputError(
 	});
 }
 
+/** An input error's description without its closing "Nothing was sent." (for a list that says it once). */
+export function fixOfInputError(description: string | null | undefined): string {
+	return (description ?? '').replace(/\s*(Nothing was sent|This request was not sent)\.\s*$/, '');
+}
+
 /** "Item 3, 2nd holding of Holdings (JSON)" without the item index n8n shows anyway: "2nd holding of Holdings (JSON)". */
 function withoutItemIndex(where: string, itemIndex: number | undefined): string {
 	const place = where.replace(/^Item \d+(, |$)/, '');

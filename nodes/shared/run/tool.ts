@@ -21,7 +21,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { NO_DATA_REASON, NOT_IN_ANSWER } from '../api/answers';
-import { QUOTA_USED_UP } from '../api/errors';
+import { QUOTA_USED_UP, fixOfInputError } from '../api/errors';
 import type { Operation } from '../base/operation';
 import { reportRequestsSpent } from '../api/requestBudget';
 
@@ -92,10 +92,7 @@ const FIXES: Array<[RegExp, string]> = [
 /** What the model is told to do about a problem with what it passed. */
 function fixFor(problem: string, description?: string | null): string | undefined {
 	for (const [pattern, fix] of FIXES) if (pattern.test(problem)) return fix;
-	const said = (description ?? '').replace(
-		/\s*(Nothing was sent|This request was not sent)\.\s*$/,
-		'',
-	);
+	const said = fixOfInputError(description);
 	return said ? shorten(said, 240) : undefined;
 }
 
