@@ -1335,6 +1335,9 @@ async function runLeg(
 
 		// (e2) the upload form (examples/10) through `n8n start` and a multipart POST to its production URL
 		if (args.formExample && sim) {
+			// A plain simulator, as for every CLI workflow: the last one's setup may have switched its data version or
+			// answer shape (examples/14 ends on data version 2).
+			sim.reset();
 			const form = await formUploadInN8n(install, args.packageRoot, info, sim, args.keep);
 			passed += form.passed;
 			failed += form.failed;
