@@ -264,6 +264,24 @@ describe('Screen Holdings: Only Changes Since Last Run', () => {
 		expect(changesOf(await runs.run(workflow, 2))).toEqual([]);
 	});
 
+	it('Holdings (JSON): the same changes as from input items, each paired with the one input item that held the list', async () => {
+		const runs = new Runs();
+		const workflow = chainWorkflow(
+			[{ list: rowsOf(ISINS) }],
+			screenNode({ isinSource: 'holdingsJson', holdingsJson: '={{ $json.list }}' }),
+		);
+		expect(changesOf(await runs.run(workflow, 1))).toEqual([
+			expect.objectContaining({ change: 'nothing_remembered' }),
+		]);
+		expect(changesOf(await runs.run(workflow, 1))).toEqual([]);
+		const week2 = await runs.run(workflow, 2);
+		expect(withoutWhy(changesOf(week2))).toEqual(expectedChanges(ISINS, 1, 2));
+		expect(week2.items('Node').map((item) => item.pairedItem)).toEqual(
+			Array(4).fill([{ item: 0 }]),
+		);
+		expect(changesOf(await runs.run(workflow, 2))).toEqual([]);
+	});
+
 	it('On the First Run = Output Every Breach: every breach and every rule not checked (that some holding could be checked on) comes out', async () => {
 		const runs = new Runs();
 		const workflow = chainWorkflow(rowsOf(ISINS), screenNode({ firstSeen: 'outputAsNew' }));
