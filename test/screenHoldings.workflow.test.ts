@@ -430,6 +430,15 @@ describe('Screen Holdings: requests and input', () => {
 				{ rules: { rule: [{ ...RULES.rule[0], threshold: 'one percent' }] } },
 				/Rules, rule 1: Threshold must be a number/,
 			],
+			// An expression that gives nothing: never read as 0 (every score would pass a minimum of 0).
+			[
+				{ rules: { rule: [{ type: 'minEsgScore', metric: 'total_score', minimum: '' }] } },
+				/Rules, rule 1: Minimum is empty/,
+			],
+			[
+				{ rules: { rule: [{ ...RULES.rule[0], threshold: '' }] } },
+				/Rules, rule 1: Threshold is empty/,
+			],
 		];
 		for (const [parameters, message] of cases) {
 			const { result } = await runNode(sim.url, ROWS, screenNode(parameters));

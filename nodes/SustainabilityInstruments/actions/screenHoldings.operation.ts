@@ -498,8 +498,14 @@ function customRule(context: IExecuteFunctions, entry: IDataObject, position: nu
 		rule.category = text(entry.category);
 		if (!rule.category)
 			throw fail('Category is empty', 'Type the category as the API names it, e.g. thermal_coal.');
-		rule.threshold =
-			numberParameterValue(node, entry.threshold ?? 0, 0, `${where}: Threshold`, { min: 0 }) ?? 0;
+		rule.threshold = numberParameterValue(node, entry.threshold, 0, `${where}: Threshold`, {
+			min: 0,
+		});
+		if (rule.threshold === undefined)
+			throw fail(
+				'Threshold is empty',
+				'Give the weight at or above which a holding breaches the rule, e.g. 5 (0: any involvement).',
+			);
 	} else if (type === 'indicatorFalse') {
 		rule.indicator = text(entry.indicator);
 		if (!rule.indicator)
@@ -519,7 +525,12 @@ function customRule(context: IExecuteFunctions, entry: IDataObject, position: nu
 		rule.metric = text(entry.metric);
 		if (!rule.metric)
 			throw fail('Score is empty', 'Type the score as the API names it, e.g. total_score.');
-		rule.minimum = numberParameterValue(node, entry.minimum ?? 0, 0, `${where}: Minimum`, {}) ?? 0;
+		rule.minimum = numberParameterValue(node, entry.minimum, 0, `${where}: Minimum`, {});
+		if (rule.minimum === undefined)
+			throw fail(
+				'Minimum is empty',
+				'Give the lowest score a holding may have, e.g. 50: an empty minimum would let every score pass.',
+			);
 	} else {
 		throw fail(`Type ${showValue(entry.type)} is not a rule type`, 'Choose a Type of the list.');
 	}
